@@ -1,0 +1,410 @@
+/*
+ * transformer.c — a Llama decoder reading llama2.c's legacy float32
+ * checkpoints, computing exactly what llama2.c's run.c forward() computes,
+ * but deterministically: every reduction goes through sp_dot / sp_matmul
+ * (the canonical summation order of vec4.h), exponentials through the
+ * engine's sp_expf / sp_exp_shift_sum, RoPE through sp_pow / sp_sin / sp_cos
+ * (mathx.c); the only libm call is sqrtf, which is correctly rounded in
+ * every build.  No fused multiply-add (-ffp-contract=off).
+ *
+ * File layout (all little-endian; x86-64 and WebAssembly both are):
+ *   int32 dim, hidden_dim, n_layers, n_heads, n_kv_heads, vocab_size,
+ *         seq_len              (vocab_size < 0: unshared classifier at end)
+ *   float token_embedding_table[vocab][dim]
+ *         rms_att_weight[L][dim]
+ *         wq[L][dim][dim]  wk[L][kv_dim][dim]  wv[L][kv_dim][dim]
+ *         wo[L][dim][dim]
+ *         rms_ffn_weight[L][dim]
+ *         w1[L][hidden][dim]  w2[L][dim][hidden]  w3[L][hidden][dim]
+ *         rms_final_weight[dim]
+ *         freq_cis_real[seq_len][head_size/2]   (unused, as in run.c)
+ *         freq_cis_imag[seq_len][head_size/2]   (unused)
+ *         [wcls[vocab][dim]]
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define HEADER_BYTES 28
+#define MAX_VOCAB 1000000
+#define MAX_SEQ_LEN 1000000
+
+enum {
+    W_EMB, W_RMS_ATT, W_Q, W_K, W_V, W_O, W_RMS_FFN, W_1, W_2, W_3,
+    W_RMS_FINAL, W_FREQ, W_CLS, W_COUNT
+};
+
+static const char *const weight_names[W_COUNT] = {
+    "token_embedding_table", "rms_att_weight", "wq", "wk", "wv", "wo",
+    "rms_ffn_weight", "w1", "w2", "w3", "rms_final_weight", "freq_cis",
+    "wcls"};
+
+typedef struct {
+    int dim, hidden_dim, n_layers, n_heads, n_kv_heads, vocab, seq_len;
+    int shared_classifier;
+    int head_size, kv_dim, kv_mul;
+    uint64_t count[W_COUNT];  /* floats in each tensor */
+    uint64_t offset[W_COUNT]; /* its first float, after the header */
+} config;
+
+struct sp_transformer {
+    config c;
+    const float *w[W_COUNT]; /* w[W_FREQ] unused; w[W_CLS] = emb if shared */
+    float *freq;    /* [head_size / 2]: the RoPE frequency of pair i */
+    float *copy;    /* the weights when not read in place, else NULL */
+    uint8_t *owned; /* the file image to free(), or NULL */
+};
+
+typedef struct {
+    float *x, *xb, *xb2;   /* [dim] */
+    float *hb, *hb2;       /* [hidden_dim] */
+    float *q;              /* [dim] */
+    float *att;            /* [n_heads][seq_len] */
+    float *logits;         /* [vocab] */
+    float *key_cache;      /* [n_layers][seq_len][kv_dim] */
+    float *value_cache;    /* [n_layers][seq_len][kv_dim] */
+    float *rope_cos, *rope_sin; /* [head_size / 2], for the current pos */
+    float *block;          /* one allocation holding all of the above */
+} tstate;
+
+/* ---- validation ---------------------------------------------------------- */
+
+/* a * b, or 0 with *overflow set when it exceeds 2^60 (so that sums of a
+ * few such terms, and their byte counts, still fit in 64 bits) */
+static uint64_t mul_checked(uint64_t a, uint64_t b, int *overflow) {
+    const uint64_t limit = (uint64_t)1 << 60;
+    if (a != 0 && b > limit / a) {
+        *overflow = 1;
+        return 0;
+    }
+    return a * b;
+}
+
+static int32_t read_i32(const uint8_t *p) {
+    int32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static int check_positive(const char *name, int value, char *err) {
+    if (value > 0) return SP_OK;
+    return sp_fail(err, SP_ERR_FORMAT, "checkpoint: %s must be > 0 (got %d)",
+                   name, value);
+}
+
+/* Reads and checks the header, and the file size it implies. */
+static int parse_config(config *c, const uint8_t *data, size_t size,
+                        char *err) {
+    if (size < HEADER_BYTES)
+        return sp_fail(err, SP_ERR_FORMAT, "checkpoint: file has %zu bytes, "
+                       "shorter than the %d-byte header", size, HEADER_BYTES);
+    memset(c, 0, sizeof *c);
+    c->dim = read_i32(data);
+    c->hidden_dim = read_i32(data + 4);
+    c->n_layers = read_i32(data + 8);
+    c->n_heads = read_i32(data + 12);
+    c->n_kv_heads = read_i32(data + 16);
+    int32_t vocab = read_i32(data + 20);
+    c->seq_len = read_i32(data + 24);
+
+    int rc;
+    if ((rc = check_positive("dim", c->dim, err)) ||
+        (rc = check_positive("hidden_dim", c->hidden_dim, err)) ||
+        (rc = check_positive("n_layers", c->n_layers, err)) ||
+        (rc = check_positive("n_heads", c->n_heads, err)) ||
+        (rc = check_positive("n_kv_heads", c->n_kv_heads, err)) ||
+        (rc = check_positive("seq_len", c->seq_len, err)))
+        return rc;
+    int64_t abs_vocab = vocab < 0 ? -(int64_t)vocab : vocab;
+    if (abs_vocab < 1 || abs_vocab > MAX_VOCAB)
+        return sp_fail(err, SP_ERR_FORMAT, "checkpoint: vocab_size must be "
+                       "in 1..%d in absolute value (got %d)", MAX_VOCAB,
+                       (int)vocab);
+    if (c->seq_len > MAX_SEQ_LEN)
+        return sp_fail(err, SP_ERR_FORMAT, "checkpoint: seq_len must be in "
+                       "1..%d (got %d)", MAX_SEQ_LEN, c->seq_len);
+    if (c->dim % c->n_heads != 0)
+        return sp_fail(err, SP_ERR_FORMAT, "checkpoint: n_heads (%d) does "
+                       "not divide dim (%d)", c->n_heads, c->dim);
+    if (c->n_heads % c->n_kv_heads != 0)
+        return sp_fail(err, SP_ERR_FORMAT, "checkpoint: n_kv_heads (%d) does "
+                       "not divide n_heads (%d)", c->n_kv_heads, c->n_heads);
+    c->head_size = c->dim / c->n_heads;
+    if (c->head_size % 2 != 0)
+        return sp_fail(err, SP_ERR_FORMAT, "checkpoint: head size %d "
+                       "(dim %d / n_heads %d) is odd; RoPE rotates pairs",
+                       c->head_size, c->dim, c->n_heads);
+    c->vocab = (int)abs_vocab;
+    c->shared_classifier = vocab > 0;
+    c->kv_dim = c->head_size * c->n_kv_heads;
+    c->kv_mul = c->n_heads / c->n_kv_heads;
+
+    int of = 0;
+    uint64_t L = (uint64_t)c->n_layers, dim = (uint64_t)c->dim;
+    uint64_t hidden = (uint64_t)c->hidden_dim, kv = (uint64_t)c->kv_dim;
+    uint64_t V = (uint64_t)c->vocab;
+    uint64_t dim2 = mul_checked(dim, dim, &of);
+    uint64_t *n = c->count;
+    n[W_EMB] = mul_checked(V, dim, &of);
+    n[W_RMS_ATT] = mul_checked(L, dim, &of);
+    n[W_Q] = mul_checked(L, dim2, &of);
+    n[W_K] = mul_checked(L, mul_checked(kv, dim, &of), &of);
+    n[W_V] = n[W_K];
+    n[W_O] = n[W_Q];
+    n[W_RMS_FFN] = n[W_RMS_ATT];
+    n[W_1] = mul_checked(L, mul_checked(hidden, dim, &of), &of);
+    n[W_2] = n[W_1];
+    n[W_3] = n[W_1];
+    n[W_RMS_FINAL] = dim;
+    /* real and imaginary parts, seq_len * head_size / 2 each */
+    n[W_FREQ] = mul_checked((uint64_t)c->seq_len, (uint64_t)c->head_size, &of);
+    n[W_CLS] = c->shared_classifier ? 0 : n[W_EMB];
+    if (of)
+        return sp_fail(err, SP_ERR_FORMAT, "checkpoint: the header's sizes "
+                       "are too large (dim %d, hidden_dim %d, n_layers %d)",
+                       c->dim, c->hidden_dim, c->n_layers);
+    uint64_t total = 0;
+    for (int i = 0; i < W_COUNT; i++) {
+        c->offset[i] = total;
+        total += n[i]; /* each term < 2^60: 13 of them cannot overflow */
+    }
+    if (total > ((uint64_t)1 << 60))
+        return sp_fail(err, SP_ERR_FORMAT, "checkpoint: the header's sizes "
+                       "are too large (%llu weights)",
+                       (unsigned long long)total);
+    uint64_t expected = HEADER_BYTES + 4 * total;
+    if ((uint64_t)size != expected)
+        return sp_fail(err, SP_ERR_FORMAT, "checkpoint: file has %zu bytes, "
+                       "header implies %llu", size,
+                       (unsigned long long)expected);
+    return SP_OK;
+}
+
+/* Every weight that the forward pass reads must be finite. */
+static int check_finite(const config *c, const uint8_t *weights, char *err) {
+    for (int t = 0; t < W_COUNT; t++) {
+        if (t == W_FREQ) continue; /* skipped, as run.c does */
+        const uint8_t *p = weights + 4 * c->offset[t];
+        for (uint64_t i = 0; i < c->count[t]; i++) {
+            uint32_t bits;
+            memcpy(&bits, p + 4 * i, 4);
+            if ((bits & 0x7f800000u) == 0x7f800000u)
+                return sp_fail(err, SP_ERR_FORMAT, "checkpoint: weight %llu "
+                               "(%s) is not finite", (unsigned long long)i,
+                               weight_names[t]);
+        }
+    }
+    return SP_OK;
+}
+
+/* ---- load / free --------------------------------------------------------- */
+
+int sp_transformer_load(sp_model *m, uint8_t *data, size_t size,
+                        int take_ownership, char *err) {
+    /* On failure nothing is kept: data stays the caller's to free. */
+    config c;
+    int rc = parse_config(&c, data, size, err);
+    if (rc != SP_OK) return rc;
+    const uint8_t *weights = data + HEADER_BYTES;
+    rc = check_finite(&c, weights, err);
+    if (rc != SP_OK) return rc;
+
+    sp_transformer *t = calloc(1, sizeof *t);
+    if (!t) return sp_fail(err, SP_ERR_NOMEM, "checkpoint: out of memory");
+    t->c = c;
+    t->freq = malloc(sizeof(float) * (size_t)(c.head_size / 2));
+    if (!t->freq) goto nomem;
+    int aligned = ((uintptr_t)weights & 3u) == 0;
+    if (take_ownership && aligned) {
+        const float *base = (const float *)(const void *)weights;
+        for (int i = 0; i < W_COUNT; i++) t->w[i] = base + c.offset[i];
+    } else {
+        /* copy all but the unused freq_cis tables */
+        uint64_t n_front = c.offset[W_FREQ];
+        t->copy = malloc(sizeof(float) * (size_t)(n_front + c.count[W_CLS]));
+        if (!t->copy) goto nomem;
+        memcpy(t->copy, weights, 4 * (size_t)n_front);
+        memcpy(t->copy + n_front, weights + 4 * c.offset[W_CLS],
+               4 * (size_t)c.count[W_CLS]);
+        for (int i = 0; i < W_FREQ; i++) t->w[i] = t->copy + c.offset[i];
+        t->w[W_FREQ] = NULL;
+        t->w[W_CLS] = t->copy + n_front;
+    }
+    if (c.shared_classifier) t->w[W_CLS] = t->w[W_EMB];
+    if (take_ownership) t->owned = data;
+
+    /* RoPE: freq_i = 1 / 10000^(2i / head_size), as run.c's powf in float */
+    for (int i = 0; i < c.head_size / 2; i++) {
+        float e = (float)(2 * i) / (float)c.head_size;
+        t->freq[i] = 1.0f / (float)sp_pow(10000.0, (double)e);
+    }
+
+    m->kind = SP_MODEL_TRANSFORMER;
+    m->vocab = c.vocab;
+    m->seq_len = c.seq_len;
+    m->transformer = t;
+    m->tokenizer = NULL;
+    return SP_OK;
+nomem:
+    t->owned = NULL; /* failure: data stays the caller's */
+    sp_transformer_free(t);
+    return sp_fail(err, SP_ERR_NOMEM, "checkpoint: out of memory");
+}
+
+void sp_transformer_free(sp_transformer *t) {
+    if (!t) return;
+    free(t->freq);
+    free(t->copy);
+    free(t->owned);
+    free(t);
+}
+
+/* ---- state ---------------------------------------------------------------- */
+
+void *sp_transformer_state_new(const sp_transformer *t) {
+    const config *c = &t->c;
+    /* each buffer rounded up to 4 floats, so every one starts 16-aligned */
+#define ROUND4(n) (((uint64_t)(n) + 3u) & ~(uint64_t)3u)
+    int of = 0;
+    uint64_t cache = ROUND4(mul_checked(
+        (uint64_t)c->n_layers,
+        mul_checked((uint64_t)c->seq_len, (uint64_t)c->kv_dim, &of), &of));
+    uint64_t sizes[12] = {
+        ROUND4(c->dim), ROUND4(c->dim), ROUND4(c->dim),
+        ROUND4(c->hidden_dim), ROUND4(c->hidden_dim), ROUND4(c->dim),
+        ROUND4((uint64_t)c->n_heads * (uint64_t)c->seq_len),
+        ROUND4(c->vocab), cache, cache,
+        ROUND4(c->head_size / 2), ROUND4(c->head_size / 2)};
+#undef ROUND4
+    uint64_t total = 0;
+    for (int i = 0; i < 12; i++) total += sizes[i];
+    if (of || total > (uint64_t)(SIZE_MAX / sizeof(float))) return NULL;
+    tstate *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->block = calloc((size_t)total, sizeof(float));
+    if (!s->block) {
+        free(s);
+        return NULL;
+    }
+    float **bufs[12] = {&s->x, &s->xb, &s->xb2, &s->hb, &s->hb2, &s->q,
+                        &s->att, &s->logits, &s->key_cache, &s->value_cache,
+                        &s->rope_cos, &s->rope_sin};
+    float *at = s->block;
+    for (int i = 0; i < 12; i++) {
+        *bufs[i] = at;
+        at += sizes[i];
+    }
+    return s;
+}
+
+void sp_transformer_state_free(void *state) {
+    tstate *s = state;
+    if (!s) return;
+    free(s->block);
+    free(s);
+}
+
+/* ---- forward ------------------------------------------------------------- */
+
+/* o = w * (x / rms(x)), run.c's rmsnorm with eps 1e-5; o may be x */
+static void rmsnorm(float *o, const float *x, const float *w, int n) {
+    float ss = sp_dot(x, x, n);
+    ss /= (float)n;
+    ss += 1e-5f;
+    ss = 1.0f / sqrtf(ss);
+    for (int j = 0; j < n; j++) o[j] = w[j] * (ss * x[j]);
+}
+
+/* Rotates the pairs (2i, 2i + 1) of each of n_heads heads of vec. */
+static void rope(float *vec, int n_heads, int head_size, const float *fcr,
+                 const float *fci) {
+    for (int h = 0; h < n_heads; h++) {
+        float *v = vec + (size_t)h * (size_t)head_size;
+        for (int i = 0; i < head_size / 2; i++) {
+            float v0 = v[2 * i], v1 = v[2 * i + 1];
+            v[2 * i] = v0 * fcr[i] - v1 * fci[i];
+            v[2 * i + 1] = v0 * fci[i] + v1 * fcr[i];
+        }
+    }
+}
+
+/* run.c's softmax: exp(x - max) / sum, in place */
+static void softmax(float *x, int n) {
+    float max = sp_max(x, n);
+    float sum = sp_exp_shift_sum(x, max, x, n);
+    sp_div_scalar(x, sum, n);
+}
+
+float *sp_transformer_forward(const sp_transformer *t, void *state,
+                              int token, int pos) {
+    const config *c = &t->c;
+    tstate *s = state;
+    if (token < 0 || token >= c->vocab || pos < 0 || pos >= c->seq_len)
+        return NULL;
+    const int dim = c->dim, hidden = c->hidden_dim, kv_dim = c->kv_dim;
+    const int hs = c->head_size;
+    const size_t sdim = (size_t)dim, skv = (size_t)kv_dim;
+    const size_t shidden = (size_t)hidden;
+    const float sqrt_hs = sqrtf((float)hs);
+
+    memcpy(s->x, t->w[W_EMB] + (size_t)token * sdim, sizeof(float) * sdim);
+
+    /* the rotation of every pair at this position, shared by all layers */
+    for (int i = 0; i < hs / 2; i++) {
+        float val = (float)pos * t->freq[i];
+        s->rope_cos[i] = (float)sp_cos((double)val);
+        s->rope_sin[i] = (float)sp_sin((double)val);
+    }
+
+    for (int l = 0; l < c->n_layers; l++) {
+        const size_t ul = (size_t)l;
+        /* attention */
+        rmsnorm(s->xb, s->x, t->w[W_RMS_ATT] + ul * sdim, dim);
+        size_t loff = ul * (size_t)c->seq_len * skv;
+        float *k = s->key_cache + loff + (size_t)pos * skv;
+        float *v = s->value_cache + loff + (size_t)pos * skv;
+        sp_matmul(s->q, s->xb, t->w[W_Q] + ul * sdim * sdim, dim, dim);
+        sp_matmul(k, s->xb, t->w[W_K] + ul * skv * sdim, dim, kv_dim);
+        sp_matmul(v, s->xb, t->w[W_V] + ul * skv * sdim, dim, kv_dim);
+        rope(s->q, c->n_heads, hs, s->rope_cos, s->rope_sin);
+        rope(k, c->n_kv_heads, hs, s->rope_cos, s->rope_sin);
+
+        for (int h = 0; h < c->n_heads; h++) {
+            const float *q = s->q + (size_t)h * (size_t)hs;
+            float *att = s->att + (size_t)h * (size_t)c->seq_len;
+            size_t kv_off = loff + (size_t)(h / c->kv_mul) * (size_t)hs;
+            for (int p = 0; p <= pos; p++) {
+                const float *kp = s->key_cache + kv_off + (size_t)p * skv;
+                att[p] = sp_dot(q, kp, hs) / sqrt_hs;
+            }
+            softmax(att, pos + 1);
+            /* weighted sum of the values, accumulated in position order */
+            float *xb = s->xb + (size_t)h * (size_t)hs;
+            memset(xb, 0, sizeof(float) * (size_t)hs);
+            for (int p = 0; p <= pos; p++) {
+                const float *vp = s->value_cache + kv_off + (size_t)p * skv;
+                float a = att[p];
+                for (int i = 0; i < hs; i++) xb[i] += a * vp[i];
+            }
+        }
+        sp_matmul(s->xb2, s->xb, t->w[W_O] + ul * sdim * sdim, dim, dim);
+        for (int i = 0; i < dim; i++) s->x[i] += s->xb2[i];
+
+        /* feed-forward: w2(silu(w1 x) * (w3 x)) */
+        rmsnorm(s->xb, s->x, t->w[W_RMS_FFN] + ul * sdim, dim);
+        sp_matmul(s->hb, s->xb, t->w[W_1] + ul * shidden * sdim, dim, hidden);
+        sp_matmul(s->hb2, s->xb, t->w[W_3] + ul * shidden * sdim, dim, hidden);
+        for (int i = 0; i < hidden; i++) {
+            float val = s->hb[i];
+            val *= 1.0f / (1.0f + sp_expf(-val));
+            s->hb[i] = val * s->hb2[i];
+        }
+        sp_matmul(s->xb, s->hb, t->w[W_2] + ul * sdim * shidden, hidden, dim);
+        for (int i = 0; i < dim; i++) s->x[i] += s->xb[i];
+    }
+
+    rmsnorm(s->x, s->x, t->w[W_RMS_FINAL], dim);
+    sp_matmul(s->logits, s->x, t->w[W_CLS], dim, c->vocab);
+    return s->logits;
+}
