@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# build.sh — sets up, builds, tests and serves the sampler playground.
+#
+#   ./build.sh            set up and build everything (build/ and dist/)
+#   ./build.sh serve      ... then serve the playground at http://127.0.0.1:8080/ (PORT overrides)
+#   ./build.sh test       ... then run every test
+#   ./build.sh bench      ... then run the benchmarks (build/bench.json)
+#   ./build.sh fuzz SECS  ... then fuzz each loader and the warp parser for SECS seconds
+#
+# Setting up means: Debian packages that are missing are installed with
+# apt-get when we are root (otherwise the exact command is printed), and
+# node_modules comes from `npm ci`.  Nothing downloads a toolchain or a
+# browser at run time.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$ROOT"
+BUILD=build
+CMD=${1:-build}
+
+say() { printf '\033[1m== %s\033[0m\n' "$*"; }
+die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------- setup
+
+# package:command pairs the build needs, and the ones only some steps need
+REQUIRED=(gcc:gcc clang:clang emscripten:emcc binaryen:wasm-opt nodejs:node npm:npm python3:python3)
+TEST_PACKAGES=(chromium:chromium)
+OPTIONAL_PACKAGES=(python3-torch)
+
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+apt_install() {
+  if [ "$(id -u)" -ne 0 ]; then
+    return 1
+  fi
+  if [ -z "${APT_UPDATED:-}" ]; then
+    apt-get update -qq >/dev/null 2>&1 || true
+    APT_UPDATED=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+ensure_packages() { # pkg:cmd ...
+  local missing=()
+  for pair in "$@"; do
+    local pkg=${pair%%:*} cmd=${pair#*:}
+    command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing ${missing[*]}"
+  apt_install "${missing[@]}" || die "missing ${missing[*]}: run  sudo apt-get install ${missing[*]}"
+}
+
+ensure_optional() { # pkg ... : install when we can, carry on when we cannot
+  local missing=()
+  for pkg in "$@"; do have_pkg "$pkg" || missing+=("$pkg"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing ${missing[*]} (optional)"
+  apt_install "${missing[@]}" || echo "build.sh: could not install ${missing[*]}; the tests that need it will skip (sudo apt-get install ${missing[*]})"
+}
+
+ensure_node_modules() {
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    say "npm ci"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+}
+
+setup() {
+  ensure_packages "${REQUIRED[@]}"
+  ensure_node_modules
+}
+
+# ---------------------------------------------------------------- build
+
+ENGINE_SRC=(c/bigram.c c/bpe.c c/cli.c c/json.c c/kernels.c c/mathx.c c/model.c
+            c/prng.c c/session.c c/tokenizer.c c/transformer.c c/util.c c/warpers.c)
+# Determinism: IEEE arithmetic as written, no contraction into FMA, no fast-math.
+CFLAGS_COMMON=(-std=c11 -Wall -Wextra -Wshadow -ffp-contract=off -fno-fast-math -Ic)
+WASM_EXPORTS=_malloc,_free
+
+build_native() {
+  say "native CLI: $BUILD/sampler"
+  mkdir -p "$BUILD"
+  gcc -O2 "${CFLAGS_COMMON[@]}" -Wmissing-prototypes -Werror "${ENGINE_SRC[@]}" c/host_native.c c/main.c -lm -o "$BUILD/sampler"
+}
+
+build_wasm() { # simd|scalar
+  local flavor=$1 simd=()
+  [ "$flavor" = simd ] && simd=(-msimd128)
+  say "WASM engine ($flavor): $BUILD/engine-$flavor.wasm"
+  NODE_PATH=/usr/share/nodejs emcc -O3 "${simd[@]}" "${CFLAGS_COMMON[@]}" -Werror \
+    "${ENGINE_SRC[@]}" c/host_wasm.c c/wasm_api.c \
+    --no-entry -sSTANDALONE_WASM=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2gb \
+    -sERROR_ON_UNDEFINED_SYMBOLS=0 -sWARN_ON_UNDEFINED_SYMBOLS=0 \
+    -sEXPORTED_FUNCTIONS=$WASM_EXPORTS -o "$BUILD/engine-$flavor.raw.wasm"
+  local features=(--mvp-features --enable-mutable-globals --enable-sign-ext)
+  [ "$flavor" = simd ] && features+=(--enable-simd)
+  wasm-opt -O3 "${features[@]}" "$BUILD/engine-$flavor.raw.wasm" -o "$BUILD/engine-$flavor.wasm"
+  rm -f "$BUILD/engine-$flavor.raw.wasm"
+  # the only imports allowed are the host functions engine.js provides
+  node -e '
+    const m = new WebAssembly.Module(require("fs").readFileSync(process.argv[1]));
+    const allowed = ["env.host_write", "env.host_file_size", "env.host_file_read", "env.emscripten_notify_memory_growth"];
+    const extra = WebAssembly.Module.imports(m).map(i => i.module + "." + i.name).filter(n => !allowed.includes(n));
+    if (extra.length) { console.error("unexpected WASM imports: " + extra.join(" ")); process.exit(1); }
+  ' "$BUILD/engine-$flavor.wasm"
+}
+
+build_cli_wrapper() {
+  cat > "$BUILD/sampler.mjs" <<'EOF'
+// `node build/sampler.mjs ...`: the sampler CLI over the WASM engine (written by build.sh)
+import { main } from '../web/src/engine/node.js';
+process.exitCode = await main(process.argv.slice(2));
+EOF
+}
+
+build_web() {
+  say "web: dist/"
+  npx vite build --logLevel warn
+}
+
+build_all() {
+  build_native
+  build_wasm simd
+  build_wasm scalar
+  build_cli_wrapper
+  build_web
+}
+
+# ---------------------------------------------------------------- test
+
+SANITIZE=(-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+
+test_c() {
+  say "C tests (ASan + UBSan)"
+  mkdir -p "$BUILD/tests"
+  local failed=0
+  for t in tests/c/test_*.c; do
+    local name
+    name=$(basename "$t" .c)
+    gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c "${ENGINE_SRC[@]}" c/host_native.c "$t" -lm -o "$BUILD/tests/$name"
+    if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "$BUILD/tests/$name" "$ROOT"; then
+      echo "FAILED: $name"
+      failed=1
+    fi
+  done
+  return $failed
+}
+
+test_python() {
+  say "transformer parity against PyTorch"
+  local status=0
+  /usr/bin/python3 tests/py/test_transformer_parity.py "$BUILD/sampler" || status=$?
+  if [ $status -eq 77 ]; then return 0; fi
+  return $status
+}
+
+test_js() {
+  say "Vitest"
+  npx vitest run
+}
+
+run_tests() {
+  local failed=()
+  test_c || failed+=(C)
+  test_js || failed+=(Vitest)
+  if [ -f tests/py/test_transformer_parity.py ]; then test_python || failed+=(parity); fi
+  if [ ${#failed[@]} -ne 0 ]; then
+    die "failed: ${failed[*]}"
+  fi
+  say "all tests passed"
+}
+
+# ---------------------------------------------------------------- serve
+
+serve() {
+  local port=${PORT:-8080}
+  say "serving dist/ at http://127.0.0.1:$port/"
+  exec npx vite preview --host 127.0.0.1 --port "$port" --strictPort
+}
+
+# ---------------------------------------------------------------- main
+
+case "$CMD" in
+  build)
+    setup
+    build_all
+    ;;
+  serve)
+    setup
+    build_all
+    serve
+    ;;
+  test)
+    setup
+    ensure_packages "${TEST_PACKAGES[@]}"
+    ensure_optional "${OPTIONAL_PACKAGES[@]}"
+    build_all
+    run_tests
+    ;;
+  *)
+    die "unknown command '$CMD' (build, serve, test)"
+    ;;
+esac

@@ -1,0 +1,59 @@
+/*
+ * host_wasm.c — the CLI's host functions in the WASM build: imports the JS
+ * loader provides (web/src/engine/engine.js: env.host_write,
+ * env.host_file_size, env.host_file_read).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sampler.h"
+
+#define WASM_IMPORT(name) __attribute__((import_module("env"), import_name(name)))
+#define WASM_EXPORT(name) __attribute__((export_name(name)))
+
+WASM_IMPORT("host_write") void js_write(int fd, const char *bytes, int len);
+/* size of the file in bytes, -1 if it does not exist, -2 on other errors */
+WASM_IMPORT("host_file_size") double js_file_size(const char *path);
+/* copies the file into dst (exactly len bytes); 0 on success */
+WASM_IMPORT("host_file_read") int js_file_read(const char *path, uint8_t *dst,
+                                               double len);
+
+static char models_dir[1024] = "models";
+
+WASM_EXPORT("sp_host_set_models_dir")
+void sp_host_set_models_dir(const char *dir) {
+    snprintf(models_dir, sizeof models_dir, "%s", dir);
+}
+
+const char *sp_host_models_dir(void) { return models_dir; }
+
+void sp_host_write(int fd, const char *bytes, int len) {
+    js_write(fd, bytes, len);
+}
+
+uint8_t *sp_host_read_file(const char *path, size_t *size, char *err) {
+    double n = js_file_size(path);
+    if (n < 0) {
+        snprintf(err, SP_ERR_LEN, "%s: %s", path,
+                 n == -1 ? "No such file or directory" : "cannot be read");
+        return NULL;
+    }
+    if (n > (double)(SIZE_MAX - 1)) {
+        snprintf(err, SP_ERR_LEN, "%s: too large", path);
+        return NULL;
+    }
+    uint8_t *data = malloc((size_t)n + 1);
+    if (!data) {
+        snprintf(err, SP_ERR_LEN, "%s: out of memory", path);
+        return NULL;
+    }
+    if (js_file_read(path, data, n) != 0) {
+        free(data);
+        snprintf(err, SP_ERR_LEN, "%s: read error", path);
+        return NULL;
+    }
+    data[(size_t)n] = '\0';
+    *size = (size_t)n;
+    return data;
+}

@@ -1,0 +1,194 @@
+/*
+ * internal.h — what the engine's files share with each other but not with
+ * users of sampler.h: the math kernels, the model and tokenizer structs, and
+ * a growable text buffer for the CLI's output.
+ */
+#ifndef SP_INTERNAL_H
+#define SP_INTERNAL_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "sampler.h"
+#include "vec4.h"
+
+/* Writes a one-line message into err (SP_ERR_LEN bytes) when err is not
+ * NULL, and returns code. */
+int sp_fail(char *err, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- math (mathx.c) ---------------------------------------------------- */
+
+/* Constants of the float exp.  Inputs below SP_EXP_LO give exactly 0 (the
+ * masked tokens' -inf among them); SP_EXP_HI keeps 2^k a normal float. */
+#define SP_EXP_LO (-87.0f)
+#define SP_EXP_HI 88.0f
+#define SP_LOG2E_F 1.44269504088896341f
+#define SP_ROUND_MAGIC_F 12582912.0f   /* 1.5 * 2^23 */
+#define SP_LN2_HI_F 0.693145751953125f /* low 9 bits zero: k * hi is exact */
+#define SP_LN2_LO_F 1.42860682030941723212e-6f
+#define SP_EXP_C2 (1.0f / 2.0f)
+#define SP_EXP_C3 (1.0f / 6.0f)
+#define SP_EXP_C4 (1.0f / 24.0f)
+#define SP_EXP_C5 (1.0f / 120.0f)
+#define SP_EXP_C6 (1.0f / 720.0f)
+
+float sp_expf(float x); /* scalar; same bits as a lane of v4_exp */
+double sp_exp(double x);
+double sp_log(double x);
+double sp_pow(double base, double exponent); /* base > 0 */
+double sp_sin(double x);
+double sp_cos(double x);
+
+/* exp of four lanes: the same operations as sp_expf, lane by lane. */
+static inline vec4 v4_exp(vec4 x) {
+    vec4 lo = v4_splat(SP_EXP_LO);
+    vec4 xc = v4_min(v4_max(x, lo), v4_splat(SP_EXP_HI));
+    vec4 t = v4_mul(xc, v4_splat(SP_LOG2E_F));
+    vec4 magic = v4_splat(SP_ROUND_MAGIC_F);
+    vec4 k = v4_sub(v4_add(t, magic), magic);
+    vec4 r = v4_sub(v4_sub(xc, v4_mul(k, v4_splat(SP_LN2_HI_F))),
+                    v4_mul(k, v4_splat(SP_LN2_LO_F)));
+    vec4 p = v4_splat(SP_EXP_C6);
+    p = v4_add(v4_mul(p, r), v4_splat(SP_EXP_C5));
+    p = v4_add(v4_mul(p, r), v4_splat(SP_EXP_C4));
+    p = v4_add(v4_mul(p, r), v4_splat(SP_EXP_C3));
+    p = v4_add(v4_mul(p, r), v4_splat(SP_EXP_C2));
+    p = v4_add(v4_mul(p, r), v4_splat(1.0f));
+    p = v4_add(v4_mul(p, r), v4_splat(1.0f));
+    vec4 scale = v4i_shl23_as_float(v4i_add(v4_to_int(k), 127));
+    return v4_and(v4_mul(p, scale), v4_ge(x, lo));
+}
+
+/* ---- kernels (kernels.c); every sum in the canonical order of vec4.h ---- */
+
+/* out[i] = exp(x[i] - shift); returns the canonical sum of out (float). */
+float sp_exp_shift_sum(const float *x, float shift, float *out, int n);
+/* canonical dot product */
+float sp_dot(const float *a, const float *b, int n);
+/* out[i] = dot(w + i * n, x, n) for i in [0, d): W (d, n) @ x (n) */
+void sp_matmul(float *out, const float *x, const float *w, int n, int d);
+/* largest element ((a > b) ? a : b folding, so NaN never wins) */
+float sp_max(const float *x, int n);
+/* x[i] /= t */
+void sp_div_scalar(float *x, float t, int n);
+/* x[i] = (x[i] - shift) / t */
+void sp_sub_div(float *x, float shift, float t, int n);
+/* index of the first element > threshold at or after `from`, or n */
+int sp_scan_gt(const float *x, float threshold, int from, int n);
+/* index of the first element that is not < limit (NaN counts), or -1 */
+int sp_find_not_below(const float *x, float limit, int n);
+/* canonical sum of p[i] * (x[i] - shift) over the i with p[i] > 0 */
+float sp_dot_shift_pos(const float *p, const float *x, float shift, int n);
+/* index of the first element >= threshold at or after `from`, or n */
+int sp_scan_ge(const float *x, float threshold, int from, int n);
+
+/* ---- tokenizer (tokenizer.c) ------------------------------------------- */
+
+typedef enum {
+    SP_TOK_CHAR = 1, /* one piece per character, no merges (the bigram) */
+    SP_TOK_BPE = 2   /* llama2.c tokenizer.bin: merges by score */
+} sp_tok_kind;
+
+typedef struct {
+    const char *str;
+    int id;
+} sp_token_index;
+
+struct sp_tokenizer {
+    sp_tok_kind kind;
+    int vocab;
+    char **pieces;   /* NUL-terminated piece bytes */
+    int *piece_len;  /* their byte lengths */
+    float *scores;   /* merge scores (BPE) */
+    int max_token_length;
+    int bos, eos;    /* -1 when none */
+    sp_token_index *sorted; /* pieces sorted by bytes, for lookup */
+    int byte_fallback[256]; /* id of "<0xXX>", or -1 */
+    char *storage;   /* one block holding every piece */
+};
+
+/* A character tokenizer over pieces[vocab] (copied); bos = eos = boundary. */
+sp_tokenizer *sp_tokenizer_new_chars(const char *const *pieces, int vocab,
+                                     int boundary, char *err);
+/* Builds t->sorted (and clears byte_fallback); pieces must be set. */
+int sp_tokenizer_index(sp_tokenizer *t, char *err);
+/* Token id of exactly these bytes, or -1. */
+int sp_tokenizer_lookup(const sp_tokenizer *t, const char *str, int len);
+
+/* bpe.c: llama2.c's encode() and decode() */
+int sp_bpe_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
+                  int *ids, int max_ids, char *err);
+const char *sp_bpe_decode(const sp_tokenizer *t, int prev, int token,
+                          int *len);
+
+/* ---- models ------------------------------------------------------------- */
+
+typedef struct sp_bigram sp_bigram;
+typedef struct sp_transformer sp_transformer;
+
+struct sp_model {
+    sp_model_kind kind;
+    int vocab;
+    int seq_len;
+    sp_bigram *bigram;
+    sp_transformer *transformer;
+    sp_tokenizer *tokenizer; /* built in (bigram); owned; else NULL */
+};
+
+/* bigram.c */
+#define SP_BIGRAM_MAGIC "SPBG"
+#define SP_BIGRAM_VERSION 1
+int sp_is_bigram(const uint8_t *data, size_t size);
+int sp_bigram_load(sp_model *m, const uint8_t *data, size_t size, char *err);
+void sp_bigram_free(sp_bigram *b);
+float *sp_bigram_forward(const sp_bigram *b, float *out, int token);
+
+/* transformer.c */
+int sp_transformer_load(sp_model *m, uint8_t *data, size_t size,
+                        int take_ownership, char *err);
+void sp_transformer_free(sp_transformer *t);
+void *sp_transformer_state_new(const sp_transformer *t);
+void sp_transformer_state_free(void *state);
+float *sp_transformer_forward(const sp_transformer *t, void *state,
+                              int token, int pos);
+
+struct sp_state {
+    sp_model_kind kind;
+    int vocab;
+    float *logits;   /* bigram: the row for the last token */
+    void *transformer_state;
+};
+
+/* ---- the warp request (json.c) ----------------------------------------- */
+
+/* Parses {"logits": [...], "history": [...]}; the arrays are malloc'd. */
+int sp_parse_warp_request(const char *text, size_t len, float **logits,
+                          int *n_logits, int **history, int *n_history,
+                          char *err);
+
+/* ---- growable text buffer (cli.c, json output) -------------------------- */
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+    int failed; /* an allocation failed; the text is incomplete */
+} sp_buf;
+
+void sp_buf_init(sp_buf *b);
+void sp_buf_free(sp_buf *b);
+void sp_buf_put(sp_buf *b, const char *s, size_t n);
+void sp_buf_puts(sp_buf *b, const char *s);
+void sp_buf_printf(sp_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void sp_buf_num(sp_buf *b, double x);          /* %.9g; null if not finite */
+void sp_buf_json_str(sp_buf *b, const char *s, size_t n); /* quoted, escaped */
+
+#endif /* SP_INTERNAL_H */

@@ -1,0 +1,242 @@
+/*
+ * json.c — reads the one JSON document the engine accepts: a warp request,
+ *
+ *   {"logits": [2, 1, 0, "-inf"], "history": [0, 2]}
+ *
+ * "logits" (required) holds numbers; a masked token may be written "-inf"
+ * (JSON has no infinities) or null.  "history" (optional) holds token ids.
+ * Anything else is an error with its byte offset: the request is small and
+ * strictness catches typos ("histroy") that leniency would hide.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define JSON_MAX_ITEMS 1000000 /* the largest vocabulary the engine takes */
+
+typedef struct {
+    const char *text;
+    size_t len, at;
+    char *err;
+} reader;
+
+static int fail_at(reader *r, const char *what) {
+    return sp_fail(r->err, SP_ERR_FORMAT, "request: %s at byte %zu", what,
+                   r->at);
+}
+
+static void skip_ws(reader *r) {
+    while (r->at < r->len && (r->text[r->at] == ' ' || r->text[r->at] == '\n' ||
+                              r->text[r->at] == '\r' || r->text[r->at] == '\t'))
+        r->at++;
+}
+
+static int peek(reader *r) {
+    skip_ws(r);
+    return r->at < r->len ? (unsigned char)r->text[r->at] : -1;
+}
+
+static int expect(reader *r, char c) {
+    if (peek(r) != (unsigned char)c) {
+        char what[32];
+        snprintf(what, sizeof what, "expected '%c'", c);
+        return fail_at(r, what);
+    }
+    r->at++;
+    return SP_OK;
+}
+
+/* A string without escapes (keys and "-inf" need none); copied into out. */
+static int read_string(reader *r, char *out, size_t cap) {
+    if (expect(r, '"') != SP_OK) return SP_ERR_FORMAT;
+    size_t n = 0;
+    while (r->at < r->len && r->text[r->at] != '"') {
+        if (r->text[r->at] == '\\' || n + 1 >= cap)
+            return fail_at(r, "unexpected string");
+        out[n++] = r->text[r->at++];
+    }
+    if (r->at >= r->len) return fail_at(r, "unterminated string");
+    r->at++;
+    out[n] = '\0';
+    return SP_OK;
+}
+
+static int read_number(reader *r, double *out) {
+    skip_ws(r);
+    /* JSON's number grammar: -?int frac? exp? */
+    size_t start = r->at, i = r->at;
+    if (i < r->len && r->text[i] == '-') i++;
+    size_t digits = i;
+    while (i < r->len && r->text[i] >= '0' && r->text[i] <= '9') i++;
+    if (i == digits) return fail_at(r, "expected a number");
+    if (i < r->len && r->text[i] == '.') {
+        size_t frac = ++i;
+        while (i < r->len && r->text[i] >= '0' && r->text[i] <= '9') i++;
+        if (i == frac) return fail_at(r, "bad number");
+    }
+    if (i < r->len && (r->text[i] == 'e' || r->text[i] == 'E')) {
+        i++;
+        if (i < r->len && (r->text[i] == '+' || r->text[i] == '-')) i++;
+        size_t exp = i;
+        while (i < r->len && r->text[i] >= '0' && r->text[i] <= '9') i++;
+        if (i == exp) return fail_at(r, "bad number");
+    }
+    char buf[64];
+    if (i - start >= sizeof buf) return fail_at(r, "number too long");
+    memcpy(buf, r->text + start, i - start);
+    buf[i - start] = '\0';
+    *out = strtod(buf, NULL);
+    r->at = i;
+    return SP_OK;
+}
+
+static int literal(reader *r, const char *word) {
+    size_t n = strlen(word);
+    if (r->len - r->at >= n && memcmp(r->text + r->at, word, n) == 0) {
+        r->at += n;
+        return 1;
+    }
+    return 0;
+}
+
+/* Reads an array of numbers; masked (1: accept "-inf" and null as -inf). */
+static int read_array(reader *r, const char *name, int masked, float **out,
+                      int *count) {
+    if (expect(r, '[') != SP_OK) return SP_ERR_FORMAT;
+    int n = 0, cap = 64;
+    float *items = malloc(sizeof(float) * (size_t)cap);
+    if (!items) return sp_fail(r->err, SP_ERR_NOMEM, "request: out of memory");
+    if (peek(r) == ']') {
+        r->at++;
+    } else {
+        for (;;) {
+            float value;
+            int c = peek(r);
+            if (masked && c == '"') {
+                char word[16];
+                if (read_string(r, word, sizeof word) != SP_OK) goto fail;
+                if (strcmp(word, "-inf") && strcmp(word, "-Infinity")) {
+                    fail_at(r, "the only string allowed here is \"-inf\"");
+                    goto fail;
+                }
+                value = -INFINITY;
+            } else if (masked && c == 'n' && literal(r, "null")) {
+                value = -INFINITY;
+            } else {
+                double d = 0.0;
+                if (read_number(r, &d) != SP_OK) goto fail;
+                value = (float)d;
+                if (!(value - value == 0.0f)) {
+                    char what[96];
+                    snprintf(what, sizeof what, "%s[%d] is out of float "
+                             "range", name, n);
+                    fail_at(r, what);
+                    goto fail;
+                }
+            }
+            if (n == JSON_MAX_ITEMS) {
+                fail_at(r, "more than 1000000 items");
+                goto fail;
+            }
+            if (n == cap) {
+                cap *= 2;
+                float *more = realloc(items, sizeof(float) * (size_t)cap);
+                if (!more) {
+                    sp_fail(r->err, SP_ERR_NOMEM, "request: out of memory");
+                    goto fail;
+                }
+                items = more;
+            }
+            items[n++] = value;
+            c = peek(r);
+            if (c == ',') {
+                r->at++;
+            } else if (c == ']') {
+                r->at++;
+                break;
+            } else {
+                fail_at(r, "expected ',' or ']'");
+                goto fail;
+            }
+        }
+    }
+    *out = items;
+    *count = n;
+    return SP_OK;
+fail:
+    free(items);
+    return SP_ERR_FORMAT;
+}
+
+int sp_parse_warp_request(const char *text, size_t len, float **logits,
+                          int *n_logits, int **history, int *n_history,
+                          char *err) {
+    reader r = {text, len, 0, err};
+    float *lg = NULL, *hist = NULL;
+    int nl = 0, nh = 0, have_logits = 0, have_history = 0;
+    int rc = expect(&r, '{');
+    if (rc == SP_OK && peek(&r) == '}') {
+        r.at++;
+    } else {
+        while (rc == SP_OK) {
+            char key[32];
+            rc = read_string(&r, key, sizeof key);
+            if (rc == SP_OK) rc = expect(&r, ':');
+            if (rc != SP_OK) break;
+            if (strcmp(key, "logits") == 0 && !have_logits) {
+                rc = read_array(&r, "logits", 1, &lg, &nl);
+                have_logits = 1;
+            } else if (strcmp(key, "history") == 0 && !have_history) {
+                rc = read_array(&r, "history", 0, &hist, &nh);
+                have_history = 1;
+            } else {
+                char what[80];
+                snprintf(what, sizeof what, "unknown or repeated key \"%s\"",
+                         key);
+                rc = fail_at(&r, what);
+            }
+            if (rc != SP_OK) break;
+            int c = peek(&r);
+            if (c == ',') {
+                r.at++;
+            } else if (c == '}') {
+                r.at++;
+                break;
+            } else {
+                rc = fail_at(&r, "expected ',' or '}'");
+            }
+        }
+    }
+    if (rc == SP_OK && peek(&r) != -1)
+        rc = fail_at(&r, "unexpected text after the object");
+    if (rc == SP_OK && (!have_logits || nl == 0))
+        rc = sp_fail(err, SP_ERR_FORMAT, "request: \"logits\" is missing or "
+                     "empty");
+    int *ids = NULL;
+    if (rc == SP_OK && nh > 0) {
+        ids = malloc(sizeof(int) * (size_t)nh);
+        if (!ids) rc = sp_fail(err, SP_ERR_NOMEM, "request: out of memory");
+        for (int i = 0; rc == SP_OK && i < nh; i++) {
+            if (!(hist[i] >= 0.0f && hist[i] < (float)nl) ||
+                hist[i] != (float)(int)hist[i])
+                rc = sp_fail(err, SP_ERR_FORMAT, "request: history[%d] = %.9g "
+                             "is not a token id in 0..%d", i,
+                             (double)hist[i], nl - 1);
+            else
+                ids[i] = (int)hist[i];
+        }
+    }
+    free(hist);
+    if (rc != SP_OK) {
+        free(lg);
+        free(ids);
+        return rc;
+    }
+    *logits = lg;
+    *n_logits = nl;
+    *history = ids;
+    *n_history = nh;
+    return SP_OK;
+}

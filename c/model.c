@@ -1,0 +1,83 @@
+/*
+ * model.c — one interface over the two kinds of model: loading by content,
+ * per-generation state, and the forward step.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
+                        char *err) {
+    sp_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        if (take_ownership) free(data);
+        sp_fail(err, SP_ERR_NOMEM, "model: out of memory");
+        return NULL;
+    }
+    int rc;
+    if (sp_is_bigram(data, size)) {
+        rc = sp_bigram_load(m, data, size, err); /* copies what it keeps */
+        if (take_ownership) free(data);
+    } else {
+        /* not a bigram: a llama2.c checkpoint (which has no magic); on
+         * failure the data is still ours */
+        rc = sp_transformer_load(m, data, size, take_ownership, err);
+        if (rc != SP_OK && take_ownership) free(data);
+    }
+    if (rc != SP_OK) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void sp_model_free(sp_model *m) {
+    if (!m) return;
+    sp_bigram_free(m->bigram);
+    sp_transformer_free(m->transformer);
+    sp_tokenizer_free(m->tokenizer);
+    free(m);
+}
+
+sp_model_kind sp_model_kind_of(const sp_model *m) { return m->kind; }
+int sp_model_vocab(const sp_model *m) { return m->vocab; }
+int sp_model_seq_len(const sp_model *m) { return m->seq_len; }
+const sp_tokenizer *sp_model_tokenizer(const sp_model *m) {
+    return m->tokenizer;
+}
+
+sp_state *sp_state_new(const sp_model *m) {
+    sp_state *st = calloc(1, sizeof *st);
+    if (!st) return NULL;
+    st->kind = m->kind;
+    st->vocab = m->vocab;
+    if (m->kind == SP_MODEL_BIGRAM) {
+        st->logits = malloc((size_t)m->vocab * sizeof(float));
+        if (!st->logits) goto fail;
+    } else {
+        st->transformer_state = sp_transformer_state_new(m->transformer);
+        if (!st->transformer_state) goto fail;
+    }
+    return st;
+fail:
+    sp_state_free(st);
+    return NULL;
+}
+
+void sp_state_free(sp_state *st) {
+    if (!st) return;
+    free(st->logits);
+    if (st->transformer_state) sp_transformer_state_free(st->transformer_state);
+    free(st);
+}
+
+float *sp_forward(const sp_model *m, sp_state *st, int token, int pos) {
+    if (token < 0 || token >= m->vocab || pos < 0 ||
+        (m->seq_len > 0 && pos >= m->seq_len))
+        return NULL;
+    if (m->kind == SP_MODEL_BIGRAM)
+        return sp_bigram_forward(m->bigram, st->logits, token);
+    return sp_transformer_forward(m->transformer, st->transformer_state, token,
+                                  pos);
+}

@@ -1,0 +1,278 @@
+/*
+ * sampler.h — the public API of the sampler playground's engine.
+ *
+ * The data's path: model -> logits -> sampler pipeline -> step record.
+ *
+ *   sp_model     read-only weights of a model (character bigram or a
+ *                llama2.c-format transformer), loaded from bytes.
+ *   sp_state     per-generation forward state of a model (KV cache,
+ *                activations); allocated once, never per step.
+ *   sp_tokenizer text <-> token ids.
+ *   sp_sampler   the warper pipeline and its scratch memory for one
+ *                vocabulary size.
+ *   sp_step      everything a lesson shows about one step.
+ *   sp_session   model + state + tokenizer + sampler + history + PRNG:
+ *                what the CLI, the WASM API and the tests drive.
+ *
+ * The pipeline, always in this order (each stage a pure function of the
+ * candidates and the parameters; masking writes -INFINITY; nothing is
+ * normalized until the final softmax):
+ *
+ *   logit bias -> repetition penalty -> frequency & presence penalties ->
+ *   temperature -> top-k -> top-p -> min-p -> typical-p -> softmax -> draw
+ *
+ * DETERMINISM — same seed + model + prompt + settings => byte-identical
+ * output in the native CLI, the WASM SIMD build, the scalar WASM build and
+ * every browser.  How that is guaranteed:
+ *
+ *  1. One random source: PCG32 (O'Neill 2014, XSH-RR output, 64-bit state,
+ *     fixed increment), seeded once per generation from the 64-bit seed and
+ *     never reseeded.  Step i of a generation uses exactly the i-th uniform
+ *     u = ((a >> 5) * 2^26 + (b >> 6)) / 2^53 built from two 32-bit outputs,
+ *     whatever the settings, so runs with other settings draw the same u's.
+ *  2. IEEE-754 binary32/binary64 arithmetic only, with no -ffast-math and
+ *     -ffp-contract=off (no fused multiply-add anywhere): every + - * / and
+ *     sqrt is correctly rounded on x86-64 SSE2 and in WebAssembly alike.
+ *  3. The engine owns its transcendental functions (mathx.c: exp, log, sin,
+ *     cos, pow built from + - * / only); no libm call can differ between
+ *     glibc and the WASM libc.
+ *  4. Every reduction (dot products, sums of exponentials) has one canonical
+ *     order, defined in vec4.h: 16 lanes accumulated blockwise, combined in
+ *     a fixed tree, then a sequential tail.  The SIMD kernels (WASM simd128,
+ *     x86 SSE2) and the scalar kernels perform the very same operations in
+ *     that order, lane by lane, so they produce the same bits.
+ *  5. Selection (top-k, top-p, typical-p) breaks every tie by token id, and
+ *     its partitioning uses a deterministic pivot, so the kept set and the
+ *     order of every later sum never depend on the build.
+ *  6. Numbers are printed with "%.9g" (9 significant digits, enough to
+ *     round-trip a float); both C libraries print correctly rounded decimals.
+ *  The byte-identity tests (tests/js/identity.test.js) hold the builds to it.
+ */
+#ifndef SAMPLER_H
+#define SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SP_VERSION "0.1.0"
+
+/* Error codes.  Every function that can fail returns one of these and, when
+ * given a buffer, writes a one-line message that says what is wrong. */
+enum {
+    SP_OK = 0,
+    SP_ERR_FORMAT = 1, /* a file or request that is malformed */
+    SP_ERR_ARG = 2,    /* a parameter out of range, not a number, ... */
+    SP_ERR_NOMEM = 3,  /* allocation failed */
+    SP_ERR_STATE = 4   /* call not valid now (e.g. context is full) */
+};
+
+#define SP_ERR_LEN 256 /* size of every error-message buffer */
+
+/* ------------------------------------------------------------------ PRNG */
+
+/* PCG32 (XSH-RR) with a fixed stream: the 64-bit state is all there is. */
+typedef struct {
+    uint64_t state;
+} sp_rng;
+
+void sp_rng_seed(sp_rng *rng, uint64_t seed);
+uint32_t sp_rng_u32(sp_rng *rng);
+double sp_rng_uniform(sp_rng *rng); /* in [0, 1), 53 random bits */
+
+/* ------------------------------------------------------------ parameters */
+
+/* The stage of the pipeline that removed a token (sp_step.cut). */
+typedef enum {
+    SP_CUT_NONE = 0,     /* kept */
+    SP_CUT_BIAS,         /* logit bias of -inf (a banned token) */
+    SP_CUT_TEMPERATURE,  /* temperature 0: not the argmax */
+    SP_CUT_TOP_K,
+    SP_CUT_TOP_P,
+    SP_CUT_MIN_P,
+    SP_CUT_TYPICAL_P,
+    SP_CUT_MASK,         /* masked logit given by the model or the request */
+    SP_CUT_COUNT
+} sp_cut;
+
+const char *sp_cut_name(int cut); /* "kept", "bias", "temperature", "top_k", ... */
+
+typedef struct {
+    int token;
+    float value; /* added to the logit; -INFINITY bans the token */
+} sp_bias;
+
+#define SP_MAX_BIAS 256
+
+typedef struct {
+    float temperature;        /* >= 0; 0 = greedy; default 1 */
+    int top_k;                /* >= 0; 0 or >= vocab = off */
+    float top_p;              /* (0, 1]; 1 = off */
+    float min_p;              /* [0, 1]; 0 = off */
+    float typical_p;          /* (0, 1]; 1 = off */
+    float repetition_penalty; /* > 0; 1 = off */
+    float frequency_penalty;  /* finite; 0 = off */
+    float presence_penalty;   /* finite; 0 = off */
+    int penalty_last_n;       /* >= 0; 0 = the whole history */
+    int n_bias;
+    sp_bias bias[SP_MAX_BIAS];
+} sp_params;
+
+/* The neutral settings: T 1, everything else off. */
+void sp_params_default(sp_params *p);
+
+/* Checks every field; on failure returns SP_ERR_ARG and a message that names
+ * the parameter, e.g. "top_p must be in (0, 1] (got 1.5)".  vocab bounds the
+ * bias token ids (pass 0 to skip that check). */
+int sp_params_check(const sp_params *p, int vocab, char *err);
+
+/* ------------------------------------------------------------- step record */
+
+typedef struct {
+    int vocab;
+    /* per token, [vocab] each; owned by the sampler, valid until its next
+     * warp */
+    const float *logits;    /* the model's logits as given */
+    const float *probs_raw; /* softmax of the model's logits */
+    const float *probs;     /* the final distribution; 0 where cut */
+    const uint8_t *cut;     /* sp_cut: which stage removed the token */
+    const int *kept;        /* kept token ids, ascending; [n_kept] */
+    int n_kept;             /* nucleus size */
+    double kept_mass;       /* raw-distribution mass of the kept tokens */
+    double entropy_raw_bits;
+    double entropy_bits;    /* of the final distribution */
+    int argmax_raw;         /* most likely token of the raw distribution */
+    /* filled by sp_sampler_draw */
+    int token;              /* the chosen token, -1 before a draw */
+    float p_token;          /* its final probability */
+    double u;               /* the uniform that chose it */
+} sp_step;
+
+/* -------------------------------------------------------------- sampler */
+
+typedef struct sp_sampler sp_sampler;
+
+sp_sampler *sp_sampler_new(int vocab);
+void sp_sampler_free(sp_sampler *s);
+int sp_sampler_vocab(const sp_sampler *s);
+
+/* Runs the pipeline on logits[vocab] with the token history (the penalties
+ * look at its last penalty_last_n entries).  Fills *step (token = -1).
+ * Returns SP_OK, or SP_ERR_ARG with a message for bad parameters, or
+ * SP_ERR_STATE when no token survives (every logit is -inf). */
+int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
+                    int n_history, const sp_params *p, sp_step *step,
+                    char *err);
+
+/* Whether sp_sampler_warp computes the raw distribution, its entropy and
+ * the kept mass (default on; off saves a pass over the vocabulary when
+ * nobody looks at them: probs_raw is then NULL and the numbers NaN). */
+void sp_sampler_set_raw(sp_sampler *s, int on);
+
+/* Picks the token for uniform u in [0, 1) by inverse CDF over the kept
+ * tokens in ascending id order; fills step->token, p_token, u. */
+int sp_sampler_draw(sp_step *step, double u);
+
+/* ---------------------------------------------------------------- models */
+
+typedef enum { SP_MODEL_BIGRAM = 1, SP_MODEL_TRANSFORMER = 2 } sp_model_kind;
+
+typedef struct sp_model sp_model;
+typedef struct sp_state sp_state;
+typedef struct sp_tokenizer sp_tokenizer;
+
+/* Loads a model from a complete file image.  The format is recognized by
+ * its content (bigram: magic "SPBG"; otherwise a llama2.c checkpoint).  The
+ * model keeps a pointer into data when take_ownership is 1 and frees it with
+ * free() in sp_model_free; otherwise it copies what it needs. */
+sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
+                        char *err);
+void sp_model_free(sp_model *m);
+sp_model_kind sp_model_kind_of(const sp_model *m);
+int sp_model_vocab(const sp_model *m);
+int sp_model_seq_len(const sp_model *m); /* context length; 0 = unbounded */
+/* A tokenizer built into the model file (bigram), or NULL. */
+const sp_tokenizer *sp_model_tokenizer(const sp_model *m);
+
+sp_state *sp_state_new(const sp_model *m);
+void sp_state_free(sp_state *st);
+/* Feeds token at position pos (0-based, in order) and returns the logits for
+ * the next position, [vocab], owned by the state. */
+float *sp_forward(const sp_model *m, sp_state *st, int token, int pos);
+
+/* ------------------------------------------------------------- tokenizers */
+
+/* Loads a llama2.c tokenizer.bin image (copied; data stays the caller's). */
+sp_tokenizer *sp_tokenizer_load(const uint8_t *data, size_t size, int vocab,
+                                char *err);
+void sp_tokenizer_free(sp_tokenizer *t);
+int sp_tokenizer_vocab(const sp_tokenizer *t);
+int sp_tokenizer_bos(const sp_tokenizer *t); /* -1 when it has none */
+int sp_tokenizer_eos(const sp_tokenizer *t); /* -1 when it has none */
+/* Encodes text into ids (at most max_ids); returns the count or -1 with a
+ * message. */
+int sp_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
+              int *ids, int max_ids, char *err);
+/* The bytes token `token` contributes after token `prev`, and their count. */
+const char *sp_decode(const sp_tokenizer *t, int prev, int token, int *len);
+
+/* --------------------------------------------------------------- session */
+
+typedef struct sp_session sp_session;
+
+/* A session borrows the model and the tokenizer (tok may be NULL for a
+ * model with its own) and owns its state, sampler, history and PRNG. */
+sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
+                           char *err);
+void sp_session_free(sp_session *s);
+
+/* Starts a generation: seeds the PRNG, encodes and feeds the prompt.  After
+ * this the next token's logits are pending. */
+int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
+                     char *err);
+/* Warps the pending logits without drawing (a preview for the UI). */
+int sp_session_preview(sp_session *s, const sp_params *p, char *err);
+/* Warps, draws the step's uniform, appends the token and feeds it to the
+ * model.  force >= 0 appends that token instead of the drawn one (the
+ * uniform is consumed all the same).  Returns SP_OK, SP_ERR_STATE at the end
+ * of the model's context, or another error with a message. */
+int sp_session_step(sp_session *s, const sp_params *p, int force, char *err);
+/* Goes back to the moment n generated tokens had been produced (the prompt
+ * stays), restoring the PRNG so step n draws the same uniform as before. */
+int sp_session_rewind(sp_session *s, int n_generated, char *err);
+
+/* The step record of the last preview or step (NULL before any). */
+const sp_step *sp_session_last_step(const sp_session *s);
+sp_sampler *sp_session_sampler(sp_session *s);
+int sp_session_n_generated(const sp_session *s);
+int sp_session_n_tokens(const sp_session *s);      /* prompt + generated */
+const int *sp_session_tokens(const sp_session *s); /* prompt + generated */
+int sp_session_n_prompt(const sp_session *s);
+int sp_session_finished(const sp_session *s); /* model emitted EOS/BOS */
+const sp_tokenizer *sp_session_tokenizer(const sp_session *s);
+int sp_session_vocab(const sp_session *s);
+
+/* ------------------------------------------------------------------- CLI */
+
+/* The command-line program: argv as given to main.  Output and files go
+ * through the host functions below so that the native binary and the WASM
+ * build run this same code.  Returns the exit status. */
+int sp_cli_main(int argc, char **argv);
+
+/* Host functions: provided by host_native.c natively and by the JS loader
+ * in WASM (imports "env.host_*"). */
+void sp_host_write(int fd, const char *bytes, int len);
+/* Reads a whole file ("-" = standard input) into malloc'd memory; returns
+ * NULL and a message when it cannot. */
+uint8_t *sp_host_read_file(const char *path, size_t *size, char *err);
+/* Where the shipped models live ("models"-directory path, no trailing
+ * slash). */
+const char *sp_host_models_dir(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SAMPLER_H */

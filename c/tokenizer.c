@@ -1,0 +1,168 @@
+/*
+ * tokenizer.c — text <-> token ids: the shared part (piece storage, lookup,
+ * dispatch) and the character tokenizer of the bigram model.  The llama2.c
+ * BPE tokenizer (tokenizer.bin) lives in bpe.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int compare_index(const void *a, const void *b) {
+    const sp_token_index *x = a, *y = b;
+    int c = strcmp(x->str, y->str);
+    return c ? c : (x->id > y->id) - (x->id < y->id); /* a total order */
+}
+
+int sp_tokenizer_index(sp_tokenizer *t, char *err) {
+    t->sorted = malloc(sizeof(sp_token_index) * (size_t)t->vocab);
+    if (!t->sorted) return sp_fail(err, SP_ERR_NOMEM, "tokenizer: out of memory");
+    for (int i = 0; i < t->vocab; i++) {
+        t->sorted[i].str = t->pieces[i];
+        t->sorted[i].id = i;
+    }
+    qsort(t->sorted, (size_t)t->vocab, sizeof(sp_token_index), compare_index);
+    for (int b = 0; b < 256; b++) t->byte_fallback[b] = -1;
+    return SP_OK;
+}
+
+/* strcmp order between len bytes at key and a NUL-terminated piece */
+static int compare_key(const char *key, int len, const char *piece) {
+    for (int i = 0; i < len; i++) {
+        unsigned char a = (unsigned char)key[i], b = (unsigned char)piece[i];
+        if (b == 0) return 1; /* the piece is a proper prefix of the key */
+        if (a != b) return a < b ? -1 : 1;
+    }
+    return piece[len] == 0 ? 0 : -1;
+}
+
+int sp_tokenizer_lookup(const sp_tokenizer *t, const char *str, int len) {
+    /* binary search for the first piece equal to the key: with duplicate
+     * pieces the lowest id wins, as in a first-match scan */
+    int lo = 0, hi = t->vocab;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (compare_key(str, len, t->sorted[mid].str) > 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < t->vocab && compare_key(str, len, t->sorted[lo].str) == 0) {
+        int best = t->sorted[lo].id;
+        for (int i = lo + 1; i < t->vocab &&
+             compare_key(str, len, t->sorted[i].str) == 0; i++)
+            if (t->sorted[i].id < best) best = t->sorted[i].id;
+        return best;
+    }
+    return -1;
+}
+
+sp_tokenizer *sp_tokenizer_new_chars(const char *const *pieces, int vocab,
+                                     int boundary, char *err) {
+    sp_tokenizer *t = calloc(1, sizeof *t);
+    if (!t) goto nomem;
+    t->kind = SP_TOK_CHAR;
+    t->vocab = vocab;
+    t->bos = t->eos = boundary;
+    size_t total = 0;
+    for (int i = 0; i < vocab; i++) total += strlen(pieces[i]) + 1;
+    t->storage = malloc(total ? total : 1);
+    t->pieces = malloc(sizeof(char *) * (size_t)vocab);
+    t->piece_len = malloc(sizeof(int) * (size_t)vocab);
+    if (!t->storage || !t->pieces || !t->piece_len) goto nomem;
+    char *at = t->storage;
+    for (int i = 0; i < vocab; i++) {
+        size_t n = strlen(pieces[i]);
+        if (n == 0 || n > 4) {
+            sp_tokenizer_free(t);
+            sp_fail(err, SP_ERR_FORMAT, "tokenizer: piece %d has %zu bytes "
+                    "(a character piece has 1 to 4)", i, n);
+            return NULL;
+        }
+        memcpy(at, pieces[i], n + 1);
+        t->pieces[i] = at;
+        t->piece_len[i] = (int)n;
+        if ((int)n > t->max_token_length) t->max_token_length = (int)n;
+        at += n + 1;
+    }
+    if (sp_tokenizer_index(t, err) != SP_OK) {
+        sp_tokenizer_free(t);
+        return NULL;
+    }
+    return t;
+nomem:
+    sp_tokenizer_free(t);
+    sp_fail(err, SP_ERR_NOMEM, "tokenizer: out of memory");
+    return NULL;
+}
+
+void sp_tokenizer_free(sp_tokenizer *t) {
+    if (!t) return;
+    free(t->pieces);
+    free(t->piece_len);
+    free(t->scores);
+    free(t->sorted);
+    free(t->storage);
+    free(t);
+}
+
+int sp_tokenizer_vocab(const sp_tokenizer *t) { return t->vocab; }
+int sp_tokenizer_bos(const sp_tokenizer *t) { return t->bos; }
+int sp_tokenizer_eos(const sp_tokenizer *t) { return t->eos; }
+
+/* Byte length of the UTF-8 character starting with byte c (1 for a stray
+ * continuation byte, so that bad input still advances). */
+static int utf8_len(unsigned char c) {
+    if (c >= 0xf0) return 4;
+    if (c >= 0xe0) return 3;
+    if (c >= 0xc0) return 2;
+    return 1;
+}
+
+static int encode_chars(const sp_tokenizer *t, const char *text, int bos,
+                        int eos, int *ids, int max_ids, char *err) {
+    int n = 0;
+    if (bos) {
+        if (n >= max_ids) goto full;
+        ids[n++] = t->bos;
+    }
+    for (const char *c = text; *c;) {
+        int len = utf8_len((unsigned char)*c);
+        int i;
+        for (i = 1; i < len && c[i]; i++) {}
+        len = i;
+        int id = sp_tokenizer_lookup(t, c, len);
+        if (id < 0) {
+            sp_fail(err, SP_ERR_ARG, "prompt: the character '%.*s' (byte "
+                    "offset %d) is not in the model's vocabulary",
+                    len, c, (int)(c - text));
+            return -1;
+        }
+        if (n >= max_ids) goto full;
+        ids[n++] = id;
+        c += len;
+    }
+    if (eos) {
+        if (n >= max_ids) goto full;
+        ids[n++] = t->eos;
+    }
+    return n;
+full:
+    sp_fail(err, SP_ERR_ARG, "prompt: more than %d tokens", max_ids);
+    return -1;
+}
+
+int sp_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
+              int *ids, int max_ids, char *err) {
+    if (t->kind == SP_TOK_BPE)
+        return sp_bpe_encode(t, text, bos, eos, ids, max_ids, err);
+    return encode_chars(t, text, bos, eos, ids, max_ids, err);
+}
+
+const char *sp_decode(const sp_tokenizer *t, int prev, int token, int *len) {
+    if (token < 0 || token >= t->vocab) {
+        *len = 0;
+        return "";
+    }
+    if (t->kind == SP_TOK_BPE) return sp_bpe_decode(t, prev, token, len);
+    *len = t->piece_len[token];
+    return t->pieces[token];
+}

@@ -1,0 +1,150 @@
+/*
+ * vec4.h — four float lanes, and the canonical order of every reduction.
+ *
+ * One small vector type with three backends that compute the same bits:
+ * WebAssembly simd128, x86 SSE2, and plain C (used by the scalar WASM build
+ * and any other target).  Only lane-wise IEEE operations are exposed (add,
+ * sub, mul, div, comparisons, selects), so a backend can never round
+ * differently from another; reductions are written once, here, on top of
+ * them, in one fixed order:
+ *
+ *   CANONICAL SUM of n terms t[0..n): 16 partial sums, lane j taking the
+ *   terms t[16*b + j] of every full block b, in block order; then the lanes
+ *   are combined as ((l0..3 + l4..7) + (l8..11 + l12..15)) lane-wise, giving
+ *   four values q0..q3, summed as (q0 + q1) + (q2 + q3); then the n % 16
+ *   tail terms are added one by one in index order.
+ *
+ * The kernels in kernels.c (dot products, exp-and-sum) use this order, so
+ * the SIMD and scalar builds agree to the last bit.
+ */
+#ifndef SP_VEC4_H
+#define SP_VEC4_H
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define SP_VEC4_BACKEND "wasm-simd128"
+typedef v128_t vec4;
+typedef v128_t vec4i;
+static inline vec4 v4_load(const float *p) { return wasm_v128_load(p); }
+static inline void v4_store(float *p, vec4 v) { wasm_v128_store(p, v); }
+static inline vec4 v4_splat(float x) { return wasm_f32x4_splat(x); }
+static inline vec4 v4_add(vec4 a, vec4 b) { return wasm_f32x4_add(a, b); }
+static inline vec4 v4_sub(vec4 a, vec4 b) { return wasm_f32x4_sub(a, b); }
+static inline vec4 v4_mul(vec4 a, vec4 b) { return wasm_f32x4_mul(a, b); }
+static inline vec4 v4_div(vec4 a, vec4 b) { return wasm_f32x4_div(a, b); }
+/* (a > b) ? a : b per lane — the SSE semantics, also for NaN */
+static inline vec4 v4_max(vec4 a, vec4 b) { return wasm_f32x4_pmax(b, a); }
+/* (a < b) ? a : b per lane */
+static inline vec4 v4_min(vec4 a, vec4 b) { return wasm_f32x4_pmin(b, a); }
+static inline vec4 v4_and(vec4 a, vec4 b) { return wasm_v128_and(a, b); }
+static inline vec4 v4_ge(vec4 a, vec4 b) { return wasm_f32x4_ge(a, b); }
+static inline vec4 v4_gt(vec4 a, vec4 b) { return wasm_f32x4_gt(a, b); }
+static inline vec4 v4_lt(vec4 a, vec4 b) { return wasm_f32x4_lt(a, b); }
+static inline int v4_any(vec4 mask) { return wasm_v128_any_true(mask); }
+static inline int v4_all(vec4 mask) { return wasm_i32x4_all_true(mask); }
+static inline vec4i v4_to_int(vec4 a) { return wasm_i32x4_trunc_sat_f32x4(a); }
+static inline vec4i v4i_add(vec4i a, int b) {
+    return wasm_i32x4_add(a, wasm_i32x4_splat(b));
+}
+static inline vec4 v4i_shl23_as_float(vec4i a) { return wasm_i32x4_shl(a, 23); }
+static inline float v4_lane(vec4 v, int i) {
+    float f[4];
+    wasm_v128_store(f, v);
+    return f[i];
+}
+
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#define SP_VEC4_BACKEND "sse2"
+typedef __m128 vec4;
+typedef __m128i vec4i;
+static inline vec4 v4_load(const float *p) { return _mm_loadu_ps(p); }
+static inline void v4_store(float *p, vec4 v) { _mm_storeu_ps(p, v); }
+static inline vec4 v4_splat(float x) { return _mm_set1_ps(x); }
+static inline vec4 v4_add(vec4 a, vec4 b) { return _mm_add_ps(a, b); }
+static inline vec4 v4_sub(vec4 a, vec4 b) { return _mm_sub_ps(a, b); }
+static inline vec4 v4_mul(vec4 a, vec4 b) { return _mm_mul_ps(a, b); }
+static inline vec4 v4_div(vec4 a, vec4 b) { return _mm_div_ps(a, b); }
+static inline vec4 v4_max(vec4 a, vec4 b) { return _mm_max_ps(a, b); }
+static inline vec4 v4_min(vec4 a, vec4 b) { return _mm_min_ps(a, b); }
+static inline vec4 v4_and(vec4 a, vec4 b) { return _mm_and_ps(a, b); }
+static inline vec4 v4_ge(vec4 a, vec4 b) { return _mm_cmpge_ps(a, b); }
+static inline vec4 v4_gt(vec4 a, vec4 b) { return _mm_cmpgt_ps(a, b); }
+static inline vec4 v4_lt(vec4 a, vec4 b) { return _mm_cmplt_ps(a, b); }
+static inline int v4_any(vec4 mask) { return _mm_movemask_ps(mask) != 0; }
+static inline int v4_all(vec4 mask) { return _mm_movemask_ps(mask) == 0xf; }
+static inline vec4i v4_to_int(vec4 a) { return _mm_cvttps_epi32(a); }
+static inline vec4i v4i_add(vec4i a, int b) {
+    return _mm_add_epi32(a, _mm_set1_epi32(b));
+}
+static inline vec4 v4i_shl23_as_float(vec4i a) {
+    return _mm_castsi128_ps(_mm_slli_epi32(a, 23));
+}
+static inline float v4_lane(vec4 v, int i) {
+    float f[4];
+    _mm_storeu_ps(f, v);
+    return f[i];
+}
+
+#else
+#define SP_VEC4_BACKEND "scalar"
+typedef struct { float f[4]; } vec4;
+typedef struct { int32_t i[4]; } vec4i;
+#define SP_V4_MAP(expr)                                                     \
+    vec4 r;                                                                 \
+    for (int l = 0; l < 4; l++) r.f[l] = (expr);                            \
+    return r
+static inline vec4 v4_load(const float *p) { vec4 r; memcpy(r.f, p, 16); return r; }
+static inline void v4_store(float *p, vec4 v) { memcpy(p, v.f, 16); }
+static inline vec4 v4_splat(float x) { SP_V4_MAP(x); }
+static inline vec4 v4_add(vec4 a, vec4 b) { SP_V4_MAP(a.f[l] + b.f[l]); }
+static inline vec4 v4_sub(vec4 a, vec4 b) { SP_V4_MAP(a.f[l] - b.f[l]); }
+static inline vec4 v4_mul(vec4 a, vec4 b) { SP_V4_MAP(a.f[l] * b.f[l]); }
+static inline vec4 v4_div(vec4 a, vec4 b) { SP_V4_MAP(a.f[l] / b.f[l]); }
+static inline vec4 v4_max(vec4 a, vec4 b) { SP_V4_MAP(a.f[l] > b.f[l] ? a.f[l] : b.f[l]); }
+static inline vec4 v4_min(vec4 a, vec4 b) { SP_V4_MAP(a.f[l] < b.f[l] ? a.f[l] : b.f[l]); }
+/* masks are all-ones / all-zeros lanes, as in the SIMD backends */
+static inline float sp_v4_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t sp_v4_ubits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline vec4 v4_and(vec4 a, vec4 b) { SP_V4_MAP(sp_v4_bits(sp_v4_ubits(a.f[l]) & sp_v4_ubits(b.f[l]))); }
+static inline vec4 v4_ge(vec4 a, vec4 b) { SP_V4_MAP(sp_v4_bits(a.f[l] >= b.f[l] ? 0xffffffffu : 0u)); }
+static inline vec4 v4_gt(vec4 a, vec4 b) { SP_V4_MAP(sp_v4_bits(a.f[l] > b.f[l] ? 0xffffffffu : 0u)); }
+static inline vec4 v4_lt(vec4 a, vec4 b) { SP_V4_MAP(sp_v4_bits(a.f[l] < b.f[l] ? 0xffffffffu : 0u)); }
+static inline int v4_all(vec4 m) {
+    return (sp_v4_ubits(m.f[0]) & sp_v4_ubits(m.f[1]) & sp_v4_ubits(m.f[2]) &
+            sp_v4_ubits(m.f[3])) == 0xffffffffu;
+}
+static inline int v4_any(vec4 m) {
+    return (sp_v4_ubits(m.f[0]) | sp_v4_ubits(m.f[1]) | sp_v4_ubits(m.f[2]) |
+            sp_v4_ubits(m.f[3])) != 0;
+}
+static inline vec4i v4_to_int(vec4 a) {
+    vec4i r;
+    for (int l = 0; l < 4; l++) r.i[l] = (int32_t)a.f[l];
+    return r;
+}
+static inline vec4i v4i_add(vec4i a, int b) {
+    for (int l = 0; l < 4; l++) a.i[l] += b;
+    return a;
+}
+static inline vec4 v4i_shl23_as_float(vec4i a) {
+    SP_V4_MAP(sp_v4_bits((uint32_t)a.i[l] << 23));
+}
+static inline float v4_lane(vec4 v, int i) { return v.f[i]; }
+#undef SP_V4_MAP
+#endif
+
+/* (q0 + q1) + (q2 + q3): the fixed horizontal sum of one vector. */
+static inline float v4_hsum(vec4 v) {
+    return (v4_lane(v, 0) + v4_lane(v, 1)) + (v4_lane(v, 2) + v4_lane(v, 3));
+}
+
+/* Combines four accumulators (16 lanes) in the canonical tree. */
+static inline float v4_reduce16(vec4 a0, vec4 a1, vec4 a2, vec4 a3) {
+    return v4_hsum(v4_add(v4_add(a0, a1), v4_add(a2, a3)));
+}
+
+#endif /* SP_VEC4_H */

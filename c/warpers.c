@@ -1,0 +1,625 @@
+/*
+ * warpers.c — the sampler pipeline: logit warpers, the final softmax, the
+ * draw, and the step record a lesson reads.
+ *
+ * Every warper has one shape, void warp_x(sp_candidates *c, const sp_params
+ * *p): it edits the candidates' working logits (masking with -INFINITY and
+ * noting in c->cut which stage removed a token) and never normalizes.  They
+ * run in one fixed order (PIPELINE below), as in llama.cpp's sampler chain.
+ *
+ * Cost: the vocabulary can hold 32 000-50 000 tokens and the pipeline runs
+ * every step, so nothing sorts the vocabulary.  The stages before top-k work
+ * in place on the dense logits; top-k finds its threshold with a k-element
+ * heap in one pass (O(V log k)) and builds the candidate list; later stages
+ * work on that list, and top-p / typical-p select their prefix by
+ * partitioning (expected O(n)), sorting only a few boundary elements.
+ */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define LN2 0.69314718055994530942
+
+typedef struct {
+    double mass; /* unnormalized probability (exp of the shifted logit) */
+    float key;   /* ascending key of the stage's order */
+    int id;      /* token id: breaks ties of key */
+} sel_item;
+
+struct sp_sampler {
+    int vocab;
+    int want_raw;     /* compute probs_raw and its entropy */
+    float *logits;    /* copy of the model's logits */
+    float *probs_raw;
+    float *work;      /* working logits, edited by the warpers */
+    float *probs;     /* final distribution */
+    uint8_t *cut;
+    int *ids;         /* candidate list */
+    float *cand_logit; /* compact logits of the candidate list */
+    float *cand_exp;   /* compact exps */
+    float *heap;       /* top-k min-heap */
+    int *counts;       /* zero between uses */
+    sel_item *sel;
+};
+
+/* What a warper sees: the working logits and the candidates among them. */
+typedef struct {
+    int vocab;
+    float *logits;  /* [vocab], -INFINITY = masked */
+    uint8_t *cut;   /* [vocab], sp_cut */
+    int *ids;       /* candidates in ascending id order, once listed */
+    int n;          /* their count, once listed */
+    int listed;     /* 0: not built yet; the candidates are the finite logits */
+    const int *history; /* the penalties' window */
+    int n_history;
+    sp_sampler *s;  /* scratch */
+} sp_candidates;
+
+typedef void (*sp_warper)(sp_candidates *c, const sp_params *p);
+
+/* ------------------------------------------------------------ parameters */
+
+static const char *const CUT_NAMES[SP_CUT_COUNT] = {
+    "kept", "bias", "temperature", "top_k", "top_p", "min_p", "typical_p",
+    "mask"};
+
+const char *sp_cut_name(int cut) {
+    return cut >= 0 && cut < SP_CUT_COUNT ? CUT_NAMES[cut] : "unknown";
+}
+
+void sp_params_default(sp_params *p) {
+    memset(p, 0, sizeof *p);
+    p->temperature = 1.0f;
+    p->top_k = 0;
+    p->top_p = 1.0f;
+    p->min_p = 0.0f;
+    p->typical_p = 1.0f;
+    p->repetition_penalty = 1.0f;
+}
+
+static int finite(float x) { return x - x == 0.0f; }
+
+int sp_params_check(const sp_params *p, int vocab, char *err) {
+    if (!finite(p->temperature) || p->temperature < 0.0f)
+        return sp_fail(err, SP_ERR_ARG, "temperature must be a finite number "
+                       ">= 0 (got %g)", (double)p->temperature);
+    if (p->top_k < 0)
+        return sp_fail(err, SP_ERR_ARG, "top-k must be >= 0 (got %d)",
+                       p->top_k);
+    if (!(p->top_p > 0.0f && p->top_p <= 1.0f))
+        return sp_fail(err, SP_ERR_ARG, "top-p must be in (0, 1] (got %g)",
+                       (double)p->top_p);
+    if (!(p->min_p >= 0.0f && p->min_p <= 1.0f))
+        return sp_fail(err, SP_ERR_ARG, "min-p must be in [0, 1] (got %g)",
+                       (double)p->min_p);
+    if (!(p->typical_p > 0.0f && p->typical_p <= 1.0f))
+        return sp_fail(err, SP_ERR_ARG, "typical-p must be in (0, 1] (got %g)",
+                       (double)p->typical_p);
+    if (!finite(p->repetition_penalty) || p->repetition_penalty <= 0.0f)
+        return sp_fail(err, SP_ERR_ARG, "repetition-penalty must be a finite "
+                       "number > 0 (got %g)", (double)p->repetition_penalty);
+    if (!finite(p->frequency_penalty))
+        return sp_fail(err, SP_ERR_ARG, "frequency-penalty must be a finite "
+                       "number (got %g)", (double)p->frequency_penalty);
+    if (!finite(p->presence_penalty))
+        return sp_fail(err, SP_ERR_ARG, "presence-penalty must be a finite "
+                       "number (got %g)", (double)p->presence_penalty);
+    if (p->penalty_last_n < 0)
+        return sp_fail(err, SP_ERR_ARG, "penalty-last-n must be >= 0 (got %d)",
+                       p->penalty_last_n);
+    if (p->n_bias < 0 || p->n_bias > SP_MAX_BIAS)
+        return sp_fail(err, SP_ERR_ARG, "logit-bias: at most %d entries "
+                       "(got %d)", SP_MAX_BIAS, p->n_bias);
+    for (int i = 0; i < p->n_bias; i++) {
+        const sp_bias *b = &p->bias[i];
+        if (b->token < 0 || (vocab > 0 && b->token >= vocab))
+            return sp_fail(err, SP_ERR_ARG, "logit-bias token %d is outside "
+                           "the vocabulary (0..%d)", b->token, vocab - 1);
+        if (!(finite(b->value) || b->value == -INFINITY))
+            return sp_fail(err, SP_ERR_ARG, "logit-bias value for token %d "
+                           "must be a finite number or -inf (got %g)",
+                           b->token, (double)b->value);
+    }
+    return SP_OK;
+}
+
+/* ------------------------------------------------------------- sampler */
+
+sp_sampler *sp_sampler_new(int vocab) {
+    if (vocab <= 0) return NULL;
+    sp_sampler *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    size_t v = (size_t)vocab;
+    s->vocab = vocab;
+    s->want_raw = 1;
+    s->logits = malloc(v * sizeof(float));
+    s->probs_raw = calloc(v, sizeof(float));
+    s->work = malloc(v * sizeof(float));
+    s->probs = calloc(v, sizeof(float));
+    s->cut = calloc(v, 1);
+    s->ids = malloc(v * sizeof(int));
+    s->cand_logit = malloc(v * sizeof(float));
+    s->cand_exp = malloc(v * sizeof(float));
+    s->heap = malloc(v * sizeof(float));
+    s->counts = calloc(v, sizeof(int));
+    s->sel = malloc(v * sizeof(sel_item));
+    if (!s->logits || !s->probs_raw || !s->work || !s->probs || !s->cut ||
+        !s->ids || !s->cand_logit || !s->cand_exp || !s->heap || !s->counts ||
+        !s->sel) {
+        sp_sampler_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void sp_sampler_free(sp_sampler *s) {
+    if (!s) return;
+    free(s->logits);
+    free(s->probs_raw);
+    free(s->work);
+    free(s->probs);
+    free(s->cut);
+    free(s->ids);
+    free(s->cand_logit);
+    free(s->cand_exp);
+    free(s->heap);
+    free(s->counts);
+    free(s->sel);
+    free(s);
+}
+
+int sp_sampler_vocab(const sp_sampler *s) { return s->vocab; }
+
+void sp_sampler_set_raw(sp_sampler *s, int on) { s->want_raw = on != 0; }
+
+/* -------------------------------------------------------- candidate list */
+
+/* Builds the list of candidates (finite working logits, ascending) if the
+ * dense stages have not yet. */
+static void cands_list(sp_candidates *c) {
+    if (c->listed) return;
+    int n = 0;
+    for (int i = 0; i < c->vocab; i++)
+        if (c->logits[i] != -INFINITY) c->ids[n++] = i;
+    c->n = n;
+    c->listed = 1;
+}
+
+/* Removes from the list the tokens a stage has cut (order is kept). */
+static void cands_compact(sp_candidates *c) {
+    int n = 0;
+    for (int j = 0; j < c->n; j++)
+        if (c->cut[c->ids[j]] == SP_CUT_NONE) c->ids[n++] = c->ids[j];
+    c->n = n;
+}
+
+/* Penalties and biases keep logits finite: an overflow must not turn a
+ * token into +inf (or into a -inf no stage claimed). */
+static float clamp_finite(float x) {
+    if (x > FLT_MAX) return FLT_MAX;
+    if (x < -FLT_MAX) return -FLT_MAX;
+    return x;
+}
+
+static void cut_token(sp_candidates *c, int id, sp_cut stage) {
+    c->logits[id] = -INFINITY;
+    c->cut[id] = (uint8_t)stage;
+}
+
+/* Gathers the candidates' logits, subtracts their max and exponentiates:
+ * cand_exp[j] = exp(logit[ids[j]] - max).  Returns max; *z gets the sum of
+ * the exps in list order (double). */
+static float cands_exp(sp_candidates *c, double *z) {
+    float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
+    for (int j = 0; j < c->n; j++) cl[j] = c->logits[c->ids[j]];
+    float m = sp_max(cl, c->n);
+    sp_exp_shift_sum(cl, m, ce, c->n);
+    double sum = 0.0;
+    for (int j = 0; j < c->n; j++) sum += ce[j];
+    *z = sum;
+    return m;
+}
+
+static int item_less(const sel_item *a, const sel_item *b) {
+    return a->key < b->key || (a->key == b->key && a->id < b->id);
+}
+
+static void item_swap(sel_item *a, sel_item *b) {
+    sel_item t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Reorders it[0..n) so that it[0..m) are the m smallest items by (key, id),
+ * m being the fewest whose masses reach target; returns m (>= 1; n when the
+ * total falls short).  Quickselect-style partitioning with a median-of-three
+ * pivot (deterministic): expected O(n), and only the last few items around
+ * the boundary get sorted. */
+static int select_mass_prefix(sel_item *it, int n, double target) {
+    int lo = 0, hi = n;
+    double acc = 0.0; /* mass of it[0..lo), all certainly selected */
+    while (hi - lo > 16) {
+        int mid = lo + (hi - lo) / 2, last = hi - 1;
+        if (item_less(&it[mid], &it[lo])) item_swap(&it[mid], &it[lo]);
+        if (item_less(&it[last], &it[lo])) item_swap(&it[last], &it[lo]);
+        if (item_less(&it[mid], &it[last])) item_swap(&it[mid], &it[last]);
+        /* now it[last] holds the median of the three: the pivot */
+        int store = lo;
+        double mass_less = 0.0;
+        for (int j = lo; j < last; j++) {
+            if (item_less(&it[j], &it[last])) {
+                item_swap(&it[j], &it[store]);
+                mass_less += it[store].mass;
+                store++;
+            }
+        }
+        item_swap(&it[store], &it[last]);
+        if (acc + mass_less >= target) {
+            hi = store; /* the prefix ends among the smaller items */
+        } else {
+            acc += mass_less + it[store].mass;
+            if (acc >= target) return store + 1;
+            lo = store + 1;
+        }
+    }
+    for (int i = lo + 1; i < hi; i++) /* insertion sort of the rest */
+        for (int j = i; j > lo && item_less(&it[j], &it[j - 1]); j--)
+            item_swap(&it[j], &it[j - 1]);
+    for (int j = lo; j < hi; j++) {
+        acc += it[j].mass;
+        if (acc >= target) return j + 1;
+    }
+    return hi > 0 ? hi : 1;
+}
+
+/* Keeps the first m items of sel (as chosen by select_mass_prefix) and cuts
+ * every other candidate with `stage`. */
+static void keep_selected(sp_candidates *c, int m, sp_cut stage) {
+    sel_item *sel = c->s->sel;
+    for (int j = m; j < c->n; j++) cut_token(c, sel[j].id, stage);
+    cands_compact(c);
+}
+
+/* ---------------------------------------------------------------- warpers */
+
+static void warp_logit_bias(sp_candidates *c, const sp_params *p) {
+    int banned = 0;
+    for (int i = 0; i < p->n_bias; i++) {
+        int id = p->bias[i].token;
+        if (c->cut[id] != SP_CUT_NONE) continue;
+        if (p->bias[i].value == -INFINITY) {
+            cut_token(c, id, SP_CUT_BIAS);
+            banned = 1;
+        } else {
+            c->logits[id] = clamp_finite(c->logits[id] + p->bias[i].value);
+        }
+    }
+    if (banned && c->listed) cands_compact(c);
+}
+
+static void warp_repetition_penalty(sp_candidates *c, const sp_params *p) {
+    /* CTRL (Keskar et al. 2019): each distinct token of the window once */
+    float r = p->repetition_penalty;
+    if (r == 1.0f) return;
+    int *seen = c->s->counts;
+    for (int i = 0; i < c->n_history; i++) {
+        int id = c->history[i];
+        if (seen[id]++) continue;
+        float x = c->logits[id];
+        if (x != -INFINITY) c->logits[id] = clamp_finite(x > 0.0f ? x / r : x * r);
+    }
+    for (int i = 0; i < c->n_history; i++) seen[c->history[i]] = 0;
+}
+
+static void warp_frequency_presence(sp_candidates *c, const sp_params *p) {
+    /* OpenAI's: logit -= count * frequency + (count > 0) * presence */
+    float f = p->frequency_penalty, pres = p->presence_penalty;
+    if (f == 0.0f && pres == 0.0f) return;
+    int *count = c->s->counts;
+    for (int i = 0; i < c->n_history; i++) count[c->history[i]]++;
+    for (int i = 0; i < c->n_history; i++) {
+        int id = c->history[i];
+        if (!count[id]) continue; /* already done */
+        if (c->logits[id] != -INFINITY)
+            c->logits[id] =
+                clamp_finite(c->logits[id] - ((float)count[id] * f + pres));
+        count[id] = 0;
+    }
+}
+
+static void warp_temperature(sp_candidates *c, const sp_params *p) {
+    float t = p->temperature;
+    if (t == 1.0f) return;
+    /* the largest candidate logit, ties -> lowest id */
+    float m;
+    int best;
+    if (c->listed) {
+        if (c->n == 0) return;
+        best = c->ids[0];
+        for (int j = 1; j < c->n; j++)
+            if (c->logits[c->ids[j]] > c->logits[best]) best = c->ids[j];
+        m = c->logits[best];
+    } else {
+        m = sp_max(c->logits, c->vocab);
+        if (m == -INFINITY) return; /* nothing left */
+        best = sp_scan_ge(c->logits, m, 0, c->vocab);
+    }
+    if (t == 0.0f) { /* greedy: the argmax alone */
+        for (int i = 0; i < c->vocab; i++)
+            if (i != best && c->cut[i] == SP_CUT_NONE)
+                cut_token(c, i, SP_CUT_TEMPERATURE);
+        c->ids[0] = best;
+        c->n = 1;
+        c->listed = 1;
+        return;
+    }
+    /* (x - max) / T: the same distribution as x / T, but a tiny T cannot
+     * overflow to +inf (every value is <= 0); -inf stays -inf */
+    if (c->listed) {
+        for (int j = 0; j < c->n; j++) {
+            int id = c->ids[j];
+            c->logits[id] = (c->logits[id] - m) / t;
+        }
+    } else {
+        sp_sub_div(c->logits, m, t, c->vocab);
+    }
+}
+
+static void heap_sift_down(float *h, int n, int i) {
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && h[l] < h[m]) m = l;
+        if (r < n && h[r] < h[m]) m = r;
+        if (m == i) return;
+        float t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+static void heap_push(float *h, int n, float x) {
+    int i = n;
+    h[i] = x;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!(h[i] < h[parent])) break;
+        float t = h[i];
+        h[i] = h[parent];
+        h[parent] = t;
+        i = parent;
+    }
+}
+
+/* The k-th largest of the candidates' logits, or -INFINITY when there are
+ * at most k candidates: a min-heap of the k largest seen so far.  On the
+ * dense logits, a vector scan skips the blocks that cannot enter the heap,
+ * so most of the vocabulary costs one comparison per four tokens. */
+static float kth_largest(const sp_candidates *c, int k) {
+    float *heap = c->s->heap;
+    int hn = 0;
+    if (c->listed) {
+        if (c->n <= k) return -INFINITY;
+        for (int j = 0; j < c->n; j++) {
+            float x = c->logits[c->ids[j]];
+            if (hn < k) {
+                heap_push(heap, hn++, x);
+            } else if (x > heap[0]) {
+                heap[0] = x;
+                heap_sift_down(heap, hn, 0);
+            }
+        }
+        return heap[0];
+    }
+    int i = 0;
+    for (; i < c->vocab && hn < k; i++)
+        if (c->logits[i] != -INFINITY) heap_push(heap, hn++, c->logits[i]);
+    if (hn < k) return -INFINITY;
+    for (i = sp_scan_gt(c->logits, heap[0], i, c->vocab); i < c->vocab;
+         i = sp_scan_gt(c->logits, heap[0], i + 1, c->vocab)) {
+        heap[0] = c->logits[i];
+        heap_sift_down(heap, hn, 0);
+    }
+    return heap[0];
+}
+
+static void warp_top_k(sp_candidates *c, const sp_params *p) {
+    int k = p->top_k;
+    if (k <= 0 || k >= c->vocab) return;
+    float kth = kth_largest(c, k);
+    if (kth == -INFINITY) return; /* at most k candidates: nothing to cut */
+    /* every token >= the k-th largest stays: ties at the boundary are kept */
+    if (c->listed) {
+        for (int j = 0; j < c->n; j++)
+            if (c->logits[c->ids[j]] < kth)
+                cut_token(c, c->ids[j], SP_CUT_TOP_K);
+        cands_compact(c);
+        return;
+    }
+    int n = 0;
+    for (int i = 0; i < c->vocab; i++) {
+        if (c->logits[i] >= kth) c->ids[n++] = i;
+        else if (c->cut[i] == SP_CUT_NONE) cut_token(c, i, SP_CUT_TOP_K);
+    }
+    c->n = n;
+    c->listed = 1;
+}
+
+static void warp_top_p(sp_candidates *c, const sp_params *p) {
+    if (p->top_p >= 1.0f) return;
+    cands_list(c);
+    if (c->n <= 1) return;
+    double z;
+    cands_exp(c, &z);
+    sel_item *sel = c->s->sel;
+    for (int j = 0; j < c->n; j++) {
+        sel[j].mass = c->s->cand_exp[j];
+        sel[j].key = -c->s->cand_exp[j]; /* most probable first */
+        sel[j].id = c->ids[j];
+    }
+    int m = select_mass_prefix(sel, c->n, (double)p->top_p * z);
+    keep_selected(c, m, SP_CUT_TOP_P);
+}
+
+static void warp_min_p(sp_candidates *c, const sp_params *p) {
+    if (p->min_p <= 0.0f) return;
+    cands_list(c);
+    if (c->n <= 1) return;
+    double z;
+    cands_exp(c, &z);
+    /* p_i / p_max = exp(x_i - max) = cand_exp[j]; the max itself is 1 */
+    for (int j = 0; j < c->n; j++)
+        if (c->s->cand_exp[j] < p->min_p)
+            cut_token(c, c->ids[j], SP_CUT_MIN_P);
+    cands_compact(c);
+}
+
+static void warp_typical_p(sp_candidates *c, const sp_params *p) {
+    /* Meister et al. 2022, "Locally typical sampling": keep the tokens whose
+     * surprisal -log p is closest to the entropy H, fewest first, until
+     * their mass reaches typical_p */
+    if (p->typical_p >= 1.0f) return;
+    cands_list(c);
+    if (c->n <= 1) return;
+    double z;
+    float m = cands_exp(c, &z);
+    double log_z = sp_log(z);
+    const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
+    /* H = -sum p log p, with log p_j = (x_j - m) - log z */
+    double h = 0.0;
+    for (int j = 0; j < c->n; j++)
+        if (ce[j] > 0.0f) h -= (ce[j] / z) * (((double)cl[j] - m) - log_z);
+    sel_item *sel = c->s->sel;
+    for (int j = 0; j < c->n; j++) {
+        double surprisal = log_z - ((double)cl[j] - m);
+        sel[j].mass = ce[j];
+        sel[j].key = (float)fabs(surprisal - h);
+        sel[j].id = c->ids[j];
+    }
+    int kept = select_mass_prefix(sel, c->n, (double)p->typical_p * z);
+    keep_selected(c, kept, SP_CUT_TYPICAL_P);
+}
+
+static const sp_warper PIPELINE[] = {
+    warp_logit_bias,  warp_repetition_penalty, warp_frequency_presence,
+    warp_temperature, warp_top_k,              warp_top_p,
+    warp_min_p,       warp_typical_p,
+};
+
+/* ------------------------------------------------------------ the step */
+
+static double entropy_bits(float z, double weighted) {
+    /* H = log Z - sum p (x - m), in bits; never below 0 from rounding */
+    double h = (sp_log((double)z) - weighted) / LN2;
+    return h > 0.0 ? h : 0.0;
+}
+
+int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
+                    int n_history, const sp_params *p, sp_step *step,
+                    char *err) {
+    int v = s->vocab;
+    int rc = sp_params_check(p, v, err);
+    if (rc != SP_OK) return rc;
+    if (n_history < 0 || (n_history > 0 && !history))
+        return sp_fail(err, SP_ERR_ARG, "history: bad length %d", n_history);
+    /* the penalties' window: the last penalty_last_n tokens (0 = all); no
+     * penalty, no window, so a long history costs nothing */
+    int window = n_history;
+    if (p->penalty_last_n > 0 && p->penalty_last_n < window)
+        window = p->penalty_last_n;
+    if (p->repetition_penalty == 1.0f && p->frequency_penalty == 0.0f &&
+        p->presence_penalty == 0.0f)
+        window = 0;
+    const int *recent = window ? history + (n_history - window) : NULL;
+    for (int i = 0; i < window; i++)
+        if (recent[i] < 0 || recent[i] >= v)
+            return sp_fail(err, SP_ERR_ARG, "history token %d is outside the "
+                           "vocabulary (0..%d)", recent[i], v - 1);
+    int bad = sp_find_not_below(logits, INFINITY, v);
+    if (bad >= 0)
+        return sp_fail(err, SP_ERR_FORMAT, "logits: token %d is %s; the "
+                       "model's output is not finite", bad,
+                       logits[bad] != logits[bad] ? "NaN" : "+inf");
+    float m = sp_max(logits, v);
+    if (m == -INFINITY)
+        return sp_fail(err, SP_ERR_STATE, "logits: every token is masked "
+                       "(-inf)");
+
+    memcpy(s->logits, logits, (size_t)v * sizeof(float));
+    memcpy(s->work, logits, (size_t)v * sizeof(float));
+    memset(s->cut, SP_CUT_NONE, (size_t)v);
+    for (int i = 0; i < v; i++)
+        if (logits[i] == -INFINITY) s->cut[i] = SP_CUT_MASK;
+
+    memset(step, 0, sizeof *step);
+    step->vocab = v;
+    step->argmax_raw = sp_scan_ge(logits, m, 0, v);
+    step->entropy_raw_bits = NAN;
+    step->kept_mass = NAN;
+    if (s->want_raw) {
+        float z = sp_exp_shift_sum(logits, m, s->probs_raw, v);
+        sp_div_scalar(s->probs_raw, z, v);
+        step->entropy_raw_bits =
+            entropy_bits(z, sp_dot_shift_pos(s->probs_raw, logits, m, v));
+    }
+
+    sp_candidates c = {v, s->work, s->cut, s->ids, 0, 0, recent, window, s};
+    for (size_t i = 0; i < sizeof PIPELINE / sizeof PIPELINE[0]; i++)
+        PIPELINE[i](&c, p);
+    cands_list(&c);
+    if (c.n == 0)
+        return sp_fail(err, SP_ERR_STATE, "no token left: every token is "
+                       "banned or masked");
+
+    /* the final softmax, over the candidates only */
+    float *cl = s->cand_logit, *ce = s->cand_exp;
+    for (int j = 0; j < c.n; j++) cl[j] = s->work[c.ids[j]];
+    float cm = sp_max(cl, c.n);
+    float z = sp_exp_shift_sum(cl, cm, ce, c.n);
+    memset(s->probs, 0, (size_t)v * sizeof(float));
+    for (int j = 0; j < c.n; j++) {
+        ce[j] = ce[j] / z;
+        s->probs[c.ids[j]] = ce[j];
+    }
+    step->entropy_bits = entropy_bits(z, sp_dot_shift_pos(ce, cl, cm, c.n));
+    if (s->want_raw) {
+        double mass = 0.0;
+        for (int j = 0; j < c.n; j++) mass += s->probs_raw[c.ids[j]];
+        step->kept_mass = mass;
+    }
+    step->logits = s->logits;
+    step->probs_raw = s->want_raw ? s->probs_raw : NULL;
+    step->probs = s->probs;
+    step->cut = s->cut;
+    step->kept = s->ids;
+    step->n_kept = c.n;
+    step->token = -1;
+    step->p_token = 0.0f;
+    step->u = NAN;
+    return SP_OK;
+}
+
+int sp_sampler_draw(sp_step *step, double u) {
+    if (!step->probs || step->n_kept <= 0 || !(u >= 0.0 && u < 1.0))
+        return SP_ERR_ARG;
+    double total = 0.0;
+    for (int j = 0; j < step->n_kept; j++) total += step->probs[step->kept[j]];
+    double r = u * total, cum = 0.0;
+    int token = -1;
+    for (int j = 0; j < step->n_kept; j++) {
+        int id = step->kept[j];
+        cum += step->probs[id];
+        if (r < cum) {
+            token = id;
+            break;
+        }
+        if (step->probs[id] > 0.0f) token = id; /* rounding: the last one */
+    }
+    if (token < 0) return SP_ERR_STATE;
+    step->token = token;
+    step->p_token = step->probs[token];
+    step->u = u;
+    return SP_OK;
+}

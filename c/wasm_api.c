@@ -1,0 +1,281 @@
+/*
+ * wasm_api.c — the functions the WASM build exports to JavaScript
+ * (web/src/engine/engine.js wraps them; nothing else should call them).
+ *
+ * Plain integers, doubles and pointers only.  Every call that can fail
+ * returns an sp error code (or NULL) and leaves its message in
+ * api_last_error(); the JS wrapper turns SP_ERR_ARG into a RangeError and the
+ * rest into Errors.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define API(name) __attribute__((export_name(name)))
+
+static char last_error[SP_ERR_LEN];
+static int last_len;
+
+API("api_last_error") const char *api_last_error(void) { return last_error; }
+API("api_last_len") int api_last_len(void) { return last_len; }
+API("api_vec4_backend") const char *api_vec4_backend(void) {
+    return SP_VEC4_BACKEND;
+}
+
+/* ---- models and tokenizers ------------------------------------------ */
+
+/* Takes ownership of data (malloc'd by the caller), even on failure. */
+API("api_model_load") sp_model *api_model_load(uint8_t *data, double size) {
+    last_error[0] = '\0';
+    return sp_model_load(data, (size_t)size, 1, last_error);
+}
+API("api_model_free") void api_model_free(sp_model *m) { sp_model_free(m); }
+API("api_model_kind") int api_model_kind(const sp_model *m) {
+    return (int)sp_model_kind_of(m);
+}
+API("api_model_vocab") int api_model_vocab(const sp_model *m) {
+    return sp_model_vocab(m);
+}
+API("api_model_seq_len") int api_model_seq_len(const sp_model *m) {
+    return sp_model_seq_len(m);
+}
+API("api_model_tokenizer")
+const sp_tokenizer *api_model_tokenizer(const sp_model *m) {
+    return sp_model_tokenizer(m);
+}
+
+API("api_tokenizer_load")
+sp_tokenizer *api_tokenizer_load(const uint8_t *data, double size, int vocab) {
+    last_error[0] = '\0';
+    return sp_tokenizer_load(data, (size_t)size, vocab, last_error);
+}
+API("api_tokenizer_free") void api_tokenizer_free(sp_tokenizer *t) {
+    sp_tokenizer_free(t);
+}
+API("api_tokenizer_vocab") int api_tokenizer_vocab(const sp_tokenizer *t) {
+    return sp_tokenizer_vocab(t);
+}
+API("api_tokenizer_bos") int api_tokenizer_bos(const sp_tokenizer *t) {
+    return sp_tokenizer_bos(t);
+}
+API("api_tokenizer_eos") int api_tokenizer_eos(const sp_tokenizer *t) {
+    return sp_tokenizer_eos(t);
+}
+/* The bytes of token after prev; their count in api_last_len(). */
+API("api_decode")
+const char *api_decode(const sp_tokenizer *t, int prev, int token) {
+    return sp_decode(t, prev, token, &last_len);
+}
+/* Encodes into ids[max_ids]; returns the count or -1 (message). */
+API("api_encode")
+int api_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
+               int *ids, int max_ids) {
+    last_error[0] = '\0';
+    return sp_encode(t, text, bos, eos, ids, max_ids, last_error);
+}
+
+/* ---- parameters ----------------------------------------------------- */
+
+enum {
+    P_TEMPERATURE, P_TOP_K, P_TOP_P, P_MIN_P, P_TYPICAL_P,
+    P_REPETITION_PENALTY, P_FREQUENCY_PENALTY, P_PRESENCE_PENALTY,
+    P_PENALTY_LAST_N
+};
+
+API("api_params_new") sp_params *api_params_new(void) {
+    sp_params *p = malloc(sizeof *p);
+    if (p) sp_params_default(p);
+    return p;
+}
+API("api_params_free") void api_params_free(sp_params *p) { free(p); }
+API("api_params_reset") void api_params_reset(sp_params *p) {
+    sp_params_default(p);
+}
+
+/* Stores one field; integers must be whole numbers in int range. */
+API("api_params_set") int api_params_set(sp_params *p, int field, double v) {
+    int is_int = field == P_TOP_K || field == P_PENALTY_LAST_N;
+    if (is_int && !(v >= -2147483648.0 && v <= 2147483647.0 && v == (int)v))
+        return sp_fail(last_error, SP_ERR_ARG, "%s must be an integer (got "
+                       "%g)", field == P_TOP_K ? "top-k" : "penalty-last-n",
+                       v);
+    switch (field) {
+    case P_TEMPERATURE: p->temperature = (float)v; break;
+    case P_TOP_K: p->top_k = (int)v; break;
+    case P_TOP_P: p->top_p = (float)v; break;
+    case P_MIN_P: p->min_p = (float)v; break;
+    case P_TYPICAL_P: p->typical_p = (float)v; break;
+    case P_REPETITION_PENALTY: p->repetition_penalty = (float)v; break;
+    case P_FREQUENCY_PENALTY: p->frequency_penalty = (float)v; break;
+    case P_PRESENCE_PENALTY: p->presence_penalty = (float)v; break;
+    case P_PENALTY_LAST_N: p->penalty_last_n = (int)v; break;
+    default:
+        return sp_fail(last_error, SP_ERR_ARG, "unknown parameter %d", field);
+    }
+    return SP_OK;
+}
+
+API("api_params_add_bias")
+int api_params_add_bias(sp_params *p, double token, double value) {
+    if (p->n_bias >= SP_MAX_BIAS)
+        return sp_fail(last_error, SP_ERR_ARG, "logit-bias: at most %d "
+                       "entries", SP_MAX_BIAS);
+    if (!(token >= 0 && token <= 2147483647.0 && token == (int)token))
+        return sp_fail(last_error, SP_ERR_ARG, "logit-bias token %g is not a "
+                       "token id", token);
+    p->bias[p->n_bias].token = (int)token;
+    p->bias[p->n_bias].value = (float)value;
+    p->n_bias++;
+    return SP_OK;
+}
+
+API("api_params_check") int api_params_check(const sp_params *p, int vocab) {
+    return sp_params_check(p, vocab, last_error);
+}
+
+/* ---- a standalone sampler (the warp command, tests) ------------------ */
+
+typedef struct {
+    sp_sampler *sampler;
+    sp_step step;
+} api_sampler;
+
+API("api_sampler_new") api_sampler *api_sampler_new(int vocab) {
+    api_sampler *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    a->sampler = sp_sampler_new(vocab);
+    if (!a->sampler) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+API("api_sampler_free") void api_sampler_free(api_sampler *a) {
+    if (!a) return;
+    sp_sampler_free(a->sampler);
+    free(a);
+}
+API("api_sampler_warp")
+int api_sampler_warp(api_sampler *a, const float *logits, const int *history,
+                     int n_history, const sp_params *p) {
+    return sp_sampler_warp(a->sampler, logits, history, n_history, p,
+                           &a->step, last_error);
+}
+API("api_sampler_draw") int api_sampler_draw(api_sampler *a, double u) {
+    return sp_sampler_draw(&a->step, u);
+}
+API("api_sampler_step") const sp_step *api_sampler_step(api_sampler *a) {
+    return &a->step;
+}
+
+/* ---- sessions ------------------------------------------------------- */
+
+API("api_session_new")
+sp_session *api_session_new(const sp_model *m, const sp_tokenizer *t) {
+    last_error[0] = '\0';
+    return sp_session_new(m, t, last_error);
+}
+API("api_session_free") void api_session_free(sp_session *s) {
+    sp_session_free(s);
+}
+API("api_session_set_raw") void api_session_set_raw(sp_session *s, int on) {
+    sp_sampler_set_raw(sp_session_sampler(s), on);
+}
+API("api_session_start")
+int api_session_start(sp_session *s, const char *prompt, double seed_lo,
+                      double seed_hi) {
+    uint64_t seed = (uint64_t)(uint32_t)seed_hi << 32 | (uint32_t)seed_lo;
+    return sp_session_start(s, prompt, seed, last_error);
+}
+API("api_session_step")
+int api_session_step(sp_session *s, const sp_params *p, int force) {
+    return sp_session_step(s, p, force, last_error);
+}
+API("api_session_preview")
+int api_session_preview(sp_session *s, const sp_params *p) {
+    return sp_session_preview(s, p, last_error);
+}
+API("api_session_rewind") int api_session_rewind(sp_session *s, int n) {
+    return sp_session_rewind(s, n, last_error);
+}
+API("api_session_step_record")
+const sp_step *api_session_step_record(const sp_session *s) {
+    return sp_session_last_step(s);
+}
+API("api_session_tokens") const int *api_session_tokens(const sp_session *s) {
+    return sp_session_tokens(s);
+}
+API("api_session_n_tokens") int api_session_n_tokens(const sp_session *s) {
+    return sp_session_n_tokens(s);
+}
+API("api_session_n_prompt") int api_session_n_prompt(const sp_session *s) {
+    return sp_session_n_prompt(s);
+}
+API("api_session_finished") int api_session_finished(const sp_session *s) {
+    return sp_session_finished(s);
+}
+
+/* ---- the step record ------------------------------------------------ */
+
+API("api_step_vocab") int api_step_vocab(const sp_step *st) {
+    return st->vocab;
+}
+API("api_step_token") int api_step_token(const sp_step *st) {
+    return st->token;
+}
+API("api_step_p") double api_step_p(const sp_step *st) { return st->p_token; }
+API("api_step_u") double api_step_u(const sp_step *st) { return st->u; }
+API("api_step_n_kept") int api_step_n_kept(const sp_step *st) {
+    return st->n_kept;
+}
+API("api_step_kept_mass") double api_step_kept_mass(const sp_step *st) {
+    return st->kept_mass;
+}
+API("api_step_entropy_bits") double api_step_entropy_bits(const sp_step *st) {
+    return st->entropy_bits;
+}
+API("api_step_entropy_raw_bits")
+double api_step_entropy_raw_bits(const sp_step *st) {
+    return st->entropy_raw_bits;
+}
+API("api_step_argmax_raw") int api_step_argmax_raw(const sp_step *st) {
+    return st->argmax_raw;
+}
+API("api_step_probs") const float *api_step_probs(const sp_step *st) {
+    return st->probs;
+}
+API("api_step_probs_raw") const float *api_step_probs_raw(const sp_step *st) {
+    return st->probs_raw;
+}
+API("api_step_logits") const float *api_step_logits(const sp_step *st) {
+    return st->logits;
+}
+API("api_step_cut") const uint8_t *api_step_cut(const sp_step *st) {
+    return st->cut;
+}
+API("api_step_kept") const int *api_step_kept(const sp_step *st) {
+    return st->kept;
+}
+API("api_cut_name") const char *api_cut_name(int cut) {
+    return sp_cut_name(cut);
+}
+
+/* ---- PRNG (tests) --------------------------------------------------- */
+
+API("api_rng_new") sp_rng *api_rng_new(double seed_lo, double seed_hi) {
+    sp_rng *r = malloc(sizeof *r);
+    if (r)
+        sp_rng_seed(r, (uint64_t)(uint32_t)seed_hi << 32 | (uint32_t)seed_lo);
+    return r;
+}
+API("api_rng_u32") double api_rng_u32(sp_rng *r) { return sp_rng_u32(r); }
+API("api_rng_uniform") double api_rng_uniform(sp_rng *r) {
+    return sp_rng_uniform(r);
+}
+
+/* ---- the CLI -------------------------------------------------------- */
+
+API("api_cli_main") int api_cli_main(int argc, char **argv) {
+    return sp_cli_main(argc, argv);
+}

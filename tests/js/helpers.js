@@ -1,0 +1,69 @@
+// Shared by the JS tests: the engine in both WASM flavors, the native CLI,
+// and in-process CLI runs that capture stdout and stderr.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { loadEngineNode, MODELS_DIR, ROOT } from '../../web/src/engine/node.js';
+
+export { ROOT, MODELS_DIR };
+export const NATIVE = path.join(ROOT, 'build/sampler');
+export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/llama2c');
+export const haveFixtures = fs.existsSync(path.join(FIXTURES, 'stories260K.bin'));
+export const haveTransformer = fs.existsSync(path.join(MODELS_DIR, 'transformer.bin'));
+
+/** @type {Record<string, Promise<import('../../web/src/engine/engine.js').Engine>>} */
+const engines = {};
+/** @param {'simd' | 'scalar'} flavor */
+export function engine(flavor) {
+  engines[flavor] ??= loadEngineNode(flavor);
+  return engines[flavor];
+}
+
+/**
+ * Runs the CLI in a WASM engine, in process.
+ * @param {'simd' | 'scalar'} flavor @param {string[]} args @param {string} [stdin]
+ */
+export async function runWasm(flavor, args, stdin = '') {
+  const e = await engine(flavor);
+  const out = [], err = [];
+  const status = e.runCli(['sampler', ...args], {
+    write: (fd, bytes) => (fd === 2 ? err : out).push(Buffer.from(bytes)),
+    readFile: (file) => {
+      if (file === '-') return new Uint8Array(Buffer.from(stdin));
+      return fs.existsSync(file) ? new Uint8Array(fs.readFileSync(file)) : null;
+    },
+    modelsDir: MODELS_DIR,
+  });
+  return { status, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString() };
+}
+
+/** Runs the native CLI. @param {string[]} args @param {string} [stdin] */
+export function runNative(args, stdin = '') {
+  const r = spawnSync(NATIVE, args, { input: stdin, maxBuffer: 1 << 28 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString() };
+}
+
+/** A deterministic stream of numbers for test inputs (not the engine's). */
+export function lcg(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** chi-square statistic with bins of expected count < 5 merged. */
+export function chiSquare(counts, probs, total) {
+  let stat = 0, bins = 0, so = 0, se = 0;
+  for (let i = 0; i < probs.length; i++) {
+    const e = probs[i] * total;
+    if (e < 5) { so += counts[i]; se += e; continue; }
+    stat += (counts[i] - e) ** 2 / e;
+    bins++;
+  }
+  if (se > 0) { stat += (so - se) ** 2 / se; bins++; }
+  const df = bins - 1;
+  const z = 3.090232, a = 2 / (9 * df);
+  return { stat, df, critical: df * (1 - a + z * Math.sqrt(a)) ** 3 };
+}

@@ -1,0 +1,657 @@
+// @ts-check
+/**
+ * engine.js — the one wrapper around the WASM engine.  The playground's
+ * Worker, the Node CLI (`node build/sampler.mjs`) and the tests all use it.
+ *
+ * The engine is a standalone .wasm (no Emscripten JS glue): this file
+ * instantiates it with the three host functions the C code imports
+ * (env.host_write, env.host_file_size, env.host_file_read) and turns its
+ * plain-number exports into objects: Model, Tokenizer, Sampler, Session and
+ * StepRecord.  Errors: a bad parameter throws TypeError (wrong type) or
+ * RangeError (out of range, with the engine's own message); a bad file
+ * throws Error with the engine's one-line message.
+ */
+
+/** A minimal module using a v128 instruction: valid only where SIMD is. */
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, // magic, version
+  1, 5, 1, 96, 0, 1, 123, // type section: () -> v128
+  3, 2, 1, 0, // function section
+  10, 22, 1, 20, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11, // v128.const 0
+]);
+
+/** @returns {boolean} whether this JS engine runs WebAssembly SIMD */
+export function simdSupported() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+const SP_OK = 0;
+const SP_ERR_ARG = 2;
+
+/** The sampler settings, by name; all optional. */
+export const PARAM_FIELDS = /** @type {const} */ ([
+  'temperature', 'top_k', 'top_p', 'min_p', 'typical_p',
+  'repetition_penalty', 'frequency_penalty', 'presence_penalty', 'penalty_last_n',
+]);
+
+export const CUT_NAMES = /** @type {const} */ ([
+  'kept', 'bias', 'temperature', 'top_k', 'top_p', 'min_p', 'typical_p', 'mask',
+]);
+
+/**
+ * @typedef {Object} SamplerParams
+ * @property {number} [temperature]        >= 0; 0 = greedy (default 1)
+ * @property {number} [top_k]              integer >= 0; 0 = off
+ * @property {number} [top_p]              (0, 1]; 1 = off
+ * @property {number} [min_p]              [0, 1]; 0 = off
+ * @property {number} [typical_p]          (0, 1]; 1 = off
+ * @property {number} [repetition_penalty] > 0; 1 = off
+ * @property {number} [frequency_penalty]  0 = off
+ * @property {number} [presence_penalty]   0 = off
+ * @property {number} [penalty_last_n]     integer >= 0; 0 = whole history
+ * @property {Array<[number, number]> | Record<string, number>} [logit_bias]
+ *   token id -> value added to its logit; -Infinity bans it
+ */
+
+/**
+ * Everything the engine reports about one step (copies, safe to keep).
+ * @typedef {Object} StepRecord
+ * @property {number} vocab
+ * @property {number} token       the chosen token, -1 for a preview
+ * @property {number} p           its final probability
+ * @property {number} u           the uniform that chose it (NaN for a preview)
+ * @property {number} nKept       nucleus size
+ * @property {number} keptMass    raw-distribution mass of the kept tokens
+ * @property {number} entropyBits     of the final distribution
+ * @property {number} entropyRawBits  of the model's distribution
+ * @property {number} argmaxRaw
+ * @property {Float32Array} probs     final distribution (0 where cut)
+ * @property {Float32Array | null} probsRaw  softmax of the model's logits
+ * @property {Float32Array} logits    the model's logits
+ * @property {Uint8Array} cut         per token: index into CUT_NAMES
+ * @property {Int32Array} kept        kept token ids, ascending
+ * @property {Uint8Array} [pieceBytes] the chosen token's bytes (sessions)
+ * @property {string} [piece]         the same, decoded (sessions)
+ */
+
+/**
+ * The host a CLI run talks to.
+ * @typedef {Object} CliHost
+ * @property {(fd: number, bytes: Uint8Array) => void} write
+ * @property {(path: string) => Uint8Array | null} readFile  null: no such file
+ * @property {string} modelsDir
+ */
+
+/**
+ * Instantiates wasm bytes or a fetch Response; when a host serves .wasm with
+ * the wrong MIME type, streaming compilation fails and the bytes are used.
+ * @param {BufferSource | Response | Promise<Response>} source
+ * @param {WebAssembly.Imports} imports
+ */
+async function instantiate(source, imports) {
+  const resolved = await source;
+  if (typeof Response !== 'undefined' && resolved instanceof Response) {
+    if (!resolved.ok) throw new Error(`engine: ${resolved.url}: HTTP ${resolved.status}`);
+    if (WebAssembly.instantiateStreaming) {
+      try {
+        return (await WebAssembly.instantiateStreaming(resolved.clone(), imports)).instance;
+      } catch {
+        /* wrong MIME type: fall back to the bytes */
+      }
+    }
+    return (await WebAssembly.instantiate(await resolved.arrayBuffer(), imports)).instance;
+  }
+  return (await WebAssembly.instantiate(/** @type {BufferSource} */ (resolved), imports)).instance;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8');
+
+/**
+ * Loads the engine.
+ * @param {BufferSource | Response | Promise<Response>} wasm  the bytes of
+ *   build/engine-simd.wasm or engine-scalar.wasm, or a fetch of either
+ * @returns {Promise<Engine>}
+ */
+export async function loadEngine(wasm) {
+  const engine = new Engine();
+  const instance = await instantiate(wasm, engine.imports());
+  engine.attach(instance);
+  return engine;
+}
+
+export class Engine {
+  constructor() {
+    /** @type {any} */
+    this.x = null;
+    /** @type {WebAssembly.Memory | null} */
+    this.memory = null;
+    /** @type {CliHost | null} */
+    this.host = null;
+    /** @type {Map<string, Uint8Array>} files read for the C side, by path */
+    this.fileCache = new Map();
+  }
+
+  /** @returns {WebAssembly.Imports} */
+  imports() {
+    return {
+      env: {
+        host_write: (/** @type {number} */ fd, /** @type {number} */ ptr, /** @type {number} */ len) => {
+          const bytes = this.bytes(ptr, len).slice();
+          if (this.host) this.host.write(fd, bytes);
+        },
+        host_file_size: (/** @type {number} */ pathPtr) => {
+          const path = this.cstring(pathPtr);
+          if (!this.host) return -2;
+          let data;
+          try {
+            data = this.host.readFile(path);
+          } catch {
+            return -2;
+          }
+          if (!data) return -1;
+          this.fileCache.set(path, data);
+          return data.length;
+        },
+        host_file_read: (/** @type {number} */ pathPtr, /** @type {number} */ dst, /** @type {number} */ len) => {
+          const path = this.cstring(pathPtr);
+          const data = this.fileCache.get(path);
+          this.fileCache.delete(path);
+          if (!data || data.length !== len) return -1;
+          this.bytes(dst, len).set(data);
+          return 0;
+        },
+        emscripten_notify_memory_growth: () => {},
+      },
+    };
+  }
+
+  /** @param {WebAssembly.Instance} instance */
+  attach(instance) {
+    this.x = instance.exports;
+    this.memory = /** @type {WebAssembly.Memory} */ (this.x.memory);
+    if (this.x._initialize) this.x._initialize();
+    /** which kernels this build runs: "wasm-simd128" or "scalar" */
+    this.backend = this.cstring(this.x.api_vec4_backend());
+  }
+
+  // ---- memory helpers ------------------------------------------------
+
+  /** @param {number} ptr @param {number} len */
+  bytes(ptr, len) {
+    return new Uint8Array(/** @type {WebAssembly.Memory} */ (this.memory).buffer, ptr, len);
+  }
+
+  /** @param {number} ptr @param {number} n */
+  floats(ptr, n) {
+    return new Float32Array(/** @type {WebAssembly.Memory} */ (this.memory).buffer, ptr, n);
+  }
+
+  /** @param {number} ptr @param {number} n */
+  ints(ptr, n) {
+    return new Int32Array(/** @type {WebAssembly.Memory} */ (this.memory).buffer, ptr, n);
+  }
+
+  /** @param {number} ptr a NUL-terminated UTF-8 string in the engine */
+  cstring(ptr) {
+    const heap = new Uint8Array(/** @type {WebAssembly.Memory} */ (this.memory).buffer);
+    let end = ptr;
+    while (heap[end] !== 0) end++;
+    return decoder.decode(heap.subarray(ptr, end));
+  }
+
+  /** @param {number} size */
+  malloc(size) {
+    const ptr = this.x.malloc(Math.max(1, size));
+    if (!ptr) throw new Error(`engine: out of memory (${size} bytes)`);
+    return ptr;
+  }
+
+  /** @param {number} ptr */
+  free(ptr) {
+    if (ptr) this.x.free(ptr);
+  }
+
+  /** Copies a JS string into the engine as NUL-terminated UTF-8. */
+  /** @param {string} text */
+  allocString(text) {
+    const utf8 = encoder.encode(text);
+    const ptr = this.malloc(utf8.length + 1);
+    this.bytes(ptr, utf8.length + 1).set(utf8);
+    this.bytes(ptr + utf8.length, 1)[0] = 0;
+    return ptr;
+  }
+
+  /** @param {Uint8Array} data */
+  allocBytes(data) {
+    const ptr = this.malloc(data.length);
+    this.bytes(ptr, data.length).set(data);
+    return ptr;
+  }
+
+  lastError() {
+    return this.cstring(this.x.api_last_error());
+  }
+
+  /** Throws for an engine error code. */
+  /** @param {number} rc */
+  check(rc) {
+    if (rc === SP_OK) return;
+    const message = this.lastError();
+    throw rc === SP_ERR_ARG ? new RangeError(message) : new EngineError(message, rc);
+  }
+
+  // ---- objects ------------------------------------------------------
+
+  /**
+   * Loads a model file: the bigram format or a llama2.c checkpoint.
+   * @param {Uint8Array} data
+   * @returns {Model}
+   */
+  loadModel(data) {
+    if (!(data instanceof Uint8Array)) throw new TypeError('loadModel: expected a Uint8Array');
+    const ptr = this.allocBytes(data); // the engine takes ownership
+    const handle = this.x.api_model_load(ptr, data.length);
+    if (!handle) throw new EngineError(this.lastError(), 1);
+    return new Model(this, handle);
+  }
+
+  /**
+   * Loads a llama2.c tokenizer.bin.
+   * @param {Uint8Array} data
+   * @param {number} [vocab] pieces to read (default: the whole file)
+   * @returns {Tokenizer}
+   */
+  loadTokenizer(data, vocab = 0) {
+    if (!(data instanceof Uint8Array)) throw new TypeError('loadTokenizer: expected a Uint8Array');
+    const ptr = this.allocBytes(data);
+    const handle = this.x.api_tokenizer_load(ptr, data.length, vocab);
+    this.free(ptr);
+    if (!handle) throw new EngineError(this.lastError(), 1);
+    return new Tokenizer(this, handle, true);
+  }
+
+  /** @param {number} vocab */
+  createSampler(vocab) {
+    if (!Number.isInteger(vocab) || vocab <= 0) throw new RangeError(`vocab must be a positive integer (got ${vocab})`);
+    const handle = this.x.api_sampler_new(vocab);
+    if (!handle) throw new Error('engine: out of memory');
+    return new Sampler(this, handle, vocab);
+  }
+
+  /**
+   * @param {Model} model
+   * @param {Tokenizer | null} [tokenizer] required for a llama2.c model
+   */
+  createSession(model, tokenizer = null) {
+    const handle = this.x.api_session_new(model.handle, tokenizer ? tokenizer.handle : 0);
+    if (!handle) throw new EngineError(this.lastError(), 1);
+    return new Session(this, handle, model, tokenizer || model.tokenizer);
+  }
+
+  /**
+   * Writes settings into an engine-side params struct (allocated once per
+   * owner) and validates them against the vocabulary.
+   * @param {number} ptr
+   * @param {SamplerParams} params
+   * @param {number} vocab
+   */
+  writeParams(ptr, params, vocab) {
+    if (params === null || typeof params !== 'object') throw new TypeError('params must be an object');
+    this.x.api_params_reset(ptr);
+    for (const [key, value] of Object.entries(params)) {
+      if (value === undefined) continue;
+      if (key === 'logit_bias') continue;
+      const field = PARAM_FIELDS.indexOf(/** @type {any} */ (key));
+      if (field < 0) throw new TypeError(`unknown sampler parameter "${key}"`);
+      if (typeof value !== 'number') throw new TypeError(`${key.replaceAll('_', '-')} must be a number (got ${typeof value})`);
+      this.check(this.x.api_params_set(ptr, field, value));
+    }
+    const bias = params.logit_bias;
+    if (bias !== undefined) {
+      const entries = Array.isArray(bias) ? bias : Object.entries(bias);
+      for (const entry of entries) {
+        if (!Array.isArray(entry) || entry.length !== 2) throw new TypeError('logit_bias entries must be [token, value] pairs');
+        const token = Number(entry[0]);
+        const value = entry[1];
+        if (typeof value !== 'number') throw new TypeError(`logit-bias value for token ${entry[0]} must be a number`);
+        this.check(this.x.api_params_add_bias(ptr, token, value));
+      }
+    }
+    this.check(this.x.api_params_check(ptr, vocab));
+  }
+
+  /**
+   * Copies a step record out of the engine.
+   * @param {number} st pointer to an sp_step
+   * @returns {StepRecord}
+   */
+  readStep(st) {
+    const x = this.x;
+    const vocab = x.api_step_vocab(st);
+    const nKept = x.api_step_n_kept(st);
+    const rawPtr = x.api_step_probs_raw(st);
+    return {
+      vocab,
+      token: x.api_step_token(st),
+      p: x.api_step_p(st),
+      u: x.api_step_u(st),
+      nKept,
+      keptMass: x.api_step_kept_mass(st),
+      entropyBits: x.api_step_entropy_bits(st),
+      entropyRawBits: x.api_step_entropy_raw_bits(st),
+      argmaxRaw: x.api_step_argmax_raw(st),
+      probs: this.floats(x.api_step_probs(st), vocab).slice(),
+      probsRaw: rawPtr ? this.floats(rawPtr, vocab).slice() : null,
+      logits: this.floats(x.api_step_logits(st), vocab).slice(),
+      cut: this.bytes(x.api_step_cut(st), vocab).slice(),
+      kept: this.ints(x.api_step_kept(st), nKept).slice(),
+    };
+  }
+
+  /**
+   * Runs the `sampler` command line (argv[0] is the program name).
+   * @param {string[]} argv
+   * @param {CliHost} host
+   * @returns {number} the exit status
+   */
+  runCli(argv, host) {
+    this.host = host;
+    const dir = this.allocString(host.modelsDir);
+    this.x.sp_host_set_models_dir(dir);
+    this.free(dir);
+    const ptrs = argv.map((a) => this.allocString(a));
+    const argvPtr = this.malloc(4 * (ptrs.length + 1));
+    const table = this.ints(argvPtr, ptrs.length + 1);
+    ptrs.forEach((p, i) => { table[i] = p; });
+    table[ptrs.length] = 0;
+    try {
+      return this.x.api_cli_main(argv.length, argvPtr);
+    } finally {
+      ptrs.forEach((p) => this.free(p));
+      this.free(argvPtr);
+      this.host = null;
+      this.fileCache.clear();
+    }
+  }
+}
+
+/** An error the engine reported (a bad file, a finished text, ...). */
+export class EngineError extends Error {
+  /** @param {string} message @param {number} code */
+  constructor(message, code) {
+    super(message);
+    this.name = 'EngineError';
+    this.code = code;
+  }
+}
+
+/**
+ * Parses a seed: a non-negative safe integer, a bigint below 2^64, or a
+ * decimal string.
+ * @param {number | bigint | string} seed
+ * @returns {[number, number]} low and high 32 bits
+ */
+export function splitSeed(seed) {
+  let big;
+  if (typeof seed === 'number') {
+    if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError(`seed must be an integer in 0..2^64-1 (got ${seed})`);
+    big = BigInt(seed);
+  } else if (typeof seed === 'bigint') {
+    big = seed;
+  } else if (typeof seed === 'string' && /^[0-9]+$/.test(seed)) {
+    big = BigInt(seed);
+  } else {
+    throw new TypeError(`seed must be an integer (got ${typeof seed === 'string' ? JSON.stringify(seed) : typeof seed})`);
+  }
+  if (big < 0n || big >= 1n << 64n) throw new RangeError(`seed must be an integer in 0..2^64-1 (got ${big})`);
+  return [Number(big & 0xffffffffn), Number(big >> 32n)];
+}
+
+export class Model {
+  /** @param {Engine} engine @param {number} handle */
+  constructor(engine, handle) {
+    this.engine = engine;
+    this.handle = handle;
+    const x = engine.x;
+    /** @type {'bigram' | 'transformer'} */
+    this.kind = x.api_model_kind(handle) === 1 ? 'bigram' : 'transformer';
+    this.vocab = x.api_model_vocab(handle);
+    /** context length; 0 = unbounded */
+    this.seqLen = x.api_model_seq_len(handle);
+    const tok = x.api_model_tokenizer(handle);
+    /** the tokenizer built into the file (bigram), else null */
+    this.tokenizer = tok ? new Tokenizer(engine, tok, false) : null;
+  }
+
+  free() {
+    if (this.handle) this.engine.x.api_model_free(this.handle);
+    this.handle = 0;
+  }
+}
+
+export class Tokenizer {
+  /** @param {Engine} engine @param {number} handle @param {boolean} owned */
+  constructor(engine, handle, owned) {
+    this.engine = engine;
+    this.handle = handle;
+    this.owned = owned;
+    const x = engine.x;
+    this.vocab = x.api_tokenizer_vocab(handle);
+    this.bos = x.api_tokenizer_bos(handle);
+    this.eos = x.api_tokenizer_eos(handle);
+    /** @type {Map<number, string>} */
+    this.pieceCache = new Map();
+  }
+
+  /**
+   * @param {string} text
+   * @param {{bos?: boolean, eos?: boolean}} [options]
+   * @returns {Int32Array}
+   */
+  encode(text, { bos = false, eos = false } = {}) {
+    if (typeof text !== 'string') throw new TypeError('encode: text must be a string');
+    const e = this.engine;
+    const textPtr = e.allocString(text);
+    const max = encoder.encode(text).length + 3;
+    const ids = e.malloc(4 * max);
+    try {
+      const n = e.x.api_encode(this.handle, textPtr, bos ? 1 : 0, eos ? 1 : 0, ids, max);
+      if (n < 0) throw new RangeError(e.lastError());
+      return e.ints(ids, n).slice();
+    } finally {
+      e.free(textPtr);
+      e.free(ids);
+    }
+  }
+
+  /**
+   * The bytes token contributes after prev.
+   * @param {number} prev @param {number} token
+   */
+  decodeBytes(prev, token) {
+    const e = this.engine;
+    const ptr = e.x.api_decode(this.handle, prev, token);
+    return e.bytes(ptr, e.x.api_last_len()).slice();
+  }
+
+  /** The piece of a token as text, for labels (no context rules). */
+  /** @param {number} token */
+  piece(token) {
+    let s = this.pieceCache.get(token);
+    if (s === undefined) {
+      s = decoder.decode(this.decodeBytes(-1, token));
+      this.pieceCache.set(token, s);
+    }
+    return s;
+  }
+
+  free() {
+    if (this.owned && this.handle) this.engine.x.api_tokenizer_free(this.handle);
+    this.handle = 0;
+  }
+}
+
+export class Sampler {
+  /** @param {Engine} engine @param {number} handle @param {number} vocab */
+  constructor(engine, handle, vocab) {
+    this.engine = engine;
+    this.handle = handle;
+    this.vocab = vocab;
+    this.params = engine.x.api_params_new();
+    this.logitsPtr = engine.malloc(4 * vocab);
+  }
+
+  /**
+   * Runs the pipeline on one set of logits.
+   * @param {ArrayLike<number>} logits  length vocab; -Infinity masks a token
+   * @param {ArrayLike<number>} [history]  token ids the penalties look at
+   * @param {SamplerParams} [params]
+   * @returns {StepRecord}
+   */
+  warp(logits, history = [], params = {}) {
+    const e = this.engine;
+    if (!logits || logits.length !== this.vocab) throw new RangeError(`logits must have ${this.vocab} entries (got ${logits ? logits.length : 0})`);
+    e.writeParams(this.params, params, this.vocab);
+    e.floats(this.logitsPtr, this.vocab).set(logits);
+    const hist = e.malloc(4 * history.length);
+    try {
+      e.ints(hist, history.length).set(history);
+      e.check(e.x.api_sampler_warp(this.handle, this.logitsPtr, hist, history.length, this.params));
+    } finally {
+      e.free(hist);
+    }
+    return e.readStep(e.x.api_sampler_step(this.handle));
+  }
+
+  /**
+   * Draws a token from the last warp with uniform u in [0, 1).
+   * @param {number} u
+   * @returns {StepRecord}
+   */
+  draw(u) {
+    const e = this.engine;
+    if (typeof u !== 'number' || !(u >= 0 && u < 1)) throw new RangeError(`u must be in [0, 1) (got ${u})`);
+    e.check(e.x.api_sampler_draw(this.handle, u));
+    return e.readStep(e.x.api_sampler_step(this.handle));
+  }
+
+  free() {
+    const e = this.engine;
+    if (!this.handle) return;
+    e.x.api_sampler_free(this.handle);
+    e.x.api_params_free(this.params);
+    e.free(this.logitsPtr);
+    this.handle = 0;
+  }
+}
+
+export class Session {
+  /**
+   * @param {Engine} engine @param {number} handle @param {Model} model
+   * @param {Tokenizer | null} tokenizer
+   */
+  constructor(engine, handle, model, tokenizer) {
+    this.engine = engine;
+    this.handle = handle;
+    this.model = model;
+    this.tokenizer = /** @type {Tokenizer} */ (tokenizer);
+    this.vocab = model.vocab;
+    this.params = engine.x.api_params_new();
+  }
+
+  /**
+   * Starts a generation: seeds the PRNG, encodes and feeds the prompt.
+   * @param {string} prompt
+   * @param {number | bigint | string} seed
+   */
+  start(prompt, seed) {
+    if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
+    const [lo, hi] = splitSeed(seed);
+    const e = this.engine;
+    const ptr = e.allocString(prompt);
+    try {
+      e.check(e.x.api_session_start(this.handle, ptr, lo, hi));
+    } finally {
+      e.free(ptr);
+    }
+  }
+
+  /** Whether the raw distribution is computed (default true). */
+  /** @param {boolean} on */
+  setRaw(on) {
+    this.engine.x.api_session_set_raw(this.handle, on ? 1 : 0);
+  }
+
+  /**
+   * Generates one token.
+   * @param {SamplerParams} [params]
+   * @param {{force?: number}} [options] force: append this token instead
+   * @returns {StepRecord}
+   */
+  step(params = {}, { force = -1 } = {}) {
+    const e = this.engine;
+    if (!Number.isInteger(force)) throw new TypeError('force must be a token id');
+    e.writeParams(this.params, params, this.vocab);
+    const n = this.nTokens;
+    const prev = n > 0 ? this.tokens[n - 1] : -1;
+    e.check(e.x.api_session_step(this.handle, this.params, force));
+    const rec = e.readStep(e.x.api_session_step_record(this.handle));
+    rec.pieceBytes = this.tokenizer.decodeBytes(prev, rec.token);
+    rec.piece = decoder.decode(rec.pieceBytes);
+    return rec;
+  }
+
+  /**
+   * The distribution of the next token under params, without drawing.
+   * @param {SamplerParams} [params]
+   * @returns {StepRecord}
+   */
+  preview(params = {}) {
+    const e = this.engine;
+    e.writeParams(this.params, params, this.vocab);
+    e.check(e.x.api_session_preview(this.handle, this.params));
+    return e.readStep(e.x.api_session_step_record(this.handle));
+  }
+
+  /** Back to when n tokens had been generated (the prompt stays). */
+  /** @param {number} n */
+  rewind(n) {
+    if (!Number.isInteger(n)) throw new TypeError('rewind: n must be an integer');
+    this.engine.check(this.engine.x.api_session_rewind(this.handle, n));
+  }
+
+  /** prompt + generated token ids */
+  get tokens() {
+    const e = this.engine;
+    return e.ints(e.x.api_session_tokens(this.handle), this.nTokens).slice();
+  }
+
+  get nTokens() {
+    return this.engine.x.api_session_n_tokens(this.handle);
+  }
+
+  get nPrompt() {
+    return this.engine.x.api_session_n_prompt(this.handle);
+  }
+
+  get nGenerated() {
+    return this.nTokens - this.nPrompt;
+  }
+
+  /** the model emitted its end-of-text token */
+  get finished() {
+    return this.engine.x.api_session_finished(this.handle) !== 0;
+  }
+
+  free() {
+    if (!this.handle) return;
+    this.engine.x.api_session_free(this.handle);
+    this.engine.x.api_params_free(this.params);
+    this.handle = 0;
+  }
+}
