@@ -158,14 +158,22 @@ test_python() {
 }
 
 test_js() {
-  say "Vitest"
+  say "Vitest: the engine in Node, the UI's components"
   npx vitest run
+}
+
+test_e2e() {
+  # end-to-end in Debian's Chromium, driven by playwright-core
+  [ -f tests/e2e/vitest.config.js ] || return 0
+  say "end-to-end in Chromium"
+  npx vitest run --config tests/e2e/vitest.config.js
 }
 
 run_tests() {
   local failed=()
   test_c || failed+=(C)
   test_js || failed+=(Vitest)
+  test_e2e || failed+=(e2e)
   if [ -f tests/py/test_transformer_parity.py ]; then test_python || failed+=(parity); fi
   if [ ${#failed[@]} -ne 0 ]; then
     die "failed: ${failed[*]}"

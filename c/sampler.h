@@ -137,6 +137,9 @@ typedef struct {
      * warp */
     const float *logits;    /* the model's logits as given */
     const float *probs_raw; /* softmax of the model's logits */
+    const float *probs_tempered; /* softmax after bias, penalties and
+                                  * temperature: what top-k, top-p, min-p and
+                                  * typical-p see */
     const float *probs;     /* the final distribution; 0 where cut */
     const uint8_t *cut;     /* sp_cut: which stage removed the token */
     const int *kept;        /* kept token ids, ascending; [n_kept] */
@@ -167,10 +170,25 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
                     int n_history, const sp_params *p, sp_step *step,
                     char *err);
 
-/* Whether sp_sampler_warp computes the raw distribution, its entropy and
- * the kept mass (default on; off saves a pass over the vocabulary when
- * nobody looks at them: probs_raw is then NULL and the numbers NaN). */
+/* Whether sp_sampler_warp computes the raw and the tempered distribution,
+ * the raw entropy and the kept mass (default on; off saves passes over the
+ * vocabulary when nobody looks at them: probs_raw and probs_tempered are
+ * then NULL and the numbers NaN). */
 void sp_sampler_set_raw(sp_sampler *s, int on);
+
+/* The n tokens the truncating stages rank first (by probs_tempered, or by
+ * probs when the sampler does not compute it; descending, ties by id), into
+ * ids[n], with the cumulative tempered mass after each in cum[n].  One pass
+ * with an n-element heap: the vocabulary is never sorted.  Returns the
+ * count (n, or vocab if smaller). */
+int sp_step_top(const sp_step *st, int n, int *ids, double *cum);
+
+/* Draws n tokens from the step's final distribution with a PRNG of its own
+ * (seeded by seed; the generation's stream is not touched) into
+ * counts[vocab], and returns the KL divergence, in bits, of those empirical
+ * frequencies from the final distribution (NaN if the step cannot draw). */
+double sp_step_sample_counts(const sp_step *st, uint64_t seed, int n,
+                             int *counts);
 
 /* Picks the token for uniform u in [0, 1) by inverse CDF over the kept
  * tokens in ascending id order; fills step->token, p_token, u. */

@@ -33,6 +33,7 @@ struct sp_sampler {
     int want_raw;     /* compute probs_raw and its entropy */
     float *logits;    /* copy of the model's logits */
     float *probs_raw;
+    float *probs_tempered; /* softmax after bias, penalties, temperature */
     float *work;      /* working logits, edited by the warpers */
     float *probs;     /* final distribution */
     uint8_t *cut;
@@ -136,6 +137,7 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->want_raw = 1;
     s->logits = malloc(v * sizeof(float));
     s->probs_raw = calloc(v, sizeof(float));
+    s->probs_tempered = calloc(v, sizeof(float));
     s->work = malloc(v * sizeof(float));
     s->probs = calloc(v, sizeof(float));
     s->cut = calloc(v, 1);
@@ -145,7 +147,7 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->heap = malloc(v * sizeof(float));
     s->counts = calloc(v, sizeof(int));
     s->sel = malloc(v * sizeof(sel_item));
-    if (!s->logits || !s->probs_raw || !s->work || !s->probs || !s->cut ||
+    if (!s->logits || !s->probs_raw || !s->probs_tempered || !s->work || !s->probs || !s->cut ||
         !s->ids || !s->cand_logit || !s->cand_exp || !s->heap || !s->counts ||
         !s->sel) {
         sp_sampler_free(s);
@@ -158,6 +160,7 @@ void sp_sampler_free(sp_sampler *s) {
     if (!s) return;
     free(s->logits);
     free(s->probs_raw);
+    free(s->probs_tempered);
     free(s->work);
     free(s->probs);
     free(s->cut);
@@ -502,10 +505,15 @@ static void warp_typical_p(sp_candidates *c, const sp_params *p) {
     keep_selected(c, kept, SP_CUT_TYPICAL_P);
 }
 
-static const sp_warper PIPELINE[] = {
-    warp_logit_bias,  warp_repetition_penalty, warp_frequency_presence,
-    warp_temperature, warp_top_k,              warp_top_p,
-    warp_min_p,       warp_typical_p,
+/* The pipeline: the reshaping stages, then the truncating ones.  Between
+ * the two the step record takes a snapshot of the distribution the
+ * truncations see (the nucleus view draws its cumulative curve from it). */
+static const sp_warper RESHAPE[] = {
+    warp_logit_bias, warp_repetition_penalty, warp_frequency_presence,
+    warp_temperature,
+};
+static const sp_warper TRUNCATE[] = {
+    warp_top_k, warp_top_p, warp_min_p, warp_typical_p,
 };
 
 /* ------------------------------------------------------------ the step */
@@ -566,8 +574,18 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     }
 
     sp_candidates c = {v, s->work, s->cut, s->ids, 0, 0, recent, window, s};
-    for (size_t i = 0; i < sizeof PIPELINE / sizeof PIPELINE[0]; i++)
-        PIPELINE[i](&c, p);
+    for (size_t i = 0; i < sizeof RESHAPE / sizeof RESHAPE[0]; i++)
+        RESHAPE[i](&c, p);
+    if (s->want_raw) {
+        /* every cut so far left -inf in work, so the dense softmax is it */
+        float tm = sp_max(s->work, v);
+        if (tm != -INFINITY) {
+            float tz = sp_exp_shift_sum(s->work, tm, s->probs_tempered, v);
+            sp_div_scalar(s->probs_tempered, tz, v);
+        }
+    }
+    for (size_t i = 0; i < sizeof TRUNCATE / sizeof TRUNCATE[0]; i++)
+        TRUNCATE[i](&c, p);
     cands_list(&c);
     if (c.n == 0)
         return sp_fail(err, SP_ERR_STATE, "no token left: every token is "
@@ -591,6 +609,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     }
     step->logits = s->logits;
     step->probs_raw = s->want_raw ? s->probs_raw : NULL;
+    step->probs_tempered = s->want_raw ? s->probs_tempered : NULL;
     step->probs = s->probs;
     step->cut = s->cut;
     step->kept = s->ids;
@@ -599,6 +618,73 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->p_token = 0.0f;
     step->u = NAN;
     return SP_OK;
+}
+
+/* (p desc, id asc): the order of the nucleus */
+static int ranks_before(const float *p, int a, int b) {
+    return p[a] > p[b] || (p[a] == p[b] && a < b);
+}
+
+static void top_sift_down(const float *p, int *h, int n, int i) {
+    /* a heap whose root is the lowest-ranked of the n kept so far */
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && ranks_before(p, h[m], h[l])) m = l;
+        if (r < n && ranks_before(p, h[m], h[r])) m = r;
+        if (m == i) return;
+        int t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+int sp_step_top(const sp_step *st, int n, int *ids, double *cum) {
+    const float *p = st->probs_tempered ? st->probs_tempered : st->probs;
+    if (n > st->vocab) n = st->vocab;
+    if (n <= 0) return 0;
+    /* the n best in one pass (a heap of n), then sort only those */
+    for (int i = 0; i < n; i++) ids[i] = i;
+    for (int i = n / 2 - 1; i >= 0; i--) top_sift_down(p, ids, n, i);
+    for (int i = n; i < st->vocab; i++) {
+        if (ranks_before(p, i, ids[0])) {
+            ids[0] = i;
+            top_sift_down(p, ids, n, 0);
+        }
+    }
+    for (int end = n - 1; end > 0; end--) { /* heapsort, worst rank last */
+        int t = ids[0];
+        ids[0] = ids[end];
+        ids[end] = t;
+        top_sift_down(p, ids, end, 0);
+    }
+    double sum = 0.0;
+    for (int i = 0; i < n; i++) {
+        sum += p[ids[i]];
+        cum[i] = sum;
+    }
+    return n;
+}
+
+double sp_step_sample_counts(const sp_step *st, uint64_t seed, int n,
+                             int *counts) {
+    sp_step copy = *st; /* draws write token, p_token and u */
+    sp_rng rng;
+    sp_rng_seed(&rng, seed);
+    memset(counts, 0, sizeof(int) * (size_t)st->vocab);
+    for (int i = 0; i < n; i++) {
+        if (sp_sampler_draw(&copy, sp_rng_uniform(&rng)) != SP_OK) return NAN;
+        counts[copy.token]++;
+    }
+    /* KL(empirical || final) in bits: sum of q log2(q / p) over q > 0 */
+    double kl = 0.0;
+    for (int j = 0; j < st->n_kept; j++) {
+        int id = st->kept[j];
+        if (!counts[id]) continue;
+        double q = (double)counts[id] / n;
+        kl += q * (sp_log(q) - sp_log((double)st->probs[id]));
+    }
+    return kl / LN2;
 }
 
 int sp_sampler_draw(sp_step *step, double u) {

@@ -248,6 +248,20 @@ API("api_step_probs") const float *api_step_probs(const sp_step *st) {
 API("api_step_probs_raw") const float *api_step_probs_raw(const sp_step *st) {
     return st->probs_raw;
 }
+API("api_step_probs_tempered")
+const float *api_step_probs_tempered(const sp_step *st) {
+    return st->probs_tempered;
+}
+API("api_step_top")
+int api_step_top(const sp_step *st, int n, int *ids, double *cum) {
+    return sp_step_top(st, n, ids, cum);
+}
+API("api_step_sample_counts")
+double api_step_sample_counts(const sp_step *st, double seed_lo,
+                              double seed_hi, int n, int *counts) {
+    return sp_step_sample_counts(
+        st, (uint64_t)(uint32_t)seed_hi << 32 | (uint32_t)seed_lo, n, counts);
+}
 API("api_step_logits") const float *api_step_logits(const sp_step *st) {
     return st->logits;
 }

@@ -152,7 +152,7 @@ int main(void) {
     CHECK_NEAR(step.probs[0], 0.665, 5e-4);
     CHECK_NEAR(step.probs[1], 0.245, 5e-4);
     CHECK_NEAR(step.probs[2], 0.090, 5e-4);
-    double ref[3];
+    double ref[3], ref6[6];
     softmax_ref(x3, 3, ref);
     for (int i = 0; i < 3; i++) CHECK_NEAR(step.probs[i], ref[i], 1e-7);
     CHECK_EQ_INT(step.n_kept, 3);
@@ -434,6 +434,29 @@ int main(void) {
     /* ... and the test has power: against the uniform it fails loudly */
     stat = chi_square(count, uniform, 64, draws, &df);
     CHECK(stat > 10 * chi_square_critical(df));
+
+    /* ---- the ranked top of the step: what the nucleus view draws -------- */
+    float rank[6] = {1, 3, 2, 3, -INFINITY, 0};
+    p = params();
+    p.temperature = 0.5f;
+    p.top_p = 0.9f;
+    CHECK_EQ_INT(warp(rank, 6, NULL, 0, &p), SP_OK);
+    int ids[6];
+    double cum[6];
+    CHECK_EQ_INT(sp_step_top(&step, 4, ids, cum), 4);
+    CHECK(ids[0] == 1 && ids[1] == 3 && ids[2] == 2 && ids[3] == 0);
+    /* the tempered distribution: softmax((x - 3) / 0.5) */
+    float tempered[6] = {-4, 0, -2, 0, -INFINITY, -6};
+    softmax_ref(tempered, 6, ref6);
+    CHECK_NEAR(cum[0], ref6[1], 1e-6);
+    CHECK_NEAR(cum[3], ref6[1] + ref6[3] + ref6[2] + ref6[0], 1e-6);
+    CHECK_EQ_INT(sp_step_top(&step, 10, ids, cum), 6);
+    CHECK(ids[5] == 4); /* the masked token ranks last */
+    CHECK_NEAR(cum[5], 1.0, 1e-6);
+    /* top-p at 0.9 keeps the prefix whose cumulative mass reaches 0.9 */
+    int prefix = 0;
+    while (cum[prefix] < 0.9) prefix++;
+    CHECK_EQ_INT(step.n_kept, prefix + 1);
 
     sp_sampler_free(sampler);
     CHECK_DONE();

@@ -120,3 +120,22 @@ describe.each(['simd', 'scalar'])('the %s build', (flavor) => {
 it('detects SIMD in this Node', () => {
   expect(simdSupported()).toBe(true);
 });
+
+describe.each(['simd', 'scalar'])('step records (%s)', (flavor) => {
+  it('rank the nucleus and draw samples with their KL divergence', async () => {
+    const e = await engine(flavor);
+    const s = e.createSampler(6);
+    const r = s.warp([0.5, 0.2, 0.15, 0.08, 0.05, 0.02].map(Math.log), [], { top_p: 0.9 });
+    expect([...r.top.ids]).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(r.top.cum[2]).toBeCloseTo(0.85, 6);
+    expect(r.top.cum[5]).toBeCloseTo(1, 6);
+    const { counts, kl } = s.sampleCounts(100000, 5);
+    expect(counts[4] + counts[5]).toBe(0); // cut tokens are never drawn
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(100000);
+    expect(kl).toBeGreaterThan(0);
+    expect(kl).toBeLessThan(0.001);
+    const few = s.sampleCounts(20, 5);
+    expect(few.kl).toBeGreaterThan(kl); // fewer samples, further from the truth
+    s.free();
+  });
+});

@@ -30,6 +30,8 @@ export function simdSupported() {
 }
 
 const SP_OK = 0;
+/** how many ranked tokens a step record carries */
+export const TOP_N = 64;
 const SP_ERR_ARG = 2;
 
 /** The sampler settings, by name; all optional. */
@@ -71,6 +73,11 @@ export const CUT_NAMES = /** @type {const} */ ([
  * @property {number} argmaxRaw
  * @property {Float32Array} probs     final distribution (0 where cut)
  * @property {Float32Array | null} probsRaw  softmax of the model's logits
+ * @property {Float32Array | null} probsTempered  softmax after bias,
+ *   penalties and temperature: what the truncating stages see
+ * @property {{ids: Int32Array, cum: Float64Array}} top  the TOP_N tokens the
+ *   truncating stages rank first (descending, ties by id) and the cumulative
+ *   tempered mass after each: the nucleus view's bars and curve
  * @property {Float32Array} logits    the model's logits
  * @property {Uint8Array} cut         per token: index into CUT_NAMES
  * @property {Int32Array} kept        kept token ids, ascending
@@ -335,6 +342,20 @@ export class Engine {
     const vocab = x.api_step_vocab(st);
     const nKept = x.api_step_n_kept(st);
     const rawPtr = x.api_step_probs_raw(st);
+    const temperedPtr = x.api_step_probs_tempered(st);
+    const n = Math.min(TOP_N, vocab);
+    const scratch = this.malloc(12 * n);
+    let top;
+    try {
+      // doubles first: malloc aligns to 8, and so stays the Float64Array
+      const count = x.api_step_top(st, n, scratch + 8 * n, scratch);
+      top = {
+        ids: this.ints(scratch + 8 * n, count).slice(),
+        cum: new Float64Array(/** @type {WebAssembly.Memory} */ (this.memory).buffer, scratch, count).slice(),
+      };
+    } finally {
+      this.free(scratch);
+    }
     return {
       vocab,
       token: x.api_step_token(st),
@@ -347,10 +368,33 @@ export class Engine {
       argmaxRaw: x.api_step_argmax_raw(st),
       probs: this.floats(x.api_step_probs(st), vocab).slice(),
       probsRaw: rawPtr ? this.floats(rawPtr, vocab).slice() : null,
+      probsTempered: temperedPtr ? this.floats(temperedPtr, vocab).slice() : null,
+      top,
       logits: this.floats(x.api_step_logits(st), vocab).slice(),
       cut: this.bytes(x.api_step_cut(st), vocab).slice(),
       kept: this.ints(x.api_step_kept(st), nKept).slice(),
     };
+  }
+
+  /**
+   * Draws n tokens from a step's final distribution with a PRNG of its own.
+   * @param {number} st pointer to an sp_step
+   * @param {number} n
+   * @param {number | bigint | string} seed
+   * @returns {{counts: Int32Array, kl: number}} kl: KL(empirical || final), bits
+   */
+  sampleCounts(st, n, seed) {
+    if (!st) throw new EngineError('no step to draw from yet', 4);
+    if (!Number.isInteger(n) || n <= 0 || n > 10_000_000) throw new RangeError(`samples must be an integer in 1..10000000 (got ${n})`);
+    const [lo, hi] = splitSeed(seed);
+    const vocab = this.x.api_step_vocab(st);
+    const counts = this.malloc(4 * vocab);
+    try {
+      const kl = this.x.api_step_sample_counts(st, lo, hi, n, counts);
+      return { counts: this.ints(counts, vocab).slice(), kl };
+    } finally {
+      this.free(counts);
+    }
   }
 
   /**
@@ -540,6 +584,14 @@ export class Sampler {
     return e.readStep(e.x.api_sampler_step(this.handle));
   }
 
+  /**
+   * n draws from the last warp's final distribution (own PRNG).
+   * @param {number} n @param {number | bigint | string} seed
+   */
+  sampleCounts(n, seed) {
+    return this.engine.sampleCounts(this.engine.x.api_sampler_step(this.handle), n, seed);
+  }
+
   free() {
     const e = this.engine;
     if (!this.handle) return;
@@ -616,6 +668,15 @@ export class Session {
     e.writeParams(this.params, params, this.vocab);
     e.check(e.x.api_session_preview(this.handle, this.params));
     return e.readStep(e.x.api_session_step_record(this.handle));
+  }
+
+  /**
+   * n draws from the last step's or preview's final distribution, with a
+   * PRNG of its own (the generation's stream is untouched).
+   * @param {number} n @param {number | bigint | string} seed
+   */
+  sampleCounts(n, seed) {
+    return this.engine.sampleCounts(this.engine.x.api_session_step_record(this.handle), n, seed);
   }
 
   /** Back to when n tokens had been generated (the prompt stays). */
