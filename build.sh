@@ -169,9 +169,17 @@ test_e2e() {
   npx vitest run --config tests/e2e/vitest.config.js
 }
 
+test_fuzz_short() {
+  # each libFuzzer target for a few seconds (./build.sh fuzz SECS for longer)
+  [ -x tests/fuzz/run.sh ] || return 0
+  say "fuzzing (short)"
+  tests/fuzz/run.sh "${FUZZ_SECONDS:-10}"
+}
+
 run_tests() {
   local failed=()
   test_c || failed+=(C)
+  test_fuzz_short || failed+=(fuzz)
   test_js || failed+=(Vitest)
   test_e2e || failed+=(e2e)
   if [ -f tests/py/test_transformer_parity.py ]; then test_python || failed+=(parity); fi
@@ -208,7 +216,19 @@ case "$CMD" in
     build_all
     run_tests
     ;;
+  bench)
+    setup
+    build_all
+    [ -x bench/run.sh ] || die "no benchmarks yet (bench/run.sh)"
+    bench/run.sh
+    ;;
+  fuzz)
+    setup
+    ensure_packages clang:clang
+    [ -x tests/fuzz/run.sh ] || die "no fuzz targets yet (tests/fuzz/run.sh)"
+    tests/fuzz/run.sh "${2:-60}"
+    ;;
   *)
-    die "unknown command '$CMD' (build, serve, test)"
+    die "unknown command '$CMD' (build, serve, test, bench, fuzz SECONDS)"
     ;;
 esac
