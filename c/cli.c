@@ -28,8 +28,10 @@ static const char USAGE[] =
     "      step's report as one JSON object; with --seed also draws a token\n"
     "  sampler generate --model PATH|bigram|transformer [--tokenizer PATH]\n"
     "      [--prompt TEXT] [--steps N] [--seed S] [SAMPLER OPTIONS] [--json]\n"
+    "      [--regex PATTERN | --grammar json]\n"
     "      prints the prompt and the generated text; --json prints one JSON\n"
-    "      object per step instead\n"
+    "      object per step instead; --regex / --grammar json constrain the\n"
+    "      generated text to match (within --steps tokens)\n"
     "  sampler logits --model PATH --tokens 1,5,9\n"
     "      prints {\"logits\": [[...position 0...], ...]} (one KV-cache pass)\n"
     "  sampler encode --tokenizer PATH|--model PATH --text TEXT [--bos] "
@@ -65,13 +67,26 @@ static int say_error(int status, const char *fmt, ...)
     ;
 
 static int say_error(int status, const char *fmt, ...) {
-    char line[SP_ERR_LEN + 64];
+    char raw[SP_ERR_LEN + 64], line[4 * sizeof raw + 2];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    int len = vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    if (n < 0) n = 0;
-    if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
+    if (len < 0) raw[0] = '\0';
+    /* one line, whatever a file name or an argument held: control
+     * characters are escaped */
+    int n = 0;
+    for (const char *c = raw; *c; c++) {
+        unsigned char u = (unsigned char)*c;
+        if (u == '\n' || u == '\r' || u == '\t') {
+            line[n++] = '\\';
+            line[n++] = u == '\n' ? 'n' : u == '\r' ? 'r' : 't';
+        } else if (u < 0x20 || u == 0x7f) {
+            n += snprintf(line + n, 5, "\\x%02x", u);
+        } else {
+            line[n++] = (char)u;
+        }
+    }
     line[n++] = '\n';
     sp_host_write(2, "sampler: ", 9);
     sp_host_write(2, line, n);
@@ -429,6 +444,7 @@ static int cmd_generate(args *a) {
     sp_params p;
     sp_params_default(&p);
     const char *model = NULL, *tokenizer = NULL, *prompt = "";
+    const char *regex = NULL, *grammar = NULL;
     uint64_t seed = DEFAULT_SEED;
     long long steps = DEFAULT_STEPS;
     int json = 0;
@@ -459,6 +475,15 @@ static int cmd_generate(args *a) {
             if (a->value)
                 return say_error(EXIT_BAD_ARG, "--json takes no value");
             json = 1;
+        } else if (is_opt(a, "--regex")) {
+            NEED_VALUE(a, v);
+            regex = v;
+        } else if (is_opt(a, "--grammar")) {
+            NEED_VALUE(a, v);
+            if (strcmp(v, "json") != 0)
+                return say_error(EXIT_BAD_ARG, "--grammar: '%s' is not a "
+                                 "grammar this engine knows (json)", v);
+            grammar = v;
         } else {
             return say_error(EXIT_BAD_ARG, "generate: unknown option '%s' "
                              "(see sampler --help)", a->argv[a->i]);
@@ -467,19 +492,39 @@ static int cmd_generate(args *a) {
     if (!model)
         return say_error(EXIT_BAD_ARG, "generate: --model is required "
                          "(bigram, transformer or a path)");
+    if (regex && grammar)
+        return say_error(EXIT_BAD_ARG, "--regex and --grammar cannot be "
+                         "combined");
     if (check_params(&p, 0)) return EXIT_BAD_ARG;
+    char err[SP_ERR_LEN];
+    sp_constraint *constraint = NULL;
+    if (regex || grammar) {
+        constraint = regex ? sp_constraint_regex(regex, err)
+                           : sp_constraint_json(err);
+        if (!constraint)
+            return say_error(EXIT_BAD_ARG, "--%s", err);
+    }
     loaded l;
     int status = load_model(model, tokenizer, 1, &l);
-    if (status) return status;
-    if (check_params(&p, sp_model_vocab(l.model))) {
-        unload(&l);
-        return EXIT_BAD_ARG;
+    if (status) {
+        sp_constraint_free(constraint);
+        return status;
     }
-    char err[SP_ERR_LEN];
-    sp_session *s = sp_session_new(l.model, l.tokenizer, err);
+    sp_session *s = NULL;
+    if (check_params(&p, sp_model_vocab(l.model))) {
+        status = EXIT_BAD_ARG;
+        goto done;
+    }
+    s = sp_session_new(l.model, l.tokenizer, err);
     if (!s) {
-        unload(&l);
-        return say_error(EXIT_BAD_FILE, "%s", err);
+        status = say_error(EXIT_BAD_FILE, "%s", err);
+        goto done;
+    }
+    if (constraint &&
+        sp_session_constrain(s, constraint, (int)steps, err) != SP_OK) {
+        status = say_error(EXIT_BAD_ARG, "--%s%s", regex ? "regex: " : "grammar: ",
+                           strchr(err, ':') ? strchr(err, ':') + 2 : err);
+        goto done;
     }
     /* the raw distribution is only printed with --json */
     sp_sampler_set_raw(sp_session_sampler(s), json);
@@ -503,6 +548,10 @@ static int cmd_generate(args *a) {
             if (rc == SP_ERR_STATE) { /* context full: stop, say why */
                 if (!json) sp_host_write(1, "\n", 1);
                 say_error(0, "stopped after %lld steps: %s", i, err);
+            } else if (rc == SP_ERR_UNSATISFIABLE) {
+                if (!json) sp_host_write(1, "\n", 1);
+                status = say_error(EXIT_BAD_FILE, "stopped after %lld steps: "
+                                   "%s", i, err);
             } else {
                 status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG
                                                     : EXIT_BAD_FILE, "%s", err);
@@ -515,10 +564,13 @@ static int cmd_generate(args *a) {
         int n = sp_session_n_tokens(s);
         int len;
         const char *piece = sp_decode(tok, tokens[n - 2], st->token, &len);
+        int end = sp_session_is_end(s, st->token);
+        if (end) len = 0; /* an end-of-text token is not text */
         if (json) {
             sp_buf_printf(&b, "{\"step\":%lld,\"token\":%d,\"piece\":", i,
                           st->token);
             sp_buf_json_str(&b, piece, (size_t)len);
+            if (end) sp_buf_puts(&b, ",\"end\":true");
             sp_buf_puts(&b, ",\"p\":");
             sp_buf_num(&b, st->p_token);
             sp_buf_puts(&b, ",\"p_raw\":");
@@ -538,6 +590,7 @@ static int cmd_generate(args *a) {
     sp_buf_free(&b);
 done:
     sp_session_free(s);
+    sp_constraint_free(constraint);
     unload(&l);
     return status;
 }

@@ -156,13 +156,38 @@ void *sp_transformer_state_new(const sp_transformer *t);
 void sp_transformer_state_free(void *state);
 float *sp_transformer_forward(const sp_transformer *t, void *state,
                               int token, int pos);
+/* adds the work of one forward pass at pos to *c (sp_state_counters) */
+void sp_transformer_count(const sp_transformer *t, int pos, sp_counters *c);
 
 struct sp_state {
     sp_model_kind kind;
     int vocab;
     float *logits;   /* bigram: the row for the last token */
     void *transformer_state;
+    sp_counters counters; /* sp_state_counters */
 };
+
+/* ---- constraints (constrain.c) ------------------------------------------ */
+
+/* Where a constraint stands after some text: a DFA state (regex) or the
+ * JSON automaton's mode and stack.  Plain data: copy it to look ahead. */
+typedef struct {
+    int mode;     /* regex: DFA state; JSON: lexical mode */
+    int aux, aux2;
+    int is_key;
+    int depth;
+    uint8_t stack[64];
+} sp_cstate;
+
+void sp_cstate_start(const sp_constraint *c, sp_cstate *s);
+/* Feeds bytes; 0 when they leave no way to satisfy the constraint. */
+int sp_cstate_feed(const sp_constraint *c, sp_cstate *s, const char *bytes,
+                   int len);
+int sp_cstate_accepting(const sp_constraint *c, const sp_cstate *s);
+/* the fewest bytes still needed to satisfy the constraint */
+int sp_cstate_min_remaining(const sp_constraint *c, const sp_cstate *s);
+/* whether anything but the end (or whitespace after JSON) can follow */
+int sp_cstate_can_extend(const sp_constraint *c, const sp_cstate *s);
 
 /* ---- the warp request (json.c) ----------------------------------------- */
 

@@ -18,8 +18,11 @@
  * candidates and the parameters; masking writes -INFINITY; nothing is
  * normalized until the final softmax):
  *
- *   logit bias -> repetition penalty -> frequency & presence penalties ->
- *   temperature -> top-k -> top-p -> min-p -> typical-p -> softmax -> draw
+ *   [constraint mask] -> logit bias -> repetition penalty -> frequency &
+ *   presence penalties -> temperature -> top-k -> top-p -> min-p ->
+ *   typical-p -> softmax -> draw
+ *
+ * (the constraint mask runs only when a regex or grammar is set)
  *
  * DETERMINISM — same seed + model + prompt + settings => byte-identical
  * output in the native CLI, the WASM SIMD build, the scalar WASM build and
@@ -67,7 +70,9 @@ enum {
     SP_ERR_FORMAT = 1, /* a file or request that is malformed */
     SP_ERR_ARG = 2,    /* a parameter out of range, not a number, ... */
     SP_ERR_NOMEM = 3,  /* allocation failed */
-    SP_ERR_STATE = 4   /* call not valid now (e.g. context is full) */
+    SP_ERR_STATE = 4,  /* call not valid now (e.g. context is full) */
+    SP_ERR_UNSATISFIABLE = 5 /* no token of the vocabulary fits the
+                              * constraint */
 };
 
 #define SP_ERR_LEN 256 /* size of every error-message buffer */
@@ -95,6 +100,7 @@ typedef enum {
     SP_CUT_MIN_P,
     SP_CUT_TYPICAL_P,
     SP_CUT_MASK,         /* masked logit given by the model or the request */
+    SP_CUT_CONSTRAINT,   /* cannot continue the regex / grammar */
     SP_CUT_COUNT
 } sp_cut;
 
@@ -170,6 +176,11 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
                     int n_history, const sp_params *p, sp_step *step,
                     char *err);
 
+/* Tokens the next warps may choose: allowed[vocab], 0 = masked by a
+ * constraint (cut stage "constraint"); NULL = all.  The array is borrowed
+ * and read at every warp until replaced. */
+void sp_sampler_set_mask(sp_sampler *s, const uint8_t *allowed);
+
 /* Whether sp_sampler_warp computes the raw and the tempered distribution,
  * the raw entropy and the kept mass (default on; off saves passes over the
  * vocabulary when nobody looks at them: probs_raw and probs_tempered are
@@ -221,6 +232,25 @@ void sp_state_free(sp_state *st);
  * the next position, [vocab], owned by the state. */
 float *sp_forward(const sp_model *m, sp_state *st, int token, int pos);
 
+/* Work done by a state's forward passes since sp_state_new or the last
+ * reset.  flops: 2 x the multiply-adds the passes did (matmuls, attention
+ * scores, weighted sums of the values); flops_no_cache: what recomputing
+ * the whole prefix 0..pos from scratch at every call would have cost (the
+ * same count for positions 0..pos, logits included, summed over the calls);
+ * tokens: forward calls; kv_reused: key and value vectors (one [kv_dim] row
+ * of one layer each) read from earlier positions; kv_written: new ones.  A
+ * bigram counts tokens only. */
+typedef struct {
+    double flops;
+    double flops_no_cache;
+    uint64_t tokens;
+    uint64_t kv_reused;
+    uint64_t kv_written;
+} sp_counters;
+
+void sp_state_counters(const sp_state *st, sp_counters *out);
+void sp_state_reset_counters(sp_state *st);
+
 /* ------------------------------------------------------------- tokenizers */
 
 /* Loads a llama2.c tokenizer.bin image (copied; data stays the caller's). */
@@ -236,6 +266,16 @@ int sp_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
               int *ids, int max_ids, char *err);
 /* The bytes token `token` contributes after token `prev`, and their count. */
 const char *sp_decode(const sp_tokenizer *t, int prev, int token, int *len);
+
+/* ----------------------------------------------------------- constraints */
+
+/* A regex (the whole generated text must match it) or the JSON grammar.
+ * Syntax and semantics: constrain.c. */
+typedef struct sp_constraint sp_constraint;
+sp_constraint *sp_constraint_regex(const char *pattern, char *err);
+sp_constraint *sp_constraint_json(char *err);
+void sp_constraint_free(sp_constraint *c);
+const char *sp_constraint_describe(const sp_constraint *c);
 
 /* --------------------------------------------------------------- session */
 
@@ -258,6 +298,15 @@ int sp_session_preview(sp_session *s, const sp_params *p, char *err);
  * uniform is consumed all the same).  Returns SP_OK, SP_ERR_STATE at the end
  * of the model's context, or another error with a message. */
 int sp_session_step(sp_session *s, const sp_params *p, int force, char *err);
+/* Constrains the generated text (not the prompt) to the regex or grammar c
+ * (borrowed; NULL removes it), with at most budget generated tokens in all
+ * (0 = no limit): every step masks the tokens that could not lead to a
+ * match within the steps left, the end-of-text token (the bigram's boundary)
+ * is allowed only when the text matches, and the session finishes when the
+ * text matches and nothing else could follow.  SP_ERR_ARG if the budget is
+ * too small or the text so far does not fit. */
+int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
+                         char *err);
 /* Goes back to the moment n generated tokens had been produced (the prompt
  * stays), restoring the PRNG so step n draws the same uniform as before. */
 int sp_session_rewind(sp_session *s, int n_generated, char *err);
@@ -269,7 +318,12 @@ int sp_session_n_generated(const sp_session *s);
 int sp_session_n_tokens(const sp_session *s);      /* prompt + generated */
 const int *sp_session_tokens(const sp_session *s); /* prompt + generated */
 int sp_session_n_prompt(const sp_session *s);
-int sp_session_finished(const sp_session *s); /* model emitted EOS/BOS */
+/* The text is finished: the model chose an end-of-text token, or the
+ * constraint is complete. */
+int sp_session_finished(const sp_session *s);
+/* Whether token ends the text here (EOS, BOS for llama2.c models; the
+ * bigram's boundary only under a constraint): its piece is not text. */
+int sp_session_is_end(const sp_session *s, int token);
 const sp_tokenizer *sp_session_tokenizer(const sp_session *s);
 int sp_session_vocab(const sp_session *s);
 

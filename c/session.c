@@ -32,7 +32,12 @@ struct sp_session {
     float *pending;   /* logits for position n_tokens, owned by state */
     sp_step step;     /* the last warp */
     int has_step;
-    int finished;     /* the model emitted its end-of-text token */
+    int finished;     /* end-of-text token, or the constraint is complete */
+    /* constrained decoding */
+    const sp_constraint *constraint; /* borrowed; NULL = none */
+    sp_cstate cstate; /* where the generated text leaves it */
+    int budget;       /* generated tokens allowed in all */
+    uint8_t *allowed; /* [vocab] the mask of the next step */
 };
 
 sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
@@ -43,9 +48,11 @@ sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
                 "one");
         return NULL;
     }
-    if (sp_tokenizer_vocab(tok) > sp_model_vocab(m)) {
-        sp_fail(err, SP_ERR_FORMAT, "tokenizer: it has %d pieces but the "
-                "model only %d logits", sp_tokenizer_vocab(tok),
+    /* a pair: fewer pieces would leave tokens the model emits without
+     * text, more would let prompts hold ids the model cannot read */
+    if (sp_tokenizer_vocab(tok) != sp_model_vocab(m)) {
+        sp_fail(err, SP_ERR_FORMAT, "tokenizer: it has %d pieces, the model "
+                "%d logits: not its tokenizer", sp_tokenizer_vocab(tok),
                 sp_model_vocab(m));
         return NULL;
     }
@@ -70,6 +77,7 @@ void sp_session_free(sp_session *s) {
     sp_state_free(s->state);
     sp_sampler_free(s->sampler);
     free(s->tokens);
+    free(s->allowed);
     free(s);
 }
 
@@ -132,14 +140,88 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
         return rc;
     }
     s->n_prompt = n;
+    if (s->constraint) sp_cstate_start(s->constraint, &s->cstate);
     return SP_OK;
 }
 
 static int is_end_of_text(const sp_session *s, int token) {
     /* run.c stops at BOS too: in llama2.c's data it separates texts.  The
-     * bigram's boundary token only ends a word, not the text. */
-    return s->tok->kind == SP_TOK_BPE &&
-           (token == s->tok->eos || token == s->tok->bos);
+     * bigram's boundary token only ends a word, not the text -- except
+     * under a constraint, where it is the only way to say "done". */
+    if (s->tok->kind == SP_TOK_BPE)
+        return token == s->tok->eos || token == s->tok->bos;
+    return s->constraint && token == s->tok->eos;
+}
+
+/* Replays the generated text through the constraint; 0 if it does not fit
+ * (or is already complete before the end). */
+static int constraint_replay(sp_session *s) {
+    sp_cstate_start(s->constraint, &s->cstate);
+    for (int i = s->n_prompt; i < s->n_tokens; i++) {
+        int t = s->tokens[i];
+        if (is_end_of_text(s, t)) return i == s->n_tokens - 1;
+        int len;
+        const char *bytes = sp_decode(s->tok, s->tokens[i - 1], t, &len);
+        if (!sp_cstate_feed(s->constraint, &s->cstate, bytes, len)) return 0;
+    }
+    return 1;
+}
+
+/* The tokens that keep the text able to satisfy the constraint within the
+ * steps left; returns how many. */
+static int constraint_mask(sp_session *s) {
+    const sp_constraint *c = s->constraint;
+    int vocab = sp_model_vocab(s->model), allowed = 0;
+    int remaining = s->budget - (s->n_tokens - s->n_prompt);
+    int prev = s->tokens[s->n_tokens - 1];
+    int accepting = sp_cstate_accepting(c, &s->cstate);
+    int tok_vocab = sp_tokenizer_vocab(s->tok);
+    for (int t = 0; t < vocab; t++) {
+        int ok = 0;
+        if (is_end_of_text(s, t)) {
+            ok = accepting;
+        } else if (t < tok_vocab && remaining > 0 &&
+                   !(s->tok->kind == SP_TOK_BPE && t == 0)) { /* <unk> */
+            int len;
+            const char *bytes = sp_decode(s->tok, prev, t, &len);
+            sp_cstate next = s->cstate;
+            ok = len > 0 && sp_cstate_feed(c, &next, bytes, len) &&
+                 sp_cstate_min_remaining(c, &next) <= remaining - 1;
+        }
+        s->allowed[t] = (uint8_t)ok;
+        allowed += ok;
+    }
+    return allowed;
+}
+
+int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
+                         char *err) {
+    if (!c) {
+        s->constraint = NULL;
+        sp_sampler_set_mask(s->sampler, NULL);
+        return SP_OK;
+    }
+    if (!s->allowed) {
+        s->allowed = malloc((size_t)sp_model_vocab(s->model));
+        if (!s->allowed)
+            return sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
+    }
+    sp_cstate start;
+    sp_cstate_start(c, &start);
+    int need = sp_cstate_min_remaining(c, &start);
+    if (budget > 0 && need > budget)
+        return sp_fail(err, SP_ERR_ARG, "constraint: a match needs at least "
+                       "%d characters but only %d steps are allowed", need,
+                       budget);
+    s->constraint = c;
+    s->budget = budget > 0 ? budget : 0x3fffffff;
+    if (s->n_prompt > 0 && !constraint_replay(s)) {
+        s->constraint = NULL; /* the session goes on unconstrained */
+        sp_sampler_set_mask(s->sampler, NULL);
+        return sp_fail(err, SP_ERR_ARG, "constraint: the text generated so "
+                       "far does not fit it");
+    }
+    return SP_OK;
 }
 
 static int check_ready(const sp_session *s, char *err) {
@@ -154,8 +236,23 @@ static int check_ready(const sp_session *s, char *err) {
     return SP_OK;
 }
 
+/* Sets the sampler's constraint mask for the pending step. */
+static int prepare_mask(sp_session *s, char *err) {
+    if (!s->constraint) {
+        sp_sampler_set_mask(s->sampler, NULL);
+        return SP_OK;
+    }
+    if (constraint_mask(s) == 0)
+        return sp_fail(err, SP_ERR_UNSATISFIABLE, "constraint: no token of this "
+                       "model's vocabulary can continue the text (%s)",
+                       sp_constraint_describe(s->constraint));
+    sp_sampler_set_mask(s->sampler, s->allowed);
+    return SP_OK;
+}
+
 int sp_session_preview(sp_session *s, const sp_params *p, char *err) {
     int rc = check_ready(s, err);
+    if (rc == SP_OK) rc = prepare_mask(s, err);
     if (rc != SP_OK) return rc;
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,
                          &s->step, err);
@@ -171,6 +268,11 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     if (force >= sp_model_vocab(s->model))
         return sp_fail(err, SP_ERR_ARG, "force: token %d is outside the "
                        "vocabulary (0..%d)", force, sp_model_vocab(s->model) - 1);
+    rc = prepare_mask(s, err);
+    if (rc != SP_OK) return rc;
+    if (force >= 0 && s->constraint && !s->allowed[force])
+        return sp_fail(err, SP_ERR_ARG, "force: token %d cannot continue the "
+                       "text under the constraint", force);
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,
                          &s->step, err);
     if (rc != SP_OK) {
@@ -189,6 +291,16 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     if (is_end_of_text(s, s->step.token)) {
         s->finished = 1;
         return SP_OK;
+    }
+    if (s->constraint) {
+        int len;
+        const int *t = s->tokens;
+        const char *bytes = sp_decode(s->tok, t[s->n_tokens - 2],
+                                      t[s->n_tokens - 1], &len);
+        sp_cstate_feed(s->constraint, &s->cstate, bytes, len); /* allowed */
+        if (sp_cstate_accepting(s->constraint, &s->cstate) &&
+            !sp_cstate_can_extend(s->constraint, &s->cstate))
+            s->finished = 1; /* complete: nothing else could follow */
     }
     if (seq_len > 0 && s->n_tokens >= seq_len) {
         s->pending = NULL; /* nothing can follow; the next step says so */
@@ -209,6 +321,12 @@ int sp_session_rewind(sp_session *s, int n_generated, char *err) {
     s->pending = NULL;
     s->finished = n_generated > 0 &&
                   is_end_of_text(s, s->tokens[s->n_tokens - 1]);
+    if (s->constraint) {
+        constraint_replay(s);
+        if (sp_cstate_accepting(s->constraint, &s->cstate) &&
+            !sp_cstate_can_extend(s->constraint, &s->cstate))
+            s->finished = 1;
+    }
     int seq_len = sp_model_seq_len(s->model);
     if (!s->finished && !(seq_len > 0 && s->n_tokens >= seq_len)) {
         /* the cache keeps positions < n_tokens - 1: they saw the same
@@ -231,6 +349,9 @@ int sp_session_n_tokens(const sp_session *s) { return s->n_tokens; }
 const int *sp_session_tokens(const sp_session *s) { return s->tokens; }
 int sp_session_n_prompt(const sp_session *s) { return s->n_prompt; }
 int sp_session_finished(const sp_session *s) { return s->finished; }
+int sp_session_is_end(const sp_session *s, int token) {
+    return is_end_of_text(s, token);
+}
 const sp_tokenizer *sp_session_tokenizer(const sp_session *s) {
     return s->tok;
 }

@@ -31,6 +31,7 @@ typedef struct {
 struct sp_sampler {
     int vocab;
     int want_raw;     /* compute probs_raw and its entropy */
+    const uint8_t *allowed; /* constraint mask, NULL = none */
     float *logits;    /* copy of the model's logits */
     float *probs_raw;
     float *probs_tempered; /* softmax after bias, penalties, temperature */
@@ -48,6 +49,7 @@ struct sp_sampler {
 /* What a warper sees: the working logits and the candidates among them. */
 typedef struct {
     int vocab;
+    const uint8_t *allowed; /* the constraint's mask, NULL = none */
     float *logits;  /* [vocab], -INFINITY = masked */
     uint8_t *cut;   /* [vocab], sp_cut */
     int *ids;       /* candidates in ascending id order, once listed */
@@ -64,7 +66,7 @@ typedef void (*sp_warper)(sp_candidates *c, const sp_params *p);
 
 static const char *const CUT_NAMES[SP_CUT_COUNT] = {
     "kept", "bias", "temperature", "top_k", "top_p", "min_p", "typical_p",
-    "mask"};
+    "mask", "constraint"};
 
 const char *sp_cut_name(int cut) {
     return cut >= 0 && cut < SP_CUT_COUNT ? CUT_NAMES[cut] : "unknown";
@@ -177,6 +179,10 @@ int sp_sampler_vocab(const sp_sampler *s) { return s->vocab; }
 
 void sp_sampler_set_raw(sp_sampler *s, int on) { s->want_raw = on != 0; }
 
+void sp_sampler_set_mask(sp_sampler *s, const uint8_t *allowed) {
+    s->allowed = allowed;
+}
+
 /* -------------------------------------------------------- candidate list */
 
 /* Builds the list of candidates (finite working logits, ascending) if the
@@ -286,6 +292,14 @@ static void keep_selected(sp_candidates *c, int m, sp_cut stage) {
 }
 
 /* ---------------------------------------------------------------- warpers */
+
+static void warp_constraint(sp_candidates *c, const sp_params *p) {
+    (void)p;
+    if (!c->allowed) return;
+    for (int i = 0; i < c->vocab; i++)
+        if (!c->allowed[i] && c->cut[i] == SP_CUT_NONE)
+            cut_token(c, i, SP_CUT_CONSTRAINT);
+}
 
 static void warp_logit_bias(sp_candidates *c, const sp_params *p) {
     int banned = 0;
@@ -509,8 +523,8 @@ static void warp_typical_p(sp_candidates *c, const sp_params *p) {
  * the two the step record takes a snapshot of the distribution the
  * truncations see (the nucleus view draws its cumulative curve from it). */
 static const sp_warper RESHAPE[] = {
-    warp_logit_bias, warp_repetition_penalty, warp_frequency_presence,
-    warp_temperature,
+    warp_constraint,         warp_logit_bias, warp_repetition_penalty,
+    warp_frequency_presence, warp_temperature,
 };
 static const sp_warper TRUNCATE[] = {
     warp_top_k, warp_top_p, warp_min_p, warp_typical_p,
@@ -573,7 +587,8 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
             entropy_bits(z, sp_dot_shift_pos(s->probs_raw, logits, m, v));
     }
 
-    sp_candidates c = {v, s->work, s->cut, s->ids, 0, 0, recent, window, s};
+    sp_candidates c = {v,    s->allowed, s->work, s->cut, s->ids, 0,
+                       0,    recent,     window,  s};
     for (size_t i = 0; i < sizeof RESHAPE / sizeof RESHAPE[0]; i++)
         RESHAPE[i](&c, p);
     if (s->want_raw) {
@@ -589,7 +604,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     cands_list(&c);
     if (c.n == 0)
         return sp_fail(err, SP_ERR_STATE, "no token left: every token is "
-                       "banned or masked");
+                       "banned, masked or ruled out by the constraint");
 
     /* the final softmax, over the candidates only */
     float *cl = s->cand_logit, *ce = s->cand_exp;
