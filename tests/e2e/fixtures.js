@@ -1,0 +1,81 @@
+// Test fixtures made on the fly: random llama2.c checkpoints (legacy
+// float32 format) of any vocabulary and context size.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(here, '../..');
+export const DIST = path.join(ROOT, 'dist');
+export const MODELS = path.join(ROOT, 'models');
+export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/llama2c');
+export const LLAMA_TOKENIZER = path.join(FIXTURES, 'tokenizer.bin');
+export const haveLlamaTokenizer = fs.existsSync(LLAMA_TOKENIZER);
+export const haveTransformer = fs.existsSync(path.join(MODELS, 'transformer.bin'))
+  && fs.existsSync(path.join(MODELS, 'transformer_tokenizer.bin'));
+
+/**
+ * A random llama2.c checkpoint: header (dim, hidden_dim, n_layers, n_heads,
+ * n_kv_heads, vocab_size, seq_len) then the float32 weights in llama2.c's
+ * order, with the classifier shared with the embedding.
+ * @param {{vocab?: number, seqLen?: number, dim?: number, hidden?: number, layers?: number, heads?: number, kvHeads?: number, seed?: number, scale?: number}} [o]
+ * @returns {Uint8Array}
+ */
+export function randomCheckpoint({ vocab = 32000, seqLen = 32, dim = 8, hidden = 16, layers = 1, heads = 2, kvHeads = 2, seed = 1, scale = 0.6 } = {}) {
+  const headSize = dim / heads;
+  const kvDim = kvHeads * headSize;
+  const counts = [
+    vocab * dim, // token_embedding
+    layers * dim, // rms_att
+    layers * dim * dim, // wq
+    layers * kvDim * dim, // wk
+    layers * kvDim * dim, // wv
+    layers * dim * dim, // wo
+    layers * dim, // rms_ffn
+    layers * hidden * dim, // w1
+    layers * dim * hidden, // w2
+    layers * hidden * dim, // w3
+    dim, // rms_final
+    seqLen * (headSize / 2), // freq_cis_real
+    seqLen * (headSize / 2), // freq_cis_imag
+  ];
+  const total = counts.reduce((a, b) => a + b, 0);
+  const buf = new ArrayBuffer(28 + 4 * total);
+  new Int32Array(buf, 0, 7).set([dim, hidden, layers, heads, kvHeads, vocab, seqLen]);
+  const w = new Float32Array(buf, 28, total);
+  let s = seed >>> 0;
+  for (let i = 0; i < total; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    w[i] = (s / 2 ** 32 - 0.5) * 2 * scale;
+  }
+  // the RMS norm weights: 1, as a trained model's are near 1
+  let off = counts[0];
+  w.fill(1, off, off + counts[1]);
+  off += counts[1] + counts[2] + counts[3] + counts[4] + counts[5];
+  w.fill(1, off, off + counts[6]);
+  off += counts[6] + counts[7] + counts[8] + counts[9];
+  w.fill(1, off, off + counts[10]);
+  return new Uint8Array(buf);
+}
+
+/**
+ * A llama2.c tokenizer.bin with the given pieces (score 0 each).
+ * @param {string[]} pieces
+ */
+export function makeTokenizer(pieces) {
+  const blobs = pieces.map((p) => Buffer.from(p, 'utf8'));
+  const size = 4 + blobs.reduce((a, b) => a + 8 + b.length, 0);
+  const out = Buffer.alloc(size);
+  let o = out.writeInt32LE(Math.max(...blobs.map((b) => b.length)), 0);
+  for (const b of blobs) {
+    o = out.writeFloatLE(0, o);
+    o = out.writeInt32LE(b.length, o);
+    o += b.copy(out, o);
+  }
+  return new Uint8Array(out);
+}
+
+/** A small character tokenizer like the shipped transformer's: <unk>, <s>, </s>, then characters. */
+export function charTokenizer(chars = '\n abcdefghijklmnopqrstuvwxyz.,') {
+  return makeTokenizer(['<unk>', '<s>', '</s>', ...chars]);
+}

@@ -1,0 +1,46 @@
+// @ts-check
+/** format.js — how engine numbers and token pieces are written on screen. */
+
+/** A probability as a percentage with sensible precision. */
+export function pct(/** @type {number} */ p) {
+  if (!Number.isFinite(p)) return '–';
+  if (p === 0) return '0%';
+  const v = p * 100;
+  if (v >= 99.95 && v < 100) return '99.9%';
+  if (v >= 10) return `${v.toFixed(1)}%`;
+  if (v >= 1) return `${v.toFixed(2)}%`;
+  if (v >= 0.01) return `${v.toFixed(3)}%`;
+  return '<0.01%';
+}
+
+/** Bits with two decimals. */
+export function bits(/** @type {number} */ b) {
+  return Number.isFinite(b) ? `${b.toFixed(2)} bits` : '–';
+}
+
+/**
+ * A token piece made visible: spaces as ␣, newlines as ↵, tabs as ⇥,
+ * other control characters as \xNN, the empty piece as ∅.
+ * @param {string} piece
+ */
+export function showPiece(piece) {
+  if (piece === '') return '∅';
+  return piece
+    .replace(/ /g, '␣')
+    .replace(/\n/g, '↵')
+    .replace(/\t/g, '⇥')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** What a learner reads for each cut stage (engine.js CUT_NAMES). */
+export const CUT_LABELS = /** @type {Record<string, string>} */ ({
+  kept: 'kept',
+  bias: 'banned',
+  temperature: 'greedy',
+  top_k: 'top-k',
+  top_p: 'top-p',
+  min_p: 'min-p',
+  typical_p: 'typical-p',
+  mask: 'masked',
+});

@@ -1,0 +1,111 @@
+// The URL hash: parsing, validation with notices, and the round trip.
+import { describe, expect, it } from 'vitest';
+
+import { defaultState, parseHash, serializeHash } from './hash.js';
+import { PARAM_SPECS, SPEC, clampParam, defaultParams } from './params.js';
+
+describe('parseHash', () => {
+  it('reads the example link of the issue', () => {
+    const { state, notices } = parseHash('#model=transformer&temperature=0.7&top_k=40&top_p=0.9&seed=42&prompt=Once');
+    expect(notices).toEqual([]);
+    expect(state.model).toBe('transformer');
+    expect(state.params).toEqual({ ...defaultParams(), temperature: 0.7, top_k: 40, top_p: 0.9 });
+    expect(state.seed).toBe('42');
+    expect(state.prompt).toBe('Once');
+    expect(state.steps).toBe(0);
+  });
+
+  it('gives the defaults for an empty hash, without notices', () => {
+    expect(parseHash('')).toEqual({ state: defaultState(), notices: [], present: new Set() });
+    expect(parseHash('#').state).toEqual(defaultState());
+  });
+
+  it('falls back to the default for each bad value and says why', () => {
+    const { state, notices } = parseHash('#temperature=hot&top_k=2.5&top_p=0&min_p=-1&repetition_penalty=9&seed=-3&model=gpt5&steps=x&forced=1-2&top_p=0.5');
+    expect(state.params.temperature).toBe(1);
+    expect(state.params.top_k).toBe(0);
+    expect(state.params.min_p).toBe(0);
+    expect(state.params.repetition_penalty).toBe(1);
+    expect(state.params.top_p).toBe(0.5); // the later, good value wins
+    expect(state.seed).toBe('42');
+    expect(state.model).toBe('bigram');
+    expect(state.steps).toBe(0);
+    expect(state.forced).toEqual([]);
+    expect(notices).toHaveLength(9);
+    expect(notices[0]).toBe('Ignored temperature="hot" from the link: Temperature must be a number; using 1.');
+    expect(notices.find((n) => n.includes('top_k='))).toMatch(/Top-k must be a whole number/);
+    expect(notices.find((n) => n.includes('top_p='))).toMatch(/Top-p must be between 0.01 and 1/);
+    expect(notices.find((n) => n.includes('seed='))).toMatch(/must be a whole number/);
+    expect(notices.find((n) => n.includes('model='))).toMatch(/one of bigram, transformer/);
+  });
+
+  it('names unknown keys', () => {
+    const { notices } = parseHash('#temprature=2');
+    expect(notices).toEqual(['Ignored the unknown setting "temprature" in the link.']);
+  });
+
+  it('takes any 64-bit seed and no more', () => {
+    expect(parseHash('#seed=18446744073709551615').state.seed).toBe('18446744073709551615');
+    expect(parseHash('#seed=007').state.seed).toBe('7');
+    const over = parseHash('#seed=18446744073709551616');
+    expect(over.state.seed).toBe('42');
+    expect(over.notices[0]).toMatch(/at most 18446744073709551615/);
+  });
+
+  it('decodes prompts with spaces, symbols and newlines', () => {
+    expect(parseHash('#prompt=Once%20upon+a%20time%2C%0A%26%3D').state.prompt).toBe('Once upon a time,\n&=');
+  });
+
+  it('reads forced tokens in order', () => {
+    expect(parseHash('#steps=9&forced=7.5,3.12').state.forced).toEqual([[3, 12], [7, 5]]);
+  });
+});
+
+describe('serializeHash', () => {
+  it('round-trips every field', () => {
+    const state = {
+      model: 'transformer',
+      params: { temperature: 0.35, top_k: 12, top_p: 0.83, min_p: 0.05, repetition_penalty: 1.3 },
+      seed: '18446744073709551615',
+      prompt: 'And God said, "Let there be light" & #1',
+      steps: 25,
+      forced: [[2, 40], [10, 3]],
+    };
+    const hash = serializeHash(state);
+    expect(hash.startsWith('#model=transformer&temperature=0.35&top_k=12&top_p=0.83&min_p=0.05&repetition_penalty=1.3&seed=')).toBe(true);
+    expect(hash).toContain('forced=2.40,10.3');
+    const back = parseHash(hash);
+    expect(back.notices).toEqual([]);
+    expect(back.state).toEqual(state);
+  });
+
+  it('writes the neutral min-p and penalty only when they are on, and no empty prompt', () => {
+    const hash = serializeHash(defaultState());
+    expect(hash).toBe('#model=bigram&temperature=1&top_k=0&top_p=1&seed=42');
+    expect(parseHash(hash).state).toEqual(defaultState());
+  });
+
+  it('drops forced tokens past the generated text', () => {
+    expect(serializeHash({ ...defaultState(), steps: 3, forced: [[1, 2], [5, 6]] }).endsWith('forced=1.2')).toBe(true);
+  });
+});
+
+describe('clampParam', () => {
+  it('clamps into the range and onto the grid', () => {
+    expect(clampParam(SPEC.temperature, 7)).toBe(3);
+    expect(clampParam(SPEC.temperature, -1)).toBe(0);
+    expect(clampParam(SPEC.temperature, 0.7000000000000001)).toBe(0.7);
+    expect(clampParam(SPEC.temperature, 0.72)).toBe(0.7);
+    expect(clampParam(SPEC.top_p, 0)).toBe(0.01);
+    expect(clampParam(SPEC.top_p, 0.899999)).toBe(0.9);
+    expect(clampParam(SPEC.top_k, 80, 54)).toBe(54);
+    expect(clampParam(SPEC.top_k, 3.4, 54)).toBe(3);
+    expect(clampParam(SPEC.repetition_penalty, 0.5)).toBe(1);
+    expect(clampParam(SPEC.min_p, NaN)).toBe(0);
+  });
+
+  it('has a label and a neutral default for every slider', () => {
+    expect(PARAM_SPECS.map((s) => s.label)).toEqual(['Temperature', 'Top-k', 'Top-p', 'Min-p', 'Repetition penalty']);
+    expect(defaultParams()).toEqual({ temperature: 1, top_k: 0, top_p: 1, min_p: 0, repetition_penalty: 1 });
+  });
+});

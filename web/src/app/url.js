@@ -1,0 +1,53 @@
+// @ts-check
+/**
+ * url.js — keeps a panel and the page's URL hash in step: the hash is read
+ * at load and whenever the learner edits it; the panel's setup is written
+ * back with history.replaceState (no history entry per slider move),
+ * at most a few times a second.
+ */
+import { effect } from '@preact/signals';
+
+import { parseHash, serializeHash } from './hash.js';
+
+/**
+ * @param {import('./panel.js').Panel} panel
+ * @param {Window} win
+ * @param {{delay?: number}} [options] ms between hash writes
+ */
+export function bindHash(panel, win, { delay = 150 } = {}) {
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let timer = null;
+  let wanted = '';
+
+  const write = () => {
+    timer = null;
+    if (win.location.hash !== wanted) win.history.replaceState(win.history.state, '', wanted);
+  };
+
+  const stop = effect(() => {
+    const hash = serializeHash(panel.hashState.value);
+    if (!panel.ready.value) return; // the link being loaded stays as it is
+    wanted = hash;
+    if (!timer) timer = setTimeout(write, delay);
+  });
+
+  const onHashChange = () => {
+    if (win.location.hash === wanted) return;
+    const { state, notices } = parseHash(win.location.hash);
+    wanted = '';
+    panel.load(state, notices);
+  };
+  win.addEventListener('hashchange', onHashChange);
+
+  const { state, notices } = parseHash(win.location.hash);
+  const loaded = panel.init().then(() => panel.load(state, notices));
+
+  return {
+    loaded,
+    dispose() {
+      stop();
+      win.removeEventListener('hashchange', onHashChange);
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,153 @@
+// @ts-check
+/**
+ * The nucleus view: the ranked tokens' probabilities (after penalties and
+ * temperature: what top-p sees) as bars, the engine's cumulative mass
+ * (top.cum) as a curve, and a horizontal p-line that sets Top-p when
+ * dragged (mouse, touch or pen) or moved with the arrow keys.
+ */
+import { useRef } from 'preact/hooks';
+
+import { pct } from '../app/format.js';
+import { SPEC, clampParam } from '../app/params.js';
+import { CUT_NAMES } from '../engine/engine.js';
+
+/**
+ * @param {{
+ *   summary: import('../worker/summary.js').StepSummary | null,
+ *   topP: number,
+ *   onTopP: (p: number) => void,
+ *   disabled?: boolean,
+ * }} props
+ */
+export function NucleusView({ summary, topP, onTopP, disabled = false }) {
+  const plotRef = useRef(/** @type {HTMLDivElement | null} */ (null));
+  const dragging = useRef(false);
+
+  /** @param {PointerEvent} e */
+  const fromPointer = (e) => {
+    const el = plotRef.current;
+    if (!el) return;
+    const box = el.getBoundingClientRect();
+    if (box.height <= 0) return;
+    onTopP(clampParam(SPEC.top_p, 1 - (e.clientY - box.top) / box.height));
+  };
+  const onPointerDown = (/** @type {PointerEvent} */ e) => {
+    if (disabled || e.button > 0) return;
+    e.preventDefault();
+    dragging.current = true;
+    /** @type {HTMLElement} */ (e.currentTarget).setPointerCapture?.(e.pointerId);
+    /** @type {HTMLElement | null} */ (plotRef.current?.querySelector('.spg-pline'))?.focus({ preventScroll: true });
+    fromPointer(e);
+  };
+  const onPointerMove = (/** @type {PointerEvent} */ e) => {
+    if (dragging.current) fromPointer(e);
+  };
+  const onPointerUp = (/** @type {PointerEvent} */ e) => {
+    dragging.current = false;
+    /** @type {HTMLElement} */ (e.currentTarget).releasePointerCapture?.(e.pointerId);
+  };
+  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
+    const steps = /** @type {Record<string, number>} */ ({ ArrowUp: 0.01, ArrowRight: 0.01, ArrowDown: -0.01, ArrowLeft: -0.01, PageUp: 0.1, PageDown: -0.1 });
+    let v;
+    if (e.key in steps) v = topP + steps[e.key];
+    else if (e.key === 'Home') v = SPEC.top_p.min;
+    else if (e.key === 'End') v = SPEC.top_p.max;
+    else return;
+    e.preventDefault();
+    onTopP(clampParam(SPEC.top_p, v));
+  };
+
+  /** the rows the engine ranked (they have a cumulative mass) */
+  let k = 0;
+  if (summary) while (k < summary.ids.length && Number.isFinite(summary.cum[k])) k++;
+  const w = k > 0 ? 100 / k : 0;
+  const bars = [];
+  let curve = '0,100';
+  for (let i = 0; i < k && summary; i++) {
+    const t = summary.tempered[i];
+    const cut = CUT_NAMES[summary.cut[i]];
+    bars.push(
+      <rect
+        key={summary.ids[i]}
+        class={`spg-nb spg-nb-${cut === 'kept' ? 'kept' : cut === 'top_p' ? 'top-p' : 'cut'}`}
+        x={i * w + w * 0.12}
+        y={100 - t * 100}
+        width={w * 0.76}
+        height={t * 100}
+      />,
+    );
+    curve += ` ${(i + 1) * w},${100 - summary.cum[i] * 100}`;
+  }
+  const more = summary ? summary.vocab - k : 0;
+
+  return (
+    <div class="spg-nucleus">
+      <div
+        class={`spg-nucleus-plot${disabled ? ' is-disabled' : ''}`}
+        ref={plotRef}
+        data-testid="nucleus-plot"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={onPointerUp}
+      >
+        <svg viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+          <g>{bars}</g>
+          {k > 0 && <polyline class="spg-curve" points={curve} vector-effect="non-scaling-stroke" />}
+        </svg>
+        <div
+          class="spg-pline"
+          style={{ top: `${(1 - topP) * 100}%` }}
+          role="slider"
+          tabIndex={disabled ? -1 : 0}
+          aria-label="Nucleus p-line (drag to set Top-p)"
+          aria-valuemin={SPEC.top_p.min}
+          aria-valuemax={SPEC.top_p.max}
+          aria-valuenow={topP}
+          aria-valuetext={`p = ${topP.toFixed(2)}`}
+          aria-disabled={disabled ? 'true' : undefined}
+          data-testid="p-line"
+          onKeyDown={onKeyDown}
+        >
+          <span class="spg-pline-label">p = {topP.toFixed(2)}</span>
+        </div>
+      </div>
+      <p class="spg-axis">
+        <span>tokens ranked by probability →{more > 0 ? ` (first ${k}; ${more.toLocaleString('en')} more)` : ''}</span>
+        <span class="spg-legend"><i class="spg-key spg-key-curve" /> cumulative</span>
+      </p>
+    </div>
+  );
+}
+
+/**
+ * The readouts: nucleus size, kept mass, entropy, P(argmax).
+ * @param {{summary: import('../worker/summary.js').StepSummary | null}} props
+ */
+export function Readouts({ summary }) {
+  const s = summary;
+  return (
+    <dl class="spg-readouts" aria-live="polite" aria-atomic="false">
+      <div>
+        <dt>Nucleus size</dt>
+        <dd><span data-testid="nucleus-size">{s ? s.nKept : '–'}</span>{s && <small> of {s.vocab.toLocaleString('en')}</small>}</dd>
+      </div>
+      <div>
+        <dt>Kept mass</dt>
+        <dd data-testid="kept-mass" data-value={s ? String(s.keptMass) : ''}>{s ? pct(s.keptMass) : '–'}</dd>
+      </div>
+      <div>
+        <dt>Entropy</dt>
+        <dd data-testid="entropy" data-value={s ? String(s.entropyBits) : ''}>
+          {s ? s.entropyBits.toFixed(2) : '–'} <small>bits</small>
+        </dd>
+        {s && <dd class="spg-sub">model: {s.entropyRawBits.toFixed(2)} bits</dd>}
+      </div>
+      <div>
+        <dt>P(argmax)</dt>
+        <dd data-testid="p-argmax" data-value={s ? String(s.pArgmax) : ''}>{s ? pct(s.pArgmax) : '–'}</dd>
+        {s && <dd class="spg-sub">model: {pct(s.pArgmaxRaw)}</dd>}
+      </div>
+    </dl>
+  );
+}

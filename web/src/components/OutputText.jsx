@@ -1,0 +1,66 @@
+// @ts-check
+/**
+ * The generated text: the prompt, then one span per token tinted by the
+ * probability it was picked with.  Hovering a token shows its step's
+ * distribution; clicking pins it (time travel); arrow keys move between
+ * steps when the text has focus, Escape goes back to the live step.
+ */
+
+/**
+ * @param {{
+ *   prompt: string,
+ *   steps: import('../worker/summary.js').StepSummary[],
+ *   focus: number | null,
+ *   live: boolean,
+ *   onHover: (i: number | null) => void,
+ *   onFocus: (i: number | null) => void,
+ * }} props
+ */
+export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
+  /** @param {Event} e */
+  const stepOf = (e) => {
+    const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-step]'));
+    return el ? Number(el.dataset.step) : null;
+  };
+  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
+    if (!steps.length) return;
+    let i = focus;
+    if (e.key === 'ArrowLeft') i = i === null ? steps.length - 1 : Math.max(0, i - 1);
+    else if (e.key === 'ArrowRight') i = i === null ? null : i + 1 >= steps.length ? null : i + 1;
+    else if (e.key === 'Home') i = 0;
+    else if (e.key === 'End' || e.key === 'Escape') i = null;
+    else return;
+    e.preventDefault();
+    onFocus(i);
+  };
+  return (
+    <div
+      class={`spg-output${live ? ' is-live' : ''}`}
+      data-testid="output"
+      tabIndex={0}
+      role="group"
+      aria-label="Generated text (arrow keys: step through the tokens; Escape: back to the next token)"
+      aria-roledescription="generated text"
+      onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
+      onMouseLeave={() => onHover(null)}
+      onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
+      onKeyDown={onKeyDown}
+    >
+      {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
+      {steps.map((s, i) => (
+        <span
+          key={i}
+          class={`spg-tok${s.piece.includes('\n') ? ' is-nl' : ''}${i === focus ? ' is-focus' : ''}${s.forced ? ' is-forced' : ''}`}
+          data-step={String(i)}
+          data-testid="output-token"
+          data-token={String(s.token)}
+          data-p={String(s.p)}
+          style={{ '--p': String(s.p) }}
+          title={`step ${i + 1}: ${JSON.stringify(s.piece)}, p = ${s.p.toFixed(3)}${s.forced ? ' (your pick)' : ''}`}
+        >
+          {s.piece}
+        </span>
+      ))}
+    </div>
+  );
+}

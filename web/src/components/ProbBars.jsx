@@ -1,0 +1,131 @@
+// @ts-check
+/**
+ * The next token's probability bars: one per token of a small vocabulary,
+ * else the top 30 and an "other" bar.  Each bar shows the model's raw
+ * probability (ghost) and the final probability (solid), the stage that cut
+ * the token, the sampled token, and optional sample-frequency ticks.  It
+ * draws what the summary says; it computes no probability.
+ */
+import { useRef } from 'preact/hooks';
+
+import { CUT_LABELS, pct, showPiece } from '../app/format.js';
+import { CUT_NAMES } from '../engine/engine.js';
+
+/** @param {number} p */
+const width = (p) => `${Math.max(0, Math.min(1, p)) * 100}%`;
+
+/**
+ * @param {{
+ *   summary: import('../worker/summary.js').StepSummary | null,
+ *   samples?: {freq: Float64Array, otherFreq: number} | null,
+ *   onPick?: (token: number) => void,
+ *   pickHint?: string,
+ *   label?: string,
+ * }} props
+ */
+export function ProbBars({ summary, samples = null, onPick, pickHint = '', label = 'Next-token probabilities' }) {
+  const listRef = useRef(/** @type {HTMLDivElement | null} */ (null));
+  if (!summary) {
+    return <div class="spg-bars spg-bars-empty" data-testid="prob-bars" aria-label={label}>No distribution yet.</div>;
+  }
+  const sampled = summary.kind === 'step' ? summary.token : -1;
+  const n = summary.bars;
+
+  /** Arrow keys move between the bars (one tab stop for the whole list). */
+  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+    const buttons = /** @type {HTMLButtonElement[]} */ ([...(listRef.current?.querySelectorAll('button.spg-bar-btn') ?? [])]);
+    const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+    if (at < 0) return;
+    e.preventDefault();
+    const to = e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1
+      : Math.max(0, Math.min(buttons.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    buttons.forEach((b, i) => { b.tabIndex = i === to ? 0 : -1; });
+    buttons[to].focus();
+  };
+
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const id = summary.ids[i];
+    const cutName = CUT_NAMES[summary.cut[i]] ?? 'kept';
+    const kept = cutName === 'kept';
+    const penalized = summary.penalized[i] === 1;
+    const piece = summary.pieces[i];
+    const final = summary.final[i];
+    const raw = summary.raw[i];
+    const freq = samples ? samples.freq[i] : -1;
+    const isSampled = id === sampled;
+    const badge = kept ? (penalized ? 'penalty' : '') : CUT_LABELS[cutName] ?? cutName;
+    const name = `${showPiece(piece)}: ${pct(final)}${kept ? '' : `, cut by ${badge}`}${penalized ? ', penalized' : ''}${isSampled ? ', sampled' : ''}`;
+    rows.push(
+      <div
+        key={id}
+        role="listitem"
+        class={`spg-bar${kept ? '' : ' is-cut'}${isSampled ? ' is-sampled' : ''}${penalized ? ' is-penalized' : ''}`}
+        data-testid="prob-bar"
+        data-token={String(id)}
+        data-piece={piece}
+        data-prob={String(final)}
+        data-raw={String(raw)}
+        data-kept={kept ? 'true' : 'false'}
+        data-cut={cutName}
+        data-sampled={isSampled ? 'true' : undefined}
+      >
+        <button
+          type="button"
+          class="spg-bar-btn"
+          tabIndex={isSampled || (sampled < 0 && i === 0) ? 0 : -1}
+          aria-label={name}
+          title={`${JSON.stringify(piece)} — model ${pct(raw)}, after penalties and temperature ${pct(summary.tempered[i])}, final ${pct(final)}${kept ? '' : ` (cut by ${badge})`}${pickHint ? `. ${pickHint}` : ''}`}
+          onClick={onPick ? () => onPick(id) : undefined}
+        >
+          <span class="spg-bar-tok">{showPiece(piece)}</span>
+          <span class="spg-bar-track">
+            <span class="spg-bar-ghost" style={{ width: width(raw) }} />
+            <span class="spg-bar-fill" style={{ width: width(final) }} />
+            {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
+          </span>
+          <span class="spg-bar-val">{pct(final)}</span>
+          <span class={`spg-bar-cut spg-cut-${cutName}`}>{badge}</span>
+        </button>
+      </div>,
+    );
+  }
+
+  const other = summary.other;
+  if (other) {
+    const freq = samples ? samples.otherFreq : -1;
+    rows.push(
+      <div
+        key="other"
+        role="listitem"
+        class={`spg-bar spg-bar-other${other.kept > 0 ? '' : ' is-cut'}`}
+        data-testid="prob-bar"
+        data-token="other"
+        data-other="true"
+        data-count={String(other.count)}
+        data-kept-count={String(other.kept)}
+        data-prob={String(other.final)}
+        data-raw={String(other.raw)}
+        data-kept={other.kept > 0 ? 'true' : 'false'}
+      >
+        <div class="spg-bar-btn" title={`${other.count} other tokens (${other.kept} of them kept) — model ${pct(other.raw)}, final ${pct(other.final)}`}>
+          <span class="spg-bar-tok">other</span>
+          <span class="spg-bar-track">
+            <span class="spg-bar-ghost" style={{ width: width(other.raw) }} />
+            <span class="spg-bar-fill" style={{ width: width(other.final) }} />
+            {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
+          </span>
+          <span class="spg-bar-val">{pct(other.final)}</span>
+          <span class="spg-bar-cut">{other.count.toLocaleString('en')} tokens · {other.kept.toLocaleString('en')} kept</span>
+        </div>
+      </div>,
+    );
+  }
+
+  return (
+    <div class="spg-bars" data-testid="prob-bars" data-full={summary.full ? 'true' : 'false'} role="list" aria-label={label} ref={listRef} onKeyDown={onKeyDown}>
+      {rows}
+    </div>
+  );
+}

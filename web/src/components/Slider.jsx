@@ -1,0 +1,45 @@
+// @ts-check
+/**
+ * A labelled range input: <label> (its accessible name starts with the
+ * label), the value as text, a hint.  Values are clamped onto the range and
+ * its grid before they reach onChange.  Keyboard and touch are the native
+ * range input's.
+ */
+import { clampParam } from '../app/params.js';
+
+/**
+ * @param {{
+ *   id: string, spec: import('../app/params.js').ParamSpec, value: number,
+ *   max?: number, vocab?: number, onChange: (v: number) => void,
+ *   disabled?: boolean,
+ * }} props
+ */
+export function Slider({ id, spec, value, max = spec.max, vocab, onChange, disabled = false }) {
+  const text = spec.format(value, vocab);
+  const onInput = (/** @type {Event} */ e) => {
+    const input = /** @type {HTMLInputElement} */ (e.currentTarget);
+    onChange(clampParam(spec, Number(input.value), max));
+  };
+  return (
+    <div class="spg-slider" data-param={spec.key}>
+      <div class="spg-slider-head">
+        <label for={id}>{spec.label}</label>
+        <output for={id} data-testid={`value-${spec.key}`}>{text}</output>
+      </div>
+      <input
+        type="range"
+        id={id}
+        name={spec.key}
+        min={spec.min}
+        max={max}
+        step={spec.step}
+        value={value}
+        aria-valuetext={text}
+        aria-describedby={`${id}-hint`}
+        disabled={disabled}
+        onInput={onInput}
+      />
+      <small id={`${id}-hint`} class="spg-hint">{spec.hint}</small>
+    </div>
+  );
+}

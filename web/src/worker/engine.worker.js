@@ -1,0 +1,41 @@
+// @ts-check
+/**
+ * engine.worker.js — the Web Worker that owns the engine.  All engine work
+ * (model loading, forward passes, warping, sampling) happens here; the page
+ * only renders what it is sent.  Requests are answered one at a time, in
+ * the order they came (see host.js for the protocol).
+ */
+import { loadEngineBrowser, MODEL_URLS } from '../engine/browser.js';
+import { EngineHost } from './host.js';
+
+const host = new EngineHost(loadEngineBrowser(), {
+  builtins: {
+    bigram: {
+      name: 'Bigram names',
+      url: MODEL_URLS.bigram,
+      missing: 'The bigram model is missing from this build (models/bigram.bin).',
+    },
+    transformer: {
+      name: 'Tiny transformer',
+      url: MODEL_URLS.transformer,
+      tokenizerUrl: MODEL_URLS.transformerTokenizer,
+      missing: 'The tiny transformer is not in this build yet (models/transformer.bin and models/transformer_tokenizer.bin are missing).',
+    },
+  },
+});
+
+/** @type {Promise<unknown>} */
+let queue = Promise.resolve();
+
+self.onmessage = (/** @type {MessageEvent} */ event) => {
+  const { id, op, args } = event.data || {};
+  queue = queue.then(async () => {
+    try {
+      const result = await host.handle(op, args);
+      self.postMessage({ id, ok: true, result });
+    } catch (err) {
+      const e = /** @type {Error} */ (err);
+      self.postMessage({ id, ok: false, error: { name: e?.name || 'Error', message: e?.message || String(err) } });
+    }
+  });
+};

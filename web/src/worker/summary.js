@@ -1,0 +1,207 @@
+// @ts-check
+/**
+ * summary.js — turns an engine StepRecord into the compact, serializable
+ * StepSummary the Worker posts to the page.
+ *
+ * Every probability, mass and entropy in a summary is an engine number
+ * (StepRecord fields, top.cum).  The only arithmetic done here is summing
+ * engine probabilities for the "other" bar of a large vocabulary, which is
+ * said where it happens.  No Preact, no DOM: it runs in the Worker and in
+ * Node tests.
+ */
+import { CUT_NAMES } from '../engine/engine.js';
+
+/** vocabularies up to this size get a bar for every token */
+export const ALL_BARS_MAX = 128;
+/** larger vocabularies: bars for this many ranked tokens, then "other" */
+export const TOP_BARS = 30;
+
+export { CUT_NAMES };
+
+/**
+ * @typedef {Object} OtherMass  the tokens a large-vocabulary summary leaves out
+ * @property {number} count     how many tokens
+ * @property {number} raw       their raw (model) mass
+ * @property {number} tempered  their mass after penalties and temperature
+ * @property {number} final     their final mass
+ * @property {number} kept      how many of them survive the truncating stages
+ */
+
+/**
+ * @typedef {Object} StepSummary
+ * @property {'step' | 'preview'} kind
+ * @property {number} index     0-based number of the generated token this
+ *   distribution is for (a preview: the next one)
+ * @property {number} vocab
+ * @property {number} token     the chosen token (-1: a preview)
+ * @property {string} piece     its text in context ('' for a preview)
+ * @property {number} p         its final probability (NaN for a preview)
+ * @property {number} u         the uniform that chose it (NaN for a preview)
+ * @property {boolean} forced   the token was picked by the learner (a branch)
+ * @property {number} nKept
+ * @property {number} keptMass
+ * @property {number} entropyBits
+ * @property {number} entropyRawBits
+ * @property {number} argmaxRaw
+ * @property {number} pArgmax      final probability of the top-ranked token
+ * @property {number} pArgmaxRaw   raw probability of the model's argmax
+ * @property {boolean} full     rows cover the whole vocabulary
+ * @property {number} bars      how many rows get a probability bar (all of
+ *   them for a small vocabulary, else TOP_BARS; the rest are the nucleus
+ *   view's and part of `other`)
+ * @property {Int32Array} ids   the rows' token ids, in the engine's rank
+ *   order: the whole vocabulary, or the engine's TOP_N ranked tokens
+ * @property {string[]} pieces  the rows' pieces (no context rules)
+ * @property {Float32Array} raw
+ * @property {Float32Array} tempered
+ * @property {Float32Array} final
+ * @property {Uint8Array} cut   index into CUT_NAMES
+ * @property {Float64Array} cum cumulative tempered mass after each row, from
+ *   top.cum (NaN past the engine's TOP_N ranked tokens)
+ * @property {Uint8Array} penalized  1: a penalty applied to this token
+ * @property {OtherMass | null} other  the tokens past the first `bars` rows
+ * @property {Record<string, number>} params  the settings that produced it
+ */
+
+/**
+ * @param {import('../engine/engine.js').StepRecord} rec
+ * @param {{
+ *   kind: 'step' | 'preview', index: number, forced?: boolean,
+ *   pieceOf: (id: number) => string, history: ArrayLike<number>,
+ *   params: Record<string, number>,
+ * }} ctx
+ * @returns {StepSummary}
+ */
+export function summarize(rec, ctx) {
+  const V = rec.vocab;
+  const full = V <= ALL_BARS_MAX;
+  const tempered = rec.probsTempered || rec.probs;
+  const rawProbs = rec.probsRaw || rec.probs;
+  const ranked = rec.top.ids;
+  /** @type {Int32Array} */
+  let ids;
+  if (full) {
+    // the engine ranks its TOP_N first; the rest (a small vocabulary past
+    // TOP_N) are ordered for display the same way: tempered, ties by id
+    const seen = new Uint8Array(V);
+    ranked.forEach((id) => { seen[id] = 1; });
+    const rest = [];
+    for (let id = 0; id < V; id++) if (!seen[id]) rest.push(id);
+    rest.sort((a, b) => tempered[b] - tempered[a] || a - b);
+    ids = Int32Array.from([...ranked, ...rest]);
+  } else {
+    ids = ranked.slice();
+  }
+  const n = ids.length;
+  const bars = full ? n : Math.min(TOP_BARS, n);
+  const out = {
+    raw: new Float32Array(n),
+    tempered: new Float32Array(n),
+    final: new Float32Array(n),
+    cut: new Uint8Array(n),
+    cum: new Float64Array(n).fill(NaN),
+    penalized: new Uint8Array(n),
+  };
+  const penalizedSet = penalizedTokens(ctx.history, ctx.params);
+  /** @type {string[]} */
+  const pieces = [];
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    out.raw[i] = rawProbs[id];
+    out.tempered[i] = tempered[id];
+    out.final[i] = rec.probs[id];
+    out.cut[i] = rec.cut[id];
+    if (i < rec.top.cum.length) out.cum[i] = rec.top.cum[i];
+    out.penalized[i] = penalizedSet.has(id) ? 1 : 0;
+    pieces.push(ctx.pieceOf(id));
+  }
+
+  /** @type {OtherMass | null} */
+  let other = null;
+  if (!full) {
+    // The "other" bar's masses: sums, in the Worker, of the engine's own
+    // per-token probabilities over the tokens not shown (float64
+    // accumulation over the complement, so no 1 - x cancellation).  The
+    // kept count is the engine's nKept minus the kept rows shown.
+    const shown = new Uint8Array(V);
+    for (let i = 0; i < bars; i++) shown[ids[i]] = 1;
+    let r = 0, t = 0, f = 0;
+    for (let id = 0; id < V; id++) {
+      if (shown[id]) continue;
+      r += rawProbs[id];
+      t += tempered[id];
+      f += rec.probs[id];
+    }
+    let keptShown = 0;
+    for (let i = 0; i < bars; i++) if (out.cut[i] === 0) keptShown++;
+    other = { count: V - bars, raw: r, tempered: t, final: f, kept: rec.nKept - keptShown };
+  }
+
+  return {
+    kind: ctx.kind,
+    index: ctx.index,
+    vocab: V,
+    token: rec.token,
+    piece: ctx.kind === 'step' ? (rec.piece ?? '') : '',
+    p: ctx.kind === 'step' ? rec.p : NaN,
+    u: ctx.kind === 'step' ? rec.u : NaN,
+    forced: !!ctx.forced,
+    nKept: rec.nKept,
+    keptMass: rec.keptMass,
+    entropyBits: rec.entropyBits,
+    entropyRawBits: rec.entropyRawBits,
+    argmaxRaw: rec.argmaxRaw,
+    pArgmax: rec.probs[ranked[0]],
+    pArgmaxRaw: rawProbs[rec.argmaxRaw],
+    full,
+    bars,
+    ids,
+    pieces,
+    ...out,
+    other,
+    params: { ...ctx.params },
+  };
+}
+
+/**
+ * The tokens a repetition, frequency or presence penalty touches: those in
+ * the history window (penalty_last_n; 0 = all of it) when a penalty is on.
+ * @param {ArrayLike<number>} history
+ * @param {Record<string, number>} params
+ * @returns {Set<number>}
+ */
+export function penalizedTokens(history, params) {
+  const on = (params.repetition_penalty ?? 1) !== 1
+    || (params.frequency_penalty ?? 0) !== 0
+    || (params.presence_penalty ?? 0) !== 0;
+  const set = new Set();
+  if (!on) return set;
+  const lastN = params.penalty_last_n ?? 0;
+  const from = lastN > 0 ? Math.max(0, history.length - lastN) : 0;
+  for (let i = from; i < history.length; i++) set.add(history[i]);
+  return set;
+}
+
+/**
+ * Maps a sampleCounts() result onto a summary's rows.  The frequencies are
+ * counts / n; the "other" frequency sums the counts of the tokens not shown.
+ * @param {StepSummary} summary
+ * @param {{counts: Int32Array, kl: number}} drawn
+ * @param {number} n @param {number} seed
+ */
+export function sampleSummary(summary, drawn, n, seed) {
+  const freq = new Float64Array(summary.ids.length);
+  let shownCount = 0;
+  summary.ids.forEach((id, i) => {
+    freq[i] = drawn.counts[id] / n;
+    if (i < summary.bars) shownCount += drawn.counts[id];
+  });
+  return {
+    n,
+    seed,
+    index: summary.index,
+    freq,
+    otherFreq: summary.other ? (n - shownCount) / n : 0,
+    kl: drawn.kl,
+  };
+}
