@@ -44,3 +44,11 @@ export const CUT_LABELS = /** @type {Record<string, string>} */ ({
   typical_p: 'typical-p',
   mask: 'masked',
 });
+
+/** A piece's name for screen readers: "space", "newline", or the piece made visible. */
+export function pieceName(/** @type {string} */ piece) {
+  if (piece === ' ') return 'space';
+  if (piece === '\n') return 'newline';
+  if (piece === '\t') return 'tab';
+  return showPiece(piece);
+}

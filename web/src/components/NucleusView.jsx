@@ -97,7 +97,7 @@ export function NucleusView({ summary, topP, onTopP, disabled = false }) {
         </svg>
         <div
           class="spg-pline"
-          style={{ top: `${(1 - topP) * 100}%` }}
+          style={{ top: `${+((1 - topP) * 100).toFixed(3)}%` }}
           role="slider"
           tabIndex={disabled ? -1 : 0}
           aria-label="Nucleus p-line (drag to set Top-p)"

@@ -8,7 +8,7 @@
  */
 import { useRef } from 'preact/hooks';
 
-import { CUT_LABELS, pct, showPiece } from '../app/format.js';
+import { CUT_LABELS, pct, pieceName, showPiece } from '../app/format.js';
 import { CUT_NAMES } from '../engine/engine.js';
 
 /** @param {number} p */
@@ -56,7 +56,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     const freq = samples ? samples.freq[i] : -1;
     const isSampled = id === sampled;
     const badge = kept ? (penalized ? 'penalty' : '') : CUT_LABELS[cutName] ?? cutName;
-    const name = `${showPiece(piece)}: ${pct(final)}${kept ? '' : `, cut by ${badge}`}${penalized ? ', penalized' : ''}${isSampled ? ', sampled' : ''}`;
+    const name = `${pieceName(piece)}: ${pct(final)}${kept ? '' : `, cut by ${badge}`}${penalized ? ', penalized' : ''}${isSampled ? ', sampled' : ''}`;
     rows.push(
       <div
         key={id}

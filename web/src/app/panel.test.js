@@ -1,0 +1,199 @@
+// The panel's state and actions, over the real engine: the Worker's host
+// runs in process behind a client that clones every message both ways,
+// as postMessage does.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+
+import { loadEngineNode } from '../engine/node.js';
+import { charTokenizer, MODELS, randomCheckpoint } from '../../../tests/e2e/fixtures.js';
+import { EngineHost } from '../worker/host.js';
+import { parseHash, serializeHash } from './hash.js';
+import { createPanel } from './panel.js';
+
+const bigramPath = path.join(MODELS, 'bigram.bin');
+
+function inProcessClient() {
+  const host = new EngineHost(loadEngineNode('simd'), {
+    builtins: {
+      bigram: { name: 'Bigram names', url: bigramPath, missing: 'no bigram' },
+      transformer: { name: 'Tiny transformer', url: '/nonexistent/t.bin', tokenizerUrl: '/nonexistent/tt.bin', missing: 'The tiny transformer is not in this build yet.' },
+    },
+    fetchBytes: async (url) => (fs.existsSync(url) ? new Uint8Array(fs.readFileSync(url)) : null),
+  });
+  let queue = Promise.resolve();
+  return {
+    request(op, args = {}) {
+      const run = queue.then(async () => structuredClone(await host.handle(op, structuredClone(args))));
+      queue = run.catch(() => {});
+      return run;
+    },
+  };
+}
+
+async function directText(prompt, seed, params, steps) {
+  const e = await loadEngineNode('simd');
+  const model = e.loadModel(new Uint8Array(fs.readFileSync(bigramPath)));
+  const s = e.createSession(model);
+  s.start(prompt, seed);
+  let text = prompt;
+  for (let i = 0; i < steps; i++) text += s.step(params).piece;
+  s.free();
+  model.free();
+  return text;
+}
+
+const text = (panel) => panel.prompt.value + panel.steps.value.map((s) => s.piece).join('');
+const until = async (cond, ms = 5000) => {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+describe('a panel', () => {
+  let panel;
+  beforeEach(async () => {
+    panel = createPanel(inProcessClient(), { session: 'p' });
+    await panel.init();
+  });
+
+  it('loads a link: the same hash gives the engine\'s text', async () => {
+    const { state, notices } = parseHash('#model=bigram&temperature=0.7&top_k=40&top_p=0.9&seed=42&prompt=Ma&steps=30');
+    await panel.load(state, notices);
+    expect(panel.ready.value).toBe(true);
+    expect(panel.steps.value).toHaveLength(30);
+    expect(text(panel)).toBe(await directText('Ma', 42, state.params, 30));
+    expect(serializeHash(panel.hashState.value)).toBe('#model=bigram&temperature=0.7&top_k=40&top_p=0.9&seed=42&prompt=Ma&steps=30');
+  });
+
+  it('re-warps on a slider move without drawing, so the text stays the seed\'s', async () => {
+    await panel.load(parseHash('#seed=5').state);
+    const before = panel.next.value;
+    panel.setParam('temperature', 2.2);
+    await until(() => panel.next.value !== before);
+    expect(panel.params.value.temperature).toBe(2.2);
+    expect(panel.next.value.entropyBits).toBeGreaterThan(before.entropyBits);
+    panel.setParam('top_k', 1);
+    await until(() => panel.next.value.nKept === 1);
+    panel.setParam('top_k', 0);
+    panel.setParam('temperature', 1);
+    await until(() => panel.next.value.nKept === 54 && panel.next.value.params.temperature === 1);
+    for (let i = 0; i < 20; i++) await panel.step();
+    expect(text(panel)).toBe(await directText('', 5, { temperature: 1 }, 20));
+  });
+
+  it('clamps settings: top-k to the vocabulary, temperature to its range', async () => {
+    await panel.load(parseHash('').state);
+    panel.setParam('top_k', 500);
+    expect(panel.params.value.top_k).toBe(54);
+    panel.setParam('temperature', 9);
+    expect(panel.params.value.temperature).toBe(3);
+  });
+
+  it('adds exactly one token per step and branches from a past step', async () => {
+    await panel.load(parseHash('#seed=8&steps=10').state);
+    await panel.step();
+    expect(panel.steps.value).toHaveLength(11);
+    panel.focus.value = 3;
+    expect(panel.shown.value).toBe(panel.steps.value[3]);
+    const old = panel.steps.value[3];
+    const other = old.ids.find((id) => id !== old.token);
+    panel.pick(other);
+    await until(() => panel.steps.value.length === 4);
+    expect(panel.steps.value[3].token).toBe(other);
+    expect(panel.steps.value[3].forced).toBe(true);
+    expect(panel.focus.value).toBeNull();
+    expect(panel.forced.value).toEqual([[3, other]]);
+    // the link of a branched text reproduces it
+    await panel.step();
+    await panel.step();
+    const hash = serializeHash(panel.hashState.value);
+    expect(hash).toContain(`forced=3.${other}`);
+    const again = createPanel(inProcessClient(), { session: 'q' });
+    await again.init();
+    await again.load(parseHash(hash).state);
+    expect(text(again)).toBe(text(panel));
+  });
+
+  it('plays and pauses', async () => {
+    await panel.load(parseHash('#seed=1').state);
+    panel.speed.value = 60;
+    panel.play();
+    expect(panel.playing.value).toBe(true);
+    await until(() => panel.steps.value.length >= 5);
+    panel.pause();
+    await new Promise((r) => setTimeout(r, 50));
+    const n = panel.steps.value.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(panel.steps.value.length).toBe(n);
+    expect(panel.playing.value).toBe(false);
+  });
+
+  it('draws samples and redraws them when the distribution changes', async () => {
+    await panel.load(parseHash('#seed=3').state);
+    await panel.drawSamples();
+    const s = panel.samples.value;
+    expect(s.n).toBe(1000);
+    expect(s.kl).toBeGreaterThan(0);
+    panel.setParam('top_k', 2);
+    await until(() => panel.next.value.nKept === 2);
+    expect(Array.from(panel.samples.value.freq).filter((f) => f > 0).length).toBeLessThanOrEqual(2);
+    panel.clearSamples();
+    expect(panel.samples.value).toBeNull();
+  });
+
+  it('refuses a bad prompt or seed with a message and keeps the text', async () => {
+    await panel.load(parseHash('#seed=2&steps=6').state);
+    const before = text(panel);
+    expect(await panel.setPrompt('Zoë')).toBe(false);
+    expect(panel.errors.value.prompt).toMatch(/the character 'ë'/);
+    expect(text(panel)).toBe(before);
+    expect(panel.prompt.value).toBe('');
+    expect(await panel.setSeed('12x')).toBe(false);
+    expect(panel.errors.value.seed).toBe('The seed must be a whole number (0 to 18446744073709551615).');
+    expect(panel.seed.value).toBe('2');
+    await panel.step();
+    expect(panel.steps.value).toHaveLength(7);
+  });
+
+  it('keeps its model when another cannot be loaded', async () => {
+    await panel.load(parseHash('#seed=2&steps=3').state);
+    expect(await panel.selectModel('transformer')).toBe(false);
+    expect(panel.errors.value.model).toBe('The tiny transformer is not in this build yet.');
+    expect(panel.modelId.value).toBe('bigram');
+    const bad = new Blob([new Uint8Array(fs.readFileSync(bigramPath)).slice(0, 5000)]);
+    bad.name = 'broken.bin';
+    expect(await panel.loadFiles(bad)).toBe(false);
+    expect(panel.errors.value.model).toMatch(/^broken\.bin: bigram: file has 5000 bytes, header implies \d+$/);
+    expect(panel.modelId.value).toBe('bigram');
+    await panel.step();
+    expect(panel.steps.value).toHaveLength(4);
+  });
+
+  it('loads a llama2.c model from files and stops calmly at its context end', async () => {
+    await panel.load(parseHash('').state);
+    const model = new Blob([randomCheckpoint({ vocab: 33, seqLen: 8 })]);
+    model.name = 'tiny.bin';
+    expect(await panel.loadFiles(model, new Blob([charTokenizer()]))).toBe(true);
+    expect(panel.modelId.value).toBe('file-1');
+    expect(panel.model.value).toMatchObject({ kind: 'transformer', vocab: 33, seqLen: 8 });
+    expect(panel.models.value.map((m) => m.name)).toEqual(['Bigram names', 'Tiny transformer', 'tiny.bin']);
+    for (let i = 0; i < 10; i++) await panel.step();
+    expect(panel.status.value.ready).toBe(false);
+    expect(panel.status.value.message).toMatch(/context is full|ended the text/);
+    expect(panel.errors.value.engine).toBeUndefined();
+    expect(panel.hashState.value.model).toBe('file');
+  });
+
+  it('falls back to the bigram with a notice when a link names a missing model', async () => {
+    const { state, notices } = parseHash('#model=transformer&temperature=abc&seed=4&steps=5');
+    await panel.load(state, notices);
+    expect(panel.modelId.value).toBe('bigram');
+    expect(panel.notices.value).toHaveLength(2);
+    expect(panel.notices.value[0]).toMatch(/temperature="abc"/);
+    expect(panel.notices.value[1]).toMatch(/The tiny transformer is not in this build yet\. Using Bigram names instead\./);
+    expect(panel.steps.value).toHaveLength(5);
+  });
+});
