@@ -28,10 +28,17 @@ static const char USAGE[] =
     "      step's report as one JSON object; with --seed also draws a token\n"
     "  sampler generate --model PATH|bigram|transformer [--tokenizer PATH]\n"
     "      [--prompt TEXT] [--steps N] [--seed S] [SAMPLER OPTIONS] [--json]\n"
-    "      [--regex PATTERN | --grammar json]\n"
+    "      [--regex PATTERN | --grammar json] [--metrics]\n"
+    "      [--beams B [--length-penalty A]]\n"
+    "      [--draft MODEL [--draft-tokenizer PATH] --speculate N]\n"
     "      prints the prompt and the generated text; --json prints one JSON\n"
     "      object per step instead; --regex / --grammar json constrain the\n"
-    "      generated text to match (within --steps tokens)\n"
+    "      generated text to match (within --steps tokens); --metrics adds a\n"
+    "      last line {\"metrics\": {distinct-n, perplexity, ...}}; --beams B\n"
+    "      runs a deterministic beam search of width B instead of sampling\n"
+    "      (score = log p / length^A) and prints the best hypothesis; --draft\n"
+    "      samples speculatively: MODEL drafts N tokens a round, the model\n"
+    "      verifies them (acceptance rate on stderr)\n"
     "  sampler logits --model PATH --tokens 1,5,9\n"
     "      prints {\"logits\": [[...position 0...], ...]} (one KV-cache pass)\n"
     "  sampler encode --tokenizer PATH|--model PATH --text TEXT [--bos] "
@@ -440,6 +447,202 @@ done:
 
 /* ----------------------------------------------------------- generate */
 
+/* Appends the text of tokens[from..n) (stopping at an end-of-text token for
+ * llama2.c models, whose end pieces are not text). */
+static void put_tokens(sp_buf *b, const sp_tokenizer *tok, const int *tokens,
+                       int from, int n) {
+    for (int i = from; i < n; i++) {
+        if (tok->kind == SP_TOK_BPE && (tokens[i] == tok->eos || tokens[i] == tok->bos))
+            break;
+        int len;
+        const char *piece = sp_decode(tok, i ? tokens[i - 1] : -1, tokens[i], &len);
+        sp_buf_put(b, piece, (size_t)len);
+    }
+}
+
+static int run_beams(const sp_model *m, const sp_tokenizer *tok,
+                     const char *prompt, const sp_params *p, int width,
+                     float length_penalty, long long steps, int json) {
+    char err[SP_ERR_LEN];
+    int max_tokens = (int)strlen(prompt) + 3 + (int)steps;
+    sp_beam_search *bs = sp_beam_new(m, tok, width, length_penalty, max_tokens,
+                                     err);
+    if (!bs) return say_error(EXIT_BAD_ARG, "--%s", err);
+    int status = 0;
+    if (sp_beam_start(bs, prompt, err) != SP_OK) {
+        status = say_error(EXIT_BAD_ARG, "%s", err);
+        goto done;
+    }
+    const sp_tokenizer *t = sp_beam_tokenizer(bs);
+    int n_prompt = sp_beam_n_prompt(bs);
+    sp_buf b;
+    sp_buf_init(&b);
+    for (long long i = 0; i < steps && sp_beam_live(bs) > 0; i++) {
+        int rc = sp_beam_step(bs, p, err);
+        if (rc == SP_ERR_STATE) {
+            say_error(0, "stopped after %lld steps: %s", i, err);
+            break;
+        }
+        if (rc != SP_OK) {
+            status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG : EXIT_BAD_FILE,
+                               "%s", err);
+            sp_buf_free(&b);
+            goto done;
+        }
+        if (!json) continue;
+        sp_buf_printf(&b, "{\"step\":%lld,\"beams\":[", i);
+        for (int k = 0; k < sp_beam_count(bs); k++) {
+            int n;
+            const int *tokens = sp_beam_tokens(bs, k, &n);
+            sp_buf b2;
+            sp_buf_init(&b2);
+            put_tokens(&b2, t, tokens, n_prompt, n);
+            sp_buf_puts(&b, k ? ",{\"text\":" : "{\"text\":");
+            sp_buf_json_str(&b, b2.data ? b2.data : "", b2.len);
+            sp_buf_free(&b2);
+            sp_buf_puts(&b, ",\"logprob\":");
+            sp_buf_num(&b, sp_beam_logprob(bs, k));
+            sp_buf_puts(&b, ",\"score\":");
+            sp_buf_num(&b, sp_beam_score(bs, k));
+            sp_buf_printf(&b, ",\"finished\":%s}",
+                          sp_beam_finished(bs, k) ? "true" : "false");
+        }
+        sp_buf_puts(&b, "]}\n");
+        out_buf(&b, 1);
+    }
+    if (!json) {
+        int n;
+        const int *tokens = sp_beam_tokens(bs, 0, &n);
+        sp_buf_puts(&b, prompt);
+        put_tokens(&b, t, tokens, n_prompt, n);
+        sp_buf_puts(&b, "\n");
+        out_buf(&b, 1);
+    }
+    sp_buf_free(&b);
+done:
+    sp_beam_free(bs);
+    return status;
+}
+
+static int run_speculative(loaded *target, const char *draft_name,
+                           const char *draft_tokenizer, const char *prompt,
+                           uint64_t seed, const sp_params *p, int n_draft,
+                           long long steps, int json) {
+    char err[SP_ERR_LEN];
+    loaded d;
+    int status = load_model(draft_name, draft_tokenizer, 1, &d);
+    if (status) return status;
+    sp_session *s = sp_session_new(target->model, target->tokenizer, err);
+    sp_speculator *sp = NULL;
+    if (!s) {
+        status = say_error(EXIT_BAD_FILE, "%s", err);
+        goto done;
+    }
+    sp_sampler_set_raw(sp_session_sampler(s), json);
+    sp = sp_spec_new(s, d.model, d.tokenizer, n_draft, err);
+    if (!sp) {
+        status = say_error(EXIT_BAD_ARG, "--draft: %s", err);
+        goto done;
+    }
+    int rc = sp_spec_start(sp, prompt, seed, err);
+    if (rc != SP_OK) {
+        status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG : EXIT_BAD_FILE,
+                           "%s", err);
+        goto done;
+    }
+    const sp_tokenizer *tok = sp_session_tokenizer(s);
+    sp_buf b;
+    sp_buf_init(&b);
+    if (!json) {
+        sp_buf_puts(&b, prompt);
+        out_buf(&b, 1);
+    }
+    static const char *const STATUS[4] = {"", "accepted", "corrected", "bonus"};
+    long long round = 0;
+    while (sp_session_n_generated(s) < steps && !sp_session_finished(s)) {
+        int before = sp_session_n_tokens(s);
+        rc = sp_spec_round(sp, p, err);
+        if (rc != SP_OK) {
+            if (rc == SP_ERR_STATE) {
+                say_error(0, "stopped: %s", err);
+                break;
+            }
+            status = say_error(EXIT_BAD_FILE, "%s", err);
+            break;
+        }
+        /* never past --steps: the last round may be cut short */
+        if (sp_session_n_generated(s) > steps)
+            sp_session_rewind(s, (int)steps, err);
+        const int *tokens = sp_session_tokens(s), *round_tokens, *round_status;
+        int n = sp_session_n_tokens(s);
+        int appended = sp_spec_round_tokens(sp, &round_tokens, &round_status);
+        if (before + appended > n) appended = n - before;
+        if (json) {
+            const int *drafted;
+            int nd = sp_spec_round_drafted(sp, &drafted);
+            sp_buf_printf(&b, "{\"round\":%lld,\"drafted\":[", round);
+            for (int i = 0; i < nd; i++)
+                sp_buf_printf(&b, i ? ",%d" : "%d", drafted[i]);
+            sp_buf_puts(&b, "],\"tokens\":[");
+        }
+        for (int i = 0; i < appended; i++) {
+            int t = tokens[before + i], len;
+            const char *piece = sp_decode(tok, tokens[before + i - 1], t, &len);
+            if (sp_session_is_end(s, t)) len = 0;
+            if (json) {
+                sp_buf_printf(&b, "%s{\"token\":%d,\"piece\":", i ? "," : "",
+                              t);
+                sp_buf_json_str(&b, piece, (size_t)len);
+                sp_buf_printf(&b, ",\"status\":\"%s\"}", STATUS[round_status[i]]);
+            } else {
+                sp_buf_put(&b, piece, (size_t)len);
+            }
+        }
+        if (json) sp_buf_puts(&b, "]}\n");
+        out_buf(&b, 1);
+        round++;
+    }
+    if (!json) sp_host_write(1, "\n", 1);
+    sp_buf_free(&b);
+    long long drafted, accepted, rounds, positions;
+    sp_spec_totals(sp, &drafted, &accepted, &rounds, &positions);
+    say_error(0, "speculative: %lld of %lld drafted tokens accepted (%.1f%%) "
+              "in %lld rounds; %lld target positions for %d tokens",
+              accepted, drafted, drafted ? 100.0 * accepted / drafted : 0.0,
+              rounds, positions, sp_session_n_generated(s));
+done:
+    sp_spec_free(sp);
+    sp_session_free(s);
+    unload(&d);
+    return status;
+}
+
+static void put_metrics(sp_buf *b, const sp_session *s) {
+    sp_metrics m;
+    if (sp_session_metrics(s, &m) != SP_OK) return;
+    sp_buf_printf(b, "{\"metrics\":{\"tokens\":%d,\"bytes\":%d", m.tokens,
+                  m.bytes);
+    const struct { const char *name; double value; } nums[] = {
+        {"distinct1", m.distinct1}, {"distinct2", m.distinct2},
+        {"distinct3", m.distinct3}, {"type_token_ratio", m.type_token_ratio},
+        {"mean_entropy_bits", m.mean_entropy_bits},
+        {"mean_entropy_raw_bits", m.mean_entropy_raw_bits},
+        {"mean_nucleus", m.mean_nucleus}, {"perplexity", m.perplexity},
+    };
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        sp_buf_printf(b, ",\"%s\":", nums[i].name);
+        sp_buf_num(b, nums[i].value);
+    }
+    int len;
+    char *text = sp_session_text(s, &len);
+    sp_buf_printf(b, ",\"longest_repeat\":%d,\"longest_repeat_text\":",
+                  m.longest_repeat);
+    if (text) sp_buf_json_str(b, text + m.longest_repeat_at, (size_t)m.longest_repeat);
+    else sp_buf_puts(b, "\"\"");
+    free(text);
+    sp_buf_puts(b, "}}\n");
+}
+
 static int cmd_generate(args *a) {
     sp_params p;
     sp_params_default(&p);
@@ -447,12 +650,39 @@ static int cmd_generate(args *a) {
     const char *regex = NULL, *grammar = NULL;
     uint64_t seed = DEFAULT_SEED;
     long long steps = DEFAULT_STEPS;
-    int json = 0;
+    int json = 0, metrics = 0;
+    long long beams = 0, speculate = 0;
+    double length_penalty = 0.0;
+    const char *draft = NULL, *draft_tokenizer = NULL;
     for (a->i = 2; a->i < a->argc; a->i++) {
         int r = sampler_option(a, &p);
         if (r < 0) return -r;
         if (r > 0) continue;
-        if (is_opt(a, "--model")) {
+        if (is_opt(a, "--metrics") && !a->value) {
+            metrics = 1;
+        } else if (is_opt(a, "--beams")) {
+            NEED_VALUE(a, v);
+            if (!parse_long(v, 1, 64, &beams))
+                return say_error(EXIT_BAD_ARG, "--beams: '%s' is not an "
+                                 "integer in 1..64", v);
+        } else if (is_opt(a, "--draft")) {
+            NEED_VALUE(a, v);
+            draft = v;
+        } else if (is_opt(a, "--draft-tokenizer")) {
+            NEED_VALUE(a, v);
+            draft_tokenizer = v;
+        } else if (is_opt(a, "--speculate")) {
+            NEED_VALUE(a, v);
+            if (!parse_long(v, 1, 16, &speculate))
+                return say_error(EXIT_BAD_ARG, "--speculate: '%s' is not an "
+                                 "integer in 1..16", v);
+        } else if (is_opt(a, "--length-penalty")) {
+            NEED_VALUE(a, v);
+            if (!parse_double(v, &length_penalty) ||
+                !(length_penalty >= 0 && length_penalty <= 10))
+                return say_error(EXIT_BAD_ARG, "--length-penalty: '%s' is not "
+                                 "a number in [0, 10]", v);
+        } else if (is_opt(a, "--model")) {
             NEED_VALUE(a, v);
             model = v;
         } else if (is_opt(a, "--tokenizer")) {
@@ -495,6 +725,14 @@ static int cmd_generate(args *a) {
     if (regex && grammar)
         return say_error(EXIT_BAD_ARG, "--regex and --grammar cannot be "
                          "combined");
+    if (beams && (regex || grammar || metrics || draft))
+        return say_error(EXIT_BAD_ARG, "--beams cannot be combined with "
+                         "--regex, --grammar, --metrics or --draft");
+    if (!draft != !speculate)
+        return say_error(EXIT_BAD_ARG, "--draft and --speculate go together");
+    if (draft && (regex || grammar))
+        return say_error(EXIT_BAD_ARG, "--draft cannot be combined with "
+                         "--regex or --grammar");
     if (check_params(&p, 0)) return EXIT_BAD_ARG;
     char err[SP_ERR_LEN];
     sp_constraint *constraint = NULL;
@@ -515,6 +753,16 @@ static int cmd_generate(args *a) {
         status = EXIT_BAD_ARG;
         goto done;
     }
+    if (beams) {
+        status = run_beams(l.model, l.tokenizer, prompt, &p, (int)beams,
+                           (float)length_penalty, steps, json);
+        goto done;
+    }
+    if (draft) {
+        status = run_speculative(&l, draft, draft_tokenizer, prompt, seed,
+                                 &p, (int)speculate, steps, json);
+        goto done;
+    }
     s = sp_session_new(l.model, l.tokenizer, err);
     if (!s) {
         status = say_error(EXIT_BAD_FILE, "%s", err);
@@ -526,8 +774,8 @@ static int cmd_generate(args *a) {
                            strchr(err, ':') ? strchr(err, ':') + 2 : err);
         goto done;
     }
-    /* the raw distribution is only printed with --json */
-    sp_sampler_set_raw(sp_session_sampler(s), json);
+    /* the raw distribution is only printed with --json or --metrics */
+    sp_sampler_set_raw(sp_session_sampler(s), json || metrics);
     int rc = sp_session_start(s, prompt, seed, err);
     if (rc != SP_OK) {
         status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG : EXIT_BAD_FILE,
@@ -587,6 +835,8 @@ static int cmd_generate(args *a) {
         if (sp_session_finished(s)) break;
     }
     if (!json) sp_host_write(1, "\n", 1);
+    if (metrics) put_metrics(&b, s);
+    out_buf(&b, 1);
     sp_buf_free(&b);
 done:
     sp_session_free(s);

@@ -156,6 +156,8 @@ void *sp_transformer_state_new(const sp_transformer *t);
 void sp_transformer_state_free(void *state);
 float *sp_transformer_forward(const sp_transformer *t, void *state,
                               int token, int pos);
+void sp_transformer_state_copy(const sp_transformer *t, void *dst,
+                               const void *src, int n_pos);
 /* adds the work of one forward pass at pos to *c (sp_state_counters) */
 void sp_transformer_count(const sp_transformer *t, int pos, sp_counters *c);
 

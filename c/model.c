@@ -72,12 +72,35 @@ void sp_state_free(sp_state *st) {
     free(st);
 }
 
+void sp_state_copy(const sp_model *m, sp_state *dst, const sp_state *src,
+                   int n_pos) {
+    if (m->kind == SP_MODEL_BIGRAM)
+        memcpy(dst->logits, src->logits, sizeof(float) * (size_t)m->vocab);
+    else
+        sp_transformer_state_copy(m->transformer, dst->transformer_state,
+                                  src->transformer_state, n_pos);
+}
+
 float *sp_forward(const sp_model *m, sp_state *st, int token, int pos) {
     if (token < 0 || token >= m->vocab || pos < 0 ||
         (m->seq_len > 0 && pos >= m->seq_len))
         return NULL;
-    if (m->kind == SP_MODEL_BIGRAM)
-        return sp_bigram_forward(m->bigram, st->logits, token);
-    return sp_transformer_forward(m->transformer, st->transformer_state, token,
-                                  pos);
+    float *logits;
+    if (m->kind == SP_MODEL_BIGRAM) {
+        logits = sp_bigram_forward(m->bigram, st->logits, token);
+    } else {
+        logits = sp_transformer_forward(m->transformer, st->transformer_state,
+                                        token, pos);
+        if (logits) sp_transformer_count(m->transformer, pos, &st->counters);
+    }
+    if (logits) st->counters.tokens++;
+    return logits;
+}
+
+void sp_state_counters(const sp_state *st, sp_counters *out) {
+    *out = st->counters;
+}
+
+void sp_state_reset_counters(sp_state *st) {
+    memset(&st->counters, 0, sizeof st->counters);
 }

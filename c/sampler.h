@@ -154,6 +154,8 @@ typedef struct {
     double entropy_raw_bits;
     double entropy_bits;    /* of the final distribution */
     int argmax_raw;         /* most likely token of the raw distribution */
+    float raw_max;          /* max logit; log p_raw(t) = logit - raw_max - */
+    double raw_log_z;       /*   raw_log_z (NaN when raw is off) */
     /* filled by sp_sampler_draw */
     int token;              /* the chosen token, -1 before a draw */
     float p_token;          /* its final probability */
@@ -228,6 +230,10 @@ const sp_tokenizer *sp_model_tokenizer(const sp_model *m);
 
 sp_state *sp_state_new(const sp_model *m);
 void sp_state_free(sp_state *st);
+/* Makes dst continue from where src stood after n_pos tokens (copies the
+ * KV cache rows [0, n_pos) and the last logits). */
+void sp_state_copy(const sp_model *m, sp_state *dst, const sp_state *src,
+                   int n_pos);
 /* Feeds token at position pos (0-based, in order) and returns the logits for
  * the next position, [vocab], owned by the state. */
 float *sp_forward(const sp_model *m, sp_state *st, int token, int pos);
@@ -298,6 +304,10 @@ int sp_session_preview(sp_session *s, const sp_params *p, char *err);
  * uniform is consumed all the same).  Returns SP_OK, SP_ERR_STATE at the end
  * of the model's context, or another error with a message. */
 int sp_session_step(sp_session *s, const sp_params *p, int force, char *err);
+/* Tokens every step may choose (allowed[vocab], borrowed; NULL = all): a
+ * fixed mask, combined with any constraint's (cut stage "constraint").
+ * Forced tokens are not checked against it. */
+void sp_session_set_allowed(sp_session *s, const uint8_t *allowed);
 /* Constrains the generated text (not the prompt) to the regex or grammar c
  * (borrowed; NULL removes it), with at most budget generated tokens in all
  * (0 = no limit): every step masks the tokens that could not lead to a
@@ -326,6 +336,90 @@ int sp_session_finished(const sp_session *s);
 int sp_session_is_end(const sp_session *s, int token);
 const sp_tokenizer *sp_session_tokenizer(const sp_session *s);
 int sp_session_vocab(const sp_session *s);
+
+/* ----------------------------------------------------------- beam search */
+
+/* Deterministic beam search (beam.c): width beams, optional length
+ * penalty alpha (score = log p / length^alpha; 0 = plain log p), each
+ * hypothesis holding at most max_tokens tokens (prompt included). */
+typedef struct sp_beam_search sp_beam_search;
+sp_beam_search *sp_beam_new(const sp_model *m, const sp_tokenizer *tok,
+                            int width, float length_penalty, int max_tokens,
+                            char *err);
+void sp_beam_free(sp_beam_search *b);
+int sp_beam_start(sp_beam_search *b, const char *prompt, char *err);
+/* One expansion; bias and penalties of p apply, its warpers do not.
+ * SP_ERR_STATE when every hypothesis is finished or the context is full. */
+int sp_beam_step(sp_beam_search *b, const sp_params *p, char *err);
+int sp_beam_live(const sp_beam_search *b);     /* beams still growing */
+int sp_beam_count(const sp_beam_search *b);    /* live + finished */
+int sp_beam_n_prompt(const sp_beam_search *b);
+const sp_tokenizer *sp_beam_tokenizer(const sp_beam_search *b);
+/* The i-th hypothesis by score, best first: its tokens (prompt included),
+ * summed log probability, score, and whether it ended the text. */
+const int *sp_beam_tokens(const sp_beam_search *b, int i, int *n);
+double sp_beam_logprob(const sp_beam_search *b, int i);
+double sp_beam_score(const sp_beam_search *b, int i);
+int sp_beam_finished(const sp_beam_search *b, int i);
+
+/* -------------------------------------------------- speculative decoding */
+
+/* Speculative sampling (speculative.c): a draft model proposes n_draft
+ * tokens per round, the target session's model accepts each with
+ * probability min(1, p/q) or replaces the first rejected one from the
+ * residual max(0, p - q); the text is distributed exactly as the target's.
+ * The speculator drives the target session (borrowed) and owns a session
+ * of the draft model. */
+typedef struct sp_speculator sp_speculator;
+enum { SP_SPEC_ACCEPTED = 1, SP_SPEC_CORRECTED = 2, SP_SPEC_BONUS = 3 };
+sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
+                           const sp_tokenizer *draft_tok, int n_draft,
+                           char *err);
+void sp_spec_free(sp_speculator *sp);
+/* Starts the target session (and the draft) on prompt with seed. */
+int sp_spec_start(sp_speculator *sp, const char *prompt, uint64_t seed,
+                  char *err);
+/* One round: appends 1..n_draft+1 tokens to the target session. */
+int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err);
+/* The last round: the target tokens it appended and their SP_SPEC_*
+ * status; and the draft's proposals (target ids, -1 = none). */
+int sp_spec_round_tokens(const sp_speculator *sp, const int **tokens,
+                         const int **status);
+int sp_spec_round_drafted(const sp_speculator *sp, const int **drafted);
+void sp_spec_totals(const sp_speculator *sp, long long *drafted,
+                    long long *accepted, long long *rounds,
+                    long long *target_positions);
+
+/* --------------------------------------------------------------- metrics */
+
+/* One generated token, as the session saw it. */
+typedef struct {
+    float p;                 /* its final probability */
+    double logp_raw;         /* ln of its raw model probability */
+    float entropy_bits, entropy_raw_bits;
+    int n_kept;
+} sp_token_stat;
+
+typedef struct {
+    int tokens, bytes;
+    double distinct1, distinct2, distinct3; /* distinct n-grams / n-grams */
+    double type_token_ratio;                /* distinct words / words */
+    int longest_repeat;      /* bytes of the longest repeated substring */
+    int longest_repeat_at;   /* its first occurrence (byte offset) */
+    double mean_entropy_bits, mean_entropy_raw_bits, mean_nucleus;
+    double perplexity;       /* 2^(mean -log2 p_raw(token)) */
+} sp_metrics;
+
+/* The metrics of a generated text (definitions in metrics.c). */
+int sp_text_metrics(const int *tokens, int n_tokens, const char *text,
+                    int text_len, const sp_token_stat *stats,
+                    sp_metrics *out);
+/* Per generated token stats of a session, [n_generated]. */
+const sp_token_stat *sp_session_stats(const sp_session *s);
+/* The session's generated text (malloc'd bytes, *len set; end-of-text
+ * tokens excluded) and its metrics. */
+char *sp_session_text(const sp_session *s, int *len);
+int sp_session_metrics(const sp_session *s, sp_metrics *out);
 
 /* ------------------------------------------------------------------- CLI */
 

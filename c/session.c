@@ -38,6 +38,8 @@ struct sp_session {
     sp_cstate cstate; /* where the generated text leaves it */
     int budget;       /* generated tokens allowed in all */
     uint8_t *allowed; /* [vocab] the mask of the next step */
+    const uint8_t *fixed_allowed; /* a mask for every step, NULL = none */
+    sp_token_stat *stats; /* [cap], one per generated token */
 };
 
 sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
@@ -78,18 +80,22 @@ void sp_session_free(sp_session *s) {
     sp_sampler_free(s->sampler);
     free(s->tokens);
     free(s->allowed);
+    free(s->stats);
     free(s);
 }
 
 sp_sampler *sp_session_sampler(sp_session *s) { return s->sampler; }
 
 static int push_token(sp_session *s, int token, char *err) {
-    if (s->n_tokens == s->cap) {
-        int cap = s->cap * 2;
+    if (s->n_tokens == s->cap || !s->stats) {
+        int cap = s->n_tokens == s->cap ? s->cap * 2 : s->cap;
         int *tokens = realloc(s->tokens, sizeof(int) * (size_t)cap);
-        if (!tokens)
+        if (tokens) s->tokens = tokens;
+        sp_token_stat *stats =
+            realloc(s->stats, sizeof(sp_token_stat) * (size_t)cap);
+        if (stats) s->stats = stats;
+        if (!tokens || !stats)
             return sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
-        s->tokens = tokens;
         s->cap = cap;
     }
     s->tokens[s->n_tokens++] = token;
@@ -194,6 +200,10 @@ static int constraint_mask(sp_session *s) {
     return allowed;
 }
 
+void sp_session_set_allowed(sp_session *s, const uint8_t *allowed) {
+    s->fixed_allowed = allowed;
+}
+
 int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
                          char *err) {
     if (!c) {
@@ -236,13 +246,20 @@ static int check_ready(const sp_session *s, char *err) {
     return SP_OK;
 }
 
-/* Sets the sampler's constraint mask for the pending step. */
+/* Sets the sampler's mask for the pending step: the fixed one and the
+ * constraint's. */
 static int prepare_mask(sp_session *s, char *err) {
     if (!s->constraint) {
-        sp_sampler_set_mask(s->sampler, NULL);
+        sp_sampler_set_mask(s->sampler, s->fixed_allowed);
         return SP_OK;
     }
-    if (constraint_mask(s) == 0)
+    int n = constraint_mask(s);
+    if (s->fixed_allowed) {
+        n = 0;
+        for (int t = 0; t < sp_model_vocab(s->model); t++)
+            n += s->allowed[t] &= s->fixed_allowed[t];
+    }
+    if (n == 0)
         return sp_fail(err, SP_ERR_UNSATISFIABLE, "constraint: no token of this "
                        "model's vocabulary can continue the text (%s)",
                        sp_constraint_describe(s->constraint));
@@ -288,6 +305,13 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     }
     rc = push_token(s, s->step.token, err);
     if (rc != SP_OK) return rc;
+    sp_token_stat *stat = &s->stats[s->n_tokens - 1 - s->n_prompt];
+    stat->p = s->step.p_token;
+    stat->logp_raw = ((double)s->step.logits[s->step.token] - s->step.raw_max) -
+                     s->step.raw_log_z;
+    stat->entropy_bits = (float)s->step.entropy_bits;
+    stat->entropy_raw_bits = (float)s->step.entropy_raw_bits;
+    stat->n_kept = s->step.n_kept;
     if (is_end_of_text(s, s->step.token)) {
         s->finished = 1;
         return SP_OK;
@@ -349,6 +373,48 @@ int sp_session_n_tokens(const sp_session *s) { return s->n_tokens; }
 const int *sp_session_tokens(const sp_session *s) { return s->tokens; }
 int sp_session_n_prompt(const sp_session *s) { return s->n_prompt; }
 int sp_session_finished(const sp_session *s) { return s->finished; }
+
+const sp_token_stat *sp_session_stats(const sp_session *s) {
+    return s->stats;
+}
+
+char *sp_session_text(const sp_session *s, int *len) {
+    size_t cap = 64, n = 0;
+    char *text = malloc(cap);
+    if (!text) return NULL;
+    for (int i = s->n_prompt; i < s->n_tokens; i++) {
+        int t = s->tokens[i], piece_len;
+        if (is_end_of_text(s, t)) break;
+        const char *piece = sp_decode(s->tok, s->tokens[i - 1], t, &piece_len);
+        if (n + (size_t)piece_len + 1 > cap) {
+            while (n + (size_t)piece_len + 1 > cap) cap *= 2;
+            char *more = realloc(text, cap);
+            if (!more) {
+                free(text);
+                return NULL;
+            }
+            text = more;
+        }
+        memcpy(text + n, piece, (size_t)piece_len);
+        n += (size_t)piece_len;
+    }
+    text[n] = '\0';
+    *len = (int)n;
+    return text;
+}
+
+int sp_session_metrics(const sp_session *s, sp_metrics *out) {
+    int len;
+    char *text = sp_session_text(s, &len);
+    if (!text) return SP_ERR_NOMEM;
+    int n = s->n_tokens - s->n_prompt;
+    if (s->finished && n > 0 && is_end_of_text(s, s->tokens[s->n_tokens - 1]))
+        n--; /* the end token is not part of the text */
+    int rc = sp_text_metrics(s->tokens + s->n_prompt, n, text, len, s->stats,
+                             out);
+    free(text);
+    return rc;
+}
 int sp_session_is_end(const sp_session *s, int token) {
     return is_end_of_text(s, token);
 }

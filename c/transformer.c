@@ -29,6 +29,7 @@
 #define HEADER_BYTES 28
 #define MAX_VOCAB 1000000
 #define MAX_SEQ_LEN 1000000
+#define MAX_STATE_BYTES ((uint64_t)1 << 30) /* see parse_config */
 
 enum {
     W_EMB, W_RMS_ATT, W_Q, W_K, W_V, W_O, W_RMS_FFN, W_1, W_2, W_3,
@@ -178,6 +179,23 @@ static int parse_config(config *c, const uint8_t *data, size_t size,
         return sp_fail(err, SP_ERR_FORMAT, "checkpoint: file has %zu bytes, "
                        "header implies %llu", size,
                        (unsigned long long)expected);
+    /* The forward state grows with seq_len, which the file barely pays for
+     * (seq_len x head_size floats of unused tables): a small file could ask
+     * for a huge KV cache.  It may take up to 1 GiB, or more if the weights
+     * themselves are that large. */
+    uint64_t seq = (uint64_t)c->seq_len;
+    uint64_t state = 2 * mul_checked(L, mul_checked(seq, kv, &of), &of) +
+                     mul_checked((uint64_t)c->n_heads, seq, &of) + V +
+                     4 * dim + 2 * hidden + (uint64_t)c->head_size;
+    if (of || (4 * state > MAX_STATE_BYTES && 4 * state > (uint64_t)size))
+        return sp_fail(err, SP_ERR_FORMAT, "checkpoint: seq_len %d needs "
+                       "%.0f MiB of KV cache and activations (n_layers %d, "
+                       "kv_dim %d, n_heads %d), more than the %d MiB limit",
+                       c->seq_len, (8.0 * (double)L * (double)seq * (double)kv +
+                                    4.0 * (double)c->n_heads * (double)seq) /
+                                       1048576.0,
+                       c->n_layers, c->kv_dim, c->n_heads,
+                       (int)(MAX_STATE_BYTES >> 20));
     return SP_OK;
 }
 
@@ -336,6 +354,30 @@ static void softmax(float *x, int n) {
     sp_div_scalar(x, sum, n);
 }
 
+/* 2 x the multiply-adds of one forward pass at pos: the matmuls (q, k, v,
+ * o, w1, w3, w2 per layer, the classifier) and the attention (a score and a
+ * weighted value per head and position 0..pos) */
+static double forward_flops(const config *c, double pos) {
+    double dim = c->dim, kv = c->kv_dim, hidden = c->hidden_dim;
+    double per_layer = 2.0 * dim * dim + 2.0 * kv * dim + 3.0 * hidden * dim;
+    double attention = 2.0 * (double)c->n_heads * (double)c->head_size;
+    return 2.0 * ((double)c->n_layers * (per_layer + attention * (pos + 1)) +
+                  (double)c->vocab * dim);
+}
+
+void sp_transformer_count(const sp_transformer *t, int pos, sp_counters *k) {
+    const config *c = &t->c;
+    double n = (double)pos + 1; /* positions 0..pos */
+    k->flops += forward_flops(c, pos);
+    /* sum over p in 0..pos of forward_flops(c, p): the constant part n
+     * times, the attention part (p + 1) summed, n (n + 1) / 2 */
+    double fixed = forward_flops(c, -1.0);
+    double attention = forward_flops(c, 0.0) - fixed;
+    k->flops_no_cache += n * fixed + attention * (n * (n + 1) / 2);
+    k->kv_reused += 2u * (uint64_t)c->n_layers * (uint64_t)pos;
+    k->kv_written += 2u * (uint64_t)c->n_layers;
+}
+
 float *sp_transformer_forward(const sp_transformer *t, void *state,
                               int token, int pos) {
     const config *c = &t->c;
@@ -407,4 +449,22 @@ float *sp_transformer_forward(const sp_transformer *t, void *state,
     rmsnorm(s->x, s->x, t->w[W_RMS_FINAL], dim);
     sp_matmul(s->logits, s->x, t->w[W_CLS], dim, c->vocab);
     return s->logits;
+}
+
+/* ---- state copies (beam search, speculative decoding) ------------------- */
+
+/* Copies positions [0, n_pos) of the KV cache and the last logits from src
+ * to dst: a beam continues from where its parent stood. */
+void sp_transformer_state_copy(const sp_transformer *t, void *dst,
+                               const void *src, int n_pos) {
+    const config *c = &t->c;
+    tstate *d = dst;
+    const tstate *s = src;
+    size_t row = (size_t)c->kv_dim, layer = (size_t)c->seq_len * row;
+    size_t bytes = sizeof(float) * row * (size_t)n_pos;
+    for (int l = 0; l < c->n_layers; l++) {
+        memcpy(d->key_cache + l * layer, s->key_cache + l * layer, bytes);
+        memcpy(d->value_cache + l * layer, s->value_cache + l * layer, bytes);
+    }
+    memcpy(d->logits, s->logits, sizeof(float) * (size_t)c->vocab);
 }

@@ -580,8 +580,11 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->argmax_raw = sp_scan_ge(logits, m, 0, v);
     step->entropy_raw_bits = NAN;
     step->kept_mass = NAN;
+    step->raw_max = m;
+    step->raw_log_z = NAN;
     if (s->want_raw) {
         float z = sp_exp_shift_sum(logits, m, s->probs_raw, v);
+        step->raw_log_z = sp_log((double)z);
         sp_div_scalar(s->probs_raw, z, v);
         step->entropy_raw_bits =
             entropy_bits(z, sp_dot_shift_pos(s->probs_raw, logits, m, v));

@@ -1,0 +1,308 @@
+/*
+ * beam.c — beam search: keep the B most probable continuations, not one.
+ *
+ * Each step, every live beam proposes its B most probable next tokens; of
+ * all B x B candidates the B best by score survive (score = sum of log p,
+ * divided by length^alpha when a length penalty alpha > 0 is set, as in
+ * Hugging Face's beam scorer).  Probabilities come from the pipeline's
+ * logits processors only -- the logit bias and the penalties -- with
+ * temperature 1 and no truncation (beam search ranks, it does not sample).
+ * A candidate that ends the text (EOS, or BOS for llama2.c models) becomes a
+ * finished hypothesis; the search stops when the steps run out, or when B
+ * hypotheses are finished and no live beam can beat them (alpha = 0).
+ * Ties are broken by parent beam and token id, so the search is exactly
+ * deterministic: no randomness at all.
+ *
+ * Every beam has its own model state (KV cache); a surviving candidate
+ * copies its parent's cache rows and feeds its token.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct {
+    int *tokens;     /* prompt + generated */
+    int n;
+    double logprob;  /* of the generated tokens */
+    double score;
+    int finished;
+    sp_state *state; /* after feeding tokens[0..n-1] (live beams) */
+    float *pending;  /* the next logits (live beams) */
+} hyp;
+
+typedef struct {
+    double score, logprob;
+    int parent, token;
+} candidate;
+
+struct sp_beam_search {
+    const sp_model *model;
+    const sp_tokenizer *tok;
+    int width;
+    float length_penalty;
+    int n_prompt, seq_len, cap; /* cap: tokens each hypothesis can hold */
+    hyp *live, *next;           /* [width] each; states double-buffered */
+    int n_live;
+    hyp *done;                  /* [width] finished hypotheses */
+    int n_done;
+    sp_sampler *sampler;
+    candidate *cands;           /* [width * width] */
+    int *top_ids;
+    double *top_cum;
+    int *order;                 /* hypotheses by score: live then done ids */
+    int n_order;
+    int steps;
+};
+
+static double beam_score(const sp_beam_search *b, double logprob, int len) {
+    if (b->length_penalty == 0.0f || len <= 0) return logprob;
+    return logprob / sp_pow((double)len, (double)b->length_penalty);
+}
+
+static int is_end(const sp_beam_search *b, int token) {
+    return b->tok->kind == SP_TOK_BPE &&
+           (token == b->tok->eos || token == b->tok->bos);
+}
+
+void sp_beam_free(sp_beam_search *b) {
+    if (!b) return;
+    hyp *sets[3] = {b->live, b->next, b->done};
+    for (int k = 0; k < 3; k++) {
+        if (!sets[k]) continue;
+        for (int i = 0; i < b->width; i++) {
+            free(sets[k][i].tokens);
+            sp_state_free(sets[k][i].state);
+        }
+        free(sets[k]);
+    }
+    sp_sampler_free(b->sampler);
+    free(b->cands);
+    free(b->top_ids);
+    free(b->top_cum);
+    free(b->order);
+    free(b);
+}
+
+sp_beam_search *sp_beam_new(const sp_model *m, const sp_tokenizer *tok,
+                            int width, float length_penalty, int max_tokens,
+                            char *err) {
+    if (!tok) tok = sp_model_tokenizer(m);
+    if (!tok) {
+        sp_fail(err, SP_ERR_ARG, "beams: the model has no tokenizer; give one");
+        return NULL;
+    }
+    if (width < 1 || width > 64) {
+        sp_fail(err, SP_ERR_ARG, "beams must be in 1..64 (got %d)", width);
+        return NULL;
+    }
+    if (!(length_penalty >= 0.0f && length_penalty <= 10.0f)) {
+        sp_fail(err, SP_ERR_ARG, "length-penalty must be in [0, 10] (got %g)",
+                (double)length_penalty);
+        return NULL;
+    }
+    sp_beam_search *b = calloc(1, sizeof *b);
+    if (!b) goto nomem;
+    b->model = m;
+    b->tok = tok;
+    b->width = width;
+    b->length_penalty = length_penalty;
+    b->seq_len = sp_model_seq_len(m);
+    b->cap = max_tokens > 0 ? max_tokens : 1;
+    b->live = calloc((size_t)width, sizeof(hyp));
+    b->next = calloc((size_t)width, sizeof(hyp));
+    b->done = calloc((size_t)width, sizeof(hyp));
+    b->sampler = sp_sampler_new(sp_model_vocab(m));
+    b->cands = malloc(sizeof(candidate) * (size_t)width * (size_t)width);
+    b->top_ids = malloc(sizeof(int) * (size_t)width);
+    b->top_cum = malloc(sizeof(double) * (size_t)width);
+    b->order = malloc(sizeof(int) * (size_t)width * 2);
+    if (!b->live || !b->next || !b->done || !b->sampler || !b->cands ||
+        !b->top_ids || !b->top_cum || !b->order)
+        goto nomem;
+    hyp *sets[3] = {b->live, b->next, b->done};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < width; i++) {
+            sets[k][i].tokens = malloc(sizeof(int) * (size_t)b->cap);
+            if (!sets[k][i].tokens) goto nomem;
+            if (k < 2) {
+                sets[k][i].state = sp_state_new(m);
+                if (!sets[k][i].state) goto nomem;
+            }
+        }
+    return b;
+nomem:
+    sp_beam_free(b);
+    sp_fail(err, SP_ERR_NOMEM, "beams: out of memory");
+    return NULL;
+}
+
+/* hypothesis id: live ones are 0..width-1, finished ones width + i */
+static const hyp *hyp_at(const sp_beam_search *b, int id) {
+    return id < b->width ? &b->live[id] : &b->done[id - b->width];
+}
+
+static void rebuild_order(sp_beam_search *b) {
+    /* live and finished hypotheses by score (desc), live first on ties */
+    int n = 0;
+    for (int i = 0; i < b->n_live; i++) b->order[n++] = i;
+    for (int i = 0; i < b->n_done; i++) b->order[n++] = b->width + i;
+    for (int i = 1; i < n; i++) /* insertion sort: n <= 128 */
+        for (int j = i; j > 0; j--) {
+            const hyp *x = hyp_at(b, b->order[j - 1]);
+            const hyp *y = hyp_at(b, b->order[j]);
+            if (!(y->score > x->score)) break;
+            int t = b->order[j];
+            b->order[j] = b->order[j - 1];
+            b->order[j - 1] = t;
+        }
+    b->n_order = n;
+}
+
+int sp_beam_start(sp_beam_search *b, const char *prompt, char *err) {
+    int max_ids = (int)strlen(prompt ? prompt : "") + 2;
+    if (max_ids > b->cap)
+        return sp_fail(err, SP_ERR_ARG, "beams: the prompt is longer than %d "
+                       "tokens", b->cap);
+    hyp *h = &b->live[0];
+    int n = sp_encode(b->tok, prompt ? prompt : "", 1, 0, h->tokens, b->cap,
+                      err);
+    if (n < 0) return SP_ERR_ARG;
+    if (b->seq_len > 0 && n >= b->seq_len)
+        return sp_fail(err, SP_ERR_ARG, "prompt: %d tokens leave no room in "
+                       "the model's context of %d", n, b->seq_len);
+    for (int i = 0; i < n; i++) {
+        h->pending = sp_forward(b->model, h->state, h->tokens[i], i);
+        if (!h->pending)
+            return sp_fail(err, SP_ERR_STATE, "forward: token %d at position "
+                           "%d is invalid", h->tokens[i], i);
+    }
+    h->n = n;
+    h->logprob = h->score = 0.0;
+    h->finished = 0;
+    b->n_prompt = n;
+    b->n_live = 1;
+    b->n_done = 0;
+    b->steps = 0;
+    rebuild_order(b);
+    return SP_OK;
+}
+
+static int cmp_candidate(const void *x, const void *y) {
+    const candidate *p = x, *q = y;
+    if (p->score != q->score) return p->score > q->score ? -1 : 1;
+    if (p->parent != q->parent) return p->parent < q->parent ? -1 : 1;
+    return (p->token > q->token) - (p->token < q->token);
+}
+
+/* the finished hypothesis with the lowest score, or -1 */
+static int worst_done(const sp_beam_search *b) {
+    int w = -1;
+    for (int i = 0; i < b->n_done; i++)
+        if (w < 0 || b->done[i].score < b->done[w].score) w = i;
+    return w;
+}
+
+int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
+    if (b->n_live == 0)
+        return sp_fail(err, SP_ERR_STATE, "beams: every hypothesis is "
+                       "finished");
+    int len = b->live[0].n; /* all live beams have the same length */
+    if (len >= b->cap || (b->seq_len > 0 && len >= b->seq_len))
+        return sp_fail(err, SP_ERR_STATE, "context full: %d tokens", len);
+    /* the logits processors only: bias and penalties */
+    sp_params p = *params;
+    p.temperature = 1.0f;
+    p.top_k = 0;
+    p.top_p = 1.0f;
+    p.min_p = 0.0f;
+    p.typical_p = 1.0f;
+    int n_cands = 0;
+    for (int i = 0; i < b->n_live; i++) {
+        hyp *h = &b->live[i];
+        sp_step st;
+        int rc = sp_sampler_warp(b->sampler, h->pending, h->tokens, h->n, &p,
+                                 &st, err);
+        if (rc != SP_OK) return rc;
+        int k = sp_step_top(&st, b->width, b->top_ids, b->top_cum);
+        for (int j = 0; j < k; j++) {
+            int t = b->top_ids[j];
+            if (!(st.probs[t] > 0.0f)) continue; /* cut or underflow */
+            double lp = h->logprob + sp_log((double)st.probs[t]);
+            b->cands[n_cands++] =
+                (candidate){beam_score(b, lp, h->n + 1 - b->n_prompt), lp, i, t};
+        }
+    }
+    qsort(b->cands, (size_t)n_cands, sizeof(candidate), cmp_candidate);
+    int n_next = 0;
+    for (int c = 0; c < n_cands && n_next < b->width; c++) {
+        const candidate *cd = &b->cands[c];
+        const hyp *parent = &b->live[cd->parent];
+        if (is_end(b, cd->token)) {
+            /* a finished hypothesis: keep it if it is among the best B */
+            int slot = b->n_done < b->width ? b->n_done : worst_done(b);
+            if (b->n_done == b->width && !(cd->score > b->done[slot].score))
+                continue;
+            hyp *d = &b->done[slot];
+            memcpy(d->tokens, parent->tokens, sizeof(int) * (size_t)parent->n);
+            d->tokens[parent->n] = cd->token;
+            d->n = parent->n + 1;
+            d->logprob = cd->logprob;
+            d->score = cd->score;
+            d->finished = 1;
+            if (b->n_done < b->width) b->n_done++;
+            continue;
+        }
+        hyp *h = &b->next[n_next++];
+        memcpy(h->tokens, parent->tokens, sizeof(int) * (size_t)parent->n);
+        h->tokens[parent->n] = cd->token;
+        h->n = parent->n + 1;
+        h->logprob = cd->logprob;
+        h->score = cd->score;
+        h->finished = 0;
+        sp_state_copy(b->model, h->state, parent->state, parent->n);
+        h->pending = NULL;
+    }
+    /* feed the survivors (after all copies: parents are read above) */
+    for (int i = 0; i < n_next; i++) {
+        hyp *h = &b->next[i];
+        if (b->seq_len > 0 && h->n >= b->seq_len) continue; /* full */
+        h->pending = sp_forward(b->model, h->state, h->tokens[h->n - 1],
+                                h->n - 1);
+    }
+    hyp *t = b->live;
+    b->live = b->next;
+    b->next = t;
+    b->n_live = n_next;
+    b->steps++;
+    /* with no length penalty scores only fall: finished ones that beat
+     * every live beam cannot be overtaken */
+    if (b->length_penalty == 0.0f && b->n_done == b->width && b->n_live > 0) {
+        int w = worst_done(b);
+        if (b->live[0].score <= b->done[w].score) b->n_live = 0;
+    }
+    rebuild_order(b);
+    return SP_OK;
+}
+
+int sp_beam_count(const sp_beam_search *b) { return b->n_order; }
+int sp_beam_n_prompt(const sp_beam_search *b) { return b->n_prompt; }
+int sp_beam_live(const sp_beam_search *b) { return b->n_live; }
+
+const int *sp_beam_tokens(const sp_beam_search *b, int i, int *n) {
+    const hyp *h = hyp_at(b, b->order[i]);
+    *n = h->n;
+    return h->tokens;
+}
+double sp_beam_logprob(const sp_beam_search *b, int i) {
+    return hyp_at(b, b->order[i])->logprob;
+}
+double sp_beam_score(const sp_beam_search *b, int i) {
+    return hyp_at(b, b->order[i])->score;
+}
+int sp_beam_finished(const sp_beam_search *b, int i) {
+    return hyp_at(b, b->order[i])->finished;
+}
+const sp_tokenizer *sp_beam_tokenizer(const sp_beam_search *b) {
+    return b->tok;
+}

@@ -1,0 +1,285 @@
+/*
+ * speculative.c — speculative sampling (Leviathan et al. 2023; Chen et al.
+ * 2023): a small draft model proposes N tokens, the target model checks
+ * them, and the text comes out distributed exactly as the target's own.
+ *
+ * One round:
+ *   1. the draft samples x_1..x_N from its distributions q_1..q_N (the same
+ *      sampler settings as the target's, its own history);
+ *   2. for i = 1..N the target computes p_i and accepts x_i with
+ *      probability min(1, p_i(x_i) / q_i(x_i)); on the first rejection it
+ *      samples a replacement from the residual max(0, p_i - q_i), normalized,
+ *      and the round ends;
+ *   3. if all N were accepted, the target samples one bonus token from
+ *      p_{N+1}.
+ * Every decision takes a fresh uniform from the speculator's own PCG32
+ * stream (seeded with the generation's seed), never one that an earlier,
+ * discarded decision saw: that independence is what makes the output
+ * distribution exactly the target's.  At temperature 0 both distributions
+ * are one-hot, so a draft token survives only if it is the target's argmax:
+ * the output is plain greedy decoding.
+ *
+ * Vocabularies: the draft's tokens map to the target's by their text (a
+ * character bigram can draft for a character-level transformer); draft
+ * tokens the target lacks are masked in the draft, and target tokens the
+ * draft lacks reach the draft as its boundary token (a fresh start).  The
+ * target here verifies one position at a time -- this engine has no batched
+ * forward pass -- so the lesson is the acceptance rule and its rate, not a
+ * wall-clock speed-up; the counters say how many target positions a batched
+ * verifier would have run.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SPEC_MAX_DRAFT 16
+
+struct sp_speculator {
+    sp_session *target;      /* borrowed */
+    sp_session *draft;       /* owned */
+    const sp_tokenizer *ttok, *dtok;
+    int n_draft, tvocab, dvocab;
+    int *d2t;                /* draft id -> target id, -1 = none */
+    int *t2d;                /* target id -> draft id (boundary if none) */
+    uint8_t *draft_allowed;  /* draft tokens that map to a target token */
+    float *q;                /* [n_draft][tvocab]: q_i over target ids */
+    float *residual;         /* [tvocab] */
+    sp_rng rng;
+    /* the last round */
+    int round_tokens[SPEC_MAX_DRAFT + 1];
+    int round_status[SPEC_MAX_DRAFT + 1];
+    int round_drafted[SPEC_MAX_DRAFT];
+    int round_n, round_n_drafted;
+    /* totals */
+    long long drafted, accepted, rounds, target_positions;
+};
+
+void sp_spec_free(sp_speculator *sp) {
+    if (!sp) return;
+    sp_session_free(sp->draft);
+    free(sp->d2t);
+    free(sp->t2d);
+    free(sp->draft_allowed);
+    free(sp->q);
+    free(sp->residual);
+    free(sp);
+}
+
+sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
+                           const sp_tokenizer *draft_tok, int n_draft,
+                           char *err) {
+    if (n_draft < 1 || n_draft > SPEC_MAX_DRAFT) {
+        sp_fail(err, SP_ERR_ARG, "speculate must be in 1..%d (got %d)",
+                SPEC_MAX_DRAFT, n_draft);
+        return NULL;
+    }
+    sp_speculator *sp = calloc(1, sizeof *sp);
+    if (!sp) goto nomem;
+    sp->target = target;
+    sp->n_draft = n_draft;
+    sp->draft = sp_session_new(draft_model, draft_tok, err);
+    if (!sp->draft) {
+        sp_spec_free(sp);
+        return NULL;
+    }
+    sp->ttok = sp_session_tokenizer(target);
+    sp->dtok = sp_session_tokenizer(sp->draft);
+    sp->tvocab = sp_session_vocab(target);
+    sp->dvocab = sp_session_vocab(sp->draft);
+    sp->d2t = malloc(sizeof(int) * (size_t)sp->dvocab);
+    sp->t2d = malloc(sizeof(int) * (size_t)sp->tvocab);
+    sp->draft_allowed = calloc((size_t)sp->dvocab, 1);
+    sp->q = malloc(sizeof(float) * (size_t)n_draft * (size_t)sp->tvocab);
+    sp->residual = malloc(sizeof(float) * (size_t)sp->tvocab);
+    if (!sp->d2t || !sp->t2d || !sp->draft_allowed || !sp->q || !sp->residual)
+        goto nomem;
+    /* map by text; special tokens (BOS, EOS, <unk>) map to none */
+    int mapped = 0;
+    for (int d = 0; d < sp->dvocab; d++) {
+        sp->d2t[d] = -1;
+        if (d >= sp_tokenizer_vocab(sp->dtok) ||
+            (sp->dtok->kind == SP_TOK_BPE && d <= 2) ||
+            (sp->dtok->kind == SP_TOK_CHAR && d == sp->dtok->bos &&
+             sp_tokenizer_lookup(sp->ttok, "\n", 1) < 0))
+            continue;
+        int len;
+        const char *piece = sp_decode(sp->dtok, -1, d, &len);
+        int t = sp_tokenizer_lookup(sp->ttok, piece, len);
+        if (t >= 0 && !(sp->ttok->kind == SP_TOK_BPE && t <= 2)) {
+            sp->d2t[d] = t;
+            sp->draft_allowed[d] = 1;
+            mapped++;
+        }
+    }
+    int boundary = sp_tokenizer_bos(sp->dtok);
+    for (int t = 0; t < sp->tvocab; t++) {
+        sp->t2d[t] = boundary;
+        if (t >= sp_tokenizer_vocab(sp->ttok) ||
+            (sp->ttok->kind == SP_TOK_BPE && t <= 2))
+            continue;
+        int len;
+        const char *piece = sp_decode(sp->ttok, -1, t, &len);
+        int d = sp_tokenizer_lookup(sp->dtok, piece, len);
+        if (d >= 0 && sp->d2t[d] == t) sp->t2d[t] = d;
+    }
+    if (mapped == 0) {
+        sp_fail(err, SP_ERR_ARG, "draft: none of its tokens is a token of "
+                "the target model");
+        sp_spec_free(sp);
+        return NULL;
+    }
+    sp_session_set_allowed(sp->draft, sp->draft_allowed);
+    return sp;
+nomem:
+    sp_spec_free(sp);
+    sp_fail(err, SP_ERR_NOMEM, "speculative: out of memory");
+    return NULL;
+}
+
+/* Brings the draft session to the target's text: restart it and feed the
+ * target's tokens, mapped. */
+static int sync_draft(sp_speculator *sp, const sp_params *p, char *err) {
+    int rc = sp_session_start(sp->draft, "", 0, err);
+    if (rc != SP_OK) return rc;
+    const int *t = sp_session_tokens(sp->target);
+    int n = sp_session_n_tokens(sp->target);
+    for (int i = 1; i < n; i++) { /* [0] is BOS / the boundary */
+        rc = sp_session_step(sp->draft, p, sp->t2d[t[i]], err);
+        if (rc != SP_OK) return rc;
+    }
+    return SP_OK;
+}
+
+int sp_spec_start(sp_speculator *sp, const char *prompt, uint64_t seed,
+                  char *err) {
+    int rc = sp_session_start(sp->target, prompt, seed, err);
+    if (rc != SP_OK) return rc;
+    sp_rng_seed(&sp->rng, seed);
+    sp->drafted = sp->accepted = sp->rounds = sp->target_positions = 0;
+    sp->round_n = sp->round_n_drafted = 0;
+    sp_params p;
+    sp_params_default(&p);
+    return sync_draft(sp, &p, err);
+}
+
+/* Draws from probs[vocab] (ascending ids) with uniform u; -1 if all 0. */
+static int draw_from(const float *probs, int vocab, double u) {
+    double total = 0.0;
+    for (int i = 0; i < vocab; i++) total += probs[i];
+    if (!(total > 0.0)) return -1;
+    double r = u * total, cum = 0.0;
+    int last = -1;
+    for (int i = 0; i < vocab; i++) {
+        if (probs[i] <= 0.0f) continue;
+        cum += probs[i];
+        last = i;
+        if (r < cum) return i;
+    }
+    return last;
+}
+
+int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err) {
+    sp_session *tgt = sp->target, *dft = sp->draft;
+    sp->round_n = sp->round_n_drafted = 0;
+    if (sp_session_finished(tgt))
+        return sp_fail(err, SP_ERR_STATE, "the text is finished: the model "
+                       "emitted its end-of-text token");
+    /* 1. draft N tokens; q_i kept over the target's ids */
+    int n = 0;
+    for (; n < sp->n_draft; n++) {
+        int rc = sp_session_preview(dft, p, err);
+        if (rc == SP_ERR_STATE) break; /* the draft's context is full */
+        if (rc != SP_OK) return rc;
+        sp_step st = *sp_session_last_step(dft);
+        sp_sampler_draw(&st, sp_rng_uniform(&sp->rng));
+        float *q = sp->q + (size_t)n * sp->tvocab;
+        memset(q, 0, sizeof(float) * (size_t)sp->tvocab);
+        for (int j = 0; j < st.n_kept; j++) {
+            int d = st.kept[j];
+            if (sp->d2t[d] >= 0) q[sp->d2t[d]] = st.probs[d];
+        }
+        sp->round_drafted[n] = sp->d2t[st.token];
+        rc = sp_session_step(dft, p, st.token, err);
+        if (rc != SP_OK && rc != SP_ERR_STATE) return rc;
+    }
+    sp->round_n_drafted = n;
+    sp->drafted += n;
+    sp->rounds++;
+    /* 2. verify one by one */
+    int appended = 0;
+    for (int i = 0; i <= n; i++) {
+        int rc = sp_session_preview(tgt, p, err);
+        if (rc != SP_OK) {
+            if (appended > 0 && rc == SP_ERR_STATE) break; /* context full */
+            return rc;
+        }
+        sp->target_positions++;
+        sp_step st = *sp_session_last_step(tgt);
+        int token, status;
+        if (i == n) { /* 3. every draft accepted: a bonus token from p */
+            sp_sampler_draw(&st, sp_rng_uniform(&sp->rng));
+            token = st.token;
+            status = SP_SPEC_BONUS;
+        } else {
+            int x = sp->round_drafted[i];
+            const float *q = sp->q + (size_t)i * sp->tvocab;
+            double ratio = (double)st.probs[x] / (double)q[x];
+            if (sp_rng_uniform(&sp->rng) < ratio) {
+                token = x;
+                status = SP_SPEC_ACCEPTED;
+                sp->accepted++;
+            } else {
+                for (int t = 0; t < sp->tvocab; t++) {
+                    float r = st.probs[t] - q[t];
+                    sp->residual[t] = r > 0.0f ? r : 0.0f;
+                }
+                double u = sp_rng_uniform(&sp->rng);
+                token = draw_from(sp->residual, sp->tvocab, u);
+                if (token < 0) { /* p == q to rounding: sample p itself */
+                    sp_sampler_draw(&st, u);
+                    token = st.token;
+                }
+                status = SP_SPEC_CORRECTED;
+            }
+        }
+        rc = sp_session_step(tgt, p, token, err);
+        if (rc != SP_OK) return rc;
+        sp->round_tokens[appended] = token;
+        sp->round_status[appended] = status;
+        appended++;
+        if (status != SP_SPEC_ACCEPTED || sp_session_finished(tgt)) break;
+    }
+    sp->round_n = appended;
+    /* the draft goes back to the accepted text, then takes the last token */
+    int keep = sp_session_n_generated(dft) - (sp->round_n_drafted - appended);
+    if (appended > 0 && sp->round_status[appended - 1] != SP_SPEC_ACCEPTED)
+        keep--; /* the corrected or bonus token replaces a draft token */
+    if (keep < 0 || sp_session_rewind(dft, keep, err) != SP_OK ||
+        (sp->round_status[appended - 1] != SP_SPEC_ACCEPTED &&
+         sp_session_step(dft, p, sp->t2d[sp->round_tokens[appended - 1]],
+                         err) != SP_OK))
+        return sync_draft(sp, p, err); /* the slow, sure way */
+    return SP_OK;
+}
+
+int sp_spec_round_tokens(const sp_speculator *sp, const int **tokens,
+                         const int **status) {
+    *tokens = sp->round_tokens;
+    *status = sp->round_status;
+    return sp->round_n;
+}
+
+int sp_spec_round_drafted(const sp_speculator *sp, const int **drafted) {
+    *drafted = sp->round_drafted;
+    return sp->round_n_drafted;
+}
+
+void sp_spec_totals(const sp_speculator *sp, long long *drafted,
+                    long long *accepted, long long *rounds,
+                    long long *target_positions) {
+    *drafted = sp->drafted;
+    *accepted = sp->accepted;
+    *rounds = sp->rounds;
+    *target_positions = sp->target_positions;
+}
