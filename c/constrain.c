@@ -1042,3 +1042,184 @@ int sp_cstate_can_extend(const sp_constraint *c, const sp_cstate *s) {
 const char *sp_constraint_describe(const sp_constraint *c) {
     return c->pattern;
 }
+
+/* ======================================================= a vocabulary's view */
+
+/* What "fewest bytes to a match" means for a model that can only write its
+ * own tokens.  A regex gets, per DFA state, the fewest *tokens* to a match
+ * (a breadth-first search over the states the vocabulary's tokens lead
+ * to); JSON gets the bytes some token spells alone, and completes a
+ * document only with those. */
+struct sp_cvocab {
+    const sp_constraint *c;
+    int *tok_dist;     /* regex: per state, UNREACHABLE if none */
+    uint8_t avail[256]; /* bytes that are a token on their own */
+};
+
+void sp_cvocab_free(sp_cvocab *v) {
+    if (!v) return;
+    free(v->tok_dist);
+    free(v);
+}
+
+sp_cvocab *sp_cvocab_new(const sp_constraint *c, const sp_tokenizer *t,
+                         char *err) {
+    sp_cvocab *v = calloc(1, sizeof *v);
+    if (!v) goto nomem;
+    v->c = c;
+    int vocab = sp_tokenizer_vocab(t);
+    for (int id = 0; id < vocab; id++) {
+        if (t->kind == SP_TOK_BPE && id <= 2) continue; /* <unk> <s> </s> */
+        if (id == t->bos || id == t->eos) continue;
+        int len;
+        const char *piece = sp_decode(t, -1, id, &len);
+        if (len == 1) v->avail[(unsigned char)piece[0]] = 1;
+    }
+    if (c->kind != 1) return v;
+    /* regex: the distinct successors of every state under the tokens,
+     * then a backward breadth-first search from the accepting states */
+    int n = c->n_states;
+    int *succ_start = calloc((size_t)n + 1, sizeof(int));
+    int *succ = NULL, n_succ = 0, cap = 0;
+    int *mark = malloc(sizeof(int) * (size_t)n);
+    v->tok_dist = malloc(sizeof(int) * (size_t)n);
+    int *queue = malloc(sizeof(int) * (size_t)n);
+    if (!succ_start || !mark || !v->tok_dist || !queue) goto fail;
+    for (int s = 0; s < n; s++) mark[s] = -1;
+    for (int s = 0; s < n; s++) {
+        succ_start[s] = n_succ;
+        for (int id = 0; id < vocab; id++) {
+            if (t->kind == SP_TOK_BPE && id <= 2) continue;
+            if (id == t->bos || id == t->eos) continue;
+            int len;
+            const char *piece = sp_decode(t, -1, id, &len);
+            int to = s;
+            for (int i = 0; i < len && to >= 0; i++) {
+                to = c->next[to * 256 + (unsigned char)piece[i]];
+                if (to >= 0 && c->dist[to] >= UNREACHABLE) to = -1;
+            }
+            if (len == 0 || to < 0 || mark[to] == s) continue;
+            mark[to] = s;
+            if (n_succ == cap) {
+                cap = cap ? cap * 2 : 1024;
+                int *more = realloc(succ, sizeof(int) * (size_t)cap);
+                if (!more) goto fail;
+                succ = more;
+            }
+            succ[n_succ++] = to;
+        }
+    }
+    succ_start[n] = n_succ;
+    /* relax: tok_dist[s] = 1 + min tok_dist[successor]; by BFS layers */
+    int head = 0, tail = 0;
+    for (int s = 0; s < n; s++) {
+        v->tok_dist[s] = c->accept[s] ? 0 : UNREACHABLE;
+        if (c->accept[s]) queue[tail++] = s;
+    }
+    /* reverse edges are implicit: sweep until no state improves (the DFA
+     * is small; every sweep is linear in the edges) */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int s = 0; s < n; s++)
+            for (int e = succ_start[s]; e < succ_start[s + 1]; e++) {
+                int d = v->tok_dist[succ[e]];
+                if (d < UNREACHABLE && d + 1 < v->tok_dist[s]) {
+                    v->tok_dist[s] = d + 1;
+                    changed = 1;
+                }
+            }
+    }
+    (void)head;
+    free(succ_start);
+    free(succ);
+    free(mark);
+    free(queue);
+    return v;
+fail:
+    free(succ_start);
+    free(succ);
+    free(mark);
+    free(queue);
+nomem:
+    sp_cvocab_free(v);
+    sp_fail(err, SP_ERR_NOMEM, "constraint: out of memory");
+    return NULL;
+}
+
+/* fewest single-byte tokens that write any JSON value, or UNREACHABLE */
+static int json_value_cost(const uint8_t *a) {
+    int best = UNREACHABLE;
+    for (int d = '0'; d <= '9'; d++)
+        if (a[d]) best = 1;
+    if (best == 1) return 1;
+    if (a['"']) best = 2;
+    if (a['['] && a[']'] && best > 2) best = 2;
+    if (a['{'] && a['}'] && best > 2) best = 2;
+    for (int k = 0; k < 3 && best > 4; k++) {
+        const char *w = LITERALS[k];
+        int ok = 1;
+        for (const char *p = w; *p; p++) ok &= a[(unsigned char)*p];
+        if (ok && (int)strlen(w) < best) best = (int)strlen(w);
+    }
+    return best;
+}
+
+static int add_cost(int a, int b) {
+    return a >= UNREACHABLE || b >= UNREACHABLE ? UNREACHABLE : a + b;
+}
+
+static int json_need(const uint8_t *a, const sp_cstate *s) {
+    int value = json_value_cost(a);
+    int quote = a['"'] ? 1 : UNREACHABLE, colon = a[':'] ? 1 : UNREACHABLE;
+    /* what a key still needs once its string is closed: ':' and a value */
+    int key_tail = add_cost(colon, value);
+    int string_close = add_cost(quote, s->is_key ? key_tail : 0);
+    int cost = 0;
+    switch (s->mode) {
+    case J_VALUE: cost = value; break;
+    case J_ARR_FIRST:
+    case J_OBJ_FIRST:
+    case J_AFTER: cost = 0; break;
+    case J_OBJ_KEY: cost = add_cost(add_cost(quote, quote), key_tail); break;
+    case J_COLON: cost = key_tail; break;
+    case J_STRING: cost = string_close; break;
+    case J_ESCAPE: {
+        int esc = UNREACHABLE;
+        for (const char *p = "\"\\/bfnrt"; *p; p++)
+            if (a[(unsigned char)*p]) esc = 1;
+        cost = add_cost(esc, string_close);
+        break;
+    }
+    case J_HEX: {
+        int hex = UNREACHABLE;
+        for (int x = 0; x < 256; x++)
+            if (a[x] && ((x >= '0' && x <= '9') || (x >= 'a' && x <= 'f') ||
+                         (x >= 'A' && x <= 'F')))
+                hex = 1;
+        cost = hex < UNREACHABLE ? add_cost(s->aux, string_close) : UNREACHABLE;
+        break;
+    }
+    case J_LITERAL: {
+        const char *w = LITERALS[s->aux];
+        cost = (int)strlen(w) - s->aux2;
+        for (const char *p = w + s->aux2; *p; p++)
+            if (!a[(unsigned char)*p]) cost = UNREACHABLE;
+        break;
+    }
+    case J_NUMBER: {
+        int digit = UNREACHABLE;
+        for (int d = '0'; d <= '9'; d++)
+            if (a[d]) digit = 1;
+        cost = json_number_complete(s) ? 0 : digit;
+        break;
+    }
+    }
+    for (int i = 0; i < s->depth; i++)
+        cost = add_cost(cost, a[s->stack[i] == '{' ? '}' : ']'] ? 1 : UNREACHABLE);
+    return cost;
+}
+
+int sp_cvocab_need(const sp_cvocab *v, const sp_cstate *s) {
+    int need = v->c->kind == 1 ? v->tok_dist[s->mode] : json_need(v->avail, s);
+    return need >= UNREACHABLE ? -1 : need;
+}

@@ -191,6 +191,15 @@ int sp_cstate_min_remaining(const sp_constraint *c, const sp_cstate *s);
 /* whether anything but the end (or whitespace after JSON) can follow */
 int sp_cstate_can_extend(const sp_constraint *c, const sp_cstate *s);
 
+/* A constraint as one vocabulary can satisfy it. */
+typedef struct sp_cvocab sp_cvocab;
+sp_cvocab *sp_cvocab_new(const sp_constraint *c, const sp_tokenizer *t,
+                         char *err);
+void sp_cvocab_free(sp_cvocab *v);
+/* The fewest tokens of the vocabulary that complete a match from s, or -1
+ * when none can. */
+int sp_cvocab_need(const sp_cvocab *v, const sp_cstate *s);
+
 /* ---- the warp request (json.c) ----------------------------------------- */
 
 /* Parses {"logits": [...], "history": [...]}; the arrays are malloc'd. */

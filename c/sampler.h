@@ -414,6 +414,8 @@ typedef struct {
 int sp_text_metrics(const int *tokens, int n_tokens, const char *text,
                     int text_len, const sp_token_stat *stats,
                     sp_metrics *out);
+/* The work the session's model state has done (sp_counters). */
+void sp_session_counters(const sp_session *s, sp_counters *out);
 /* Per generated token stats of a session, [n_generated]. */
 const sp_token_stat *sp_session_stats(const sp_session *s);
 /* The session's generated text (malloc'd bytes, *len set; end-of-text

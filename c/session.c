@@ -35,6 +35,7 @@ struct sp_session {
     int finished;     /* end-of-text token, or the constraint is complete */
     /* constrained decoding */
     const sp_constraint *constraint; /* borrowed; NULL = none */
+    sp_cvocab *cvocab; /* the constraint as this vocabulary can meet it */
     sp_cstate cstate; /* where the generated text leaves it */
     int budget;       /* generated tokens allowed in all */
     uint8_t *allowed; /* [vocab] the mask of the next step */
@@ -81,6 +82,7 @@ void sp_session_free(sp_session *s) {
     free(s->tokens);
     free(s->allowed);
     free(s->stats);
+    sp_cvocab_free(s->cvocab);
     free(s);
 }
 
@@ -191,8 +193,10 @@ static int constraint_mask(sp_session *s) {
             int len;
             const char *bytes = sp_decode(s->tok, prev, t, &len);
             sp_cstate next = s->cstate;
-            ok = len > 0 && sp_cstate_feed(c, &next, bytes, len) &&
-                 sp_cstate_min_remaining(c, &next) <= remaining - 1;
+            if (len > 0 && sp_cstate_feed(c, &next, bytes, len)) {
+                int need = sp_cvocab_need(s->cvocab, &next);
+                ok = need >= 0 && need <= remaining - 1;
+            }
         }
         s->allowed[t] = (uint8_t)ok;
         allowed += ok;
@@ -208,7 +212,9 @@ int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
                          char *err) {
     if (!c) {
         s->constraint = NULL;
-        sp_sampler_set_mask(s->sampler, NULL);
+        sp_cvocab_free(s->cvocab);
+        s->cvocab = NULL;
+        sp_sampler_set_mask(s->sampler, s->fixed_allowed);
         return SP_OK;
     }
     if (!s->allowed) {
@@ -216,18 +222,29 @@ int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
         if (!s->allowed)
             return sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
     }
+    sp_cvocab *cv = sp_cvocab_new(c, s->tok, err);
+    if (!cv) return SP_ERR_NOMEM;
     sp_cstate start;
     sp_cstate_start(c, &start);
-    int need = sp_cstate_min_remaining(c, &start);
-    if (budget > 0 && need > budget)
+    int need = sp_cvocab_need(cv, &start);
+    if (need < 0) {
+        sp_cvocab_free(cv);
+        return sp_fail(err, SP_ERR_ARG, "constraint: no text this model's "
+                       "vocabulary can write matches it");
+    }
+    if (budget > 0 && need > budget) {
+        sp_cvocab_free(cv);
         return sp_fail(err, SP_ERR_ARG, "constraint: a match needs at least "
-                       "%d characters but only %d steps are allowed", need,
+                       "%d tokens but only %d steps are allowed", need,
                        budget);
+    }
+    sp_cvocab_free(s->cvocab);
+    s->cvocab = cv;
     s->constraint = c;
     s->budget = budget > 0 ? budget : 0x3fffffff;
     if (s->n_prompt > 0 && !constraint_replay(s)) {
         s->constraint = NULL; /* the session goes on unconstrained */
-        sp_sampler_set_mask(s->sampler, NULL);
+        sp_sampler_set_mask(s->sampler, s->fixed_allowed);
         return sp_fail(err, SP_ERR_ARG, "constraint: the text generated so "
                        "far does not fit it");
     }
@@ -373,6 +390,10 @@ int sp_session_n_tokens(const sp_session *s) { return s->n_tokens; }
 const int *sp_session_tokens(const sp_session *s) { return s->tokens; }
 int sp_session_n_prompt(const sp_session *s) { return s->n_prompt; }
 int sp_session_finished(const sp_session *s) { return s->finished; }
+
+void sp_session_counters(const sp_session *s, sp_counters *out) {
+    sp_state_counters(s->state, out);
+}
 
 const sp_token_stat *sp_session_stats(const sp_session *s) {
     return s->stats;

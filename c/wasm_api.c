@@ -56,6 +56,9 @@ API("api_tokenizer_free") void api_tokenizer_free(sp_tokenizer *t) {
 API("api_tokenizer_vocab") int api_tokenizer_vocab(const sp_tokenizer *t) {
     return sp_tokenizer_vocab(t);
 }
+API("api_tokenizer_kind") int api_tokenizer_kind(const sp_tokenizer *t) {
+    return (int)t->kind;
+}
 API("api_tokenizer_bos") int api_tokenizer_bos(const sp_tokenizer *t) {
     return sp_tokenizer_bos(t);
 }
@@ -212,6 +215,9 @@ API("api_session_n_tokens") int api_session_n_tokens(const sp_session *s) {
 API("api_session_n_prompt") int api_session_n_prompt(const sp_session *s) {
     return sp_session_n_prompt(s);
 }
+API("api_session_is_end") int api_session_is_end(const sp_session *s, int t) {
+    return sp_session_is_end(s, t);
+}
 API("api_session_finished") int api_session_finished(const sp_session *s) {
     return sp_session_finished(s);
 }
@@ -275,6 +281,157 @@ API("api_cut_name") const char *api_cut_name(int cut) {
     return sp_cut_name(cut);
 }
 
+/* ---- constraints, metrics, counters -------------------------------- */
+
+API("api_constraint_regex")
+sp_constraint *api_constraint_regex(const char *pattern) {
+    last_error[0] = '\0';
+    return sp_constraint_regex(pattern, last_error);
+}
+API("api_constraint_json") sp_constraint *api_constraint_json(void) {
+    return sp_constraint_json(last_error);
+}
+API("api_constraint_free") void api_constraint_free(sp_constraint *c) {
+    sp_constraint_free(c);
+}
+API("api_session_constrain")
+int api_session_constrain(sp_session *s, const sp_constraint *c, int budget) {
+    return sp_session_constrain(s, c, budget, last_error);
+}
+
+/* metrics into out[12]: tokens, bytes, distinct1..3, type-token ratio,
+ * longest repeat, its offset, mean entropy, mean raw entropy, mean nucleus,
+ * perplexity */
+API("api_session_metrics")
+int api_session_metrics(const sp_session *s, double *out) {
+    sp_metrics m;
+    int rc = sp_session_metrics(s, &m);
+    if (rc != SP_OK) return sp_fail(last_error, rc, "metrics: out of memory");
+    double v[12] = {m.tokens, m.bytes, m.distinct1, m.distinct2, m.distinct3,
+                    m.type_token_ratio, m.longest_repeat, m.longest_repeat_at,
+                    m.mean_entropy_bits, m.mean_entropy_raw_bits,
+                    m.mean_nucleus, m.perplexity};
+    memcpy(out, v, sizeof v);
+    return SP_OK;
+}
+/* per generated token, 5 doubles: p, ln p_raw, entropy, raw entropy, kept */
+API("api_session_stats")
+int api_session_stats(const sp_session *s, double *out, int max_tokens) {
+    int n = sp_session_n_generated(s);
+    if (n > max_tokens) n = max_tokens;
+    const sp_token_stat *st = sp_session_stats(s);
+    for (int i = 0; i < n; i++) {
+        out[5 * i] = st[i].p;
+        out[5 * i + 1] = st[i].logp_raw;
+        out[5 * i + 2] = st[i].entropy_bits;
+        out[5 * i + 3] = st[i].entropy_raw_bits;
+        out[5 * i + 4] = st[i].n_kept;
+    }
+    return n;
+}
+/* counters into out[5]: flops, flops without cache, tokens, kv reused,
+ * kv written */
+API("api_session_counters")
+void api_session_counters(const sp_session *s, double *out) {
+    sp_counters c;
+    sp_session_counters(s, &c);
+    out[0] = c.flops;
+    out[1] = c.flops_no_cache;
+    out[2] = (double)c.tokens;
+    out[3] = (double)c.kv_reused;
+    out[4] = (double)c.kv_written;
+}
+
+/* ---- beam search ----------------------------------------------------- */
+
+API("api_beam_new")
+sp_beam_search *api_beam_new(const sp_model *m, const sp_tokenizer *t,
+                             int width, double length_penalty,
+                             int max_tokens) {
+    last_error[0] = '\0';
+    return sp_beam_new(m, t, width, (float)length_penalty, max_tokens,
+                       last_error);
+}
+API("api_beam_free") void api_beam_free(sp_beam_search *b) { sp_beam_free(b); }
+API("api_beam_start") int api_beam_start(sp_beam_search *b, const char *prompt) {
+    return sp_beam_start(b, prompt, last_error);
+}
+API("api_beam_step")
+int api_beam_step(sp_beam_search *b, const sp_params *p) {
+    return sp_beam_step(b, p, last_error);
+}
+API("api_beam_count") int api_beam_count(const sp_beam_search *b) {
+    return sp_beam_count(b);
+}
+API("api_beam_live") int api_beam_live(const sp_beam_search *b) {
+    return sp_beam_live(b);
+}
+API("api_beam_n_prompt") int api_beam_n_prompt(const sp_beam_search *b) {
+    return sp_beam_n_prompt(b);
+}
+/* the i-th hypothesis's tokens; their count in api_last_len() */
+API("api_beam_tokens")
+const int *api_beam_tokens(const sp_beam_search *b, int i) {
+    return sp_beam_tokens(b, i, &last_len);
+}
+API("api_beam_logprob") double api_beam_logprob(const sp_beam_search *b, int i) {
+    return sp_beam_logprob(b, i);
+}
+API("api_beam_score") double api_beam_score(const sp_beam_search *b, int i) {
+    return sp_beam_score(b, i);
+}
+API("api_beam_finished") int api_beam_finished(const sp_beam_search *b, int i) {
+    return sp_beam_finished(b, i);
+}
+
+/* ---- speculative sampling ------------------------------------------- */
+
+API("api_spec_new")
+sp_speculator *api_spec_new(sp_session *target, const sp_model *draft,
+                            const sp_tokenizer *draft_tok, int n_draft) {
+    last_error[0] = '\0';
+    return sp_spec_new(target, draft, draft_tok, n_draft, last_error);
+}
+API("api_spec_free") void api_spec_free(sp_speculator *sp) { sp_spec_free(sp); }
+API("api_spec_start")
+int api_spec_start(sp_speculator *sp, const char *prompt, double seed_lo,
+                   double seed_hi) {
+    uint64_t seed = (uint64_t)(uint32_t)seed_hi << 32 | (uint32_t)seed_lo;
+    return sp_spec_start(sp, prompt, seed, last_error);
+}
+API("api_spec_round")
+int api_spec_round(sp_speculator *sp, const sp_params *p) {
+    return sp_spec_round(sp, p, last_error);
+}
+/* the last round's appended tokens (count in api_last_len()) */
+API("api_spec_round_tokens")
+const int *api_spec_round_tokens(const sp_speculator *sp) {
+    const int *tokens, *status;
+    last_len = sp_spec_round_tokens(sp, &tokens, &status);
+    return tokens;
+}
+API("api_spec_round_status")
+const int *api_spec_round_status(const sp_speculator *sp) {
+    const int *tokens, *status;
+    last_len = sp_spec_round_tokens(sp, &tokens, &status);
+    return status;
+}
+API("api_spec_round_drafted")
+const int *api_spec_round_drafted(const sp_speculator *sp) {
+    const int *drafted;
+    last_len = sp_spec_round_drafted(sp, &drafted);
+    return drafted;
+}
+/* totals into out[4]: drafted, accepted, rounds, target positions */
+API("api_spec_totals") void api_spec_totals(const sp_speculator *sp, double *out) {
+    long long d, a, r, t;
+    sp_spec_totals(sp, &d, &a, &r, &t);
+    out[0] = (double)d;
+    out[1] = (double)a;
+    out[2] = (double)r;
+    out[3] = (double)t;
+}
+
 /* ---- PRNG (tests) --------------------------------------------------- */
 
 API("api_rng_new") sp_rng *api_rng_new(double seed_lo, double seed_hi) {
@@ -292,4 +449,20 @@ API("api_rng_uniform") double api_rng_uniform(sp_rng *r) {
 
 API("api_cli_main") int api_cli_main(int argc, char **argv) {
     return sp_cli_main(argc, argv);
+}
+
+/* ---- heap usage (tests: the soak test watches for leaks) ------------- */
+
+#include <malloc.h>
+
+/* Bytes the engine's malloc has handed out and not taken back (dlmalloc's
+ * mallinfo().uordblks); the WASM memory itself never shrinks. */
+API("api_heap_used") double api_heap_used(void) {
+    struct mallinfo mi = mallinfo();
+    return (double)mi.uordblks;
+}
+/* Bytes dlmalloc holds from the system (sbrk'd arena), in use or free. */
+API("api_heap_arena") double api_heap_arena(void) {
+    struct mallinfo mi = mallinfo();
+    return (double)mi.arena;
 }

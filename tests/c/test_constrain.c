@@ -256,12 +256,25 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(sp_session_step(s, &p, 30, err), SP_ERR_ARG); /* 'a'? forced */
     /* too small a budget, unsatisfiable patterns, a rewind replays */
     CHECK_EQ_INT(sp_session_constrain(s, upper, 1, err), SP_ERR_ARG);
-    CHECK_STR_CONTAINS(err, "needs at least 2");
+    CHECK_STR_CONTAINS(err, "needs at least 2 tokens");
     sp_constraint *digits = sp_constraint_regex("[0-9]+", err);
     sp_session_start(s, "", 1, err);
-    sp_session_constrain(s, digits, 5, err);
-    CHECK_EQ_INT(sp_session_step(s, &p, -1, err), SP_ERR_UNSATISFIABLE);
-    CHECK_STR_CONTAINS(err, "no token of this model's vocabulary");
+    CHECK_EQ_INT(sp_session_constrain(s, digits, 5, err), SP_ERR_ARG);
+    CHECK_STR_CONTAINS(err, "no text this model's vocabulary can write");
+    /* JSON with letters only: true, false and null are all it can write,
+     * and a '-' (a bigram character) would lead nowhere: never chosen */
+    sp_constraint *json_only = sp_constraint_json(err);
+    for (int seed = 0; seed < 20; seed++) {
+        sp_params hot;
+        sp_params_default(&hot);
+        hot.temperature = 3.0f;
+        int ok;
+        char *text = generate(s, json_only, "", (uint64_t)seed, &hot, 12, &ok);
+        CHECK(ok && (!strcmp(text, "true") || !strcmp(text, "false") ||
+                     !strcmp(text, "null")));
+        free(text);
+    }
+    sp_constraint_free(json_only);
     sp_session_free(s);
     sp_constraint_free(upper);
     sp_constraint_free(digits);

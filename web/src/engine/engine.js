@@ -83,6 +83,7 @@ export const CUT_NAMES = /** @type {const} */ ([
  * @property {Int32Array} kept        kept token ids, ascending
  * @property {Uint8Array} [pieceBytes] the chosen token's bytes (sessions)
  * @property {string} [piece]         the same, decoded (sessions)
+ * @property {boolean} [end]          the token ended the text (sessions)
  */
 
 /**
@@ -301,6 +302,53 @@ export class Engine {
   }
 
   /**
+   * A deterministic beam search (no randomness: bias and penalties apply,
+   * temperature and truncation do not).
+   * @param {Model} model
+   * @param {Tokenizer | null} tokenizer required for a llama2.c model
+   * @param {{width: number, lengthPenalty?: number, maxTokens?: number}} options
+   */
+  createBeamSearch(model, tokenizer, { width, lengthPenalty = 0, maxTokens = 1024 }) {
+    if (!Number.isInteger(width)) throw new TypeError('beams: width must be an integer');
+    if (typeof lengthPenalty !== 'number') throw new TypeError('length-penalty must be a number');
+    const handle = this.x.api_beam_new(model.handle, tokenizer ? tokenizer.handle : 0, width, lengthPenalty, maxTokens);
+    if (!handle) throw new RangeError(this.lastError());
+    return new BeamSearch(this, handle, model, tokenizer || model.tokenizer);
+  }
+
+  /**
+   * Speculative sampling: draftModel proposes n tokens a round for the
+   * target session's model to verify.
+   * @param {Session} target
+   * @param {Model} draftModel
+   * @param {Tokenizer | null} draftTokenizer required for a llama2.c draft
+   * @param {number} n
+   */
+  createSpeculator(target, draftModel, draftTokenizer, n) {
+    if (!Number.isInteger(n)) throw new TypeError('speculate must be an integer');
+    const handle = this.x.api_spec_new(target.handle, draftModel.handle, draftTokenizer ? draftTokenizer.handle : 0, n);
+    if (!handle) throw new RangeError(this.lastError());
+    return new Speculator(this, handle, target);
+  }
+
+  /**
+   * Lets fill(ptr) write n doubles into engine memory, and copies them out.
+   * @template R
+   * @param {(ptr: number) => R} fill
+   * @param {number} n
+   * @returns {{r: R, values: Float64Array}}
+   */
+  readDoubles(fill, n) {
+    const ptr = this.malloc(8 * n);
+    try {
+      const r = fill(ptr);
+      return { r, values: new Float64Array(/** @type {WebAssembly.Memory} */ (this.memory).buffer, ptr, n).slice() };
+    } finally {
+      this.free(ptr);
+    }
+  }
+
+  /**
    * Writes settings into an engine-side params struct (allocated once per
    * owner) and validates them against the vocabulary.
    * @param {number} ptr
@@ -486,6 +534,8 @@ export class Tokenizer {
     this.owned = owned;
     const x = engine.x;
     this.vocab = x.api_tokenizer_vocab(handle);
+    /** @type {'chars' | 'bpe'} */
+    this.kind = x.api_tokenizer_kind(handle) === 2 ? 'bpe' : 'chars';
     this.bos = x.api_tokenizer_bos(handle);
     this.eos = x.api_tokenizer_eos(handle);
     /** @type {Map<number, string>} */
@@ -653,7 +703,10 @@ export class Session {
     const prev = n > 0 ? this.tokens[n - 1] : -1;
     e.check(e.x.api_session_step(this.handle, this.params, force));
     const rec = e.readStep(e.x.api_session_step_record(this.handle));
-    rec.pieceBytes = this.tokenizer.decodeBytes(prev, rec.token);
+    // an end-of-text token (EOS; the bigram's boundary under a constraint)
+    // ends the text: its piece is not text
+    rec.end = e.x.api_session_is_end(this.handle, rec.token) !== 0;
+    rec.pieceBytes = rec.end ? new Uint8Array(0) : this.tokenizer.decodeBytes(prev, rec.token);
     rec.piece = decoder.decode(rec.pieceBytes);
     return rec;
   }
@@ -677,6 +730,83 @@ export class Session {
    */
   sampleCounts(n, seed) {
     return this.engine.sampleCounts(this.engine.x.api_session_step_record(this.handle), n, seed);
+  }
+
+  /**
+   * Constrains the generated text: {regex: PATTERN} or {grammar: 'json'},
+   * or null to lift it; budget = at most that many generated tokens in all
+   * (0 = no limit).  Call after start().
+   * @param {{regex?: string, grammar?: 'json'} | null} constraint
+   * @param {number} [budget]
+   */
+  constrain(constraint, budget = 0) {
+    const e = this.engine;
+    if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`budget must be an integer >= 0 (got ${budget})`);
+    let handle = 0;
+    if (constraint) {
+      if (typeof constraint.regex === 'string') {
+        const ptr = e.allocString(constraint.regex);
+        try {
+          handle = e.x.api_constraint_regex(ptr);
+        } finally {
+          e.free(ptr);
+        }
+      } else if (constraint.grammar === 'json') {
+        handle = e.x.api_constraint_json();
+      } else {
+        throw new TypeError('constraint must be {regex: string} or {grammar: "json"}');
+      }
+      if (!handle) throw new RangeError(e.lastError());
+    }
+    const rc = e.x.api_session_constrain(this.handle, handle, budget);
+    if (rc !== 0) {
+      if (handle) e.x.api_constraint_free(handle);
+      e.check(rc);
+    }
+    if (this.constraintHandle) e.x.api_constraint_free(this.constraintHandle);
+    this.constraintHandle = handle;
+  }
+
+  /**
+   * The generated text's metrics, computed by the engine.
+   * @returns {{tokens: number, bytes: number, distinct1: number, distinct2: number, distinct3: number,
+   *   typeTokenRatio: number, longestRepeat: number, longestRepeatAt: number, meanEntropyBits: number,
+   *   meanEntropyRawBits: number, meanNucleus: number, perplexity: number}}
+   */
+  metrics() {
+    const e = this.engine;
+    const { r, values: v } = e.readDoubles((ptr) => e.x.api_session_metrics(this.handle, ptr), 12);
+    e.check(r);
+    return {
+      tokens: v[0], bytes: v[1], distinct1: v[2], distinct2: v[3], distinct3: v[4], typeTokenRatio: v[5],
+      longestRepeat: v[6], longestRepeatAt: v[7], meanEntropyBits: v[8], meanEntropyRawBits: v[9],
+      meanNucleus: v[10], perplexity: v[11],
+    };
+  }
+
+  /**
+   * One entry per generated token: its final probability p, ln of its raw
+   * model probability, the entropies and the nucleus size at that step.
+   * @returns {Array<{p: number, logpRaw: number, entropyBits: number, entropyRawBits: number, nKept: number}>}
+   */
+  stats() {
+    const e = this.engine;
+    const n = this.nGenerated;
+    const { values: v } = e.readDoubles((ptr) => e.x.api_session_stats(this.handle, ptr, n), Math.max(1, 5 * n));
+    return Array.from({ length: n }, (_, i) => ({
+      p: v[5 * i], logpRaw: v[5 * i + 1], entropyBits: v[5 * i + 2], entropyRawBits: v[5 * i + 3], nKept: v[5 * i + 4],
+    }));
+  }
+
+  /**
+   * The model state's work counters since start (the KV-cache lesson):
+   * flops done, flops a cache-less model would have done, forward calls,
+   * key/value rows reused and written.
+   */
+  counters() {
+    const e = this.engine;
+    const { values: v } = e.readDoubles((ptr) => e.x.api_session_counters(this.handle, ptr), 5);
+    return { flops: v[0], flopsNoCache: v[1], tokens: v[2], kvReused: v[3], kvWritten: v[4] };
   }
 
   /** Back to when n tokens had been generated (the prompt stays). */
@@ -712,6 +842,151 @@ export class Session {
   free() {
     if (!this.handle) return;
     this.engine.x.api_session_free(this.handle);
+    this.engine.x.api_params_free(this.params);
+    if (this.constraintHandle) this.engine.x.api_constraint_free(this.constraintHandle);
+    this.constraintHandle = 0;
+    this.handle = 0;
+  }
+}
+
+/** Decodes generated tokens (after the prompt) to text. */
+function decodeTokens(tokenizer, tokens, from) {
+  const parts = [];
+  for (let i = from; i < tokens.length; i++) {
+    if (tokenizer.kind === 'bpe' && (tokens[i] === tokenizer.eos || tokens[i] === tokenizer.bos)) break;
+    parts.push(tokenizer.decodeBytes(i > 0 ? tokens[i - 1] : -1, tokens[i]));
+  }
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { all.set(p, at); at += p.length; }
+  return decoder.decode(all);
+}
+
+export class BeamSearch {
+  /**
+   * @param {Engine} engine @param {number} handle @param {Model} model
+   * @param {Tokenizer | null} tokenizer
+   */
+  constructor(engine, handle, model, tokenizer) {
+    this.engine = engine;
+    this.handle = handle;
+    this.model = model;
+    this.tokenizer = /** @type {Tokenizer} */ (tokenizer);
+    this.params = engine.x.api_params_new();
+  }
+
+  /** @param {string} prompt */
+  start(prompt) {
+    if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
+    const e = this.engine;
+    const ptr = e.allocString(prompt);
+    try {
+      e.check(e.x.api_beam_start(this.handle, ptr));
+    } finally {
+      e.free(ptr);
+    }
+  }
+
+  /** One expansion. @param {SamplerParams} [params] */
+  step(params = {}) {
+    const e = this.engine;
+    e.writeParams(this.params, params, this.model.vocab);
+    e.check(e.x.api_beam_step(this.handle, this.params));
+    return this.hypotheses();
+  }
+
+  /** beams still growing */
+  get live() {
+    return this.engine.x.api_beam_live(this.handle);
+  }
+
+  /**
+   * Every hypothesis, best first.
+   * @returns {Array<{tokens: Int32Array, text: string, logprob: number, score: number, finished: boolean}>}
+   */
+  hypotheses() {
+    const e = this.engine, x = e.x;
+    const nPrompt = x.api_beam_n_prompt(this.handle);
+    return Array.from({ length: x.api_beam_count(this.handle) }, (_, i) => {
+      const ptr = x.api_beam_tokens(this.handle, i);
+      const tokens = e.ints(ptr, x.api_last_len()).slice();
+      return {
+        tokens,
+        text: decodeTokens(this.tokenizer, tokens, nPrompt),
+        logprob: x.api_beam_logprob(this.handle, i),
+        score: x.api_beam_score(this.handle, i),
+        finished: x.api_beam_finished(this.handle, i) !== 0,
+      };
+    });
+  }
+
+  free() {
+    if (!this.handle) return;
+    this.engine.x.api_beam_free(this.handle);
+    this.engine.x.api_params_free(this.params);
+    this.handle = 0;
+  }
+}
+
+const SPEC_STATUS = ['', 'accepted', 'corrected', 'bonus'];
+
+export class Speculator {
+  /** @param {Engine} engine @param {number} handle @param {Session} target */
+  constructor(engine, handle, target) {
+    this.engine = engine;
+    this.handle = handle;
+    this.target = target;
+    this.params = engine.x.api_params_new();
+  }
+
+  /** @param {string} prompt @param {number | bigint | string} seed */
+  start(prompt, seed) {
+    if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
+    const [lo, hi] = splitSeed(seed);
+    const e = this.engine;
+    const ptr = e.allocString(prompt);
+    try {
+      e.check(e.x.api_spec_start(this.handle, ptr, lo, hi));
+    } finally {
+      e.free(ptr);
+    }
+  }
+
+  /**
+   * One round: the draft proposes, the target verifies.
+   * @param {SamplerParams} [params]
+   * @returns {{drafted: Int32Array, tokens: Array<{token: number, piece: string, status: 'accepted' | 'corrected' | 'bonus'}>}}
+   */
+  round(params = {}) {
+    const e = this.engine, x = e.x;
+    e.writeParams(this.params, params, this.target.vocab);
+    const before = this.target.nTokens;
+    e.check(x.api_spec_round(this.handle, this.params));
+    const dptr = x.api_spec_round_drafted(this.handle);
+    const drafted = e.ints(dptr, x.api_last_len()).slice();
+    const sptr = x.api_spec_round_status(this.handle);
+    const status = e.ints(sptr, x.api_last_len()).slice();
+    const tptr = x.api_spec_round_tokens(this.handle);
+    const appended = e.ints(tptr, x.api_last_len()).slice();
+    const all = this.target.tokens;
+    const tokens = Array.from(appended, (token, i) => ({
+      token,
+      piece: decoder.decode(this.target.tokenizer.decodeBytes(all[before + i - 1], token)),
+      status: /** @type {'accepted' | 'corrected' | 'bonus'} */ (SPEC_STATUS[status[i]]),
+    }));
+    return { drafted, tokens };
+  }
+
+  /** drafted, accepted, rounds, target positions verified */
+  totals() {
+    const e = this.engine;
+    const { values: v } = e.readDoubles((ptr) => e.x.api_spec_totals(this.handle, ptr), 4);
+    return { drafted: v[0], accepted: v[1], rounds: v[2], targetPositions: v[3] };
+  }
+
+  free() {
+    if (!this.handle) return;
+    this.engine.x.api_spec_free(this.handle);
     this.engine.x.api_params_free(this.params);
     this.handle = 0;
   }

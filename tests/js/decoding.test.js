@@ -1,0 +1,156 @@
+// The decoding lab's engine features through the WASM wrapper: constrained
+// decoding, beam search, speculative sampling, metrics and counters; and
+// their CLI flags, byte-identical in every build.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import { engine, haveTransformer, MODELS_DIR, runNative, runWasm } from './helpers.js';
+
+const bigramBytes = () => new Uint8Array(fs.readFileSync(path.join(MODELS_DIR, 'bigram.bin')));
+
+async function sameEverywhere(args) {
+  const native = runNative(args);
+  for (const flavor of ['simd', 'scalar']) {
+    const w = await runWasm(flavor, args);
+    expect(w.status).toBe(native.status);
+    expect(w.stdout.equals(native.stdout)).toBe(true);
+    expect(w.stderr).toBe(native.stderr);
+  }
+  return native;
+}
+
+describe('the CLI flags of the decoding lab are byte-identical everywhere', () => {
+  const cases = [
+    ['--regex', '[A-Z][a-z]{2,6}(-[A-Z][a-z]+)?', '--steps', '20', '--temperature', '1.5'],
+    ['--grammar', 'json', '--steps', '30'],
+    ['--beams', '4', '--steps', '20', '--prompt', 'Ma'],
+    ['--beams', '3', '--length-penalty', '1', '--steps', '12', '--json'],
+    ['--draft', 'bigram', '--speculate', '4', '--steps', '40', '--top-k', '20'],
+    ['--steps', '120', '--metrics', '--top-p', '0.8'],
+  ];
+  it.each(cases.map((c) => [c.join(' '), c]))('%s', async (_, flags) => {
+    for (const seed of ['1', '7']) {
+      const r = await sameEverywhere(['generate', '--model', 'bigram', '--seed', seed, ...flags]);
+      expect(r.status).toBe(0);
+    }
+  });
+
+  it.skipIf(!haveTransformer)('the transformer under a regex, as JSON, and drafted by the bigram', async () => {
+    for (const flags of [
+      ['--regex', '(The|And) [a-z]+( [a-z]+){2,4}\\.', '--steps', '60'],
+      ['--grammar', 'json', '--steps', '60', '--temperature', '0.8'],
+      ['--draft', 'bigram', '--speculate', '3', '--steps', '60'],
+      ['--beams', '3', '--steps', '30'],
+    ]) {
+      const r = await sameEverywhere(['generate', '--model', 'transformer', '--seed', '5', ...flags]);
+      expect(r.status).toBe(0);
+    }
+  });
+});
+
+describe.each(['simd', 'scalar'])('decoding lab in the %s build', (flavor) => {
+  it('constrained text always matches, whatever the seed and temperature', async () => {
+    const e = await engine(flavor);
+    const model = e.loadModel(bigramBytes());
+    const s = e.createSession(model);
+    const pattern = /^[A-Z][a-z]{2,5}(-[A-Z][a-z]{1,3})?$/;
+    for (let seed = 0; seed < 30; seed++) {
+      s.start('', seed);
+      s.constrain({ regex: '[A-Z][a-z]{2,5}(-[A-Z][a-z]{1,3})?' }, 16);
+      let text = '';
+      let maskedShown = false;
+      while (!s.finished && s.nGenerated < 16) {
+        const r = s.step({ temperature: (seed % 4) * 0.7 });
+        text += r.piece;
+        maskedShown ||= Array.from(r.cut).includes(8); // "constraint"
+      }
+      expect(text).toMatch(pattern);
+      expect(maskedShown).toBe(true);
+    }
+    expect(() => s.constrain({ regex: '(oops' })).toThrow(/regex: missing '\)'/);
+    expect(() => s.constrain({ regex: 'x{40}' }, 10)).toThrow(/needs at least 40/);
+    s.free();
+    model.free();
+  });
+
+  it('JSON-constrained text parses', async () => {
+    const e = await engine(flavor);
+    const model = e.loadModel(bigramBytes());
+    const s = e.createSession(model);
+    for (let seed = 0; seed < 10; seed++) {
+      s.start('', seed);
+      s.constrain({ grammar: 'json' }, 20);
+      let text = '';
+      while (!s.finished && s.nGenerated < 20) text += s.step({ temperature: 2 }).piece;
+      expect(() => JSON.parse(text)).not.toThrow();
+    }
+    s.free();
+    model.free();
+  });
+
+  it('beam search: width 1 is greedy, wider beams score at least as well', async () => {
+    const e = await engine(flavor);
+    const model = e.loadModel(bigramBytes());
+    const s = e.createSession(model);
+    s.start('Ro', 1);
+    let greedy = '';
+    for (let i = 0; i < 15; i++) greedy += s.step({ temperature: 0 }).piece;
+    const b1 = e.createBeamSearch(model, null, { width: 1 });
+    b1.start('Ro');
+    for (let i = 0; i < 15; i++) b1.step({});
+    expect(b1.hypotheses()[0].text).toBe(greedy);
+    const b4 = e.createBeamSearch(model, null, { width: 4 });
+    b4.start('Ro');
+    let hyps;
+    for (let i = 0; i < 15; i++) hyps = b4.step({});
+    expect(hyps).toHaveLength(4);
+    expect(hyps[0].logprob).toBeGreaterThanOrEqual(b1.hypotheses()[0].logprob);
+    expect(() => e.createBeamSearch(model, null, { width: 0 })).toThrow(/beams must be in 1..64/);
+    [b1, b4, s, model].forEach((x) => x.free());
+  });
+
+  it('speculative sampling reports accepted, corrected and bonus tokens', async () => {
+    const e = await engine(flavor);
+    const model = e.loadModel(bigramBytes());
+    const s = e.createSession(model);
+    const sp = e.createSpeculator(s, model, null, 3);
+    sp.start('', 4);
+    const statuses = new Set();
+    let text = '';
+    for (let r = 0; r < 20; r++) {
+      const round = sp.round({ temperature: 1 });
+      expect(round.tokens.length).toBeGreaterThanOrEqual(1);
+      expect(round.tokens.length).toBeLessThanOrEqual(4);
+      round.tokens.forEach((t) => { statuses.add(t.status); text += t.piece; });
+    }
+    // the same model drafts for itself: every draft is accepted
+    expect([...statuses].sort()).toEqual(['accepted', 'bonus']);
+    const totals = sp.totals();
+    expect(totals.accepted).toBe(totals.drafted);
+    expect(text.length).toBe(s.nGenerated);
+    sp.free();
+    s.free();
+    model.free();
+  });
+
+  it('metrics and per-step stats come from the engine', async () => {
+    const e = await engine(flavor);
+    const model = e.loadModel(bigramBytes());
+    const s = e.createSession(model);
+    s.start('', 1);
+    for (let i = 0; i < 50; i++) s.step({ temperature: 0 });
+    const m = s.metrics();
+    expect(m.tokens).toBe(50);
+    expect(m.meanEntropyBits).toBe(0); // greedy: one token kept
+    expect(m.meanNucleus).toBe(1);
+    expect(m.longestRepeat).toBeGreaterThan(20); // greedy loops
+    expect(m.perplexity).toBeGreaterThan(1);
+    const stats = s.stats();
+    expect(stats).toHaveLength(50);
+    expect(stats.every((x) => x.p === 1 && x.nKept === 1)).toBe(true);
+    expect(s.counters().tokens).toBe(51); // boundary + 50
+    s.free();
+    model.free();
+  });
+});
