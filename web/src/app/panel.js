@@ -77,6 +77,11 @@ export function createPanel(client, { session = 'main' } = {}) {
     const i = viewIndex.value;
     return i !== null ? steps.value[i] : next.value;
   });
+  /** the live Top-p alone (the nucleus view re-renders only for it) */
+  const topP = computed(() => params.value.top_p);
+  /** attribute values for the panel's root (bound without re-rendering it) */
+  const readyAttr = computed(() => (ready.value ? 'true' : 'false'));
+  const playingAttr = computed(() => (playing.value ? 'true' : 'false'));
   /** what the URL hash describes */
   const hashState = computed(() => ({
     model: modelId.value.startsWith('file') ? 'file' : modelId.value || 'bigram',
@@ -447,7 +452,7 @@ export function createPanel(client, { session = 'main' } = {}) {
     // state
     modelId, model, models, params, seed, prompt, steps, forced, next, status,
     focus, hover, playing, speed, samples, sampling, errors, notices, busy, ready,
-    viewIndex, shown, hashState,
+    viewIndex, shown, hashState, topP, readyAttr, playingAttr,
     // actions
     init, load, restart, step, play, pause, togglePlay, setParam, refreshPreview,
     branch, pick, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,

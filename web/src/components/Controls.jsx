@@ -84,9 +84,9 @@ export function ModelPicker({ panel, uid }) {
           onDrop={onDrop}
         >
           <p>A llama2.c checkpoint (.bin) and its tokenizer.bin — choose them or drop both here.</p>
-          <label for={`${uid}-mfile`}>Model file</label>
+          <label for={`${uid}-mfile`}>Checkpoint (.bin)</label>
           <input id={`${uid}-mfile`} type="file" ref={modelInput} data-testid="model-file" />
-          <label for={`${uid}-tfile`}>Tokenizer file</label>
+          <label for={`${uid}-tfile`}>Tokenizer (tokenizer.bin)</label>
           <input id={`${uid}-tfile`} type="file" ref={tokInput} data-testid="tokenizer-file" />
           <div class="spg-row">
             <button type="button" class="spg-btn spg-btn-primary" onClick={load} data-testid="load-files">Load model</button>
@@ -162,10 +162,11 @@ export function SeedField({ panel, uid }) {
           onChange={(e) => commit(/** @type {HTMLInputElement} */ (e.currentTarget).value)}
           onKeyDown={(e) => { if (e.key === 'Enter') commit(/** @type {HTMLInputElement} */ (e.currentTarget).value); }}
         />
-        <button type="button" class="spg-btn spg-dice" aria-label="Roll a new seed" title="Roll a new seed" onClick={() => panel.rollSeed()} data-testid="dice">
+        <button type="button" class="spg-btn spg-dice" aria-label="Roll the dice" aria-describedby={`${uid}-dice-hint`} title="A new random seed" onClick={() => panel.rollSeed()} data-testid="dice">
           <span aria-hidden="true">⚄</span>
         </button>
       </div>
+      <small id={`${uid}-dice-hint`} class="spg-hint">The same seed gives the same text; the dice picks a new one.</small>
       {error && <p class="spg-error" role="alert" data-testid="seed-error">{error}</p>}
     </div>
   );

@@ -17,9 +17,10 @@ import { CUT_NAMES } from '../engine/engine.js';
  *   topP: number,
  *   onTopP: (p: number) => void,
  *   disabled?: boolean,
+ *   uid?: string,
  * }} props
  */
-export function NucleusView({ summary, topP, onTopP, disabled = false }) {
+export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'spg' }) {
   const plotRef = useRef(/** @type {HTMLDivElement | null} */ (null));
   const dragging = useRef(false);
 
@@ -100,7 +101,8 @@ export function NucleusView({ summary, topP, onTopP, disabled = false }) {
           style={{ top: `${+((1 - topP) * 100).toFixed(3)}%` }}
           role="slider"
           tabIndex={disabled ? -1 : 0}
-          aria-label="Nucleus p-line (drag to set Top-p)"
+          aria-label="Nucleus p-line"
+          aria-describedby={`${uid}-pline-hint`}
           aria-valuemin={SPEC.top_p.min}
           aria-valuemax={SPEC.top_p.max}
           aria-valuenow={topP}
@@ -116,6 +118,7 @@ export function NucleusView({ summary, topP, onTopP, disabled = false }) {
         <span>tokens ranked by probability →{more > 0 ? ` (first ${k}; ${more.toLocaleString('en')} more)` : ''}</span>
         <span class="spg-legend"><i class="spg-key spg-key-curve" /> cumulative</span>
       </p>
+      <p class="spg-hint" id={`${uid}-pline-hint`}>Drag the dashed line (or use the arrow keys on it) to set top-p: the kept tokens are the fewest whose cumulative probability reaches it.</p>
     </div>
   );
 }

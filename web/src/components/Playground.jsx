@@ -100,21 +100,86 @@ function SampleControls({ panel }) {
 }
 
 /** @param {{panel: import('../app/panel.js').Panel}} props */
-export function Playground({ panel }) {
-  const uid = `spg-${panel.session}`;
-  const shown = panel.shown.value;
-  const live = panel.viewIndex.value === null;
-  const status = panel.status.value;
+function Notices({ panel }) {
   const notices = panel.notices.value;
+  if (!notices.length) return null;
+  return (
+    <div class="spg-notice" role="status" data-testid="notice">
+      <ul>{notices.map((n) => <li key={n}>{n}</li>)}</ul>
+      <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.dismissNotices()}>Dismiss</button>
+    </div>
+  );
+}
+
+/** @param {{panel: import('../app/panel.js').Panel}} props */
+function Output({ panel }) {
+  return (
+    <OutputText
+      prompt={panel.prompt.value}
+      steps={panel.steps.value}
+      focus={panel.focus.value}
+      live={panel.viewIndex.value === null && !!panel.status.value?.ready}
+      onHover={(i) => { panel.hover.value = i; }}
+      onFocus={(i) => { panel.focus.value = i; }}
+    />
+  );
+}
+
+/** @param {{panel: import('../app/panel.js').Panel}} props */
+function StatusLine({ panel }) {
   const engineError = panel.errors.value.engine;
   return (
-    <div class="spg-panel" data-ready={panel.ready.value ? 'true' : 'false'} data-playing={panel.playing.value ? 'true' : 'false'}>
-      {notices.length > 0 && (
-        <div class="spg-notice" role="status" data-testid="notice">
-          <ul>{notices.map((n) => <li key={n}>{n}</li>)}</ul>
-          <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.dismissNotices()}>Dismiss</button>
-        </div>
-      )}
+    <>
+      <p class="spg-status" role="status" data-testid="status">
+        {panel.busy.value || panel.status.value?.message || ''}
+      </p>
+      {engineError && <p class="spg-error" role="alert" data-testid="engine-error">{engineError}</p>}
+    </>
+  );
+}
+
+/** @param {{panel: import('../app/panel.js').Panel}} props */
+function Bars({ panel }) {
+  const live = panel.viewIndex.value === null;
+  return (
+    <ProbBars
+      summary={panel.shown.value}
+      samples={live ? panel.samples.value : null}
+      onPick={(token) => panel.pick(token)}
+      pickHint={live ? 'Click to pick this token' : 'Click to branch with this token'}
+    />
+  );
+}
+
+/** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
+function Nucleus({ panel, uid }) {
+  const shown = panel.shown.value;
+  const live = panel.viewIndex.value === null;
+  const topP = panel.topP.value;
+  return (
+    <>
+      <Readouts summary={shown} />
+      <NucleusView
+        uid={uid}
+        summary={shown}
+        topP={live ? topP : (shown?.params.top_p ?? topP)}
+        onTopP={(p) => { panel.focus.value = null; panel.hover.value = null; panel.setParam('top_p', p); }}
+      />
+    </>
+  );
+}
+
+/**
+ * One panel's view.  Each part reads only the signals it shows, so a
+ * slider move re-renders the sliders and, when the Worker answers, the
+ * bars and the nucleus view; the text re-renders only when it changes.
+ * @param {{panel: import('../app/panel.js').Panel}} props
+ */
+export function Playground({ panel }) {
+  const uid = `spg-${panel.session}`;
+  return (
+    <div class="spg-panel" data-ready={panel.readyAttr} data-playing={panel.playingAttr}>
+      <Notices panel={panel} />
       <div class="spg-layout">
         <aside class="spg-card spg-controls" aria-label="Setup">
           <ModelPicker panel={panel} uid={uid} />
@@ -128,18 +193,8 @@ export function Playground({ panel }) {
               <h2 id={`${uid}-text-h`}>Text</h2>
               <Transport panel={panel} />
             </div>
-            <OutputText
-              prompt={panel.prompt.value}
-              steps={panel.steps.value}
-              focus={panel.focus.value}
-              live={live && !!status?.ready}
-              onHover={(i) => { panel.hover.value = i; }}
-              onFocus={(i) => { panel.focus.value = i; }}
-            />
-            <p class="spg-status" role="status" data-testid="status">
-              {panel.busy.value || status?.message || ''}
-            </p>
-            {engineError && <p class="spg-error" role="alert" data-testid="engine-error">{engineError}</p>}
+            <Output panel={panel} />
+            <StatusLine panel={panel} />
             <p class="spg-legend-text spg-hint">
               Tint: the darker a token, the less likely it was. Hover or click a token to see how it was picked.
             </p>
@@ -155,24 +210,14 @@ export function Playground({ panel }) {
                 </p>
               </div>
               <StepHeading panel={panel} />
-              <ProbBars
-                summary={shown}
-                samples={live ? panel.samples.value : null}
-                onPick={(token) => panel.pick(token)}
-                pickHint={live ? 'Click to pick this token' : 'Click to branch with this token'}
-              />
+              <Bars panel={panel} />
               <SampleControls panel={panel} />
             </section>
             <section class="spg-card spg-nuc" aria-labelledby={`${uid}-nuc-h`}>
               <div class="spg-card-head">
                 <h2 id={`${uid}-nuc-h`}>Nucleus</h2>
               </div>
-              <Readouts summary={shown} />
-              <NucleusView
-                summary={shown}
-                topP={live ? panel.params.value.top_p : (shown?.params.top_p ?? panel.params.value.top_p)}
-                onTopP={(p) => { panel.focus.value = null; panel.hover.value = null; panel.setParam('top_p', p); }}
-              />
+              <Nucleus panel={panel} uid={uid} />
             </section>
           </div>
         </div>
