@@ -62,10 +62,15 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
   let k = 0;
   if (summary) while (k < summary.ids.length && Number.isFinite(summary.cum[k])) k++;
   const w = k > 0 ? 100 / k : 0;
+  // the bars are drawn to their own scale (the tallest at 70% of the
+  // height) so that small probabilities stay visible; the curve and the
+  // p-line share the 0..1 axis
+  const tallest = summary && k > 0 ? summary.tempered[0] : 1;
+  const scale = tallest > 0 ? Math.max(1, 0.7 / tallest) : 1;
   const bars = [];
   let curve = '0,100';
   for (let i = 0; i < k && summary; i++) {
-    const t = summary.tempered[i];
+    const t = summary.tempered[i] * scale;
     const cut = CUT_NAMES[summary.cut[i]];
     bars.push(
       <rect
@@ -116,7 +121,11 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
       </div>
       <p class="spg-axis">
         <span>tokens ranked by probability →{more > 0 ? ` (first ${k}; ${more.toLocaleString('en')} more)` : ''}</span>
-        <span class="spg-legend"><i class="spg-key spg-key-curve" /> cumulative</span>
+        <span class="spg-legend">
+          <span><i class="spg-key spg-key-fill" /> kept</span>
+          <span><i class="spg-key spg-key-topp" /> cut by top-p</span>
+          <span><i class="spg-key spg-key-curve" /> cumulative</span>
+        </span>
       </p>
       <p class="spg-hint" id={`${uid}-pline-hint`}>Drag the dashed line (or use the arrow keys on it) to set top-p: the kept tokens are the fewest whose cumulative probability reaches it.</p>
     </div>
@@ -144,12 +153,12 @@ export function Readouts({ summary }) {
         <dd data-testid="entropy" data-value={s ? String(s.entropyBits) : ''}>
           {s ? s.entropyBits.toFixed(2) : '–'} <small>bits</small>
         </dd>
-        {s && <dd class="spg-sub">model: {s.entropyRawBits.toFixed(2)} bits</dd>}
+        {s && <dd class="spg-sub">model {s.entropyRawBits.toFixed(2)}</dd>}
       </div>
       <div>
         <dt>P(argmax)</dt>
         <dd data-testid="p-argmax" data-value={s ? String(s.pArgmax) : ''}>{s ? pct(s.pArgmax) : '–'}</dd>
-        {s && <dd class="spg-sub">model: {pct(s.pArgmaxRaw)}</dd>}
+        {s && <dd class="spg-sub">model {pct(s.pArgmaxRaw)}</dd>}
       </div>
     </dl>
   );

@@ -5,6 +5,7 @@
  * distribution; clicking pins it (time travel); arrow keys move between
  * steps when the text has focus, Escape goes back to the live step.
  */
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 /**
  * @param {{
@@ -17,6 +18,12 @@
  * }} props
  */
 export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
+  const ref = useRef(/** @type {HTMLDivElement | null} */ (null));
+  // new tokens scroll into view (unless a past token is being looked at)
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && focus === null) el.scrollTop = el.scrollHeight;
+  }, [steps.length, focus]);
   /** @param {Event} e */
   const stepOf = (e) => {
     const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-step]'));
@@ -35,6 +42,7 @@ export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
   };
   return (
     <div
+      ref={ref}
       class={`spg-output${live ? ' is-live' : ''}`}
       data-testid="output"
       tabIndex={0}

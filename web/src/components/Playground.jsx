@@ -205,7 +205,7 @@ export function Playground({ panel }) {
                 <h2 id={`${uid}-bars-h`}>Probabilities</h2>
                 <p class="spg-legend">
                   <span><i class="spg-key spg-key-ghost" /> model</span>
-                  <span><i class="spg-key spg-key-fill" /> after sampling settings</span>
+                  <span><i class="spg-key spg-key-fill" /> final</span>
                   <span><i class="spg-key spg-key-tick" /> samples</span>
                 </p>
               </div>

@@ -193,6 +193,25 @@ describe('EngineHost with llama2.c checkpoints', () => {
     expect(r.next).toBeNull();
   });
 
+  it('gives every token a bar for a vocabulary of 99 (the shipped transformer\'s size)', async () => {
+    const host = makeHost();
+    const chars = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
+    await host.handle('loadModel', { model: 'c', bytes: randomCheckpoint({ vocab: 99, seqLen: 64, scale: 1.5 }), tokenizerBytes: charTokenizer(`\n${chars}`) });
+    await host.handle('openSession', { session: 's', model: 'c' });
+    const r = await host.handle('start', { session: 's', prompt: 'In the', seed: 3, params: { top_p: 0.8 } });
+    const n = r.next;
+    expect(n.full).toBe(true);
+    expect(n.bars).toBe(99);
+    expect(n.other).toBeNull();
+    expect(new Set(n.ids).size).toBe(99);
+    // the engine ranks 64 (TOP_N): they have a cumulative mass; the rest follow by probability
+    expect(Number.isFinite(n.cum[63])).toBe(true);
+    expect(Number.isNaN(n.cum[64])).toBe(true);
+    for (let i = 1; i < 99; i++) expect(n.tempered[i]).toBeLessThanOrEqual(n.tempered[i - 1]);
+    expect(sum(n.final)).toBeCloseTo(1, 5);
+    expect(n.pieces[n.ids.indexOf(4)]).toBe(' ');
+  });
+
   it.skipIf(!haveLlamaTokenizer)('summarizes a 32000-token vocabulary as the top 30 and an "other" bar', async () => {
     const host = makeHost();
     const info = await host.handle('loadModel', {
