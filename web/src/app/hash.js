@@ -80,6 +80,7 @@ export function parseHash(hash) {
     switch (key) {
       case 'model':
         if (HASH_MODELS.includes(value)) state.model = value;
+        else if (value === 'file') notices.push('This link was made with a model loaded from a file, which a link cannot carry: load it with "Load a llama2.c model…". Using bigram.');
         else bad(key, value, `the model must be one of ${HASH_MODELS.join(', ')}`, 'bigram');
         break;
       case 'seed': {

@@ -39,6 +39,12 @@ describe('parseHash', () => {
     expect(notices.find((n) => n.includes('model='))).toMatch(/one of bigram, transformer/);
   });
 
+  it('explains that a link cannot carry a model loaded from a file', () => {
+    const { state, notices } = parseHash('#model=file&seed=3');
+    expect(state.model).toBe('bigram');
+    expect(notices).toEqual(['This link was made with a model loaded from a file, which a link cannot carry: load it with "Load a llama2.c model…". Using bigram.']);
+  });
+
   it('names unknown keys', () => {
     const { notices } = parseHash('#temprature=2');
     expect(notices).toEqual(['Ignored the unknown setting "temprature" in the link.']);

@@ -9,7 +9,6 @@ import { useRef } from 'preact/hooks';
 
 import { pct } from '../app/format.js';
 import { SPEC, clampParam } from '../app/params.js';
-import { CUT_NAMES } from '../engine/engine.js';
 
 /**
  * @param {{
@@ -71,7 +70,7 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
   let curve = '0,100';
   for (let i = 0; i < k && summary; i++) {
     const t = summary.tempered[i] * scale;
-    const cut = CUT_NAMES[summary.cut[i]];
+    const cut = summary.cut[i];
     bars.push(
       <rect
         key={summary.ids[i]}

@@ -9,7 +9,6 @@
 import { useRef } from 'preact/hooks';
 
 import { CUT_LABELS, pct, pieceName, showPiece } from '../app/format.js';
-import { CUT_NAMES } from '../engine/engine.js';
 
 /** @param {number} p */
 const width = (p) => `${Math.max(0, Math.min(1, p)) * 100}%`;
@@ -47,7 +46,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   const rows = [];
   for (let i = 0; i < n; i++) {
     const id = summary.ids[i];
-    const cutName = CUT_NAMES[summary.cut[i]] ?? 'kept';
+    const cutName = summary.cut[i];
     const kept = cutName === 'kept';
     const penalized = summary.penalized[i] === 1;
     const piece = summary.pieces[i];

@@ -55,7 +55,8 @@ export { CUT_NAMES };
  * @property {Float32Array} raw
  * @property {Float32Array} tempered
  * @property {Float32Array} final
- * @property {Uint8Array} cut   index into CUT_NAMES
+ * @property {string[]} cut    the stage that cut each row (engine.js
+ *   CUT_NAMES: 'kept', 'top_k', 'top_p', 'min_p', 'temperature', ...)
  * @property {Float64Array} cum cumulative tempered mass after each row, from
  *   top.cum (NaN past the engine's TOP_N ranked tokens)
  * @property {Uint8Array} penalized  1: a penalty applied to this token
@@ -98,19 +99,20 @@ export function summarize(rec, ctx) {
     raw: new Float32Array(n),
     tempered: new Float32Array(n),
     final: new Float32Array(n),
-    cut: new Uint8Array(n),
     cum: new Float64Array(n).fill(NaN),
     penalized: new Uint8Array(n),
   };
   const penalizedSet = penalizedTokens(ctx.history, ctx.params);
   /** @type {string[]} */
   const pieces = [];
+  /** @type {string[]} */
+  const cut = [];
   for (let i = 0; i < n; i++) {
     const id = ids[i];
     out.raw[i] = rawProbs[id];
     out.tempered[i] = tempered[id];
     out.final[i] = rec.probs[id];
-    out.cut[i] = rec.cut[id];
+    cut.push(CUT_NAMES[rec.cut[id]]);
     if (i < rec.top.cum.length) out.cum[i] = rec.top.cum[i];
     out.penalized[i] = penalizedSet.has(id) ? 1 : 0;
     pieces.push(ctx.pieceOf(id));
@@ -133,7 +135,7 @@ export function summarize(rec, ctx) {
       f += rec.probs[id];
     }
     let keptShown = 0;
-    for (let i = 0; i < bars; i++) if (out.cut[i] === 0) keptShown++;
+    for (let i = 0; i < bars; i++) if (cut[i] === 'kept') keptShown++;
     other = { count: V - bars, raw: r, tempered: t, final: f, kept: rec.nKept - keptShown };
   }
 
@@ -157,6 +159,7 @@ export function summarize(rec, ctx) {
     bars,
     ids,
     pieces,
+    cut,
     ...out,
     other,
     params: { ...ctx.params },
