@@ -408,8 +408,8 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     const page = await open({ hash: '#seed=4&steps=3' });
     await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a llama2.c model…' });
     const good = randomCheckpoint({ vocab: 40, seqLen: 16 });
+    expect(await page.getByLabel('Checkpoint and tokenizer files').isVisible()).toBe(true);
     await page.getByTestId('model-file').setInputFiles({ name: 'broken.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(good.slice(0, good.length - 64)) });
-    await page.getByTestId('load-files').click();
     const error = page.getByTestId('model-error');
     await expect.poll(() => error.isVisible()).toBe(true);
     expect(await error.textContent()).toMatch(/^broken\.bin: checkpoint: file has \d+ bytes, header implies \d+/);
@@ -435,9 +435,11 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
   it.skipIf(!haveLlamaTokenizer)('a 32000-token llama2.c model from files: the top 30 bars and an "other" bar', async () => {
     const page = await open();
     await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a llama2.c model…' });
-    await page.getByTestId('model-file').setInputFiles({ name: 'random32k.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(randomCheckpoint({ vocab: 32000, seqLen: 24, scale: 2 })) });
-    await page.getByTestId('tokenizer-file').setInputFiles(LLAMA_TOKENIZER);
-    await page.getByTestId('load-files').click();
+    // both files in one choice, the tokenizer first: it is told apart by its name
+    await page.getByTestId('model-file').setInputFiles([
+      { name: 'tokenizer.bin', mimeType: 'application/octet-stream', buffer: fs.readFileSync(LLAMA_TOKENIZER) },
+      { name: 'random32k.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(randomCheckpoint({ vocab: 32000, seqLen: 24, scale: 2 })) },
+    ]);
     await until(async () => (await page.getByLabel('Model', { exact: true }).locator('option:checked').textContent()) === 'random32k.bin', 15000);
     await until(async () => (await page.getByTestId('prob-bars').getAttribute('data-full')) === 'false');
     expect(await bars(page).count()).toBe(31);

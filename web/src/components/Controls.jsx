@@ -10,21 +10,25 @@ import { Slider } from './Slider.jsx';
 
 const LOAD_FILE = '__load_file__';
 
-/** Which of the dropped files is the tokenizer: by name, else the second. */
-export function splitDroppedFiles(/** @type {File[]} */ files) {
+/**
+ * Which of the chosen (or dropped) files is the tokenizer: the one whose
+ * name says so ("tokenizer.bin", "tok512.bin"), else the smaller one.
+ * @param {File[]} files
+ */
+export function splitModelFiles(files) {
   if (files.length === 0) return { model: null, tokenizer: null };
   if (files.length === 1) return { model: files[0], tokenizer: null };
-  const tokIndex = files.findIndex((f) => /tok/i.test(f.name));
-  const t = tokIndex >= 0 ? tokIndex : 1;
-  return { model: files[t === 0 ? 1 : 0], tokenizer: files[t] };
+  let t = files.findIndex((f) => /tok/i.test(f.name));
+  if (t < 0) t = files[0].size <= files[1].size ? 0 : 1;
+  const m = files.findIndex((_, i) => i !== t);
+  return { model: files[m], tokenizer: files[t] };
 }
 
 /** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
 export function ModelPicker({ panel, uid }) {
   const [open, setOpen] = useState(false);
   const [over, setOver] = useState(false);
-  const modelInput = useRef(/** @type {HTMLInputElement | null} */ (null));
-  const tokInput = useRef(/** @type {HTMLInputElement | null} */ (null));
+  const fileInput = useRef(/** @type {HTMLInputElement | null} */ (null));
   const selectRef = useRef(/** @type {HTMLSelectElement | null} */ (null));
   const busy = panel.busy.value;
 
@@ -39,31 +43,35 @@ export function ModelPicker({ panel, uid }) {
     if (value === LOAD_FILE) {
       select.value = panel.modelId.value;
       setOpen(true);
+      requestAnimationFrame(() => fileInput.current?.focus());
       return;
     }
     const ok = await panel.selectModel(value);
     if (!ok) select.value = panel.modelId.value;
   };
 
-  const load = async () => {
-    const m = modelInput.current?.files?.[0];
-    if (!m) return;
-    const ok = await panel.loadFiles(m, tokInput.current?.files?.[0] ?? null);
-    if (ok) setOpen(false);
+  /** @param {File[]} files */
+  const load = async (files) => {
+    const { model, tokenizer } = splitModelFiles(files);
+    if (!model) return;
+    if (await panel.loadFiles(model, tokenizer)) setOpen(false);
   };
 
-  const onDrop = async (/** @type {DragEvent} */ e) => {
+  const onDrop = (/** @type {DragEvent} */ e) => {
     e.preventDefault();
     setOver(false);
-    const { model, tokenizer } = splitDroppedFiles([...(e.dataTransfer?.files ?? [])]);
-    if (!model) return;
-    const ok = await panel.loadFiles(model, tokenizer);
-    if (ok) setOpen(false);
+    load([...(e.dataTransfer?.files ?? [])]);
   };
 
   const error = panel.errors.value.model;
   return (
-    <div class="spg-field">
+    <div
+      class={`spg-field spg-model${over ? ' is-over' : ''}`}
+      data-testid="drop-zone"
+      onDragOver={(e) => { e.preventDefault(); setOver(true); }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+    >
       <label for={`${uid}-model`}>Model</label>
       <select id={`${uid}-model`} ref={selectRef} value={panel.modelId.value} onChange={onChange} disabled={!!busy && !panel.ready.value} data-testid="model-select">
         {panel.models.value.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
@@ -75,25 +83,27 @@ export function ModelPicker({ panel, uid }) {
           {panel.model.value.seqLen > 0 ? ` · context ${panel.model.value.seqLen}` : ''}
         </small>
       )}
-      {open && (
-        <div
-          class={`spg-files${over ? ' is-over' : ''}`}
-          data-testid="drop-zone"
-          onDragOver={(e) => { e.preventDefault(); setOver(true); }}
-          onDragLeave={() => setOver(false)}
-          onDrop={onDrop}
-        >
-          <p>A llama2.c checkpoint (.bin) and its tokenizer.bin — choose them or drop both here.</p>
-          <label for={`${uid}-mfile`}>Checkpoint (.bin)</label>
-          <input id={`${uid}-mfile`} type="file" ref={modelInput} data-testid="model-file" />
-          <label for={`${uid}-tfile`}>Tokenizer (tokenizer.bin)</label>
-          <input id={`${uid}-tfile`} type="file" ref={tokInput} data-testid="tokenizer-file" />
-          <div class="spg-row">
-            <button type="button" class="spg-btn spg-btn-primary" onClick={load} data-testid="load-files">Load model</button>
-            <button type="button" class="spg-btn" onClick={() => setOpen(false)}>Cancel</button>
-          </div>
-        </div>
-      )}
+      <details class="spg-files" open={open} onToggle={(e) => setOpen(/** @type {HTMLDetailsElement} */ (e.currentTarget).open)}>
+        <summary>Load a llama2.c model…</summary>
+        <p>
+          Choose a llama2.c checkpoint (.bin) <em>and</em> its tokenizer.bin together, or drop both here.
+          Nothing leaves your computer.
+        </p>
+        <label for={`${uid}-files`}>Checkpoint and tokenizer files</label>
+        <input
+          id={`${uid}-files`}
+          type="file"
+          multiple
+          accept=".bin,application/octet-stream"
+          ref={fileInput}
+          data-testid="model-file"
+          onChange={(e) => {
+            const input = /** @type {HTMLInputElement} */ (e.currentTarget);
+            load([...(input.files ?? [])]);
+            input.value = '';
+          }}
+        />
+      </details>
       {error && <p class="spg-error" role="alert" data-testid="model-error">{error}</p>}
     </div>
   );
