@@ -6,7 +6,6 @@ export function pct(/** @type {number} */ p) {
   if (!Number.isFinite(p)) return '–';
   if (p === 0) return '0%';
   const v = p * 100;
-  if (v >= 99.95 && v < 100) return '99.9%';
   if (v >= 10) return `${v.toFixed(1)}%`;
   if (v >= 1) return `${v.toFixed(2)}%`;
   if (v >= 0.01) return `${v.toFixed(3)}%`;

@@ -101,7 +101,7 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
           {k > 0 && <polyline class="spg-curve" points={curve} vector-effect="non-scaling-stroke" />}
         </svg>
         <div
-          class="spg-pline"
+          class={`spg-pline${topP > 0.85 ? ' is-high' : ''}`}
           style={{ top: `${+((1 - topP) * 100).toFixed(3)}%` }}
           role="slider"
           tabIndex={disabled ? -1 : 0}
