@@ -253,7 +253,12 @@ export function createPanel(client, { session = 'main' } = {}) {
     const max = key === 'top_k' && model.value ? model.value.vocab : spec.max;
     const v = clampParam(spec, value, max);
     if (params.value[/** @type {keyof import('./params.js').Params} */ (key)] === v) return;
-    params.value = { ...params.value, [key]: v };
+    batch(() => {
+      params.value = { ...params.value, [key]: v };
+      // the bars show what the setting changes: the live next token
+      focus.value = null;
+      hover.value = null;
+    });
     refreshPreview();
   }
 

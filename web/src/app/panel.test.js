@@ -84,6 +84,15 @@ describe('a panel', () => {
     expect(text(panel)).toBe(await directText('', 5, { temperature: 1 }, 20));
   });
 
+  it('goes back to the live step when a setting moves during time travel', async () => {
+    await panel.load(parseHash('#seed=6&steps=5').state);
+    panel.focus.value = 2;
+    expect(panel.shown.value.kind).toBe('step');
+    panel.setParam('top_k', 1);
+    expect(panel.focus.value).toBeNull();
+    await until(() => panel.shown.value.kind === 'preview' && panel.shown.value.nKept === 1);
+  });
+
   it('clamps settings: top-k to the vocabulary, temperature to its range', async () => {
     await panel.load(parseHash('').state);
     panel.setParam('top_k', 500);

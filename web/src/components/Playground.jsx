@@ -163,7 +163,7 @@ function Nucleus({ panel, uid }) {
         uid={uid}
         summary={shown}
         topP={live ? topP : (shown?.params.top_p ?? topP)}
-        onTopP={(p) => { panel.focus.value = null; panel.hover.value = null; panel.setParam('top_p', p); }}
+        onTopP={(p) => panel.setParam('top_p', p)}
       />
     </>
   );
