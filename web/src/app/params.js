@@ -27,7 +27,7 @@ export const PARAM_SPECS = [
     format: (v) => (v === 0 ? '0 (greedy)' : v.toFixed(2)),
   },
   {
-    key: 'top_k', label: 'Top-k', hint: 'keep the k most likely tokens; 0 = off',
+    key: 'top_k', label: 'Top-k', hint: 'keep the k most likely tokens (ties with the k-th too); 0 = off',
     min: 0, max: 100000, step: 1, def: 0,
     format: (v, vocab) => (v === 0 || (vocab !== undefined && v >= vocab) ? 'off' : String(v)),
   },
