@@ -10,12 +10,14 @@
  *   12      4         uint32 boundary: the token that starts and ends a word
  *                     (the model's BOS and EOS), < V
  *   16      ...       V pieces: uint8 byte length (1..4), then the UTF-8
- *                     bytes of one character; pieces are distinct
+ *                     bytes of one character (well-formed); pieces are
+ *                     distinct
  *   ...     0..3      zero padding to a multiple of 4
  *   ...     4*V*V     float32 logits[prev][next] = ln P(next | prev), finite
  *
  * and nothing after.  models/train_bigram.py writes it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +39,23 @@ int sp_is_bigram(const uint8_t *data, size_t size) {
     return size >= 4 && memcmp(data, SP_BIGRAM_MAGIC, 4) == 0;
 }
 
+/* Whether s[0..len) is exactly one well-formed UTF-8 character (no overlong
+ * forms, no surrogates, nothing above U+10FFFF). */
+static int one_utf8_char(const uint8_t *s, unsigned len) {
+    uint8_t c = s[0];
+    unsigned need = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2
+                  : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4
+                  : 0;
+    if (need != len) return 0;
+    for (unsigned i = 1; i < len; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    if (len == 3 && c == 0xe0 && s[1] < 0xa0) return 0; /* overlong */
+    if (len == 3 && c == 0xed && s[1] > 0x9f) return 0; /* surrogate */
+    if (len == 4 && c == 0xf0 && s[1] < 0x90) return 0; /* overlong */
+    if (len == 4 && c == 0xf4 && s[1] > 0x8f) return 0; /* > U+10FFFF */
+    return 1;
+}
+
 int sp_bigram_load(sp_model *m, const uint8_t *data, size_t size, char *err) {
     if (size < 16)
         return sp_fail(err, SP_ERR_FORMAT, "bigram: file has %zu bytes, the "
@@ -56,70 +75,93 @@ int sp_bigram_load(sp_model *m, const uint8_t *data, size_t size, char *err) {
     if (boundary >= vocab)
         return sp_fail(err, SP_ERR_FORMAT, "bigram: boundary token %u is not "
                        "below vocab %u", boundary, vocab);
-    /* the pieces: validated into a scratch copy, NUL-terminated */
-    char *text = malloc((size_t)vocab * 5);
+    /* Everything is checked before anything is allocated: first the pieces
+     * in place, then the size they and the header imply, then the logits. */
+    size_t at = 16;
+    for (uint32_t i = 0; i < vocab; i++) {
+        unsigned len = at < size ? data[at] : 0;
+        if (at >= size || (len >= 1 && len > size - at - 1))
+            return sp_fail(err, SP_ERR_FORMAT, "bigram: file ends in piece %u "
+                           "of %u", i, vocab);
+        at++;
+        if (len < 1 || len > 4)
+            return sp_fail(err, SP_ERR_FORMAT, "bigram: piece %u has length "
+                           "%u (a character has 1 to 4 bytes)", i, len);
+        if (memchr(data + at, 0, len))
+            return sp_fail(err, SP_ERR_FORMAT, "bigram: piece %u contains a "
+                           "NUL byte", i);
+        if (!one_utf8_char(data + at, len)) {
+            char hex[16] = "";
+            for (unsigned k = 0; k < len; k++)
+                snprintf(hex + (k ? 3 * k - 1 : 0), 4, k ? " %02x" : "%02x",
+                         data[at + k]);
+            return sp_fail(err, SP_ERR_FORMAT, "bigram: piece %u (bytes %s) "
+                           "is not one UTF-8 character", i, hex);
+        }
+        at += len;
+    }
+    size_t pieces_end = at;
+    at = (at + 3) & ~(size_t)3;
+    size_t n_logits = (size_t)vocab * vocab; /* <= 2^24: no overflow */
+    size_t expected = at + n_logits * 4;
+    if (size != expected)
+        return sp_fail(err, SP_ERR_FORMAT, "bigram: file has %zu bytes, header "
+                       "implies %zu", size, expected);
+    for (size_t i = pieces_end; i < at; i++)
+        if (data[i] != 0)
+            return sp_fail(err, SP_ERR_FORMAT, "bigram: padding byte %zu is "
+                           "not zero", i);
+    for (size_t i = 0; i < n_logits; i++) {
+        float x;
+        memcpy(&x, data + at + 4 * i, 4);
+        if (!(x - x == 0.0f))
+            return sp_fail(err, SP_ERR_FORMAT, "bigram: logit %zu (row %zu) is "
+                           "not finite", i, i / vocab);
+    }
+
+    /* the pieces, NUL-terminated, for the tokenizer (which copies them) */
+    char *text = malloc(pieces_end - 16); /* per piece: len bytes + NUL */
     const char **pieces = malloc(sizeof(char *) * vocab);
     sp_bigram *b = calloc(1, sizeof *b);
-    float *logits = malloc((size_t)vocab * vocab * sizeof(float));
+    float *logits = malloc(n_logits * sizeof(float));
     sp_tokenizer *tok = NULL;
     int rc = SP_OK;
     if (!text || !pieces || !b || !logits) {
         rc = sp_fail(err, SP_ERR_NOMEM, "bigram: out of memory");
         goto done;
     }
-    size_t at = 16, text_at = 0;
+    size_t text_at = 0;
+    at = 16;
     for (uint32_t i = 0; i < vocab; i++) {
-        unsigned len = at < size ? data[at] : 0;
-        if (at >= size || (len >= 1 && len > size - at - 1)) {
-            rc = sp_fail(err, SP_ERR_FORMAT, "bigram: file ends in piece %u "
-                         "of %u", i, vocab);
-            goto done;
-        }
-        at++;
-        if (len < 1 || len > 4) {
-            rc = sp_fail(err, SP_ERR_FORMAT, "bigram: piece %u has length %u "
-                         "(a character has 1 to 4 bytes)", i, len);
-            goto done;
-        }
-        if (memchr(data + at, 0, len)) {
-            rc = sp_fail(err, SP_ERR_FORMAT, "bigram: piece %u contains a NUL "
-                         "byte", i);
-            goto done;
-        }
+        unsigned len = data[at++];
         memcpy(text + text_at, data + at, len);
         text[text_at + len] = '\0';
         pieces[i] = text + text_at;
         text_at += len + 1;
         at += len;
     }
-    for (uint32_t i = 0; i < vocab; i++)
-        for (uint32_t j = 0; j < i; j++)
-            if (strcmp(pieces[i], pieces[j]) == 0) {
-                rc = sp_fail(err, SP_ERR_FORMAT, "bigram: pieces %u and %u "
-                             "are the same", j, i);
-                goto done;
-            }
-    at = (at + 3) & ~(size_t)3;
-    size_t expected = at + (size_t)vocab * vocab * 4;
-    if (size != expected) {
-        rc = sp_fail(err, SP_ERR_FORMAT, "bigram: file has %zu bytes, header "
-                     "implies %zu", size, expected);
+    memcpy(logits, data + ((pieces_end + 3) & ~(size_t)3),
+           n_logits * sizeof(float));
+    tok = sp_tokenizer_new_chars(pieces, (int)vocab, (int)boundary, err);
+    if (!tok) {
+        rc = SP_ERR_NOMEM; /* the pieces were checked: only memory is left */
         goto done;
     }
-    memcpy(logits, data + at, (size_t)vocab * vocab * sizeof(float));
-    for (size_t i = 0; i < (size_t)vocab * vocab; i++) {
-        if (!(logits[i] - logits[i] == 0.0f)) {
-            rc = sp_fail(err, SP_ERR_FORMAT, "bigram: logit %zu (row %zu) is "
-                         "not finite", i, i / vocab);
+    /* distinct pieces: equal ones are neighbours in the sorted index, the
+     * lower id first */
+    for (uint32_t i = 1; i < vocab; i++) {
+        const sp_token_index *x = &tok->sorted[i - 1], *y = &tok->sorted[i];
+        if (strcmp(x->str, y->str) == 0) {
+            rc = sp_fail(err, SP_ERR_FORMAT, "bigram: pieces %d and %d are "
+                         "the same", x->id, y->id);
             goto done;
         }
     }
-    tok = sp_tokenizer_new_chars(pieces, (int)vocab, (int)boundary, err);
-    if (!tok) rc = SP_ERR_FORMAT;
 done:
     free(text);
     free(pieces);
     if (rc != SP_OK) {
+        sp_tokenizer_free(tok);
         free(b);
         free(logits);
         return rc;

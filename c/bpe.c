@@ -10,6 +10,7 @@
  * adjacent pair whose concatenation is the best-scoring piece is merged,
  * again and again (first pair on ties), then EOS.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,8 +105,20 @@ sp_tokenizer *sp_tokenizer_load(const uint8_t *data, size_t size, int vocab,
     }
     int n = 0;
     size_t n_bytes = 0;
-    if (scan_pieces(data, size, vocab, max_len, &n, &n_bytes, err) != SP_OK)
+    if (scan_pieces(data, size, vocab, max_len, &n, &n_bytes, err) != SP_OK) {
+        /* a well-formed file of another vocabulary: say so */
+        int all = 0;
+        size_t all_bytes;
+        if (err && vocab > 0 && scan_pieces(data, size, 0, max_len, &all,
+                                     &all_bytes, NULL) == SP_OK) {
+            size_t used = strlen(err);
+            if (used + 1 < SP_ERR_LEN)
+                snprintf(err + used, SP_ERR_LEN - used, " (the file has %d "
+                         "pieces, the model %d logits: not its tokenizer)",
+                         all, vocab);
+        }
         return NULL;
+    }
 
     sp_tokenizer *t = calloc(1, sizeof *t);
     if (!t) goto nomem;
@@ -150,6 +163,43 @@ nomem:
 
 /* ---- encode -------------------------------------------------------------- */
 
+/* The longest prompt encode takes, in bytes (a few times that in scratch). */
+#define MAX_TEXT_BYTES (1 << 24)
+
+/* The character c[0..len) as an error message shows it: as is when it is a
+ * printable, well-formed UTF-8 character, else escaped ('\n', '\xff'), so
+ * that the message stays one line of valid text.  out: 32 bytes. */
+static const char *char_for_message(const char *c, int len, char *out) {
+    const unsigned char *u = (const unsigned char *)c;
+    int need = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] <= 0xdf ? 2
+             : u[0] >= 0xe0 && u[0] <= 0xef ? 3
+             : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+    int ok = need == len && u[0] >= 0x20 && u[0] != 0x7f;
+    for (int i = 1; ok && i < len; i++) ok = (u[i] & 0xc0) == 0x80;
+    if (ok && ((u[0] == 0xe0 && u[1] < 0xa0) || (u[0] == 0xed && u[1] > 0x9f) ||
+               (u[0] == 0xf0 && u[1] < 0x90) || (u[0] == 0xf4 && u[1] > 0x8f) ||
+               (u[0] == 0xc2 && u[1] < 0xa0) || /* C1 controls */
+               (u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0xa8 || u[2] == 0xa9))))
+        ok = 0;
+    if (ok) {
+        memcpy(out, c, (size_t)len);
+        out[len] = '\0';
+        return out;
+    }
+    size_t at = 0;
+    for (int i = 0; i < len && i < 4; i++) {
+        if (u[i] == '\n' || u[i] == '\t' || u[i] == '\r') {
+            out[at++] = '\\';
+            out[at++] = u[i] == '\n' ? 'n' : u[i] == '\t' ? 't' : 'r';
+        } else {
+            snprintf(out + at, 5, "\\x%02x", u[i]);
+            at += 4;
+        }
+    }
+    out[at] = '\0';
+    return out;
+}
+
 /* Appends the id of the character c[0..len) or, when it is not a piece, of
  * its bytes' "<0xXX>" pieces.  Returns -1 (with err) when neither exists. */
 static int push_char(const sp_tokenizer *t, const char *c, int len,
@@ -162,9 +212,10 @@ static int push_char(const sp_tokenizer *t, const char *c, int len,
     for (int i = 0; i < len; i++) {
         int b = t->byte_fallback[(unsigned char)c[i]];
         if (b < 0) {
-            sp_fail(err, SP_ERR_ARG, "prompt: the character '%.*s' (byte "
+            char shown[32];
+            sp_fail(err, SP_ERR_ARG, "prompt: the character '%s' (byte "
                     "offset %d) is not in the model's vocabulary",
-                    len, c, (int)(c - text));
+                    char_for_message(c, len, shown), (int)(c - text));
             return -1;
         }
         tokens[(*n)++] = b;
@@ -180,6 +231,50 @@ static int pair_id(const sp_tokenizer *t, int a, int b, char *buf) {
     return sp_tokenizer_lookup(t, buf, la + lb);
 }
 
+/* run.c merges only pairs scoring strictly above this */
+#define MERGE_FLOOR -1e10f
+
+/* A candidate merge: the pair starting at token slot `at`, whose
+ * concatenation is piece `id`.  The heap holds the best first: the highest
+ * score, then the leftmost slot (slots keep their order as tokens merge, so
+ * the lowest slot is the leftmost pair, as run.c's scan picks on ties). */
+typedef struct {
+    int at, id;
+} merge_item;
+
+static int merge_before(const sp_tokenizer *t, merge_item a, merge_item b) {
+    float sa = t->scores[a.id], sb = t->scores[b.id];
+    return sa > sb || (sa == sb && a.at < b.at);
+}
+
+static void merge_sift_down(const sp_tokenizer *t, merge_item *h, int n,
+                            int i) {
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && merge_before(t, h[l], h[m])) m = l;
+        if (r < n && merge_before(t, h[r], h[m])) m = r;
+        if (m == i) return;
+        merge_item x = h[i];
+        h[i] = h[m];
+        h[m] = x;
+        i = m;
+    }
+}
+
+static void merge_push(const sp_tokenizer *t, merge_item *h, int *n,
+                       merge_item x) {
+    int i = (*n)++;
+    h[i] = x;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!merge_before(t, h[i], h[parent])) break;
+        merge_item y = h[i];
+        h[i] = h[parent];
+        h[parent] = y;
+        i = parent;
+    }
+}
+
 int sp_bpe_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
                   int *ids, int max_ids, char *err) {
     if (!text) {
@@ -192,22 +287,29 @@ int sp_bpe_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
         return -1;
     }
     size_t text_len = strlen(text);
-    /* at most one token per byte, plus BOS, the dummy prefix and EOS */
-    if (text_len > (size_t)(1 << 28)) {
-        sp_fail(err, SP_ERR_ARG, "prompt: %zu bytes is too long", text_len);
+    if (text_len > MAX_TEXT_BYTES) {
+        sp_fail(err, SP_ERR_ARG, "prompt: %zu bytes is too long (at most %d)",
+                text_len, MAX_TEXT_BYTES);
         return -1;
     }
+    /* at most one token per byte, plus BOS, the dummy prefix and EOS */
     size_t cap = text_len + 3;
-    /* tokens[cap], merge[cap] (the pair (i, i + 1)'s merged id, or -1), and
-     * the concatenation buffer: one block per call */
-    size_t bytes = 2 * cap * sizeof(int) + 2 * (size_t)t->max_token_length;
+    /* one block per call: tokens[cap] (a slot per initial token; merged-away
+     * slots are unlinked), next[cap] and prev[cap] (the linked slots, -1 at
+     * the ends), pair[cap] (the merged id of the slot and its successor, or
+     * -1), the heap of candidate merges (each merge adds at most two), and
+     * the concatenation buffer */
+    size_t heap_cap = 3 * cap;
+    size_t bytes = 4 * cap * sizeof(int) + heap_cap * sizeof(merge_item) +
+                   2 * (size_t)t->max_token_length;
     int *tokens = malloc(bytes);
     if (!tokens) {
         sp_fail(err, SP_ERR_NOMEM, "prompt: out of memory");
         return -1;
     }
-    int *merge = tokens + cap;
-    char *buf = (char *)(merge + cap);
+    int *next = tokens + cap, *prev = next + cap, *pair = prev + cap;
+    merge_item *heap = (merge_item *)(void *)(pair + cap);
+    char *buf = (char *)(heap + heap_cap);
     int n = 0, result = -1;
 
     if (bos) tokens[n++] = t->bos;
@@ -223,31 +325,44 @@ int sp_bpe_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
     }
 
     /* merges: each step takes the pair with the highest score (strictly
-     * above run.c's -1e10 floor; the first one on ties); only the two pairs
-     * next to a merge change, so each step looks up at most two */
-    for (int i = 0; i + 1 < n; i++)
-        merge[i] = pair_id(t, tokens[i], tokens[i + 1], buf);
-    for (;;) {
-        float best_score = -1e10f;
-        int best = -1;
-        for (int i = 0; i + 1 < n; i++) {
-            if (merge[i] >= 0 && t->scores[merge[i]] > best_score) {
-                best_score = t->scores[merge[i]];
-                best = i;
-            }
-        }
-        if (best < 0) break;
-        tokens[best] = merge[best];
-        memmove(tokens + best + 1, tokens + best + 2,
-                sizeof(int) * (size_t)(n - best - 2));
-        memmove(merge + best + 1, merge + best + 2,
-                sizeof(int) * (size_t)(n > best + 3 ? n - best - 3 : 0));
-        n--;
-        if (best > 0)
-            merge[best - 1] = pair_id(t, tokens[best - 1], tokens[best], buf);
-        if (best + 1 < n)
-            merge[best] = pair_id(t, tokens[best], tokens[best + 1], buf);
+     * above run.c's -1e10 floor; the leftmost one on ties) -- what run.c's
+     * scan of every pair picks, in O(n log n) instead of O(n^2) */
+    int hn = 0;
+    for (int i = 0; i < n; i++) { /* BOS included, as in run.c */
+        prev[i] = i - 1;
+        next[i] = i + 1 < n ? i + 1 : -1;
+        pair[i] = next[i] >= 0 ? pair_id(t, tokens[i], tokens[i + 1], buf) : -1;
+        if (pair[i] >= 0 && t->scores[pair[i]] > MERGE_FLOOR)
+            heap[hn++] = (merge_item){i, pair[i]};
     }
+    for (int i = hn / 2 - 1; i >= 0; i--) merge_sift_down(t, heap, hn, i);
+    while (hn > 0) {
+        merge_item top = heap[0];
+        heap[0] = heap[--hn];
+        merge_sift_down(t, heap, hn, 0);
+        int i = top.at;
+        /* stale: slot i was merged away (pair -1) or its pair changed */
+        if (pair[i] != top.id) continue;
+        int j = next[i]; /* merged into i */
+        tokens[i] = top.id;
+        next[i] = next[j];
+        if (next[j] >= 0) prev[next[j]] = i;
+        pair[j] = -1;
+        pair[i] = next[i] >= 0 ? pair_id(t, tokens[i], tokens[next[i]], buf)
+                               : -1;
+        if (pair[i] >= 0 && t->scores[pair[i]] > MERGE_FLOOR)
+            merge_push(t, heap, &hn, (merge_item){i, pair[i]});
+        int p = prev[i];
+        if (p >= 0) {
+            pair[p] = pair_id(t, tokens[p], tokens[i], buf);
+            if (pair[p] >= 0 && t->scores[pair[p]] > MERGE_FLOOR)
+                merge_push(t, heap, &hn, (merge_item){p, pair[p]});
+        }
+    }
+    /* the surviving slots, in order (slot 0 is never merged away) */
+    int m = 0;
+    for (int i = n > 0 ? 0 : -1; i >= 0; i = next[i]) tokens[m++] = tokens[i];
+    n = m;
     if (eos) tokens[n++] = t->eos;
 
     if (n > max_ids) {

@@ -793,9 +793,19 @@ static int cmd_generate(args *a) {
         rc = sp_session_step(s, &p, -1, err);
         if (rc != SP_OK) {
             out_buf(&b, 1);
-            if (rc == SP_ERR_STATE) { /* context full: stop, say why */
+            int seq_len = sp_model_seq_len(l.model);
+            if (rc == SP_ERR_STATE && seq_len > 0 &&
+                sp_session_n_tokens(s) >= seq_len) {
+                /* context full: a normal end; stop, say why */
                 if (!json) sp_host_write(1, "\n", 1);
                 say_error(0, "stopped after %lld steps: %s", i, err);
+            } else if (rc == SP_ERR_STATE) {
+                /* every token masked (by the model: 1) or banned (by the
+                 * options: 2) */
+                if (!json) sp_host_write(1, "\n", 1);
+                status = say_error(strncmp(err, "no token left", 13) == 0
+                                       ? EXIT_BAD_ARG : EXIT_BAD_FILE,
+                                   "stopped after %lld steps: %s", i, err);
             } else if (rc == SP_ERR_UNSATISFIABLE) {
                 if (!json) sp_host_write(1, "\n", 1);
                 status = say_error(EXIT_BAD_FILE, "stopped after %lld steps: "

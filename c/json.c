@@ -192,9 +192,17 @@ int sp_parse_warp_request(const char *text, size_t len, float **logits,
                 rc = read_array(&r, "history", 0, &hist, &nh);
                 have_history = 1;
             } else {
-                char what[80];
+                /* the key as printable ASCII (\xNN otherwise): one line */
+                char shown[4 * sizeof key], what[180];
+                size_t k = 0;
+                for (const char *c = key; *c; c++) {
+                    unsigned char u = (unsigned char)*c;
+                    if (u >= 0x20 && u < 0x7f) shown[k++] = (char)u;
+                    else k += (size_t)snprintf(shown + k, 5, "\\x%02x", u);
+                }
+                shown[k] = '\0';
                 snprintf(what, sizeof what, "unknown or repeated key \"%s\"",
-                         key);
+                         shown);
                 rc = fail_at(&r, what);
             }
             if (rc != SP_OK) break;

@@ -299,7 +299,7 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     int rc = check_ready(s, err);
     if (rc != SP_OK) return rc;
     int seq_len = sp_model_seq_len(s->model);
-    if (force >= sp_model_vocab(s->model))
+    if (force < -1 || force >= sp_model_vocab(s->model)) /* -1: not forced */
         return sp_fail(err, SP_ERR_ARG, "force: token %d is outside the "
                        "vocabulary (0..%d)", force, sp_model_vocab(s->model) - 1);
     rc = prepare_mask(s, err);

@@ -3,6 +3,7 @@
  * dispatch) and the character tokenizer of the bigram model.  The llama2.c
  * BPE tokenizer (tokenizer.bin) lives in bpe.c.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,21 +38,17 @@ static int compare_key(const char *key, int len, const char *piece) {
 }
 
 int sp_tokenizer_lookup(const sp_tokenizer *t, const char *str, int len) {
-    /* binary search for the first piece equal to the key: with duplicate
-     * pieces the lowest id wins, as in a first-match scan */
+    /* binary search for the first piece equal to the key: the index is
+     * sorted by (bytes, id), so with duplicate pieces the first one found
+     * has the lowest id, as in a first-match scan */
     int lo = 0, hi = t->vocab;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
         if (compare_key(str, len, t->sorted[mid].str) > 0) lo = mid + 1;
         else hi = mid;
     }
-    if (lo < t->vocab && compare_key(str, len, t->sorted[lo].str) == 0) {
-        int best = t->sorted[lo].id;
-        for (int i = lo + 1; i < t->vocab &&
-             compare_key(str, len, t->sorted[i].str) == 0; i++)
-            if (t->sorted[i].id < best) best = t->sorted[i].id;
-        return best;
-    }
+    if (lo < t->vocab && compare_key(str, len, t->sorted[lo].str) == 0)
+        return t->sorted[lo].id;
     return -1;
 }
 
@@ -108,13 +105,50 @@ int sp_tokenizer_vocab(const sp_tokenizer *t) { return t->vocab; }
 int sp_tokenizer_bos(const sp_tokenizer *t) { return t->bos; }
 int sp_tokenizer_eos(const sp_tokenizer *t) { return t->eos; }
 
-/* Byte length of the UTF-8 character starting with byte c (1 for a stray
- * continuation byte, so that bad input still advances). */
-static int utf8_len(unsigned char c) {
-    if (c >= 0xf0) return 4;
-    if (c >= 0xe0) return 3;
-    if (c >= 0xc0) return 2;
-    return 1;
+/* Byte length of the well-formed UTF-8 character at c (no overlong forms,
+ * no surrogates, nothing above U+10FFFF), or 0 when the bytes there are not
+ * one (a NUL ends the text, so a cut-short sequence is 0 too). */
+static int utf8_char_len(const unsigned char *c) {
+    int len = c[0] < 0x80 ? 1 : c[0] >= 0xc2 && c[0] <= 0xdf ? 2
+            : c[0] >= 0xe0 && c[0] <= 0xef ? 3
+            : c[0] >= 0xf0 && c[0] <= 0xf4 ? 4 : 0;
+    for (int i = 1; i < len; i++)
+        if ((c[i] & 0xc0) != 0x80) return 0;
+    if ((c[0] == 0xe0 && c[1] < 0xa0) || (c[0] == 0xed && c[1] > 0x9f) ||
+        (c[0] == 0xf0 && c[1] < 0x90) || (c[0] == 0xf4 && c[1] > 0x8f))
+        return 0;
+    return len;
+}
+
+/* The character c[0..len) as an error message shows it: as is when it is a
+ * printable UTF-8 character, else escaped ('\n', '\x80'), so that the
+ * message stays one line of valid text.  out holds at least 32 bytes. */
+static const char *char_for_message(const char *c, int len, char *out) {
+    const unsigned char *u = (const unsigned char *)c;
+    int printable = len > 0 && len <= 4 && utf8_char_len(u) == len &&
+                    u[0] >= 0x20 && u[0] != 0x7f &&
+                    !(u[0] == 0xc2 && u[1] < 0xa0) &&  /* C1 controls */
+                    !(u[0] == 0xe2 && u[1] == 0x80 &&  /* U+2028, U+2029 */
+                      (u[2] == 0xa8 || u[2] == 0xa9));
+    if (printable) {
+        memcpy(out, c, (size_t)len);
+        out[len] = '\0';
+        return out;
+    }
+    size_t at = 0;
+    for (int i = 0; i < len && i < 4; i++) {
+        const char *esc = u[i] == '\n' ? "\\n" : u[i] == '\t' ? "\\t"
+                        : u[i] == '\r' ? "\\r" : NULL;
+        if (esc) {
+            memcpy(out + at, esc, 3);
+            at += 2;
+        } else {
+            snprintf(out + at, 5, "\\x%02x", u[i]);
+            at += 4;
+        }
+    }
+    out[at] = '\0';
+    return out;
 }
 
 static int encode_chars(const sp_tokenizer *t, const char *text, int bos,
@@ -125,15 +159,18 @@ static int encode_chars(const sp_tokenizer *t, const char *text, int bos,
         ids[n++] = t->bos;
     }
     for (const char *c = text; *c;) {
-        int len = utf8_len((unsigned char)*c);
-        int i;
-        for (i = 1; i < len && c[i]; i++) {}
-        len = i;
+        int len = utf8_char_len((const unsigned char *)c);
+        if (len == 0) {
+            sp_fail(err, SP_ERR_ARG, "prompt: invalid UTF-8 at byte offset "
+                    "%d (byte 0x%02x)", (int)(c - text), (unsigned char)*c);
+            return -1;
+        }
         int id = sp_tokenizer_lookup(t, c, len);
         if (id < 0) {
-            sp_fail(err, SP_ERR_ARG, "prompt: the character '%.*s' (byte "
+            char shown[32];
+            sp_fail(err, SP_ERR_ARG, "prompt: the character '%s' (byte "
                     "offset %d) is not in the model's vocabulary",
-                    len, c, (int)(c - text));
+                    char_for_message(c, len, shown), (int)(c - text));
             return -1;
         }
         if (n >= max_ids) goto full;

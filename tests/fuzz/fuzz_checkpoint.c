@@ -1,0 +1,95 @@
+/*
+ * fuzz_checkpoint.c — the llama2.c checkpoint loader on arbitrary bytes,
+ * copying and in place: both must agree (the same logits, bit for bit); a
+ * model that loads runs the forward pass over a few positions and, with a
+ * tokenizer made for its vocabulary, a short generation.
+ */
+#include <stdio.h>
+
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A tokenizer.bin for vocab pieces: the specials, then "t<i>" */
+static sp_tokenizer *tokenizer_for(int vocab) {
+    size_t cap = 4 + (size_t)vocab * 20, at = 0;
+    uint8_t *img = malloc(cap);
+    if (!img) return NULL;
+    int32_t max_len = 16;
+    memcpy(img, &max_len, 4);
+    at = 4;
+    for (int i = 0; i < vocab; i++) {
+        char piece[16];
+        int len = i == 0 ? snprintf(piece, sizeof piece, "<unk>")
+                : i == 1 ? snprintf(piece, sizeof piece, "<s>")
+                : i == 2 ? snprintf(piece, sizeof piece, "</s>")
+                : i == 3 ? snprintf(piece, sizeof piece, " ")
+                : snprintf(piece, sizeof piece, "%c%d", 'a' + i % 26, i);
+        float score = (float)(i % 7);
+        int32_t l = len;
+        memcpy(img + at, &score, 4);
+        memcpy(img + at + 4, &l, 4);
+        memcpy(img + at + 8, piece, (size_t)len);
+        at += 8 + (size_t)len;
+    }
+    char err[SP_ERR_LEN];
+    sp_tokenizer *t = sp_tokenizer_load(img, at, vocab, err);
+    free(img);
+    return t;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    char err[SP_ERR_LEN], err2[SP_ERR_LEN];
+    /* not owned: the loader copies what it keeps */
+    uint8_t *copy = malloc(size ? size : 1);
+    if (!copy) return 0;
+    if (size) memcpy(copy, data, size);
+    err[0] = '\0';
+    sp_model *m = sp_model_load(copy, size, 0, err);
+    /* owned: read in place (malloc'd data + 28 is 4-aligned) */
+    uint8_t *owned = malloc(size ? size : 1);
+    if (!owned) {
+        free(copy);
+        sp_model_free(m);
+        return 0;
+    }
+    if (size) memcpy(owned, data, size);
+    err2[0] = '\0';
+    sp_model *m2 = sp_model_load(owned, size, 1, err2);
+    free(copy);
+    FZ_ASSERT((m == NULL) == (m2 == NULL));
+    if (!m) {
+        fz_check_error(err);
+        FZ_ASSERT(strcmp(err, err2) == 0);
+        return 0;
+    }
+    int vocab = sp_model_vocab(m), seq_len = sp_model_seq_len(m);
+    FZ_ASSERT(vocab == sp_model_vocab(m2) && seq_len == sp_model_seq_len(m2));
+    sp_state *a = sp_state_new(m), *b = sp_state_new(m2);
+    if (a && b) {
+        int positions = seq_len > 0 && seq_len < 4 ? seq_len : 4;
+        for (int pos = 0; pos < positions; pos++) {
+            int token = (int)(data[(size_t)pos * 131 % size] % (unsigned)vocab);
+            float *la = sp_forward(m, a, token, pos);
+            float *lb = sp_forward(m2, b, token, pos);
+            FZ_ASSERT(la && lb);
+            FZ_ASSERT(memcmp(la, lb, sizeof(float) * (size_t)vocab) == 0);
+        }
+        FZ_ASSERT(sp_forward(m, a, vocab, 0) == NULL);
+        FZ_ASSERT(sp_forward(m, a, -1, 0) == NULL);
+        FZ_ASSERT(sp_forward(m, a, 0, -1) == NULL);
+        if (seq_len > 0) FZ_ASSERT(sp_forward(m, a, 0, seq_len) == NULL);
+    }
+    sp_state_free(a);
+    sp_state_free(b);
+    if (sp_model_kind_of(m) == SP_MODEL_TRANSFORMER && vocab <= 4096) {
+        sp_tokenizer *t = tokenizer_for(vocab);
+        if (t) {
+            fz_generate(m, t, "a4 b5", size, 6);
+            sp_tokenizer_free(t);
+        }
+    }
+    sp_model_free(m);
+    sp_model_free(m2);
+    return 0;
+}
