@@ -44,9 +44,11 @@
  *     a fixed tree, then a sequential tail.  The SIMD kernels (WASM simd128,
  *     x86 SSE2) and the scalar kernels perform the very same operations in
  *     that order, lane by lane, so they produce the same bits.
- *  5. Selection (top-k, top-p, typical-p) breaks every tie by token id, and
- *     its partitioning uses a deterministic pivot, so the kept set and the
- *     order of every later sum never depend on the build.
+ *  5. Orderings break every tie by token id (top-p and typical-p rank by
+ *     probability, then id; top-k keeps every token tied with the k-th, as
+ *     its definition says), selection uses a deterministic pivot, and sums
+ *     run over the kept tokens in ascending id order, so the kept set and
+ *     every later sum never depend on the build.
  *  6. Numbers are printed with "%.9g" (9 significant digits, enough to
  *     round-trip a float); both C libraries print correctly rounded decimals.
  *  The byte-identity tests (tests/js/identity.test.js) hold the builds to it.
@@ -299,6 +301,11 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
                      char *err);
 /* Warps the pending logits without drawing (a preview for the UI). */
 int sp_session_preview(sp_session *s, const sp_params *p, char *err);
+/* Warps the distribution of generated step n (0 = the first generated
+ * token) under p, as sp_session_preview does for the pending one: time
+ * travel.  The session's text and PRNG are untouched; a constraint's mask is
+ * not applied (it belongs to the live step). */
+int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err);
 /* Warps, draws the step's uniform, appends the token and feeds it to the
  * model.  force >= 0 appends that token instead of the drawn one (the
  * uniform is consumed all the same).  Returns SP_OK, SP_ERR_STATE at the end

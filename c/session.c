@@ -41,6 +41,7 @@ struct sp_session {
     uint8_t *allowed; /* [vocab] the mask of the next step */
     const uint8_t *fixed_allowed; /* a mask for every step, NULL = none */
     sp_token_stat *stats; /* [cap], one per generated token */
+    float *peek;      /* [vocab] logits of a past step (sp_session_peek) */
 };
 
 sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
@@ -82,6 +83,7 @@ void sp_session_free(sp_session *s) {
     free(s->tokens);
     free(s->allowed);
     free(s->stats);
+    free(s->peek);
     sp_cvocab_free(s->cvocab);
     free(s);
 }
@@ -290,6 +292,37 @@ int sp_session_preview(sp_session *s, const sp_params *p, char *err) {
     if (rc != SP_OK) return rc;
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,
                          &s->step, err);
+    s->has_step = rc == SP_OK;
+    return rc;
+}
+
+int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
+    int generated = s->n_tokens - s->n_prompt;
+    if (s->n_prompt == 0)
+        return sp_fail(err, SP_ERR_STATE, "session: not started");
+    if (n < 0 || n > generated)
+        return sp_fail(err, SP_ERR_ARG, "peek: step %d is outside 0..%d", n,
+                       generated);
+    if (n == generated && s->pending && !s->finished)
+        return sp_session_preview(s, p, err);
+    int vocab = sp_model_vocab(s->model);
+    if (!s->peek && !(s->peek = malloc(sizeof(float) * (size_t)vocab)))
+        return sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
+    /* the logits after token pos: recomputed from the cache, which holds
+     * the same rows below pos; then the pending logits are recomputed
+     * too, since the state keeps one logits buffer */
+    int pos = s->n_prompt + n - 1;
+    float *logits = sp_forward(s->model, s->state, s->tokens[pos], pos);
+    if (!logits)
+        return sp_fail(err, SP_ERR_STATE, "peek: position %d is invalid", pos);
+    memcpy(s->peek, logits, sizeof(float) * (size_t)vocab);
+    if (s->pending) {
+        int last = s->n_tokens - 1;
+        s->pending = sp_forward(s->model, s->state, s->tokens[last], last);
+    }
+    sp_sampler_set_mask(s->sampler, s->fixed_allowed); /* no constraint */
+    int rc = sp_sampler_warp(s->sampler, s->peek, s->tokens, pos + 1, p,
+                             &s->step, err);
     s->has_step = rc == SP_OK;
     return rc;
 }

@@ -199,6 +199,10 @@ API("api_session_preview")
 int api_session_preview(sp_session *s, const sp_params *p) {
     return sp_session_preview(s, p, last_error);
 }
+API("api_session_peek")
+int api_session_peek(sp_session *s, int n, const sp_params *p) {
+    return sp_session_peek(s, n, p, last_error);
+}
 API("api_session_rewind") int api_session_rewind(sp_session *s, int n) {
     return sp_session_rewind(s, n, last_error);
 }

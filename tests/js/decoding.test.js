@@ -154,3 +154,23 @@ describe.each(['simd', 'scalar'])('decoding lab in the %s build', (flavor) => {
     model.free();
   });
 });
+
+describe.each(['simd', 'scalar'])('time travel in the %s build', (flavor) => {
+  it('peek(n) re-warps a past step exactly as it was, and leaves the text alone', async () => {
+    const e = await engine(flavor);
+    const model = e.loadModel(bigramBytes());
+    const a = e.createSession(model), b = e.createSession(model);
+    a.start('Al', 8);
+    b.start('Al', 8);
+    const steps = Array.from({ length: 12 }, () => a.step({ top_p: 0.9 }));
+    for (let i = 0; i < 12; i++) b.step({ top_p: 0.9 });
+    const past = a.peek(5, { top_p: 0.9 });
+    expect(Array.from(past.probs)).toEqual(Array.from(steps[5].probs));
+    const wider = a.peek(5, { top_p: 1, temperature: 2 });
+    expect(wider.nKept).toBeGreaterThan(past.nKept);
+    expect(() => a.peek(13)).toThrow(/peek: step 13 is outside 0..12/);
+    // the text goes on as if nothing happened
+    for (let i = 0; i < 20; i++) expect(a.step({}).token).toBe(b.step({}).token);
+    [a, b, model].forEach((x) => x.free());
+  });
+});

@@ -14,9 +14,15 @@ export function loadEngineBrowser(flavor = 'auto') {
   return loadEngine(fetch(simd ? SIMD_URL : SCALAR_URL));
 }
 
-/** the URLs of the shipped models, resolved against the page */
+/** the URLs of the shipped models, resolved against the page; null for a
+ * model that is not in models/ at build time */
+const shipped = import.meta.glob('../../../models/*.bin', { query: '?url', import: 'default', eager: true });
+const url = (/** @type {string} */ name) => {
+  const found = shipped[`../../../models/${name}`];
+  return found ? new URL(/** @type {string} */ (found), import.meta.url) : null;
+};
 export const MODEL_URLS = {
-  bigram: new URL('../../../models/bigram.bin', import.meta.url),
-  transformer: new URL('../../../models/transformer.bin', import.meta.url),
-  transformerTokenizer: new URL('../../../models/transformer_tokenizer.bin', import.meta.url),
+  bigram: url('bigram.bin'),
+  transformer: url('transformer.bin'),
+  transformerTokenizer: url('transformer_tokenizer.bin'),
 };

@@ -724,6 +724,22 @@ export class Session {
   }
 
   /**
+   * The distribution of generated step n (0 = the first generated token)
+   * under params: time travel.  Text and PRNG stay as they are; a
+   * constraint's mask is not applied.
+   * @param {number} n
+   * @param {SamplerParams} [params]
+   * @returns {StepRecord}
+   */
+  peek(n, params = {}) {
+    const e = this.engine;
+    if (!Number.isInteger(n)) throw new TypeError('peek: n must be an integer');
+    e.writeParams(this.params, params, this.vocab);
+    e.check(e.x.api_session_peek(this.handle, n, this.params));
+    return e.readStep(e.x.api_session_step_record(this.handle));
+  }
+
+  /**
    * n draws from the last step's or preview's final distribution, with a
    * PRNG of its own (the generation's stream is untouched).
    * @param {number} n @param {number | bigint | string} seed

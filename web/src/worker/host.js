@@ -54,17 +54,18 @@ export const MAX_TOKENS = 2000;
 /**
  * @typedef {Object} Builtin
  * @property {string} name
- * @property {URL | string} url
- * @property {URL | string} [tokenizerUrl]
+ * @property {URL | string | null} url  null: not in this build
+ * @property {URL | string | null} [tokenizerUrl]
  * @property {string} missing  the message when the files are not there
  */
 
 /**
  * Fetches a shipped file's bytes.  A 404, or an HTML page where a binary
  * file should be (a single-page-app fallback), means "not in this build".
- * @param {URL | string} url
+ * @param {URL | string | null} url
  */
 export async function fetchBytes(url) {
+  if (!url) return null; // the file was not there when the page was built
   const res = await fetch(url);
   const type = res.headers.get('content-type') || '';
   if (!res.ok || type.includes('text/html')) return null;
