@@ -24,15 +24,70 @@
  *   preview {session, params, samples?}    re-warp the pending logits; no draw
  *   branch {session, index, token, params, samples?}
  *       rewind to `index` generated tokens, then append `token`
- *   Results of start/step/preview/branch: {steps: StepSummary[], next:
- *       StepSummary | null, status: Status, samples: Samples | null}
+ *   Results of start/step/preview/branch/constrain: {steps: StepSummary[],
+ *       next: StepSummary | null, status: Status, samples: Samples | null,
+ *       lab: Lab}
  *   samples {n, seed}: also draw n samples from `next` (own PRNG).
+ *
+ * The decoding lab (docs/playground.md has the tables):
+ *   start {..., constraint?, budget?}   constraint {regex} | {grammar: 'json'}
+ *       applied after the prompt; a bad one refuses the start (error name
+ *       "ConstraintError", the engine's message) and the old text stays
+ *   constrain {session, constraint | null, budget?, params, samples?}
+ *   peek {session, index, params, samples?} -> {step: StepSummary (kind
+ *       'peek'), samples}: generated step `index` re-warped under params
+ *   lab {session}                          -> Lab of the text so far
+ *   beamStart {session, prompt, width, lengthPenalty?, params, steps?}
+ *   beamStep {session, params, count?}     -> BeamAnswer
+ *   specStart {session, draft, n, prompt, seed, params, rounds?, samples?}
+ *   specRound {session, params, count?, samples?} -> SpecAnswer
  */
 import { EngineError } from '../engine/engine.js';
 import { sampleSummary, summarize } from './summary.js';
 
 /** a generation stops here even when the model could go on */
 export const MAX_TOKENS = 2000;
+/** a constraint must be complete within this many generated tokens (or the
+ * model's context, if that leaves fewer) unless the page says otherwise */
+export const CONSTRAINT_BUDGET = 200;
+
+/**
+ * @typedef {Object} Lab  what the engine measures about the text so far
+ * @property {ReturnType<import('../engine/engine.js').Session['metrics']>} metrics
+ * @property {ReturnType<import('../engine/engine.js').Session['counters']> | null} counters
+ *   the model state's work (null for beam search: its states are its own)
+ * @property {number} statsFrom  `stats` starts at this generated token
+ * @property {ReturnType<import('../engine/engine.js').Session['stats']>} stats
+ */
+
+/**
+ * @typedef {Object} Hypothesis  one beam, best first
+ * @property {string} text     generated text (after the prompt)
+ * @property {number} length   generated tokens
+ * @property {number} logprob  summed ln p of its tokens
+ * @property {number} score    what the beams are ranked by
+ * @property {boolean} finished it ended the text
+ */
+
+/**
+ * @typedef {Object} SpecToken
+ * @property {number} index    generated token index
+ * @property {number} token
+ * @property {string} piece    '' for an end-of-text token
+ * @property {'accepted' | 'corrected' | 'bonus'} status
+ * @property {boolean} end
+ */
+
+/**
+ * @typedef {Object} SpecRound
+ * @property {number} round     1-based
+ * @property {number} index     generated index of its first token
+ * @property {Array<{token: number, piece: string}>} drafted  the draft's
+ *   proposals in target ids (-1: none)
+ * @property {SpecToken[]} tokens  what the target appended
+ * @property {{token: number, piece: string} | null} rejected  the draft
+ *   token the target turned down (its replacement is the corrected token)
+ */
 
 /**
  * @typedef {Object} ModelInfo
@@ -82,9 +137,9 @@ export class EngineHost {
     this.builtins = builtins;
     this.fetchBytes = fetcher;
     this.maxTokens = maxTokens;
-    /** @type {Map<string, {model: import('../engine/engine.js').Model, tokenizer: import('../engine/engine.js').Tokenizer | null, info: ModelInfo}>} */
+    /** @type {Map<string, ModelEntry>} */
     this.models = new Map();
-    /** @type {Map<string, {session: import('../engine/engine.js').Session, model: string, forced: Set<number>}>} */
+    /** @type {Map<string, SessionEntry>} */
     this.sessions = new Map();
   }
 
@@ -103,6 +158,13 @@ export class EngineHost {
       case 'step': return this.step(args);
       case 'preview': return this.preview(args);
       case 'branch': return this.branch(args);
+      case 'constrain': return this.constrain(args);
+      case 'peek': return this.peek(args);
+      case 'lab': return this.lab(this.get(args.session), 0);
+      case 'beamStart': return this.beamStart(args);
+      case 'beamStep': return this.beamStep(args);
+      case 'specStart': return this.specStart(args);
+      case 'specRound': return this.specRound(args);
       default: throw new TypeError(`unknown request "${op}"`);
     }
   }
@@ -160,7 +222,10 @@ export class EngineHost {
   freeModel(id) {
     const m = this.models.get(id);
     if (!m) return false;
-    for (const [sid, s] of this.sessions) if (s.model === id) this.closeSession(sid);
+    for (const [sid, s] of this.sessions) {
+      if (s.model === id) this.closeSession(sid);
+      else if (s.spec?.draft === id) this.dropLab(s);
+    }
     m.tokenizer?.free();
     m.model.free();
     this.models.delete(id);
@@ -176,7 +241,7 @@ export class EngineHost {
     const engine = await this.enginePromise;
     const session = engine.createSession(m.model, m.tokenizer);
     this.closeSession(sid);
-    this.sessions.set(sid, { session, model: modelId, forced: new Set() });
+    this.sessions.set(sid, { session, model: modelId, forced: new Set(), constrained: false, beam: null, spec: null });
     return { session: sid, model: modelId };
   }
 
@@ -184,9 +249,71 @@ export class EngineHost {
   closeSession(sid) {
     const s = this.sessions.get(sid);
     if (!s) return false;
+    this.dropLab(s);
     s.session.free();
     this.sessions.delete(sid);
     return true;
+  }
+
+  /**
+   * Frees a session's beam search and speculator (the speculator borrows
+   * the session, so it goes before the session does).
+   * @param {SessionEntry} s
+   */
+  dropLab(s) {
+    if (s.spec) s.spec.speculator.free();
+    s.spec = null;
+    if (s.beam) {
+      s.beam.search.free();
+      s.beam.replay.free();
+    }
+    s.beam = null;
+  }
+
+  /**
+   * Replaces a session's generation by a fresh, started session object.
+   * @param {SessionEntry} s @param {import('../engine/engine.js').Session} fresh
+   */
+  replaceSession(s, fresh) {
+    this.dropLab(s);
+    s.session.free();
+    s.session = fresh;
+    s.forced = new Set();
+    s.constrained = false;
+  }
+
+  /** The model entry of a session. @param {SessionEntry} s */
+  modelOf(s) {
+    return /** @type {ModelEntry} */ (this.models.get(s.model));
+  }
+
+  /**
+   * The budget a constraint gets when the page gives none: CONSTRAINT_BUDGET
+   * generated tokens, or what the model's context has left.
+   * @param {import('../engine/engine.js').Session} session
+   */
+  defaultBudget(session) {
+    const seqLen = session.model.seqLen;
+    const room = seqLen > 0 ? seqLen - session.nTokens : Infinity;
+    return Math.max(1, Math.min(CONSTRAINT_BUDGET, room, this.maxTokens));
+  }
+
+  /**
+   * Applies a constraint (or lifts it with null); a refused one throws an
+   * Error named "ConstraintError" with the engine's message.
+   * @param {SessionEntry} s
+   * @param {{regex?: string, grammar?: 'json'} | null | undefined} constraint
+   * @param {number | undefined} budget
+   */
+  applyConstraint(s, constraint, budget) {
+    try {
+      s.session.constrain(constraint ?? null, constraint ? (budget ?? s.session.nGenerated + this.defaultBudget(s.session)) : 0);
+    } catch (err) {
+      const e = new Error(/** @type {Error} */ (err).message);
+      e.name = 'ConstraintError';
+      throw e;
+    }
+    s.constrained = !!constraint;
   }
 
   /** @param {string} sid */
@@ -197,24 +324,24 @@ export class EngineHost {
   }
 
   /**
-   * @param {{session: string, prompt: string, seed: number | string, params: Record<string, number>, steps?: number, forced?: Array<[number, number]>, samples?: {n: number, seed: number}}} args
+   * @param {{session: string, prompt: string, seed: number | string, params: Params, steps?: number, forced?: Array<[number, number]>, samples?: {n: number, seed: number}, constraint?: {regex?: string, grammar?: 'json'} | null, budget?: number}} args
    */
-  async start({ session: sid, prompt, seed, params, steps = 0, forced = [], samples }) {
+  async start({ session: sid, prompt, seed, params, steps = 0, forced = [], samples, constraint = null, budget }) {
     const s = this.get(sid);
-    const m = /** @type {NonNullable<ReturnType<EngineHost['models']['get']>>} */ (this.models.get(s.model));
+    const m = this.modelOf(s);
     const engine = await this.enginePromise;
-    // a fresh session object: if the prompt is refused, the old generation
-    // is still there, untouched
+    // a fresh session object: if the prompt (or the constraint) is refused,
+    // the old generation is still there, untouched
     const fresh = engine.createSession(m.model, m.tokenizer);
     try {
       fresh.start(prompt, seed);
+      if (constraint) this.applyConstraint({ session: fresh, constrained: false }, constraint, budget);
     } catch (err) {
       fresh.free();
       throw err;
     }
-    s.session.free();
-    s.session = fresh;
-    s.forced = new Set();
+    this.replaceSession(s, fresh);
+    s.constrained = !!constraint;
     const byIndex = new Map(forced);
     const out = [];
     for (let i = 0; i < steps; i++) {
@@ -222,7 +349,7 @@ export class EngineHost {
       const force = byIndex.get(i);
       out.push(this.stepOnce(s, params, force ?? -1));
     }
-    return this.answer(s, out, params, samples);
+    return this.answer(s, out, params, samples, 0);
   }
 
   /**
@@ -230,17 +357,19 @@ export class EngineHost {
    */
   step({ session: sid, params, force = -1, count = 1, samples }) {
     const s = this.get(sid);
+    const from = s.session.nGenerated;
     const out = [];
     for (let i = 0; i < count; i++) {
       if (!this.status(s).ready) break;
       out.push(this.stepOnce(s, params, i === 0 ? force : -1));
     }
-    return this.answer(s, out, params, samples);
+    return this.answer(s, out, params, samples, from);
   }
 
-  /** @param {{session: string, params: Record<string, number>, samples?: {n: number, seed: number}}} args */
+  /** @param {{session: string, params: Params, samples?: {n: number, seed: number}}} args */
   preview({ session: sid, params, samples }) {
-    return this.answer(this.get(sid), [], params, samples);
+    const s = this.get(sid);
+    return this.answer(s, [], params, samples, s.session.nGenerated);
   }
 
   /**
@@ -254,14 +383,221 @@ export class EngineHost {
     s.session.rewind(index);
     for (const i of [...s.forced]) if (i >= index) s.forced.delete(i);
     const out = [this.stepOnce(s, params, token)];
-    return this.answer(s, out, params, samples);
+    return this.answer(s, out, params, samples, index);
+  }
+
+  /**
+   * Constrains the text from here on (null lifts the constraint).
+   * @param {{session: string, constraint: {regex?: string, grammar?: 'json'} | null, budget?: number, params: Params, samples?: {n: number, seed: number}}} args
+   */
+  constrain({ session: sid, constraint, budget, params, samples }) {
+    const s = this.get(sid);
+    this.applyConstraint(s, constraint, budget);
+    return this.answer(s, [], params, samples, s.session.nGenerated);
+  }
+
+  /**
+   * Time travel: generated step `index` re-warped under params; the text,
+   * its random numbers and the pending token stay as they are.
+   * @param {{session: string, index: number, params: Params, samples?: {n: number, seed: number}}} args
+   */
+  peek({ session: sid, index, params, samples }) {
+    const s = this.get(sid);
+    const session = s.session;
+    const rec = session.peek(index, params);
+    const tokens = session.tokens;
+    const at = session.nPrompt + index;
+    const step = summarize(rec, {
+      kind: 'peek', index, history: tokens.slice(0, at), params,
+      pieceOf: (id) => session.tokenizer.piece(id),
+    });
+    if (at < tokens.length) {
+      // the token the text has at this step, and its probability now
+      step.token = tokens[at];
+      step.piece = session.tokenizer.piece(tokens[at]);
+      step.p = rec.probs[tokens[at]];
+    }
+    const drawn = samples ? sampleSummary(step, session.sampleCounts(samples.n, samples.seed), samples.n, samples.seed) : null;
+    return { step, samples: drawn };
+  }
+
+  // ---- beam search ------------------------------------------------------
+
+  /**
+   * A new beam search on the session's model (the session's sampled text
+   * is left as it is).
+   * @param {{session: string, prompt: string, width: number, lengthPenalty?: number, params: Params, steps?: number}} args
+   */
+  async beamStart({ session: sid, prompt, width, lengthPenalty = 0, params, steps = 0 }) {
+    const s = this.get(sid);
+    const m = this.modelOf(s);
+    const engine = await this.enginePromise;
+    const tokenizer = m.tokenizer || m.model.tokenizer;
+    const promptTokens = tokenizer ? tokenizer.encode(prompt).length + 2 : 2;
+    const maxTokens = m.model.seqLen > 0 ? m.model.seqLen : promptTokens + this.maxTokens;
+    const search = engine.createBeamSearch(m.model, m.tokenizer, { width, lengthPenalty, maxTokens });
+    let replay = null;
+    try {
+      search.start(prompt);
+      // a session that follows the best beam, for the engine's metrics of it
+      replay = engine.createSession(m.model, m.tokenizer);
+      replay.start(prompt, 0);
+    } catch (err) {
+      search.free();
+      replay?.free();
+      throw err;
+    }
+    this.dropLab(s);
+    s.beam = { search, replay, expansions: 0, message: '', width, lengthPenalty };
+    return this.beamRun(s, params, steps);
+  }
+
+  /** @param {{session: string, params: Params, count?: number}} args */
+  beamStep({ session: sid, params, count = 1 }) {
+    const s = this.get(sid);
+    if (!s.beam) throw new RangeError('no beam search has been started in this session (beamStart)');
+    return this.beamRun(s, params, count);
+  }
+
+  /**
+   * @param {SessionEntry} s @param {Params} params @param {number} count
+   * @returns {{hypotheses: Hypothesis[], live: number, expansions: number, width: number, lengthPenalty: number, status: Status, lab: Lab}}
+   */
+  beamRun(s, params, count) {
+    const b = /** @type {NonNullable<SessionEntry['beam']>} */ (s.beam);
+    for (let i = 0; i < count && !b.message; i++) {
+      if (b.expansions >= this.maxTokens) {
+        b.message = `Stopped after ${this.maxTokens} tokens. Reset to start again.`;
+        break;
+      }
+      if (b.search.live === 0) {
+        b.message = 'Every beam has ended its text.';
+        break;
+      }
+      try {
+        b.search.step(params);
+        b.expansions++;
+      } catch (err) {
+        if (!(err instanceof EngineError && err.code === 4)) throw err;
+        b.message = /every hypothesis/.test(err.message) ? 'Every beam has ended its text.' : `${err.message}. Reset to start again.`;
+      }
+    }
+    if (!b.message && b.search.live === 0) b.message = 'Every beam has ended its text.';
+    const hyps = b.search.hypotheses();
+    const nPrompt = b.replay.nPrompt;
+    const best = hyps[0];
+    this.follow(b.replay, best ? best.tokens : null);
+    return {
+      hypotheses: hyps.map((h) => ({
+        text: h.text, length: h.tokens.length - nPrompt, logprob: h.logprob, score: h.score, finished: h.finished,
+      })),
+      live: b.search.live,
+      expansions: b.expansions,
+      width: b.width,
+      lengthPenalty: b.lengthPenalty,
+      status: { nGenerated: best ? best.tokens.length - nPrompt : 0, ready: !b.message, finished: !!best?.finished, message: b.message },
+      lab: { metrics: b.replay.metrics(), counters: null, statsFrom: 0, stats: b.replay.stats() },
+    };
+  }
+
+  /**
+   * Makes the replay session hold `tokens` (prompt included): rewinds to
+   * the common prefix and forces the rest, so its metrics are the engine's
+   * metrics of that text.  The forced steps are warped at temperature 0:
+   * beam search picks, it does not sample.
+   * @param {import('../engine/engine.js').Session} replay
+   * @param {Int32Array | null} tokens
+   */
+  follow(replay, tokens) {
+    if (!tokens) return;
+    const have = replay.tokens;
+    const nPrompt = replay.nPrompt;
+    let k = nPrompt;
+    while (k < have.length && k < tokens.length && have[k] === tokens[k]) k++;
+    if (k < have.length) replay.rewind(k - nPrompt);
+    for (let i = k; i < tokens.length && !replay.finished; i++) replay.step({ temperature: 0 }, { force: tokens[i] });
+  }
+
+  // ---- speculative decoding ----------------------------------------------
+
+  /**
+   * A new generation of the session's model, drafted by model `draft`.
+   * @param {{session: string, draft: string, n: number, prompt: string, seed: number | string, params: Params, rounds?: number, samples?: {n: number, seed: number}}} args
+   */
+  async specStart({ session: sid, draft, n, prompt, seed, params, rounds = 0, samples }) {
+    const s = this.get(sid);
+    const m = this.modelOf(s);
+    const d = this.models.get(draft);
+    if (!d) throw new RangeError(`no model "${draft}" is loaded to draft with`);
+    const engine = await this.enginePromise;
+    const fresh = engine.createSession(m.model, m.tokenizer);
+    let speculator = null;
+    try {
+      speculator = engine.createSpeculator(fresh, d.model, d.tokenizer, n);
+      speculator.start(prompt, seed);
+    } catch (err) {
+      speculator?.free();
+      fresh.free();
+      throw err;
+    }
+    this.replaceSession(s, fresh);
+    s.spec = { speculator, draft, n, rounds: 0 };
+    return this.specRun(s, params, rounds, samples, 0);
+  }
+
+  /** @param {{session: string, params: Params, count?: number, samples?: {n: number, seed: number}}} args */
+  specRound({ session: sid, params, count = 1, samples }) {
+    const s = this.get(sid);
+    if (!s.spec) throw new RangeError('no speculative decoding has been started in this session (specStart)');
+    return this.specRun(s, params, count, samples, s.session.nGenerated);
+  }
+
+  /**
+   * @param {SessionEntry} s @param {Params} params @param {number} count
+   * @param {{n: number, seed: number} | undefined} samples @param {number} from
+   */
+  specRun(s, params, count, samples, from) {
+    const spec = /** @type {NonNullable<SessionEntry['spec']>} */ (s.spec);
+    const session = s.session;
+    const tok = session.tokenizer;
+    /** @type {SpecRound[]} */
+    const rounds = [];
+    let stopped = '';
+    for (let i = 0; i < count; i++) {
+      if (!this.status(s).ready) break;
+      const index = session.nGenerated;
+      let r;
+      try {
+        r = spec.speculator.round(params);
+      } catch (err) {
+        if (!(err instanceof EngineError && err.code === 4)) throw err;
+        stopped = `${err.message}. Reset to start again.`;
+        break;
+      }
+      spec.rounds++;
+      const finished = session.finished;
+      const tokens = r.tokens.map((t, j) => {
+        const end = finished && j === r.tokens.length - 1;
+        return { index: index + j, token: t.token, piece: end ? '' : t.piece, status: t.status, end };
+      });
+      const drafted = Array.from(r.drafted, (id) => ({ token: id, piece: id >= 0 ? tok.piece(id) : '' }));
+      const at = tokens.findIndex((t) => t.status === 'corrected');
+      rounds.push({ round: spec.rounds, index, drafted, tokens, rejected: at >= 0 && at < drafted.length ? drafted[at] : null });
+    }
+    const ans = this.answer(s, [], params, samples, from);
+    if (stopped && ans.status.ready) {
+      ans.status.ready = false;
+      ans.status.message = stopped;
+      ans.next = null;
+      ans.samples = null;
+    }
+    return { ...ans, rounds, totals: spec.speculator.totals(), n: spec.n, draft: spec.draft };
   }
 
   // ---- helpers --------------------------------------------------------
 
   /**
-   * @param {{session: import('../engine/engine.js').Session, forced: Set<number>}} s
-   * @param {Record<string, number>} params @param {number} force
+   * @param {SessionEntry} s @param {Params} params @param {number} force
    */
   stepOnce(s, params, force) {
     const index = s.session.nGenerated;
@@ -276,7 +612,7 @@ export class EngineHost {
 
   /**
    * Whether another token can come, and if not, why (calmly).
-   * @param {{session: import('../engine/engine.js').Session}} s
+   * @param {{session: import('../engine/engine.js').Session, constrained?: boolean}} s
    * @returns {Status}
    */
   status(s) {
@@ -284,22 +620,37 @@ export class EngineHost {
     const nGenerated = session.nGenerated;
     const seqLen = session.model.seqLen;
     let message = '';
-    if (session.finished) message = 'The model ended the text here (it emitted its end-of-text token).';
+    if (session.finished && s.constrained) message = 'The text is complete: it matches the constraint, and nothing more could follow.';
+    else if (session.finished) message = 'The model ended the text here (it emitted its end-of-text token).';
     else if (seqLen > 0 && session.nTokens >= seqLen) message = `The model's context is full (${seqLen} tokens). Reset to start again.`;
     else if (nGenerated >= this.maxTokens) message = `Stopped after ${this.maxTokens} tokens. Reset to start again.`;
     return { nGenerated, ready: message === '', finished: session.finished, message };
   }
 
   /**
-   * The answer to start/step/preview/branch: the steps taken, the next
-   * token's distribution under params (a preview: no random draw), and
-   * optionally samples of it.
-   * @param {{session: import('../engine/engine.js').Session}} s
-   * @param {import('./summary.js').StepSummary[]} steps
-   * @param {Record<string, number>} params
-   * @param {{n: number, seed: number} | undefined} samples
+   * What the engine measures about the text: metrics, counters, and the
+   * per-token stats from generated token `from` on.
+   * @param {SessionEntry} s @param {number} from
+   * @returns {Lab}
    */
-  answer(s, steps, params, samples) {
+  lab(s, from) {
+    const session = s.session;
+    const start = Math.max(0, Math.min(from, session.nGenerated));
+    return { metrics: session.metrics(), counters: session.counters(), statsFrom: start, stats: session.stats().slice(start) };
+  }
+
+  /**
+   * The answer to start/step/preview/branch/constrain: the steps taken,
+   * the next token's distribution under params (a preview: no random
+   * draw), optionally samples of it, and the lab's numbers (stats from
+   * generated token `from` on).
+   * @param {SessionEntry} s
+   * @param {import('./summary.js').StepSummary[]} steps
+   * @param {Params} params
+   * @param {{n: number, seed: number} | undefined} samples
+   * @param {number} from
+   */
+  answer(s, steps, params, samples, from) {
     const status = this.status(s);
     let next = null;
     let drawn = null;
@@ -320,6 +671,25 @@ export class EngineHost {
     if (next && samples) {
       drawn = sampleSummary(next, s.session.sampleCounts(samples.n, samples.seed), samples.n, samples.seed);
     }
-    return { steps, next, status, samples: drawn };
+    return { steps, next, status, samples: drawn, lab: this.lab(s, from) };
   }
 }
+
+/** @typedef {Record<string, any>} Params  sampler settings (engine.js SamplerParams) */
+
+/**
+ * @typedef {Object} ModelEntry
+ * @property {import('../engine/engine.js').Model} model
+ * @property {import('../engine/engine.js').Tokenizer | null} tokenizer
+ * @property {ModelInfo} info
+ */
+
+/**
+ * @typedef {Object} SessionEntry
+ * @property {import('../engine/engine.js').Session} session
+ * @property {string} model
+ * @property {Set<number>} forced
+ * @property {boolean} constrained
+ * @property {{search: import('../engine/engine.js').BeamSearch, replay: import('../engine/engine.js').Session, expansions: number, message: string, width: number, lengthPenalty: number} | null} beam
+ * @property {{speculator: import('../engine/engine.js').Speculator, draft: string, n: number, rounds: number} | null} spec
+ */

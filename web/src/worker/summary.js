@@ -16,6 +16,14 @@ export const ALL_BARS_MAX = 128;
 /** larger vocabularies: bars for this many ranked tokens, then "other" */
 export const TOP_BARS = 30;
 
+/**
+ * The cut stages by index.  engine.js's CUT_NAMES stops at "mask"; the
+ * engine's next stage (sp_cut SP_CUT_CONSTRAINT = 8, c/sampler.h) is added
+ * here so constraint-masked tokens carry their stage's name.
+ * @type {readonly string[]}
+ */
+export const CUT_STAGES = CUT_NAMES.length > 8 ? CUT_NAMES : [...CUT_NAMES, 'constraint'];
+
 export { CUT_NAMES };
 
 /**
@@ -29,7 +37,9 @@ export { CUT_NAMES };
 
 /**
  * @typedef {Object} StepSummary
- * @property {'step' | 'preview'} kind
+ * @property {'step' | 'preview' | 'peek'} kind  a peek: a past step
+ *   re-warped under other settings (time travel; `token` is the one the
+ *   text has there, `p` its final probability now)
  * @property {number} index     0-based number of the generated token this
  *   distribution is for (a preview: the next one)
  * @property {number} vocab
@@ -55,8 +65,8 @@ export { CUT_NAMES };
  * @property {Float32Array} raw
  * @property {Float32Array} tempered
  * @property {Float32Array} final
- * @property {string[]} cut    the stage that cut each row (engine.js
- *   CUT_NAMES: 'kept', 'top_k', 'top_p', 'min_p', 'temperature', ...)
+ * @property {string[]} cut    the stage that cut each row (CUT_STAGES:
+ *   'kept', 'bias', 'top_k', 'top_p', 'min_p', 'temperature', 'constraint', ...)
  * @property {Float64Array} cum cumulative tempered mass after each row, from
  *   top.cum (NaN past the engine's TOP_N ranked tokens)
  * @property {Uint8Array} penalized  1: a penalty applied to this token
@@ -67,7 +77,7 @@ export { CUT_NAMES };
 /**
  * @param {import('../engine/engine.js').StepRecord} rec
  * @param {{
- *   kind: 'step' | 'preview', index: number, forced?: boolean,
+ *   kind: 'step' | 'preview' | 'peek', index: number, forced?: boolean,
  *   pieceOf: (id: number) => string, history: ArrayLike<number>,
  *   params: Record<string, number>,
  * }} ctx
@@ -112,7 +122,7 @@ export function summarize(rec, ctx) {
     out.raw[i] = rawProbs[id];
     out.tempered[i] = tempered[id];
     out.final[i] = rec.probs[id];
-    cut.push(CUT_NAMES[rec.cut[id]]);
+    cut.push(CUT_STAGES[rec.cut[id]] ?? `stage ${rec.cut[id]}`);
     if (i < rec.top.cum.length) out.cum[i] = rec.top.cum[i];
     out.penalized[i] = penalizedSet.has(id) ? 1 : 0;
     pieces.push(ctx.pieceOf(id));
