@@ -49,12 +49,50 @@ float sp_dot(const float *a, const float *b, int n) {
     return sum;
 }
 
+/* Two rows at a time, row i and row i + d/2: each block of x is loaded once
+ * for both, the eight accumulators are eight independent chains of adds,
+ * and the weights stream from two contiguous halves of W.  (Neighbouring
+ * rows, i and i + 1, measured 2-4x slower on a matrix that does not fit in
+ * the caches: the two streams then keep jumping over each other, and the
+ * prefetcher loses them.  Four rows spill the sixteen accumulators of an
+ * SSE2 or a V8 build to the stack.)  Each row still is exactly sp_dot: its
+ * four accumulators see the same products in the same order, and its
+ * reduction and tail are sp_dot's, so every build gets the same bits
+ * (tests/c/test_kernels.c). */
 void sp_matmul(float *out, const float *x, const float *w, int n, int d) {
-    for (int i = 0; i < d; i++) out[i] = sp_dot(w + (size_t)i * n, x, n);
+    const int half = d / 2;
+    for (int i = 0; i < half; i++) {
+        const float *w0 = w + (size_t)i * n, *w1 = w0 + (size_t)half * n;
+        vec4 z = v4_splat(0.0f);
+        vec4 a00 = z, a01 = z, a02 = z, a03 = z;
+        vec4 a10 = z, a11 = z, a12 = z, a13 = z;
+        int j = 0;
+        for (; j + 16 <= n; j += 16) {
+            vec4 x0 = v4_load(x + j), x1 = v4_load(x + j + 4);
+            vec4 x2 = v4_load(x + j + 8), x3 = v4_load(x + j + 12);
+            a00 = v4_add(a00, v4_mul(v4_load(w0 + j), x0));
+            a01 = v4_add(a01, v4_mul(v4_load(w0 + j + 4), x1));
+            a02 = v4_add(a02, v4_mul(v4_load(w0 + j + 8), x2));
+            a03 = v4_add(a03, v4_mul(v4_load(w0 + j + 12), x3));
+            a10 = v4_add(a10, v4_mul(v4_load(w1 + j), x0));
+            a11 = v4_add(a11, v4_mul(v4_load(w1 + j + 4), x1));
+            a12 = v4_add(a12, v4_mul(v4_load(w1 + j + 8), x2));
+            a13 = v4_add(a13, v4_mul(v4_load(w1 + j + 12), x3));
+        }
+        float s0 = v4_reduce16(a00, a01, a02, a03);
+        float s1 = v4_reduce16(a10, a11, a12, a13);
+        for (; j < n; j++) {
+            s0 += w0[j] * x[j];
+            s1 += w1[j] * x[j];
+        }
+        out[i] = s0;
+        out[i + half] = s1;
+    }
+    if (d % 2) out[d - 1] = sp_dot(w + (size_t)(d - 1) * n, x, n);
 }
 
-float sp_max(const float *x, int n) {
-    /* v4_max(x, acc) = (x > acc) ? x : acc: a NaN in x never replaces acc */
+/* the one-accumulator fold: (x > acc) ? x : acc, so NaN never wins */
+static float max_fold(const float *x, int n) {
     vec4 acc = v4_splat(-INFINITY);
     int i = 0;
     for (; i + 4 <= n; i += 4) acc = v4_max(v4_load(x + i), acc);
@@ -65,6 +103,30 @@ float sp_max(const float *x, int n) {
     }
     for (; i < n; i++) m = x[i] > m ? x[i] : m;
     return m;
+}
+
+float sp_max(const float *x, int n) {
+    /* Four independent accumulators (the fold above is one chain of
+     * dependent maxes).  The largest value does not depend on the order it
+     * is found in; only the sign of a zero maximum could (-0 and +0 tie),
+     * so a zero result is recomputed by the fold, whose bits it must be. */
+    if (n < 64) return max_fold(x, n);
+    vec4 a0 = v4_splat(-INFINITY), a1 = a0, a2 = a0, a3 = a0;
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        a0 = v4_max(v4_load(x + i), a0);
+        a1 = v4_max(v4_load(x + i + 4), a1);
+        a2 = v4_max(v4_load(x + i + 8), a2);
+        a3 = v4_max(v4_load(x + i + 12), a3);
+    }
+    vec4 acc = v4_max(v4_max(a0, a1), v4_max(a2, a3)); /* never NaN */
+    float m = -INFINITY;
+    for (int l = 0; l < 4; l++) {
+        float v = v4_lane(acc, l);
+        m = v > m ? v : m;
+    }
+    for (; i < n; i++) m = x[i] > m ? x[i] : m;
+    return m == 0.0f ? max_fold(x, n) : m;
 }
 
 void sp_div_scalar(float *x, float t, int n) {
@@ -82,11 +144,17 @@ void sp_sub_div(float *x, float shift, float t, int n) {
     for (; i < n; i++) x[i] = (x[i] - shift) / t;
 }
 
+/* The scans test sixteen elements per branch; the block that holds a hit
+ * is searched element by element. */
 int sp_scan_gt(const float *x, float threshold, int from, int n) {
     vec4 t = v4_splat(threshold);
     int i = from;
-    for (; i + 4 <= n; i += 4) {
-        if (v4_any(v4_gt(v4_load(x + i), t))) break;
+    for (; i + 16 <= n; i += 16) {
+        vec4 m = v4_or(v4_or(v4_gt(v4_load(x + i), t),
+                             v4_gt(v4_load(x + i + 4), t)),
+                       v4_or(v4_gt(v4_load(x + i + 8), t),
+                             v4_gt(v4_load(x + i + 12), t)));
+        if (v4_any(m)) break;
     }
     for (; i < n; i++)
         if (x[i] > threshold) return i;
@@ -96,8 +164,12 @@ int sp_scan_gt(const float *x, float threshold, int from, int n) {
 int sp_scan_ge(const float *x, float threshold, int from, int n) {
     vec4 t = v4_splat(threshold);
     int i = from;
-    for (; i + 4 <= n; i += 4) {
-        if (v4_any(v4_ge(v4_load(x + i), t))) break;
+    for (; i + 16 <= n; i += 16) {
+        vec4 m = v4_or(v4_or(v4_ge(v4_load(x + i), t),
+                             v4_ge(v4_load(x + i + 4), t)),
+                       v4_or(v4_ge(v4_load(x + i + 8), t),
+                             v4_ge(v4_load(x + i + 12), t)));
+        if (v4_any(m)) break;
     }
     for (; i < n; i++)
         if (x[i] >= threshold) return i;
@@ -108,8 +180,12 @@ int sp_find_not_below(const float *x, float limit, int n) {
     /* first i with !(x[i] < limit): NaN, or >= limit */
     vec4 lim = v4_splat(limit);
     int i = 0;
-    for (; i + 4 <= n; i += 4) {
-        if (!v4_all(v4_lt(v4_load(x + i), lim))) break;
+    for (; i + 16 <= n; i += 16) {
+        vec4 m = v4_and(v4_and(v4_lt(v4_load(x + i), lim),
+                               v4_lt(v4_load(x + i + 4), lim)),
+                        v4_and(v4_lt(v4_load(x + i + 8), lim),
+                               v4_lt(v4_load(x + i + 12), lim)));
+        if (!v4_all(m)) break;
     }
     for (; i < n; i++)
         if (!(x[i] < limit)) return i;

@@ -40,6 +40,7 @@ static inline vec4 v4_max(vec4 a, vec4 b) { return wasm_f32x4_pmax(b, a); }
 /* (a < b) ? a : b per lane */
 static inline vec4 v4_min(vec4 a, vec4 b) { return wasm_f32x4_pmin(b, a); }
 static inline vec4 v4_and(vec4 a, vec4 b) { return wasm_v128_and(a, b); }
+static inline vec4 v4_or(vec4 a, vec4 b) { return wasm_v128_or(a, b); }
 static inline vec4 v4_ge(vec4 a, vec4 b) { return wasm_f32x4_ge(a, b); }
 static inline vec4 v4_gt(vec4 a, vec4 b) { return wasm_f32x4_gt(a, b); }
 static inline vec4 v4_lt(vec4 a, vec4 b) { return wasm_f32x4_lt(a, b); }
@@ -71,6 +72,7 @@ static inline vec4 v4_div(vec4 a, vec4 b) { return _mm_div_ps(a, b); }
 static inline vec4 v4_max(vec4 a, vec4 b) { return _mm_max_ps(a, b); }
 static inline vec4 v4_min(vec4 a, vec4 b) { return _mm_min_ps(a, b); }
 static inline vec4 v4_and(vec4 a, vec4 b) { return _mm_and_ps(a, b); }
+static inline vec4 v4_or(vec4 a, vec4 b) { return _mm_or_ps(a, b); }
 static inline vec4 v4_ge(vec4 a, vec4 b) { return _mm_cmpge_ps(a, b); }
 static inline vec4 v4_gt(vec4 a, vec4 b) { return _mm_cmpgt_ps(a, b); }
 static inline vec4 v4_lt(vec4 a, vec4 b) { return _mm_cmplt_ps(a, b); }
@@ -110,6 +112,7 @@ static inline vec4 v4_min(vec4 a, vec4 b) { SP_V4_MAP(a.f[l] < b.f[l] ? a.f[l] :
 static inline float sp_v4_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint32_t sp_v4_ubits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline vec4 v4_and(vec4 a, vec4 b) { SP_V4_MAP(sp_v4_bits(sp_v4_ubits(a.f[l]) & sp_v4_ubits(b.f[l]))); }
+static inline vec4 v4_or(vec4 a, vec4 b) { SP_V4_MAP(sp_v4_bits(sp_v4_ubits(a.f[l]) | sp_v4_ubits(b.f[l]))); }
 static inline vec4 v4_ge(vec4 a, vec4 b) { SP_V4_MAP(sp_v4_bits(a.f[l] >= b.f[l] ? 0xffffffffu : 0u)); }
 static inline vec4 v4_gt(vec4 a, vec4 b) { SP_V4_MAP(sp_v4_bits(a.f[l] > b.f[l] ? 0xffffffffu : 0u)); }
 static inline vec4 v4_lt(vec4 a, vec4 b) { SP_V4_MAP(sp_v4_bits(a.f[l] < b.f[l] ? 0xffffffffu : 0u)); }

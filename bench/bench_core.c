@@ -1,0 +1,433 @@
+/*
+ * bench_core.c — the benchmark's workloads, one source for the native
+ * harness and the WASM modules (see bench.h).  Inputs are built here from
+ * the engine's own PRNG and log, so every build benchmarks the very same
+ * numbers, and the checksums it returns must agree between builds.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "internal.h"
+
+/* FNV-1a over 32-bit words; the result is reduced to 52 bits so that it
+ * survives the trip through a double. */
+static uint64_t hash_u32(uint64_t h, uint32_t w) {
+    for (int i = 0; i < 4; i++) {
+        h ^= (w >> (8 * i)) & 0xffu;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+static uint64_t hash_f32(uint64_t h, float f) {
+    uint32_t w;
+    memcpy(&w, &f, 4);
+    return hash_u32(h, w);
+}
+static uint64_t hash_f64(uint64_t h, double d) {
+    uint64_t w;
+    memcpy(&w, &d, 8);
+    return hash_u32(hash_u32(h, (uint32_t)w), (uint32_t)(w >> 32));
+}
+#define HASH_SEED 0xcbf29ce484222325ull
+static double hash_out(uint64_t h) { return (double)(h >> 12); }
+
+/* uniform float in [0, 1) from 24 random bits */
+static float rand01(sp_rng *r) {
+    return (float)(sp_rng_u32(r) >> 8) * (1.0f / 16777216.0f);
+}
+
+/* ======================================================== the sampler */
+
+#define N_VARIANTS 4
+#define N_HISTORY 64
+
+static int g_vocab;
+static float *g_logits[N_VARIANTS];
+static int g_history[N_VARIANTS][N_HISTORY];
+static sp_params g_params;
+static sp_sampler *g_sampler;
+static sp_step g_step;
+static sp_rng g_rng; /* the draws' uniforms */
+
+/* the reference's scratch */
+typedef struct {
+    float p;
+    int id;
+} ref_item;
+static float *r_x;
+static ref_item *r_items;
+static uint8_t *r_seen;
+
+typedef struct {
+    int n;          /* kept tokens: r_items[0..n), most probable first */
+    double z_final; /* their total probability before renormalizing */
+    int token;      /* drawn */
+} ref_result;
+
+int bench_sampler_init(int vocab) {
+    if (vocab < 100) return 1;
+    g_vocab = vocab;
+    sp_rng r;
+    sp_rng_seed(&r, 20240611);
+    int *rank = malloc(sizeof(int) * (size_t)vocab);
+    if (!rank) return 1;
+    for (int v = 0; v < N_VARIANTS; v++) {
+        free(g_logits[v]);
+        g_logits[v] = malloc(sizeof(float) * (size_t)vocab);
+        if (!g_logits[v]) return 1;
+        /* a random permutation: token id -> its rank */
+        for (int i = 0; i < vocab; i++) rank[i] = i;
+        for (int i = vocab - 1; i > 0; i--) {
+            int j = (int)(sp_rng_u32(&r) % (uint32_t)(i + 1));
+            int t = rank[i];
+            rank[i] = rank[j];
+            rank[j] = t;
+        }
+        /* Zipf: p(rank) ~ rank^-1.1, i.e. logit = -1.1 ln(rank) + const,
+         * with a little jitter so that no two logits tie */
+        for (int i = 0; i < vocab; i++)
+            g_logits[v][i] = (float)(4.0 - 1.1 * sp_log(1.0 + rank[i])) +
+                             0.02f * (rand01(&r) - 0.5f);
+        /* the history: half likely tokens (rank < 200), half anything */
+        for (int i = 0; i < N_HISTORY; i++) {
+            uint32_t likely = vocab < 200 ? (uint32_t)vocab : 200u;
+            int want_rank = (sp_rng_u32(&r) & 1)
+                                ? (int)(sp_rng_u32(&r) % likely)
+                                : (int)(sp_rng_u32(&r) % (uint32_t)vocab);
+            int id = 0;
+            while (rank[id] != want_rank) id++;
+            g_history[v][i] = id;
+        }
+    }
+    free(rank);
+    sp_params_default(&g_params);
+    g_params.repetition_penalty = 1.1f;
+    g_params.penalty_last_n = N_HISTORY;
+    g_params.temperature = 0.8f;
+    g_params.top_k = 50;
+    g_params.top_p = 0.9f;
+    g_params.min_p = 0.05f;
+    sp_sampler_free(g_sampler);
+    g_sampler = sp_sampler_new(vocab);
+    free(r_x);
+    free(r_items);
+    free(r_seen);
+    r_x = malloc(sizeof(float) * (size_t)vocab);
+    r_items = malloc(sizeof(ref_item) * (size_t)vocab);
+    r_seen = calloc((size_t)vocab, 1);
+    if (!g_sampler || !r_x || !r_items || !r_seen) return 1;
+    sp_rng_seed(&g_rng, 7);
+    return 0;
+}
+
+double bench_sampler_steps(int n, int report) {
+    char err[SP_ERR_LEN];
+    double sum = 0.0;
+    sp_sampler_set_raw(g_sampler, report);
+    for (int i = 0; i < n; i++) {
+        int v = i % N_VARIANTS;
+        if (sp_sampler_warp(g_sampler, g_logits[v], g_history[v], N_HISTORY,
+                            &g_params, &g_step, err) != SP_OK ||
+            sp_sampler_draw(&g_step, sp_rng_uniform(&g_rng)) != SP_OK)
+            return -1.0;
+        sum += g_step.token;
+    }
+    return sum;
+}
+
+/* --- the textbook reference: the same settings, by sorting everything --- */
+
+static int ref_cmp(const void *a, const void *b) {
+    const ref_item *x = a, *y = b;
+    if (x->p != y->p) return x->p > y->p ? -1 : 1; /* most probable first */
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static void ref_step(const float *logits, const int *hist, int nh,
+                     const sp_params *p, double u, ref_result *res) {
+    int V = g_vocab;
+    float *x = r_x;
+    memcpy(x, logits, sizeof(float) * (size_t)V);
+    /* repetition penalty, each distinct token of the history once */
+    for (int i = 0; i < nh; i++) {
+        int id = hist[i];
+        if (r_seen[id]) continue;
+        r_seen[id] = 1;
+        x[id] = x[id] > 0.0f ? x[id] / p->repetition_penalty
+                             : x[id] * p->repetition_penalty;
+    }
+    for (int i = 0; i < nh; i++) r_seen[hist[i]] = 0;
+    /* temperature, softmax over the whole vocabulary */
+    for (int i = 0; i < V; i++) x[i] /= p->temperature;
+    float m = x[0];
+    for (int i = 1; i < V; i++)
+        if (x[i] > m) m = x[i];
+    double z = 0.0;
+    for (int i = 0; i < V; i++) {
+        float e = sp_expf(x[i] - m);
+        r_items[i].p = e;
+        r_items[i].id = i;
+        z += e;
+    }
+    for (int i = 0; i < V; i++) r_items[i].p = (float)(r_items[i].p / z);
+    /* sort all of it */
+    qsort(r_items, (size_t)V, sizeof(ref_item), ref_cmp);
+    /* top-k */
+    int n = p->top_k > 0 && p->top_k < V ? p->top_k : V;
+    /* top-p over the renormalized top-k: the fewest whose mass reaches p */
+    double zk = 0.0;
+    for (int j = 0; j < n; j++) zk += r_items[j].p;
+    double cum = 0.0;
+    for (int j = 0; j < n; j++) {
+        cum += r_items[j].p / zk;
+        if (cum >= p->top_p) {
+            n = j + 1;
+            break;
+        }
+    }
+    /* min-p: p >= min_p * p_max */
+    float floor_p = p->min_p * r_items[0].p;
+    int nm = 0;
+    while (nm < n && r_items[nm].p >= floor_p) nm++;
+    n = nm;
+    /* renormalize, draw by inverse CDF in rank order */
+    double zf = 0.0;
+    for (int j = 0; j < n; j++) zf += r_items[j].p;
+    double target = u * zf, c = 0.0;
+    int token = r_items[n - 1].id;
+    for (int j = 0; j < n; j++) {
+        c += r_items[j].p;
+        if (target < c) {
+            token = r_items[j].id;
+            break;
+        }
+    }
+    res->n = n;
+    res->z_final = zf;
+    res->token = token;
+}
+
+double bench_ref_steps(int n) {
+    double sum = 0.0;
+    ref_result res;
+    for (int i = 0; i < n; i++) {
+        int v = i % N_VARIANTS;
+        ref_step(g_logits[v], g_history[v], N_HISTORY, &g_params,
+                 sp_rng_uniform(&g_rng), &res);
+        sum += res.token;
+    }
+    return sum;
+}
+
+static int int_cmp(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int bench_sampler_check(int *n_kept, double *max_dp) {
+    char err[SP_ERR_LEN];
+    int bad = 0;
+    double worst = 0.0;
+    int *ids = malloc(sizeof(int) * (size_t)g_vocab);
+    if (!ids) return -1;
+    for (int v = 0; v < N_VARIANTS; v++) {
+        for (int report = 0; report <= 1; report++) {
+            sp_sampler_set_raw(g_sampler, report);
+            if (sp_sampler_warp(g_sampler, g_logits[v], g_history[v],
+                                N_HISTORY, &g_params, &g_step, err) != SP_OK) {
+                bad++;
+                continue;
+            }
+            ref_result res;
+            ref_step(g_logits[v], g_history[v], N_HISTORY, &g_params, 0.5,
+                     &res);
+            if (v == 0) *n_kept = g_step.n_kept;
+            if (res.n != g_step.n_kept) {
+                bad++;
+                continue;
+            }
+            for (int j = 0; j < res.n; j++) ids[j] = r_items[j].id;
+            qsort(ids, (size_t)res.n, sizeof(int), int_cmp);
+            int same = 1;
+            for (int j = 0; j < res.n; j++)
+                if (ids[j] != g_step.kept[j]) same = 0;
+            if (!same) {
+                bad++;
+                continue;
+            }
+            for (int j = 0; j < res.n; j++) {
+                double dp = (double)g_step.probs[r_items[j].id] -
+                            (double)r_items[j].p / res.z_final;
+                if (dp < 0) dp = -dp;
+                if (dp > worst) worst = dp;
+            }
+        }
+    }
+    free(ids);
+    *max_dp = worst;
+    return bad;
+}
+
+double bench_sampler_digest(void) {
+    char err[SP_ERR_LEN];
+    uint64_t h = HASH_SEED;
+    for (int v = 0; v < N_VARIANTS; v++) {
+        for (int report = 0; report <= 1; report++) {
+            sp_sampler_set_raw(g_sampler, report);
+            if (sp_sampler_warp(g_sampler, g_logits[v], g_history[v],
+                                N_HISTORY, &g_params, &g_step, err) != SP_OK ||
+                sp_sampler_draw(&g_step, 0.3 + 0.1 * v) != SP_OK)
+                return -1.0;
+            h = hash_u32(h, (uint32_t)g_step.n_kept);
+            for (int j = 0; j < g_step.n_kept; j++) {
+                h = hash_u32(h, (uint32_t)g_step.kept[j]);
+                h = hash_f32(h, g_step.probs[g_step.kept[j]]);
+            }
+            h = hash_f64(h, g_step.entropy_bits);
+            h = hash_u32(h, (uint32_t)g_step.token);
+            if (report) {
+                for (int i = 0; i < g_vocab; i++) {
+                    h = hash_f32(h, g_step.probs_raw[i]);
+                    h = hash_f32(h, g_step.probs_tempered[i]);
+                }
+                h = hash_f64(h, g_step.entropy_raw_bits);
+                h = hash_f64(h, g_step.kept_mass);
+            }
+        }
+    }
+    return hash_out(h);
+}
+
+/* ==================================================== the forward pass */
+
+static sp_model *g_model;
+static sp_state *g_state;
+static sp_counters g_recompute; /* summed over the fresh states */
+static float *g_last;            /* logits of the last recomputed step */
+
+uint8_t *bench_model_bytes(size_t *size) {
+    const int dim = BENCH_DIM, hidden = BENCH_HIDDEN, L = BENCH_LAYERS;
+    const int kv = dim / BENCH_HEADS * BENCH_KV_HEADS, V = BENCH_VOCAB;
+    const int hs = dim / BENCH_HEADS, seq = BENCH_SEQ_LEN;
+    /* tensors in file order: count and uniform range (0 = all ones) */
+    struct {
+        size_t n;
+        float a;
+    } t[] = {
+        {(size_t)V * dim, 1.0f},             /* token embedding */
+        {(size_t)L * dim, 0.0f},             /* rms_att */
+        {(size_t)L * dim * dim, 0.0f},       /* wq */
+        {(size_t)L * kv * dim, 0.0f},        /* wk */
+        {(size_t)L * kv * dim, 0.0f},        /* wv */
+        {(size_t)L * dim * dim, 0.0f},       /* wo */
+        {(size_t)L * dim, 0.0f},             /* rms_ffn */
+        {(size_t)L * hidden * dim, 0.0f},    /* w1 */
+        {(size_t)L * dim * hidden, 0.0f},    /* w2 */
+        {(size_t)L * hidden * dim, 0.0f},    /* w3 */
+        {(size_t)dim, 0.0f},                 /* rms_final */
+        {(size_t)seq * hs, -1.0f},           /* freq_cis (unused): zeros */
+    };
+    /* weights uniform in +-1/sqrt(fan_in): activations keep their scale */
+    float a_dim = 1.0f / sqrtf((float)dim), a_hidden = 1.0f / sqrtf((float)hidden);
+    t[2].a = t[3].a = t[4].a = t[5].a = t[7].a = t[9].a = a_dim;
+    t[8].a = a_hidden;
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) n += t[i].n;
+    *size = 28 + 4 * n;
+    uint8_t *data = malloc(*size);
+    if (!data) return NULL;
+    int32_t header[7] = {dim, hidden, L, BENCH_HEADS, BENCH_KV_HEADS, V, seq};
+    memcpy(data, header, 28);
+    sp_rng r;
+    sp_rng_seed(&r, 288768);
+    float *w = malloc(4 * n);
+    if (!w) {
+        free(data);
+        return NULL;
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        for (size_t j = 0; j < t[i].n; j++)
+            w[at++] = t[i].a > 0.0f ? t[i].a * (2.0f * rand01(&r) - 1.0f)
+                                    : t[i].a == 0.0f ? 1.0f : 0.0f;
+    memcpy(data + 28, w, 4 * n);
+    free(w);
+    return data;
+}
+
+int bench_model_load(uint8_t *data, double size) {
+    char err[SP_ERR_LEN];
+    sp_state_free(g_state);
+    sp_model_free(g_model);
+    g_model = sp_model_load(data, (size_t)size, 1, err);
+    if (!g_model) return 1;
+    g_state = sp_state_new(g_model);
+    return g_state ? 0 : 1;
+}
+
+static int token_at(int pos) { return (pos * 37 + 11) % BENCH_VOCAB; }
+
+static uint64_t hash_logits(uint64_t h, const float *logits) {
+    for (int i = 0; i < BENCH_VOCAB; i++) h = hash_f32(h, logits[i]);
+    return h;
+}
+
+double bench_forward_run(int n) {
+    float *logits = NULL;
+    sp_state_reset_counters(g_state);
+    for (int pos = 0; pos < n; pos++) {
+        logits = sp_forward(g_model, g_state, token_at(pos), pos);
+        if (!logits) return -1.0;
+    }
+    return logits ? hash_out(hash_logits(HASH_SEED, logits)) : 0.0;
+}
+
+double bench_recompute(int t0, int t1) {
+    float *last = NULL;
+    for (int t = t0; t < t1; t++) {
+        sp_state *st = sp_state_new(g_model);
+        if (!st) return -1.0;
+        float *logits = NULL;
+        for (int pos = 0; pos <= t; pos++) {
+            logits = sp_forward(g_model, st, token_at(pos), pos);
+            if (!logits) {
+                sp_state_free(st);
+                return -1.0;
+            }
+        }
+        sp_counters c;
+        sp_state_counters(st, &c);
+        g_recompute.flops += c.flops;
+        g_recompute.flops_no_cache += c.flops_no_cache;
+        g_recompute.tokens += c.tokens;
+        g_recompute.kv_reused += c.kv_reused;
+        g_recompute.kv_written += c.kv_written;
+        if (t == t1 - 1) { /* the last step's logits, for the checksum */
+            if (!g_last) g_last = malloc(sizeof(float) * BENCH_VOCAB);
+            if (!g_last) return -1.0;
+            memcpy(g_last, logits, sizeof(float) * BENCH_VOCAB);
+            last = g_last;
+        }
+        sp_state_free(st);
+    }
+    /* the same hash as bench_forward_run(t1): recomputing changes nothing */
+    return last ? hash_out(hash_logits(HASH_SEED, last)) : 0.0;
+}
+
+void bench_counters(double *out) {
+    sp_counters c;
+    sp_state_counters(g_state, &c);
+    const sp_counters *cs[2] = {&c, &g_recompute};
+    for (int i = 0; i < 2; i++) {
+        out[5 * i + 0] = cs[i]->flops;
+        out[5 * i + 1] = cs[i]->flops_no_cache;
+        out[5 * i + 2] = (double)cs[i]->tokens;
+        out[5 * i + 3] = (double)cs[i]->kv_reused;
+        out[5 * i + 4] = (double)cs[i]->kv_written;
+    }
+}
+
+void bench_counters_reset_recompute(void) {
+    memset(&g_recompute, 0, sizeof g_recompute);
+}
