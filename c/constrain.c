@@ -33,6 +33,7 @@
 #define RX_MAX_NFA 20000
 #define RX_MAX_DFA 4096
 #define RX_MAX_REPEAT 1000
+#define RX_MAX_WORK 10000000 /* NFA-state visits while building the DFA */
 #define JSON_MAX_DEPTH 64
 #define UNREACHABLE 0x3fffffff
 
@@ -683,6 +684,21 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
     memset(mark, 0, (size_t)m.n);
     qsort(list, (size_t)n, sizeof(int), cmp_int);
     dfa_find_or_add(d, list, n);
+    /* bytes no class tells apart behave alike: build the DFA over one
+     * representative byte per class (refined set by set) */
+    int byte_class[256] = {0}, n_classes = 1, rep[256] = {0};
+    for (int k = 0; k < ps.n_sets; k++) {
+        int remap[512], next_classes = 0;
+        for (int x = 0; x < 512; x++) remap[x] = -1;
+        for (int b = 0; b < 256; b++) {
+            int key = byte_class[b] * 2 + set_has(&ps.sets[k], b);
+            if (remap[key] < 0) remap[key] = next_classes++;
+            byte_class[b] = remap[key];
+        }
+        n_classes = next_classes;
+    }
+    for (int b = 255; b >= 0; b--) rep[byte_class[b]] = b;
+    long long work = 0;
     for (int i = 0; i < d->n; i++) { /* d->n grows as states are found */
         if ((i + 1) * 256 > next_cap) {
             int cap = next_cap ? next_cap * 2 : 256 * 64;
@@ -694,8 +710,9 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
             next = nx;
             next_cap = cap;
         }
-        for (int byte = 0; byte < 256; byte++) {
-            int k = 0;
+        int class_to[256];
+        for (int cls = 0; cls < n_classes; cls++) {
+            int byte = rep[cls], k = 0;
             for (int j = d->offset[i]; j < d->offset[i + 1]; j++) {
                 const nfa_state *s = &m.s[d->states[j]];
                 if (s->kind == NFA_SET && set_has(&ps.sets[s->set], byte))
@@ -704,8 +721,14 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
             n = 0;
             for (int j = 0; j < k; j++) closure(&m, moved[j], mark, list, &n);
             for (int j = 0; j < n; j++) mark[list[j]] = 0;
+            work += d->offset[i + 1] - d->offset[i] + n;
+            if (work > RX_MAX_WORK) {
+                sp_fail(err, SP_ERR_ARG, "regex: too complex to compile (use "
+                        "fewer or smaller repetitions)");
+                goto done;
+            }
             if (n == 0) {
-                next[i * 256 + byte] = -1;
+                class_to[cls] = -1;
                 continue;
             }
             qsort(list, (size_t)n, sizeof(int), cmp_int);
@@ -719,8 +742,9 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
                 sp_fail(err, SP_ERR_NOMEM, "regex: out of memory");
                 goto done;
             }
-            next[i * 256 + byte] = to;
+            class_to[cls] = to;
         }
+        for (int b = 0; b < 256; b++) next[i * 256 + b] = class_to[byte_class[b]];
     }
     c = calloc(1, sizeof *c);
     if (!c) goto nomem;
@@ -1047,9 +1071,9 @@ const char *sp_constraint_describe(const sp_constraint *c) {
 
 /* What "fewest bytes to a match" means for a model that can only write its
  * own tokens.  A regex gets, per DFA state, the fewest *tokens* to a match
- * (a breadth-first search over the states the vocabulary's tokens lead
- * to); JSON gets the bytes some token spells alone, and completes a
- * document only with those. */
+ * (shortest paths over the states the vocabulary's tokens lead to); JSON
+ * gets the bytes some token spells alone, and completes a document only
+ * with those. */
 struct sp_cvocab {
     const sp_constraint *c;
     int *tok_dist;     /* regex: per state, UNREACHABLE if none */
@@ -1076,15 +1100,22 @@ sp_cvocab *sp_cvocab_new(const sp_constraint *c, const sp_tokenizer *t,
         if (len == 1) v->avail[(unsigned char)piece[0]] = 1;
     }
     if (c->kind != 1) return v;
+    int n = c->n_states;
+    if ((long long)n * vocab > 20000000) {
+        /* too much work for one search: bytes stand in for tokens, which
+         * is exact when every byte is a token (byte-fallback vocabularies) */
+        v->tok_dist = malloc(sizeof(int) * (size_t)n);
+        if (!v->tok_dist) goto nomem;
+        memcpy(v->tok_dist, c->dist, sizeof(int) * (size_t)n);
+        return v;
+    }
     /* regex: the distinct successors of every state under the tokens,
      * then a backward breadth-first search from the accepting states */
-    int n = c->n_states;
     int *succ_start = calloc((size_t)n + 1, sizeof(int));
     int *succ = NULL, n_succ = 0, cap = 0;
     int *mark = malloc(sizeof(int) * (size_t)n);
     v->tok_dist = malloc(sizeof(int) * (size_t)n);
-    int *queue = malloc(sizeof(int) * (size_t)n);
-    if (!succ_start || !mark || !v->tok_dist || !queue) goto fail;
+    if (!succ_start || !mark || !v->tok_dist) goto fail;
     for (int s = 0; s < n; s++) mark[s] = -1;
     for (int s = 0; s < n; s++) {
         succ_start[s] = n_succ;
@@ -1111,13 +1142,9 @@ sp_cvocab *sp_cvocab_new(const sp_constraint *c, const sp_tokenizer *t,
     }
     succ_start[n] = n_succ;
     /* relax: tok_dist[s] = 1 + min tok_dist[successor]; by BFS layers */
-    int head = 0, tail = 0;
-    for (int s = 0; s < n; s++) {
-        v->tok_dist[s] = c->accept[s] ? 0 : UNREACHABLE;
-        if (c->accept[s]) queue[tail++] = s;
-    }
-    /* reverse edges are implicit: sweep until no state improves (the DFA
-     * is small; every sweep is linear in the edges) */
+    for (int s = 0; s < n; s++) v->tok_dist[s] = c->accept[s] ? 0 : UNREACHABLE;
+    /* sweep the edges until no state improves (Bellman-Ford on unit edges;
+     * each sweep is linear in the distinct edges) */
     for (int changed = 1; changed;) {
         changed = 0;
         for (int s = 0; s < n; s++)
@@ -1129,17 +1156,14 @@ sp_cvocab *sp_cvocab_new(const sp_constraint *c, const sp_tokenizer *t,
                 }
             }
     }
-    (void)head;
     free(succ_start);
     free(succ);
     free(mark);
-    free(queue);
     return v;
 fail:
     free(succ_start);
     free(succ);
     free(mark);
-    free(queue);
 nomem:
     sp_cvocab_free(v);
     sp_fail(err, SP_ERR_NOMEM, "constraint: out of memory");

@@ -42,6 +42,7 @@ struct sp_session {
     const uint8_t *fixed_allowed; /* a mask for every step, NULL = none */
     sp_token_stat *stats; /* [cap], one per generated token */
     float *peek;      /* [vocab] logits of a past step (sp_session_peek) */
+    char fault[SP_ERR_LEN]; /* why the model cannot go on, "" if it can */
 };
 
 sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
@@ -117,6 +118,19 @@ static int feed_last(sp_session *s, char *err) {
     if (!s->pending)
         return sp_fail(err, SP_ERR_STATE, "forward: token %d at position %d "
                        "is invalid", s->tokens[pos], pos);
+    if (sp_model_kind_of(s->model) == SP_MODEL_TRANSFORMER) {
+        /* a transformer never masks: -inf means its arithmetic overflowed
+         * (NaN and +inf are caught by every warp) */
+        int vocab = sp_model_vocab(s->model);
+        for (int i = 0; i < vocab; i++)
+            if (s->pending[i] == -INFINITY) {
+                s->pending = NULL;
+                sp_fail(s->fault, SP_ERR_FORMAT, "logits: token %d is -inf at "
+                        "position %d; the model's output is not finite", i,
+                        pos);
+                return sp_fail(err, SP_ERR_FORMAT, "%s", s->fault);
+            }
+    }
     return SP_OK;
 }
 
@@ -126,6 +140,7 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
     s->pending = NULL;
     s->has_step = 0;
     s->finished = 0;
+    s->fault[0] = '\0';
     s->seed = seed;
     sp_rng_seed(&s->rng, seed);
     if (!prompt) prompt = "";
@@ -256,6 +271,7 @@ int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
 static int check_ready(const sp_session *s, char *err) {
     if (s->n_prompt == 0)
         return sp_fail(err, SP_ERR_STATE, "session: not started");
+    if (s->fault[0]) return sp_fail(err, SP_ERR_FORMAT, "%s", s->fault);
     if (s->finished)
         return sp_fail(err, SP_ERR_STATE, "the text is finished: the model "
                        "emitted its end-of-text token");
@@ -393,6 +409,7 @@ int sp_session_rewind(sp_session *s, int n_generated, char *err) {
     s->n_tokens = s->n_prompt + n_generated;
     s->has_step = 0;
     s->pending = NULL;
+    s->fault[0] = '\0';
     s->finished = n_generated > 0 &&
                   is_end_of_text(s, s->tokens[s->n_tokens - 1]);
     if (s->constraint) {

@@ -150,6 +150,7 @@ int main(int argc, char **argv) {
         {"[ab", "unterminated"}, {"\\q", "unknown escape"}, {"a\\", "ends after"},
         {"(a{1000}){1000}", "too large"}, {"[^\\x00-\\xff]", "unknown escape"},
         {"[[:foo:]]", "unknown character class"},
+        {"(\\w|\\d|\\s){1,1000}(\\w|\\d|\\s){1,1000}", "too complex"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         sp_constraint *b = sp_constraint_regex(bad[i][0], err);

@@ -23,8 +23,17 @@ static uint8_t *read_all(const char *path, size_t *size) {
     return data;
 }
 
-/* a random character-level llama2.c checkpoint over `vocab` tokens */
+/* a random character-level llama2.c checkpoint over `vocab` tokens; with
+ * poison >= 0, that token's embedding row (= its classifier row) is -3e38
+ * and every other weight is positive, so its logit overflows to -inf */
+static sp_model *random_model_poisoned(int vocab, uint64_t seed, float scale,
+                                       int poison);
 static sp_model *random_model(int vocab, uint64_t seed, float scale) {
+    return random_model_poisoned(vocab, seed, scale, -1);
+}
+
+static sp_model *random_model_poisoned(int vocab, uint64_t seed, float scale,
+                                       int poison) {
     int dim = 16, hidden = 32, layers = 2, heads = 2, kv = 1, seq = 256;
     int kv_dim = dim * kv / heads, hs = dim / heads;
     size_t floats = (size_t)vocab * dim + layers * (size_t)(dim + dim * dim +
@@ -38,7 +47,9 @@ static sp_model *random_model(int vocab, uint64_t seed, float scale) {
     sp_rng rng;
     sp_rng_seed(&rng, seed);
     for (size_t i = 0; i < floats; i++)
-        w[i] = scale * (float)(sp_rng_uniform(&rng) - 0.5);
+        w[i] = scale * (float)(sp_rng_uniform(&rng) - (poison >= 0 ? 0.0 : 0.5));
+    if (poison >= 0)
+        for (int i = 0; i < dim; i++) w[(size_t)poison * dim + i] = -3e38f;
     return sp_model_load(data, size, 1, err);
 }
 
@@ -255,6 +266,15 @@ int main(int argc, char **argv) {
         CHECK(corrected > 100 && acc > 100); /* both paths were taken */
     }
     sp_spec_free(sp);
+    /* a transformer whose arithmetic overflows to -inf is reported, never
+     * sampled from, and the session says so until restarted */
+    sp_model *bad = random_model_poisoned(v, 5, 2.0f, 7);
+    sp_session *bs = sp_session_new(bad, dtok, err);
+    CHECK_EQ_INT(sp_session_start(bs, "Al", 1, err), SP_ERR_FORMAT);
+    CHECK_STR_CONTAINS(err, "logits: token 7 is -inf");
+    CHECK_EQ_INT(sp_session_step(bs, &p, -1, err), SP_ERR_STATE);
+    sp_session_free(bs);
+    sp_model_free(bad);
     CHECK(sp_spec_new(s, draft, dtok, 0, err) == NULL);
     CHECK_STR_CONTAINS(err, "speculate must be in 1..16");
     sp_session_free(plain);

@@ -224,9 +224,15 @@ export class Engine {
     if (ptr) this.x.free(ptr);
   }
 
-  /** Copies a JS string into the engine as NUL-terminated UTF-8. */
-  /** @param {string} text */
-  allocString(text) {
+  /**
+   * Copies a JS string into the engine as NUL-terminated UTF-8; a NUL
+   * inside would cut it short, so it is refused.
+   * @param {string} text
+   * @param {string} [what] named in the error
+   */
+  allocString(text, what = 'text') {
+    const nul = text.indexOf('\0');
+    if (nul >= 0) throw new RangeError(`${what} contains a NUL character (at ${nul})`);
     const utf8 = encoder.encode(text);
     const ptr = this.malloc(utf8.length + 1);
     this.bytes(ptr, utf8.length + 1).set(utf8);
@@ -276,6 +282,7 @@ export class Engine {
    */
   loadTokenizer(data, vocab = 0) {
     if (!(data instanceof Uint8Array)) throw new TypeError('loadTokenizer: expected a Uint8Array');
+    if (!Number.isInteger(vocab) || vocab < 0 || vocab > 1_000_000) throw new RangeError(`vocab must be an integer in 0..1000000 (got ${vocab})`);
     const ptr = this.allocBytes(data);
     const handle = this.x.api_tokenizer_load(ptr, data.length, vocab);
     this.free(ptr);
@@ -550,7 +557,7 @@ export class Tokenizer {
   encode(text, { bos = false, eos = false } = {}) {
     if (typeof text !== 'string') throw new TypeError('encode: text must be a string');
     const e = this.engine;
-    const textPtr = e.allocString(text);
+    const textPtr = e.allocString(text, 'text');
     const max = encoder.encode(text).length + 3;
     const ids = e.malloc(4 * max);
     try {
@@ -610,6 +617,12 @@ export class Sampler {
   warp(logits, history = [], params = {}) {
     const e = this.engine;
     if (!logits || logits.length !== this.vocab) throw new RangeError(`logits must have ${this.vocab} entries (got ${logits ? logits.length : 0})`);
+    for (let i = 0; i < history.length; i++) {
+      const t = history[i];
+      if (typeof t !== 'number') throw new TypeError(`history[${i}] must be a token id`);
+      if (!Number.isInteger(t)) throw new RangeError(`history[${i}] = ${t} is not a token id`);
+      if (t < 0 || t >= this.vocab) throw new RangeError(`history token ${t} is outside the vocabulary (0..${this.vocab - 1})`);
+    }
     e.writeParams(this.params, params, this.vocab);
     e.floats(this.logitsPtr, this.vocab).set(logits);
     const hist = e.malloc(4 * history.length);
@@ -675,7 +688,7 @@ export class Session {
     if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
     const [lo, hi] = splitSeed(seed);
     const e = this.engine;
-    const ptr = e.allocString(prompt);
+    const ptr = e.allocString(prompt, 'prompt');
     try {
       e.check(e.x.api_session_start(this.handle, ptr, lo, hi));
     } finally {
@@ -697,7 +710,8 @@ export class Session {
    */
   step(params = {}, { force = -1 } = {}) {
     const e = this.engine;
-    if (!Number.isInteger(force)) throw new TypeError('force must be a token id');
+    if (typeof force !== 'number' || !Number.isInteger(force)) throw new TypeError('force must be a token id');
+    if (force < -1 || force >= this.vocab) throw new RangeError(`force: token ${force} is outside the vocabulary (0..${this.vocab - 1})`);
     e.writeParams(this.params, params, this.vocab);
     const n = this.nTokens;
     const prev = n > 0 ? this.tokens[n - 1] : -1;
@@ -761,7 +775,7 @@ export class Session {
     let handle = 0;
     if (constraint) {
       if (typeof constraint.regex === 'string') {
-        const ptr = e.allocString(constraint.regex);
+        const ptr = e.allocString(constraint.regex, 'regex');
         try {
           handle = e.x.api_constraint_regex(ptr);
         } finally {
@@ -895,7 +909,7 @@ export class BeamSearch {
   start(prompt) {
     if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
     const e = this.engine;
-    const ptr = e.allocString(prompt);
+    const ptr = e.allocString(prompt, 'prompt');
     try {
       e.check(e.x.api_beam_start(this.handle, ptr));
     } finally {
@@ -960,7 +974,7 @@ export class Speculator {
     if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
     const [lo, hi] = splitSeed(seed);
     const e = this.engine;
-    const ptr = e.allocString(prompt);
+    const ptr = e.allocString(prompt, 'prompt');
     try {
       e.check(e.x.api_spec_start(this.handle, ptr, lo, hi));
     } finally {
