@@ -3,32 +3,63 @@
  * hash.js — the playground's setup in the URL hash, so a lesson can link an
  * exact setup:  #model=transformer&temperature=0.7&top_k=40&top_p=0.9&seed=42&prompt=Once
  *
- * Keys: model, the sampler settings (params.js), seed, prompt, steps (tokens
- * to generate on load) and forced (the learner's branches: "index.token"
- * pairs).  Loading the same hash generates the same text.  A bad value falls
- * back to its default with a notice that says what was wrong; an unknown key
- * is ignored with a notice.
+ * Keys: model, the sampler settings (params.js), seed, prompt, steps (how
+ * many times Step is pressed on load: tokens when sampling, expansions of
+ * a beam search, rounds of speculative decoding) and forced (the learner's
+ * picks: "index.token" pairs).  The decoding lab adds strategy (sample,
+ * beam, speculative) with beams and length_penalty, or draft and
+ * speculate; regex or grammar=json (the constraint); ban (token ids); and
+ * view=compare with panels (lab.js has the panel format):
+ *   #view=compare&model=bigram&seed=42&panels=greedy,balanced,chaos
+ * Loading the same hash generates the same text.  A bad value falls back
+ * to its default with a notice that says what was wrong; an unknown key is
+ * ignored with a notice.
  */
+import {
+  BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, MAX_REGEX, SPECULATE, defaultPanelSpec, paramError, parseBans,
+  parsePanelSpec, penaltyError, serializePanelSpec, speculateError, widthError,
+} from './lab.js';
 import { PARAM_SPECS, defaultParams } from './params.js';
 
 /** the models a hash can name */
 export const HASH_MODELS = ['bigram', 'transformer'];
 export const MAX_SEED = 18446744073709551615n;
 export const MAX_STEPS = 2000;
+export const MIN_PANELS = 2;
+export const MAX_PANELS = 4;
+/** the panels compare mode opens with */
+export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
+
+/**
+ * @typedef {{kind: 'none' | 'regex' | 'json', regex: string}} ConstraintState
+ */
 
 /**
  * @typedef {Object} HashState
+ * @property {'single' | 'compare'} view
  * @property {string} model
  * @property {import('./params.js').Params} params
  * @property {string} seed     decimal digits (up to 2^64 - 1)
  * @property {string} prompt
  * @property {number} steps
  * @property {Array<[number, number]>} forced  [generated index, token id]
+ * @property {import('./lab.js').Strategy} strategy
+ * @property {{width: number, lengthPenalty: number}} beam
+ * @property {{draft: string, n: number}} spec
+ * @property {number[]} bans
+ * @property {ConstraintState} constraint
+ * @property {import('./lab.js').PanelSpec[]} panels  compare mode's panels
  */
 
 /** @returns {HashState} */
 export function defaultState() {
-  return { model: 'bigram', params: defaultParams(), seed: '42', prompt: '', steps: 0, forced: [] };
+  const lab = defaultPanelSpec();
+  return {
+    view: 'single', model: 'bigram', params: defaultParams(), seed: '42', prompt: '', steps: 0, forced: [],
+    strategy: lab.strategy, beam: lab.beam, spec: lab.spec, bans: lab.bans,
+    constraint: { kind: 'none', regex: '' },
+    panels: DEFAULT_PANELS.map((id) => defaultPanelSpec(id)),
+  };
 }
 
 /**
@@ -71,12 +102,18 @@ export function parseHash(hash) {
     const spec = PARAM_SPECS.find((s) => s.key === key);
     if (spec) {
       const v = value.trim() === '' ? NaN : Number(value);
-      if (!Number.isFinite(v)) bad(key, value, `${spec.label} must be a number`, String(spec.def));
-      else if (spec.key === 'top_k' && !Number.isInteger(v)) bad(key, value, 'Top-k must be a whole number', String(spec.def));
-      else if (v < spec.min || v > spec.max) bad(key, value, `${spec.label} must be between ${spec.min} and ${spec.max}`, String(spec.def));
+      const why = paramError(key, v);
+      if (why) bad(key, value, why, String(spec.def));
       else /** @type {any} */ (state.params)[key] = v;
       continue;
     }
+    /** a whole-number or decimal option checked by `check` */
+    const option = (/** @type {(v: number) => string} */ check, /** @type {string} */ def, /** @type {(v: number) => void} */ set) => {
+      const v = value.trim() === '' ? NaN : Number(value);
+      const why = check(v);
+      if (why) bad(key, value, why, def);
+      else set(v);
+    };
     switch (key) {
       case 'model':
         if (HASH_MODELS.includes(value)) state.model = value;
@@ -110,6 +147,58 @@ export function parseHash(hash) {
         else bad(key, value, 'forced must be a list of index.token pairs like 3.12,7.5', 'none');
         break;
       }
+      case 'view':
+        if (value === 'compare' || value === 'single') state.view = value;
+        else bad(key, value, 'the view must be single or compare', 'single');
+        break;
+      case 'strategy':
+        if (value === 'sample' || value === 'beam' || value === 'speculative') state.strategy = value;
+        else bad(key, value, 'the strategy must be sample, beam or speculative', 'sample');
+        break;
+      case 'beams':
+        option(widthError, String(BEAM_WIDTH.def), (v) => { state.beam.width = v; });
+        break;
+      case 'length_penalty':
+        option(penaltyError, String(LENGTH_PENALTY.def), (v) => { state.beam.lengthPenalty = v; });
+        break;
+      case 'speculate':
+        option(speculateError, String(SPECULATE.def), (v) => { state.spec.n = v; });
+        break;
+      case 'draft':
+        if (DRAFT_MODELS.includes(value)) state.spec.draft = value;
+        else if (value === 'file') notices.push('A link cannot carry a draft model loaded from a file: drafting with bigram.');
+        else bad(key, value, `the draft model must be one of ${DRAFT_MODELS.join(', ')}`, 'bigram');
+        break;
+      case 'regex':
+        if (value.length > MAX_REGEX) bad(key, value.slice(0, 40), `the pattern must be at most ${MAX_REGEX} characters`, 'no constraint');
+        else state.constraint = { kind: 'regex', regex: value };
+        break;
+      case 'grammar':
+        if (value === 'json') state.constraint = { kind: 'json', regex: state.constraint.regex };
+        else bad(key, value, 'the only grammar is json', 'no constraint');
+        break;
+      case 'ban': {
+        const bans = parseBans(value, ',');
+        if (bans) state.bans = bans;
+        else bad(key, value, 'ban must be a list of token ids like 12,40', 'none');
+        break;
+      }
+      case 'panels': {
+        const parts = value.split(',');
+        const panels = [];
+        parts.slice(0, MAX_PANELS).forEach((part, i) => {
+          const { spec: panel, notices: why } = parsePanelSpec(part);
+          why.forEach((w) => notices.push(`Panel ${i + 1} of the link: ${w}.`));
+          panels.push(panel);
+        });
+        if (parts.length > MAX_PANELS) notices.push(`The link has ${parts.length} panels; compare mode shows at most ${MAX_PANELS}.`);
+        while (panels.length < MIN_PANELS) {
+          notices.push(`Compare mode needs at least ${MIN_PANELS} panels; added a ${DEFAULT_PANELS[panels.length]} panel.`);
+          panels.push(defaultPanelSpec(DEFAULT_PANELS[panels.length]));
+        }
+        state.panels = panels;
+        break;
+      }
       default:
         notices.push(`Ignored the unknown setting "${key}" in the link.`);
     }
@@ -125,6 +214,20 @@ export function parseHash(hash) {
  */
 export function serializeHash(state) {
   const search = new URLSearchParams();
+  const constraint = () => {
+    if (state.constraint?.kind === 'regex' && state.constraint.regex) search.set('regex', state.constraint.regex);
+    else if (state.constraint?.kind === 'json') search.set('grammar', 'json');
+  };
+  if (state.view === 'compare') {
+    search.set('view', 'compare');
+    search.set('model', state.model);
+    search.set('seed', state.seed);
+    if (state.prompt) search.set('prompt', state.prompt);
+    if (state.steps > 0) search.set('steps', String(state.steps));
+    constraint();
+    search.set('panels', state.panels.map(serializePanelSpec).join(','));
+    return `#${search.toString().replaceAll('%2C', ',')}`;
+  }
   search.set('model', state.model);
   for (const spec of PARAM_SPECS) {
     const v = /** @type {any} */ (state.params)[spec.key];
@@ -136,7 +239,19 @@ export function serializeHash(state) {
   search.set('seed', state.seed);
   if (state.prompt) search.set('prompt', state.prompt);
   if (state.steps > 0) search.set('steps', String(state.steps));
-  const forced = state.forced.filter(([i]) => i < state.steps);
+  const strategy = state.strategy ?? 'sample';
+  const forced = strategy === 'sample' ? state.forced.filter(([i]) => i < state.steps) : [];
   if (forced.length) search.set('forced', forced.map(([i, t]) => `${i}.${t}`).join(','));
+  if (strategy === 'beam') {
+    search.set('strategy', 'beam');
+    search.set('beams', String(state.beam.width));
+    if (state.beam.lengthPenalty !== LENGTH_PENALTY.def) search.set('length_penalty', String(state.beam.lengthPenalty));
+  } else if (strategy === 'speculative') {
+    search.set('strategy', 'speculative');
+    search.set('draft', DRAFT_MODELS.includes(state.spec.draft) ? state.spec.draft : 'file');
+    search.set('speculate', String(state.spec.n));
+  }
+  constraint();
+  if (state.bans?.length) search.set('ban', state.bans.join(','));
   return `#${search.toString().replaceAll('%2C', ',')}`;
 }

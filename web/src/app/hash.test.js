@@ -70,6 +70,7 @@ describe('parseHash', () => {
 describe('serializeHash', () => {
   it('round-trips every field', () => {
     const state = {
+      ...defaultState(),
       model: 'transformer',
       params: { temperature: 0.35, top_k: 12, top_p: 0.83, min_p: 0.05, repetition_penalty: 1.3 },
       seed: '18446744073709551615',
@@ -113,5 +114,68 @@ describe('clampParam', () => {
   it('has a label and a neutral default for every slider', () => {
     expect(PARAM_SPECS.map((s) => s.label)).toEqual(['Temperature', 'Top-k', 'Top-p', 'Min-p', 'Repetition penalty']);
     expect(defaultParams()).toEqual({ temperature: 1, top_k: 0, top_p: 1, min_p: 0, repetition_penalty: 1 });
+  });
+});
+
+describe('the decoding lab in the hash', () => {
+  it('round-trips the strategy, the constraint and the bans of the single view', () => {
+    const beam = { ...defaultState(), strategy: 'beam', beam: { width: 3, lengthPenalty: 0.6 }, constraint: { kind: 'regex', regex: '[A-Z][a-z]{2,5}(-[A-Z][a-z]+)?' }, bans: [0, 27], steps: 12 };
+    const hash = serializeHash(beam);
+    expect(hash).toBe('#model=bigram&temperature=1&top_k=0&top_p=1&seed=42&steps=12&strategy=beam&beams=3&length_penalty=0.6&regex=%5BA-Z%5D%5Ba-z%5D%7B2,5%7D%28-%5BA-Z%5D%5Ba-z%5D%2B%29%3F&ban=0,27');
+    expect(parseHash(hash)).toMatchObject({ state: beam, notices: [] });
+    const spec = { ...defaultState(), strategy: 'speculative', spec: { draft: 'transformer', n: 6 }, constraint: { kind: 'json', regex: '' } };
+    expect(serializeHash(spec)).toBe('#model=bigram&temperature=1&top_k=0&top_p=1&seed=42&strategy=speculative&draft=transformer&speculate=6&grammar=json');
+    expect(parseHash(serializeHash(spec)).state).toEqual(spec);
+  });
+
+  it('writes forced tokens only when sampling', () => {
+    const state = { ...defaultState(), steps: 5, forced: [[0, 12]], strategy: 'beam' };
+    expect(serializeHash(state)).not.toContain('forced');
+    expect(serializeHash({ ...state, strategy: 'sample' })).toContain('forced=0.12');
+  });
+
+  it('says what is wrong with bad lab values', () => {
+    const { state, notices } = parseHash('#strategy=greedy&beams=9&length_penalty=x&speculate=0&draft=gpt&grammar=yaml&ban=a,b&view=grid');
+    expect(state.strategy).toBe('sample');
+    expect(state.beam).toEqual({ width: 4, lengthPenalty: 0 });
+    expect(state.spec).toEqual({ draft: 'bigram', n: 4 });
+    expect(state.constraint.kind).toBe('none');
+    expect(state.bans).toEqual([]);
+    expect(state.view).toBe('single');
+    expect(notices).toHaveLength(8);
+    expect(notices[1]).toBe('Ignored beams="9" from the link: the beam width must be a whole number from 1 to 8; using 4.');
+  });
+
+  it('round-trips compare mode with its panels in the compact format', () => {
+    const hash = '#view=compare&model=bigram&seed=7&prompt=Ma&steps=30&panels=greedy,balanced_k40,chaos_beam4_lp0.5,custom_t0.5_spec3_ban0.27';
+    const { state, notices } = parseHash(hash);
+    expect(notices).toEqual([]);
+    expect(state.view).toBe('compare');
+    expect(state.panels).toHaveLength(4);
+    expect(state.panels[0].params).toEqual({ ...defaultParams(), temperature: 0 });
+    expect(state.panels[1].params).toEqual({ ...defaultParams(), temperature: 0.7, top_p: 0.9, top_k: 40 });
+    expect(state.panels[2]).toMatchObject({ strategy: 'beam', beam: { width: 4, lengthPenalty: 0.5 }, params: { temperature: 2 } });
+    expect(state.panels[3]).toMatchObject({ strategy: 'speculative', spec: { draft: 'bigram', n: 3 }, bans: [0, 27], params: { temperature: 0.5 } });
+    expect(serializeHash(state)).toBe(hash);
+  });
+
+  it('keeps compare mode between 2 and 4 panels, with notices', () => {
+    const few = parseHash('#view=compare&panels=factual');
+    expect(few.state.panels).toHaveLength(2);
+    expect(few.notices).toEqual(['Compare mode needs at least 2 panels; added a balanced panel.']);
+    const many = parseHash('#view=compare&panels=greedy,greedy,greedy,greedy,chaos');
+    expect(many.state.panels).toHaveLength(4);
+    expect(many.notices[0]).toMatch(/5 panels; compare mode shows at most 4/);
+    const bad = parseHash('#view=compare&panels=greedy_q1,wild_t9');
+    expect(bad.notices).toEqual([
+      'Panel 1 of the link: unknown field "q1".',
+      'Panel 2 of the link: unknown preset "wild" (one of greedy, factual, balanced, creative, chaos, custom); using custom.',
+      'Panel 2 of the link: "t9": Temperature must be between 0 and 3.',
+    ]);
+  });
+
+  it('opens compare mode with Greedy, Balanced and Chaos', () => {
+    const state = { ...defaultState(), view: 'compare' };
+    expect(serializeHash(state)).toBe('#view=compare&model=bigram&seed=42&panels=greedy,balanced,chaos');
   });
 });

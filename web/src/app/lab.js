@@ -1,0 +1,210 @@
+// @ts-check
+/**
+ * lab.js — the decoding lab's settings beside the sampler sliders: the
+ * strategy (sample, beam search, speculative decoding) and its options, the
+ * compare mode's presets, and the compact text a compare panel has in the
+ * URL hash.
+ *
+ * Panel format (one per compare panel, comma-separated in `panels=`):
+ *   PRESET[_FIELD]...      e.g.  greedy   balanced_k40   custom_t0.5_p0.8
+ *                                chaos_beam4_lp0.5   creative_spec3-bigram_ban0.27
+ *   PRESET  greedy | factual | balanced | creative | chaos | custom (the
+ *           neutral settings); the fields override it:
+ *   tX temperature, kN top-k, pX top-p, mX min-p, rX repetition penalty,
+ *   beamN beam search of width N, lpX its length penalty,
+ *   specN[-MODEL] speculative decoding drafting N tokens with MODEL
+ *   (bigram when left out), banA.B.C banned token ids.
+ * The shortest form is written: the preset that needs the fewest fields.
+ */
+import { PARAM_SPECS, SPEC, defaultParams } from './params.js';
+
+/** @typedef {'sample' | 'beam' | 'speculative'} Strategy */
+
+/** @type {Array<{id: Strategy, label: string}>} */
+export const STRATEGIES = [
+  { id: 'sample', label: 'Sample' },
+  { id: 'beam', label: 'Beam search' },
+  { id: 'speculative', label: 'Speculative' },
+];
+
+/** the option ranges of the UI (the engine allows wider ones) */
+export const BEAM_WIDTH = { min: 1, max: 8, def: 4 };
+export const LENGTH_PENALTY = { min: 0, max: 2, step: 0.1, def: 0 };
+export const SPECULATE = { min: 1, max: 8, def: 4 };
+/** the models a link can name as the draft */
+export const DRAFT_MODELS = ['bigram', 'transformer'];
+export const MAX_BANS = 64;
+export const MAX_REGEX = 200;
+
+/**
+ * @typedef {Object} PanelSpec  one panel's own settings
+ * @property {import('./params.js').Params} params
+ * @property {Strategy} strategy
+ * @property {{width: number, lengthPenalty: number}} beam
+ * @property {{draft: string, n: number}} spec
+ * @property {number[]} bans   banned token ids (logit bias -inf), ascending
+ */
+
+/**
+ * @typedef {Object} Preset
+ * @property {string} id
+ * @property {string} label
+ * @property {Partial<import('./params.js').Params>} params  over the neutral settings
+ */
+
+/** @type {Preset[]} */
+export const PRESETS = [
+  { id: 'greedy', label: 'Greedy', params: { temperature: 0 } },
+  { id: 'factual', label: 'Factual', params: { temperature: 0.3, top_p: 0.7 } },
+  { id: 'balanced', label: 'Balanced', params: { temperature: 0.7, top_p: 0.9 } },
+  { id: 'creative', label: 'Creative', params: { temperature: 1, top_p: 0.95 } },
+  { id: 'chaos', label: 'Chaos', params: { temperature: 2 } },
+];
+const CUSTOM = { id: 'custom', label: 'Custom', params: {} };
+
+/** A preset's full settings. @param {string} id */
+export function presetParams(id) {
+  const p = PRESETS.find((x) => x.id === id) ?? CUSTOM;
+  return { ...defaultParams(), ...p.params };
+}
+
+/** The preset these settings are exactly, or 'custom'. @param {import('./params.js').Params} params */
+export function matchPreset(params) {
+  const found = PRESETS.find((p) => PARAM_SPECS.every((s) => /** @type {any} */ (presetParams(p.id))[s.key] === /** @type {any} */ (params)[s.key]));
+  return found ? found.id : 'custom';
+}
+
+/** @returns {PanelSpec} */
+export function defaultPanelSpec(preset = 'custom') {
+  return {
+    params: presetParams(preset),
+    strategy: 'sample',
+    beam: { width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def },
+    spec: { draft: 'bigram', n: SPECULATE.def },
+    bans: [],
+  };
+}
+
+/** the short field names of the sampler settings */
+const SHORT = /** @type {Record<string, string>} */ ({ t: 'temperature', k: 'top_k', p: 'top_p', m: 'min_p', r: 'repetition_penalty' });
+const SHORT_OF = Object.fromEntries(Object.entries(SHORT).map(([k, v]) => [v, k]));
+
+/**
+ * Checks a sampler setting from a link; '' when it is fine, else why not.
+ * @param {string} key @param {number} v
+ */
+export function paramError(key, v) {
+  const spec = SPEC[key];
+  if (!Number.isFinite(v)) return `${spec.label} must be a number`;
+  if (key === 'top_k' && !Number.isInteger(v)) return 'Top-k must be a whole number';
+  if (v < spec.min || v > spec.max) return `${spec.label} must be between ${spec.min} and ${spec.max}`;
+  return '';
+}
+
+/** Why a width is not acceptable, or ''. @param {number} v */
+export const widthError = (v) => (Number.isInteger(v) && v >= BEAM_WIDTH.min && v <= BEAM_WIDTH.max ? '' : `the beam width must be a whole number from ${BEAM_WIDTH.min} to ${BEAM_WIDTH.max}`);
+/** @param {number} v */
+export const penaltyError = (v) => (Number.isFinite(v) && v >= LENGTH_PENALTY.min && v <= LENGTH_PENALTY.max ? '' : `the length penalty must be between ${LENGTH_PENALTY.min} and ${LENGTH_PENALTY.max}`);
+/** @param {number} v */
+export const speculateError = (v) => (Number.isInteger(v) && v >= SPECULATE.min && v <= SPECULATE.max ? '' : `the draft length must be a whole number from ${SPECULATE.min} to ${SPECULATE.max}`);
+
+/**
+ * Parses a list of token ids ("12,40" or "12.40").
+ * @param {string} text @param {string} sep
+ * @returns {number[] | null} null: not such a list
+ */
+export function parseBans(text, sep) {
+  if (text === '') return [];
+  const parts = text.split(sep);
+  if (parts.length > MAX_BANS || !parts.every((x) => /^[0-9]{1,7}$/.test(x))) return null;
+  return [...new Set(parts.map(Number))].sort((a, b) => a - b);
+}
+
+/**
+ * Parses one panel of a compare link.
+ * @param {string} text  e.g. "balanced_k40_beam4"
+ * @returns {{spec: PanelSpec, notices: string[]}}
+ */
+export function parsePanelSpec(text) {
+  const notices = [];
+  const [head, ...fields] = text.split('_');
+  let preset = head;
+  if (preset !== 'custom' && !PRESETS.some((p) => p.id === preset)) {
+    notices.push(`unknown preset "${head}" (one of ${[...PRESETS.map((p) => p.id), 'custom'].join(', ')}); using custom`);
+    preset = 'custom';
+  }
+  const spec = defaultPanelSpec(preset);
+  for (const f of fields) {
+    let m;
+    if ((m = /^([tkpmr])(-?[0-9]+(?:\.[0-9]+)?)$/.exec(f))) {
+      const key = SHORT[m[1]];
+      const v = Number(m[2]);
+      const why = paramError(key, v);
+      if (why) notices.push(`"${f}": ${why}`);
+      else /** @type {any} */ (spec.params)[key] = v;
+    } else if ((m = /^beam([0-9]+)$/.exec(f))) {
+      const v = Number(m[1]);
+      const why = widthError(v);
+      if (why) notices.push(`"${f}": ${why}`);
+      else {
+        spec.strategy = 'beam';
+        spec.beam.width = v;
+      }
+    } else if ((m = /^lp([0-9]+(?:\.[0-9]+)?)$/.exec(f))) {
+      const v = Number(m[1]);
+      const why = penaltyError(v);
+      if (why) notices.push(`"${f}": ${why}`);
+      else spec.beam.lengthPenalty = v;
+    } else if ((m = /^spec([0-9]+)(?:-([a-z]+))?$/.exec(f))) {
+      const v = Number(m[1]);
+      let draft = m[2] ?? 'bigram';
+      const why = speculateError(v) || (DRAFT_MODELS.includes(draft) || draft === 'file' ? '' : `the draft model must be one of ${DRAFT_MODELS.join(', ')}`);
+      if (why) notices.push(`"${f}": ${why}`);
+      else {
+        if (draft === 'file') {
+          notices.push(`"${f}": a link cannot carry a draft model loaded from a file; drafting with bigram`);
+          draft = 'bigram';
+        }
+        spec.strategy = 'speculative';
+        spec.spec = { draft, n: v };
+      }
+    } else if ((m = /^ban([0-9.]+)$/.exec(f))) {
+      const bans = parseBans(m[1], '.');
+      if (!bans) notices.push(`"${f}": bans must be token ids like ban12.40`);
+      else spec.bans = bans;
+    } else {
+      notices.push(`unknown field "${f}"`);
+    }
+  }
+  return { spec, notices };
+}
+
+/**
+ * The shortest text of a panel (see the format above).
+ * @param {PanelSpec} spec
+ */
+export function serializePanelSpec(spec) {
+  let best = '';
+  let bestFields = /** @type {string[] | null} */ (null);
+  // ties go to the first: custom (the neutral settings), then the presets
+  for (const id of ['custom', ...PRESETS.map((p) => p.id)]) {
+    const base = presetParams(id);
+    const fields = PARAM_SPECS
+      .filter((s) => /** @type {any} */ (spec.params)[s.key] !== /** @type {any} */ (base)[s.key])
+      .map((s) => `${SHORT_OF[s.key]}${/** @type {any} */ (spec.params)[s.key]}`);
+    if (!bestFields || fields.length < bestFields.length) {
+      best = id;
+      bestFields = fields;
+    }
+  }
+  const out = [best, ...(bestFields ?? [])];
+  if (spec.strategy === 'beam') {
+    out.push(`beam${spec.beam.width}`);
+    if (spec.beam.lengthPenalty !== LENGTH_PENALTY.def) out.push(`lp${spec.beam.lengthPenalty}`);
+  } else if (spec.strategy === 'speculative') {
+    const draft = DRAFT_MODELS.includes(spec.spec.draft) ? spec.spec.draft : 'file';
+    out.push(`spec${spec.spec.n}${draft === 'bigram' ? '' : `-${draft}`}`);
+  }
+  if (spec.bans.length) out.push(`ban${spec.bans.join('.')}`);
+  return out.join('_');
+}

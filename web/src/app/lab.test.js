@@ -1,0 +1,62 @@
+// The presets and the compact panel format of compare links.
+import { describe, expect, it } from 'vitest';
+
+import { PRESETS, defaultPanelSpec, matchPreset, parseBans, parsePanelSpec, presetParams, serializePanelSpec } from './lab.js';
+import { defaultParams } from './params.js';
+
+describe('presets', () => {
+  it('are the issue\'s five, over the neutral settings', () => {
+    expect(PRESETS.map((p) => [p.label, presetParams(p.id).temperature, presetParams(p.id).top_p])).toEqual([
+      ['Greedy', 0, 1], ['Factual', 0.3, 0.7], ['Balanced', 0.7, 0.9], ['Creative', 1, 0.95], ['Chaos', 2, 1],
+    ]);
+    expect(presetParams('nope')).toEqual(defaultParams());
+  });
+
+  it('are recognized exactly, else "custom"', () => {
+    expect(matchPreset(presetParams('factual'))).toBe('factual');
+    expect(matchPreset({ ...presetParams('factual'), top_k: 5 })).toBe('custom');
+    expect(matchPreset(defaultParams())).toBe('custom');
+  });
+});
+
+describe('the panel format', () => {
+  it('writes the shortest form: the preset needing the fewest fields', () => {
+    expect(serializePanelSpec(defaultPanelSpec('chaos'))).toBe('chaos');
+    expect(serializePanelSpec({ ...defaultPanelSpec(), params: { ...presetParams('balanced'), top_k: 40 } })).toBe('balanced_k40');
+    expect(serializePanelSpec({ ...defaultPanelSpec(), params: { ...defaultParams(), temperature: 0.5, min_p: 0.05 } })).toBe('custom_t0.5_m0.05');
+    expect(serializePanelSpec(defaultPanelSpec())).toBe('custom');
+    expect(serializePanelSpec({ ...defaultPanelSpec('greedy'), strategy: 'beam', beam: { width: 1, lengthPenalty: 0 } })).toBe('greedy_beam1');
+    expect(serializePanelSpec({ ...defaultPanelSpec('creative'), strategy: 'speculative', spec: { draft: 'transformer', n: 2 } })).toBe('creative_spec2-transformer');
+    expect(serializePanelSpec({ ...defaultPanelSpec('creative'), strategy: 'speculative', spec: { draft: 'file-1', n: 2 } })).toBe('creative_spec2-file');
+  });
+
+  it('round-trips', () => {
+    for (const text of ['greedy', 'factual_r1.2', 'balanced_k40_beam8_lp1.5', 'factual_p0.5_m0.1_spec8', 'custom_t0.4_p0.5_m0.1', 'chaos_ban1.2.3', 'creative_spec1-transformer_ban7']) {
+      const { spec, notices } = parsePanelSpec(text);
+      expect(notices).toEqual([]);
+      expect(serializePanelSpec(spec)).toBe(text);
+    }
+  });
+
+  it('names what it cannot read, keeping the rest', () => {
+    const { spec, notices } = parsePanelSpec('balanced_k-3_beam0_lp7_spec9_ban1.x_spec2-file');
+    expect(spec.params).toEqual(presetParams('balanced'));
+    expect(spec.strategy).toBe('speculative');
+    expect(spec.spec).toEqual({ draft: 'bigram', n: 2 });
+    expect(notices).toEqual([
+      '"k-3": Top-k must be between 0 and 100000',
+      '"beam0": the beam width must be a whole number from 1 to 8',
+      '"lp7": the length penalty must be between 0 and 2',
+      '"spec9": the draft length must be a whole number from 1 to 8',
+      'unknown field "ban1.x"',
+      '"spec2-file": a link cannot carry a draft model loaded from a file; drafting with bigram',
+    ]);
+  });
+
+  it('reads ban lists, deduplicated and sorted', () => {
+    expect(parseBans('40,12,40', ',')).toEqual([12, 40]);
+    expect(parseBans('', ',')).toEqual([]);
+    expect(parseBans('1,,2', ',')).toBeNull();
+    expect(parseBans(Array.from({ length: 65 }, (_, i) => i).join(','), ',')).toBeNull();
+  });
+});
