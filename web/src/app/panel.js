@@ -1,16 +1,23 @@
 // @ts-check
 /**
  * panel.js — the state and actions of one playground panel: one session
- * of the engine Worker (a compare mode can create several panels on one
+ * of the engine Worker (compare mode creates several panels on one
  * client).  State lives in signals; components read them and call actions.
  *
+ * A panel decodes with one strategy: sampling (steps, previews, branches,
+ * time travel with peek), beam search (one expansion per step) or
+ * speculative decoding (one round per step).  It can constrain the text
+ * (regex or JSON), ban tokens (logit bias -inf) and force tokens.
+ *
  * Nothing here computes a probability: every number shown comes from the
- * Worker's step summaries.  Determinism: a slider move only re-warps
- * (preview, no random draw); steps are the only draws.
+ * Worker's step summaries and the engine's metrics, stats and counters.
+ * Determinism: a slider move only re-warps (preview or peek, no random
+ * draw); steps are the only draws.
  */
 import { batch, computed, signal } from '@preact/signals';
 
 import { defaultState, normalizeSeed, seedError } from './hash.js';
+import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, SPECULATE, matchPreset, presetParams } from './lab.js';
 import { SPEC, clampParam, defaultParams } from './params.js';
 
 /** @typedef {import('../worker/summary.js').StepSummary} StepSummary */
@@ -18,8 +25,35 @@ import { SPEC, clampParam, defaultParams } from './params.js';
 /** @typedef {import('../worker/host.js').ModelInfo} ModelInfo */
 /** @typedef {{n: number, seed: number, index: number, freq: Float64Array, otherFreq: number, kl: number}} Samples */
 /** @typedef {{id: string, name: string, builtin: boolean}} ModelEntry */
+/** @typedef {import('../worker/host.js').Lab} Lab */
+/** @typedef {import('../worker/host.js').SpecRound} SpecRound */
+/** @typedef {import('../worker/host.js').SpecToken} SpecToken */
+/** @typedef {import('./hash.js').ConstraintState} ConstraintState */
+/**
+ * @typedef {Object} LabState  what the engine measured, gathered step by step
+ * @property {Lab['metrics']} metrics
+ * @property {Lab['stats']} stats  one per generated token
+ * @property {Array<Lab['counters'] & {n: number}>} costs  the counters after
+ *   each answer, by generated tokens n (the KV view's history)
+ * @property {boolean} counted  the counters are the model's (not beam search)
+ */
+/**
+ * @typedef {Object} BeamState
+ * @property {import('../worker/host.js').Hypothesis[]} hypotheses
+ * @property {number} live @property {number} expansions
+ * @property {number} width @property {number} lengthPenalty
+ */
+/**
+ * @typedef {Object} SpecState
+ * @property {SpecRound[]} rounds
+ * @property {SpecToken[]} tokens  the text, token by token
+ * @property {{drafted: number, accepted: number, rounds: number, targetPositions: number}} totals
+ * @property {string} draft  model id @property {number} n
+ */
 
 export const SAMPLE_COUNT = 1000;
+/** tokens "greedy via T = 0 / top-k = 1" generates on an empty text */
+export const GREEDY_STEPS = 30;
 
 /** @type {ModelEntry[]} */
 export const BUILTIN_MODELS = [
@@ -29,17 +63,45 @@ export const BUILTIN_MODELS = [
 
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
+/** A constraint as the engine takes it, or null for none. @param {ConstraintState} c */
+export function constraintArg(c) {
+  if (c.kind === 'json') return { grammar: 'json' };
+  if (c.kind === 'regex' && c.regex) return { regex: c.regex };
+  return null;
+}
+
 /**
  * @param {{request: (op: string, args?: any, transfer?: Transferable[]) => Promise<any>}} client
- * @param {{session?: string}} [options]
+ * @param {{session?: string, models?: import('@preact/signals').Signal<ModelEntry[]>}} [options]
+ *   models: a list shared by several panels (compare mode)
  */
-export function createPanel(client, { session = 'main' } = {}) {
+export function createPanel(client, { session = 'main', models = signal(BUILTIN_MODELS.map((m) => ({ ...m }))) } = {}) {
   // ---- state ----------------------------------------------------------
   const modelId = signal('');
   /** @type {import('@preact/signals').Signal<ModelInfo | null>} */
   const model = signal(null);
-  const models = signal(BUILTIN_MODELS.map((m) => ({ ...m })));
   const params = signal(defaultParams());
+  /** @type {import('@preact/signals').Signal<import('./lab.js').Strategy>} */
+  const strategy = signal('sample');
+  const beamOpts = signal({ width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def });
+  const specOpts = signal({ draft: 'bigram', n: SPECULATE.def });
+  /** the constraint in force (a refused one is not kept) */
+  /** @type {import('@preact/signals').Signal<ConstraintState>} */
+  const constraint = signal({ kind: 'none', regex: '' });
+  /** @type {import('@preact/signals').Signal<number[]>} */
+  const bans = signal([]);
+  /** what a click on a live bar does */
+  /** @type {import('@preact/signals').Signal<'ban' | 'force'>} */
+  const barAction = signal('ban');
+  /** @type {import('@preact/signals').Signal<LabState | null>} */
+  const lab = signal(null);
+  /** @type {import('@preact/signals').Signal<BeamState | null>} */
+  const beam = signal(null);
+  /** @type {import('@preact/signals').Signal<SpecState | null>} */
+  const spec = signal(null);
+  /** a pinned past step re-warped under the current settings (peek) */
+  /** @type {import('@preact/signals').Signal<{index: number, key: string, summary: StepSummary, samples: Samples | null} | null>} */
+  const peeked = signal(null);
   const seed = signal('42');
   const prompt = signal('');
   /** @type {import('@preact/signals').Signal<StepSummary[]>} */
@@ -67,16 +129,45 @@ export function createPanel(client, { session = 'main' } = {}) {
   const busy = signal('Starting the engine…');
   const ready = signal(false);
 
+  /** the settings as the engine takes them: the sliders and the bans */
+  const engineParams = computed(() => (bans.value.length
+    ? { ...params.value, logit_bias: bans.value.map((t) => [t, -Infinity]) }
+    : params.value));
+  const paramsKey = computed(() => JSON.stringify(engineParams.value));
   /** the step being looked at (time travel), or null: the live next token */
   const viewIndex = computed(() => {
+    if (strategy.value !== 'sample') return null;
     const i = hover.value ?? focus.value;
     return i !== null && i < steps.value.length ? i : null;
+  });
+  /** the pinned step's re-warp, while it matches the settings */
+  const peekShown = computed(() => {
+    const pk = peeked.value;
+    const i = viewIndex.value;
+    return pk && i !== null && pk.index === i && focus.value === i && pk.key === paramsKey.value ? pk : null;
   });
   /** the distribution on screen */
   const shown = computed(() => {
     const i = viewIndex.value;
-    return i !== null ? steps.value[i] : next.value;
+    if (i === null) return next.value;
+    return peekShown.value ? peekShown.value.summary : steps.value[i];
   });
+  /** the samples that go with the distribution on screen */
+  const shownSamples = computed(() => (viewIndex.value === null ? samples.value : peekShown.value?.samples ?? null));
+  /** how many times Step has advanced this text (what a link's `steps` replays) */
+  const stepCount = computed(() => {
+    if (strategy.value === 'beam') return beam.value?.expansions ?? 0;
+    if (strategy.value === 'speculative') return spec.value?.rounds.length ?? 0;
+    return steps.value.length;
+  });
+  /** the generated text (after the prompt) */
+  const text = computed(() => {
+    if (strategy.value === 'beam') return beam.value?.hypotheses[0]?.text ?? '';
+    if (strategy.value === 'speculative') return (spec.value?.tokens ?? []).map((t) => t.piece).join('');
+    return steps.value.map((st) => st.piece).join('');
+  });
+  /** the preset these settings are, or 'custom' */
+  const preset = computed(() => matchPreset(params.value));
   /** the live Top-p alone (the nucleus view re-renders only for it) */
   const topP = computed(() => params.value.top_p);
   /** attribute values for the panel's root (bound without re-rendering it) */
@@ -84,17 +175,26 @@ export function createPanel(client, { session = 'main' } = {}) {
   const playingAttr = computed(() => (playing.value ? 'true' : 'false'));
   /** what the URL hash describes */
   const hashState = computed(() => ({
+    ...defaultState(),
     model: modelId.value.startsWith('file') ? 'file' : modelId.value || 'bigram',
     params: params.value,
     seed: seed.value,
     prompt: prompt.value,
-    steps: steps.value.length,
+    steps: stepCount.value,
     forced: forced.value,
+    strategy: strategy.value,
+    beam: beamOpts.value,
+    spec: specOpts.value,
+    bans: bans.value,
+    constraint: constraint.value,
+  }));
+  /** this panel's own settings, as a compare link has them */
+  const panelSpec = computed(() => ({
+    params: params.value, strategy: strategy.value, beam: beamOpts.value, spec: specOpts.value, bans: bans.value,
   }));
 
   let epoch = 0; // bumped by every new generation: late answers are dropped
   let drawCount = 0;
-  let fileCount = 0;
   let loopId = 0;
   /** @type {Promise<unknown>} */
   let chain = Promise.resolve();
@@ -120,12 +220,30 @@ export function createPanel(client, { session = 'main' } = {}) {
     return run;
   }
 
-  /** @param {{steps: StepSummary[], next: StepSummary | null, status: Status, samples: Samples | null}} res */
+  /** @param {{steps: StepSummary[], next: StepSummary | null, status: Status, samples: Samples | null, lab?: Lab}} res */
   function applyNext(res) {
     next.value = res.next;
     status.value = res.status;
     samples.value = res.samples;
+    if (res.lab) applyLab(res.lab, res.status.nGenerated);
   }
+
+  /**
+   * Folds an answer's lab numbers in: stats from `statsFrom` on replace
+   * what was there, the counters join the history at n generated tokens.
+   * @param {Lab} l @param {number} n
+   */
+  function applyLab(l, n) {
+    const old = lab.value;
+    const stats = (old && l.statsFrom > 0 ? old.stats.slice(0, l.statsFrom) : []).concat(l.stats);
+    const costs = l.counters
+      ? (old && n > 0 ? old.costs.filter((c) => c.n < n) : []).concat([{ ...l.counters, n }])
+      : [];
+    lab.value = { metrics: l.metrics, stats, costs, counted: !!l.counters };
+  }
+
+  /** The message of an error. @param {unknown} err */
+  const messageOf = (err) => /** @type {Error} */ (err).message;
 
   // ---- generation -----------------------------------------------------
 
@@ -134,34 +252,119 @@ export function createPanel(client, { session = 'main' } = {}) {
    * @param {{prompt?: string, steps?: number, forced?: Array<[number, number]>}} [opts]
    * @returns {Promise<boolean>} false: the prompt was refused (the old text stays)
    */
+  /**
+   * Starts a new generation with the current model, seed, settings and
+   * strategy.
+   * @param {{prompt?: string, steps?: number, forced?: Array<[number, number]>, constraint?: ConstraintState}} [opts]
+   *   constraint: try this one (it is kept only if the engine takes it)
+   * @returns {Promise<boolean>} false: the prompt, the constraint or the
+   *   draft model was refused (the old text stays)
+   */
   async function restart(opts = {}) {
     pause();
     const text = opts.prompt ?? prompt.value;
+    const wanted = opts.constraint ?? constraint.value;
     const e = ++epoch;
     busy.value = 'Starting…';
     try {
-      const res = await client.request('start', {
-        session, prompt: text, seed: seed.value, params: params.value,
-        steps: opts.steps ?? 0, forced: opts.forced ?? [], samples: sampleArg(),
-      });
+      const how = strategy.value;
+      /** @type {any} */
+      let res;
+      if (how === 'beam') {
+        res = await client.request('beamStart', {
+          session, prompt: text, width: beamOpts.value.width, lengthPenalty: beamOpts.value.lengthPenalty,
+          params: engineParams.value, steps: opts.steps ?? 0,
+        });
+      } else if (how === 'speculative') {
+        await ensureModel(specOpts.value.draft, 'spec');
+        res = await client.request('specStart', {
+          session, draft: specOpts.value.draft, n: specOpts.value.n, prompt: text, seed: seed.value,
+          params: engineParams.value, rounds: opts.steps ?? 0, samples: sampleArg(),
+        });
+      } else {
+        res = await client.request('start', {
+          session, prompt: text, seed: seed.value, params: engineParams.value,
+          steps: opts.steps ?? 0, forced: opts.forced ?? [], samples: sampleArg(),
+          constraint: constraintArg(wanted),
+        });
+      }
       if (e !== epoch) return false;
       batch(() => {
         prompt.value = text;
-        steps.value = res.steps;
-        forced.value = (opts.forced ?? []).filter(([i]) => i < res.steps.length);
+        lab.value = null;
+        peeked.value = null;
         focus.value = null;
         hover.value = null;
-        applyNext(res);
+        if (how === 'beam') {
+          steps.value = [];
+          forced.value = [];
+          next.value = null;
+          samples.value = null;
+          applyBeam(res);
+        } else {
+          beam.value = null;
+          spec.value = how === 'speculative' ? { rounds: [], tokens: [], totals: res.totals, draft: res.draft, n: res.n } : null;
+          steps.value = res.steps;
+          forced.value = how === 'sample' ? (opts.forced ?? []).filter(([i]) => i < res.steps.length) : [];
+          if (how === 'speculative') applySpec(res);
+          applyNext(res);
+        }
+        if (how === 'sample') {
+          constraint.value = wanted;
+          setError('constraint');
+        }
         setError('prompt');
         setError('engine');
+        setError('spec');
       });
       return true;
     } catch (err) {
-      if (e === epoch) setError('prompt', /** @type {Error} */ (err).message);
+      if (e === epoch) {
+        const name = /** @type {Error} */ (err).name;
+        setError(name === 'ConstraintError' ? 'constraint' : name === 'DraftError' ? 'spec' : 'prompt', messageOf(err));
+      }
       return false;
     } finally {
       if (e === epoch) busy.value = '';
     }
+  }
+
+  /**
+   * Loads a built-in model the panel needs besides its own (a draft);
+   * a failure throws an Error named after `why` ("DraftError").
+   * @param {string} id @param {'spec'} why
+   */
+  async function ensureModel(id, why) {
+    const entry = models.value.find((m) => m.id === id);
+    try {
+      if (!entry) throw new Error(`no model "${id}" to draft with`);
+      if (entry.builtin) await client.request('loadModel', { model: id, builtin: id });
+    } catch (err) {
+      const e = new Error(messageOf(err));
+      e.name = why === 'spec' ? 'DraftError' : 'Error';
+      throw e;
+    }
+  }
+
+  /** @param {any} res a beam answer */
+  function applyBeam(res) {
+    beam.value = {
+      hypotheses: res.hypotheses, live: res.live, expansions: res.expansions, width: res.width, lengthPenalty: res.lengthPenalty,
+    };
+    status.value = res.status;
+    applyLab(res.lab, res.status.nGenerated);
+  }
+
+  /** @param {any} res a speculative answer (its rounds are new) */
+  function applySpec(res) {
+    const old = spec.value ?? { rounds: [], tokens: [], totals: res.totals, draft: res.draft, n: res.n };
+    spec.value = {
+      rounds: old.rounds.concat(res.rounds),
+      tokens: old.tokens.concat(res.rounds.flatMap((/** @type {SpecRound} */ r) => r.tokens)),
+      totals: res.totals,
+      draft: res.draft,
+      n: res.n,
+    };
   }
 
   /** @param {number} force */
@@ -169,8 +372,24 @@ export function createPanel(client, { session = 'main' } = {}) {
     if (!status.value?.ready) return false;
     const e = epoch;
     const index = steps.value.length;
+    const how = strategy.value;
     try {
-      const res = await client.request('step', { session, params: params.value, force, samples: sampleArg() });
+      if (how === 'beam') {
+        const res = await client.request('beamStep', { session, params: engineParams.value });
+        if (e !== epoch) return false;
+        applyBeam(res);
+        return res.status.ready;
+      }
+      if (how === 'speculative') {
+        const res = await client.request('specRound', { session, params: engineParams.value, samples: sampleArg() });
+        if (e !== epoch) return false;
+        batch(() => {
+          applySpec(res);
+          applyNext(res);
+        });
+        return res.status.ready;
+      }
+      const res = await client.request('step', { session, params: engineParams.value, force, samples: sampleArg() });
       if (e !== epoch) return false;
       batch(() => {
         steps.value = steps.value.concat(res.steps);
@@ -179,14 +398,17 @@ export function createPanel(client, { session = 'main' } = {}) {
       });
       return res.status.ready;
     } catch (err) {
-      if (e === epoch) setError('engine', /** @type {Error} */ (err).message);
+      if (e === epoch) setError('engine', messageOf(err));
       return false;
     }
   }
 
-  /** One token (force: the learner's choice instead of a draw). */
+  /**
+   * One step: a token (force: the learner's choice instead of a draw), a
+   * beam expansion, or a round of speculative decoding.
+   */
   function step(force = -1) {
-    return enqueue(() => doStep(force));
+    return enqueue(() => doStep(strategy.value === 'sample' ? force : -1));
   }
 
   function play() {
@@ -218,33 +440,76 @@ export function createPanel(client, { session = 'main' } = {}) {
     else play();
   }
 
-  let previewBusy = false;
-  let previewAgain = false;
-  /** Re-warps the pending logits with the current settings (no draw); coalesces bursts. */
-  async function refreshPreview() {
-    if (!status.value?.ready) return;
-    if (previewBusy) {
-      previewAgain = true;
-      return;
+  /**
+   * Runs fn now, or once more after the run in progress (bursts of slider
+   * moves make one request at a time, the last one with the last value).
+   * @param {() => Promise<void>} fn
+   */
+  function coalesced(fn) {
+    let running = false;
+    let again = false;
+    return async () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          await fn();
+        } while (again);
+      } catch (err) {
+        setError('engine', messageOf(err));
+      } finally {
+        running = false;
+      }
+    };
+  }
+
+  /** Re-warps the pending logits with the current settings (no draw). */
+  const refreshPreview = coalesced(async () => {
+    if (!status.value?.ready || strategy.value === 'beam') return;
+    const e = epoch;
+    const n = stepCountNow();
+    const res = await client.request('preview', { session, params: engineParams.value, samples: sampleArg() });
+    if (e === epoch && n === stepCountNow() && (!res.next || res.next.index === status.value?.nGenerated)) applyNext(res);
+  });
+
+  /** generated tokens so far (steps in sampling; the spec text) */
+  const stepCountNow = () => (strategy.value === 'speculative' ? spec.value?.tokens.length ?? 0 : steps.value.length);
+
+  /** Re-warps the pinned past step with the current settings (time travel, no draw). */
+  const refreshPeek = coalesced(async () => {
+    const i = focus.value;
+    if (i === null || strategy.value !== 'sample' || i >= steps.value.length) return;
+    const e = epoch;
+    const key = paramsKey.value;
+    const drawn = sampling.value ? { n: SAMPLE_COUNT, seed: drawCount * 1000003 + i } : undefined;
+    const res = await client.request('peek', { session, index: i, params: engineParams.value, samples: drawn });
+    if (e === epoch && focus.value === i && key === paramsKey.value) {
+      peeked.value = { index: i, key, summary: res.step, samples: res.samples };
     }
-    previewBusy = true;
-    try {
-      do {
-        previewAgain = false;
-        const e = epoch;
-        const res = await client.request('preview', { session, params: params.value, samples: sampleArg() });
-        if (e === epoch && (!res.next || res.next.index === steps.value.length)) applyNext(res);
-      } while (previewAgain);
-    } catch (err) {
-      setError('engine', /** @type {Error} */ (err).message);
-    } finally {
-      previewBusy = false;
+  });
+
+  /** The settings changed: re-warp what is on screen (the pinned past step too). */
+  function settingsChanged() {
+    if (focus.value !== null && viewIndex.value !== null) {
+      hover.value = null;
+      refreshPeek();
+    } else {
+      batch(() => {
+        focus.value = null;
+        hover.value = null;
+      });
     }
+    refreshPreview();
   }
 
   /**
    * Sets a sampler setting (clamped onto the slider's range and grid); the
-   * bars re-warp at once, the following steps use it.
+   * bars re-warp at once (a pinned past step too: time travel), the
+   * following steps use it.
    * @param {string} key @param {number} value
    */
   function setParam(key, value) {
@@ -253,13 +518,33 @@ export function createPanel(client, { session = 'main' } = {}) {
     const max = key === 'top_k' && model.value ? model.value.vocab : spec.max;
     const v = clampParam(spec, value, max);
     if (params.value[/** @type {keyof import('./params.js').Params} */ (key)] === v) return;
+    params.value = { ...params.value, [key]: v };
+    settingsChanged();
+  }
+
+  /**
+   * Sets all the sampler settings at once (a preset).
+   * @param {import('./params.js').Params} p
+   */
+  function setParams(p) {
+    const vocab = model.value?.vocab;
+    const next = { ...p, top_k: vocab !== undefined ? Math.min(p.top_k, vocab) : p.top_k };
+    if (JSON.stringify(next) === JSON.stringify(params.value)) return;
+    params.value = next;
+    settingsChanged();
+  }
+
+  /** Applies a compare preset's settings. @param {string} id */
+  function applyPreset(id) {
+    setParams(presetParams(id));
+  }
+
+  /** Pins a past step (time travel), or null: back to the next token. */
+  function pin(/** @type {number | null} */ i) {
     batch(() => {
-      params.value = { ...params.value, [key]: v };
-      // the bars show what the setting changes: the live next token
-      focus.value = null;
-      hover.value = null;
+      focus.value = i;
+      if (i === null) hover.value = null;
     });
-    refreshPreview();
   }
 
   /** Branch: rewind to `index` generated tokens and append `token` instead. */
@@ -267,35 +552,136 @@ export function createPanel(client, { session = 'main' } = {}) {
     pause();
     const e = ++epoch;
     try {
-      const res = await client.request('branch', { session, index, token, params: params.value, samples: sampleArg() });
+      const res = await client.request('branch', { session, index, token, params: engineParams.value, samples: sampleArg() });
       if (e !== epoch) return;
       batch(() => {
         steps.value = steps.value.slice(0, index).concat(res.steps);
         forced.value = [...forced.value.filter(([i]) => i < index), [index, token]];
         focus.value = null;
         hover.value = null;
+        peeked.value = null;
         applyNext(res);
       });
     } catch (err) {
-      if (e === epoch) setError('engine', /** @type {Error} */ (err).message);
+      if (e === epoch) setError('engine', messageOf(err));
     }
   }
 
-  /** A click on a bar: at a past step, branch there; live, force the next token. */
+  /** At a past step, branch there with this token; live, force it as the next token. */
   function pick(/** @type {number} */ token) {
     const i = viewIndex.value;
     if (i !== null) {
       if (steps.value[i].token !== token) branch(i, token);
       return;
     }
-    step(token);
+    if (strategy.value === 'sample') step(token);
+  }
+
+  /**
+   * A click on a bar: at a past step it branches there; live, it bans the
+   * token (or lifts its ban), or forces it when `force` (Shift+click) or
+   * the bar action says so.
+   * @param {number} token @param {{force?: boolean}} [opts]
+   */
+  function clickBar(token, { force = false } = {}) {
+    if (viewIndex.value !== null) return pick(token);
+    if ((force || barAction.value === 'force') && strategy.value === 'sample') return step(token);
+    return toggleBan(token);
+  }
+
+  // ---- bans -----------------------------------------------------------
+
+  /** @param {number[]} list */
+  function setBans(list) {
+    const vocab = model.value?.vocab ?? Infinity;
+    const clean = [...new Set(list)].filter((t) => Number.isInteger(t) && t >= 0 && t < vocab).sort((a, b) => a - b).slice(0, MAX_BANS);
+    if (JSON.stringify(clean) === JSON.stringify(bans.value)) return;
+    bans.value = clean;
+    settingsChanged();
+  }
+
+  /** Bans a token (logit bias -inf), or lifts its ban. @param {number} token */
+  function toggleBan(token) {
+    const has = bans.value.includes(token);
+    if (!has && bans.value.length >= MAX_BANS) {
+      setError('bans', `At most ${MAX_BANS} tokens can be banned.`);
+      return;
+    }
+    setError('bans');
+    setBans(has ? bans.value.filter((t) => t !== token) : [...bans.value, token]);
+  }
+
+  // ---- strategy, constraint, greedy ----------------------------------------
+
+  /**
+   * Switches the decoding strategy (a new text from the prompt).
+   * @param {import('./lab.js').Strategy} s
+   */
+  function setStrategy(s) {
+    if (strategy.value === s) return Promise.resolve(true);
+    strategy.value = s;
+    return restart();
+  }
+
+  /** @param {{width?: number, lengthPenalty?: number}} o */
+  function setBeamOpts(o) {
+    const width = clampInt(o.width ?? beamOpts.value.width, BEAM_WIDTH.min, BEAM_WIDTH.max);
+    const lp = clampParam({ ...SPEC.temperature, min: LENGTH_PENALTY.min, max: LENGTH_PENALTY.max, step: LENGTH_PENALTY.step, def: 0 }, o.lengthPenalty ?? beamOpts.value.lengthPenalty);
+    if (width === beamOpts.value.width && lp === beamOpts.value.lengthPenalty) return Promise.resolve(true);
+    beamOpts.value = { width, lengthPenalty: lp };
+    return strategy.value === 'beam' ? restart({ steps: stepCount.value }) : Promise.resolve(true);
+  }
+
+  /**
+   * The draft model and how many tokens it drafts a round.  A draft model
+   * that cannot be loaded is refused with its message.
+   * @param {{draft?: string, n?: number}} o
+   */
+  async function setSpecOpts(o) {
+    const old = specOpts.value;
+    const want = { draft: o.draft ?? old.draft, n: clampInt(o.n ?? old.n, SPECULATE.min, SPECULATE.max) };
+    if (want.draft === old.draft && want.n === old.n) return true;
+    specOpts.value = want;
+    if (strategy.value !== 'speculative') return true;
+    const ok = await restart();
+    if (!ok && errors.value.spec) specOpts.value = old;
+    return ok;
+  }
+
+  /**
+   * Constrains the text (a new text from the prompt): a regex, JSON, or
+   * none.  A constraint the engine refuses is not kept; its message is
+   * errors.constraint and the old text stays.
+   * @param {ConstraintState} c
+   */
+  function setConstraint(c) {
+    setError('constraint');
+    if (strategy.value !== 'sample') {
+      constraint.value = c;
+      return Promise.resolve(true);
+    }
+    return restart({ constraint: c });
+  }
+
+  /**
+   * Greedy decoding two ways: temperature 0, or top-k 1 at temperature 1.
+   * Regenerates the text (as long as it was, or GREEDY_STEPS tokens) from
+   * the prompt with that setting; both give the same text.
+   * @param {'temperature' | 'top_k'} road
+   */
+  function greedyVia(road) {
+    params.value = { ...params.value, temperature: road === 'temperature' ? 0 : 1, top_k: road === 'temperature' ? 0 : 1 };
+    if (strategy.value !== 'sample') strategy.value = 'sample';
+    return restart({ steps: steps.value.length || GREEDY_STEPS });
   }
 
   // ---- samples --------------------------------------------------------
 
+  /** Draws 1000 samples of the distribution on screen (a pinned past step too). */
   function drawSamples() {
     drawCount++;
     sampling.value = true;
+    if (focus.value !== null && viewIndex.value !== null && strategy.value === 'sample') return refreshPeek();
     focus.value = null;
     return refreshPreview();
   }
@@ -304,6 +690,7 @@ export function createPanel(client, { session = 'main' } = {}) {
     batch(() => {
       sampling.value = false;
       samples.value = null;
+      if (peeked.value) peeked.value = { ...peeked.value, samples: null };
     });
   }
 
@@ -355,7 +742,12 @@ export function createPanel(client, { session = 'main' } = {}) {
         next.value = null;
         status.value = null;
         samples.value = null;
+        lab.value = null;
+        beam.value = null;
+        spec.value = null;
+        peeked.value = null;
         if (params.value.top_k > info.vocab) params.value = { ...params.value, top_k: info.vocab };
+        if (bans.value.some((t) => t >= info.vocab)) bans.value = bans.value.filter((t) => t < info.vocab);
         setError('model');
       });
     } catch (err) {
@@ -382,7 +774,7 @@ export function createPanel(client, { session = 'main' } = {}) {
    * @param {(File | Blob) | null} [tokenizerFile]
    */
   async function loadFiles(modelFile, tokenizerFile = null) {
-    const id = `file-${++fileCount}`;
+    const id = `file-${models.value.filter((m) => !m.builtin).length + 1}`;
     const name = /** @type {any} */ (modelFile).name || 'model.bin';
     busy.value = `Loading ${name}…`;
     try {
@@ -414,7 +806,13 @@ export function createPanel(client, { session = 'main' } = {}) {
     batch(() => {
       params.value = { ...state.params };
       seed.value = state.seed;
+      strategy.value = state.strategy ?? 'sample';
+      beamOpts.value = { ...(state.beam ?? beamOpts.value) };
+      specOpts.value = { ...(state.spec ?? specOpts.value) };
+      bans.value = [...(state.bans ?? [])];
       setError('seed');
+      setError('constraint');
+      setError('spec');
     });
     let ok = modelId.value === state.model || (await selectModel(state.model, { restart: false }));
     if (!ok && state.model !== fallback.model) {
@@ -428,12 +826,26 @@ export function createPanel(client, { session = 'main' } = {}) {
       return false;
     }
     if (model.value && params.value.top_k > model.value.vocab) params.value = { ...params.value, top_k: model.value.vocab };
-    let started = await restart({ prompt: state.prompt, steps: state.steps, forced: state.forced });
+    const wanted = state.constraint ?? { kind: 'none', regex: '' };
+    const run = { prompt: state.prompt, steps: state.steps, forced: state.forced, constraint: wanted };
+    let started = await restart(run);
+    if (!started && errors.value.constraint) {
+      // a constraint the engine refuses: said in a notice, and left out
+      notices.value = [...notices.value, `The link's constraint was not applied: ${errors.value.constraint}`];
+      constraint.value = { kind: 'none', regex: wanted.regex };
+      started = await restart({ ...run, constraint: constraint.value });
+    }
+    if (!started && errors.value.spec) {
+      notices.value = [...notices.value, `${errors.value.spec} Drafting with ${BUILTIN_MODELS[0].name} instead.`];
+      specOpts.value = { ...specOpts.value, draft: 'bigram' };
+      started = await restart(run);
+    }
     if (!started) {
       const why = errors.value.prompt;
-      started = await restart({ prompt: '' });
+      started = await restart({ ...run, prompt: '' });
       setError('prompt', why);
     }
+    if (strategy.value !== 'sample') constraint.value = wanted;
     ready.value = true;
     if (typeof performance !== 'undefined' && performance.mark) performance.mark('spg-ready');
     return started;
@@ -457,13 +869,20 @@ export function createPanel(client, { session = 'main' } = {}) {
     // state
     modelId, model, models, params, seed, prompt, steps, forced, next, status,
     focus, hover, playing, speed, samples, sampling, errors, notices, busy, ready,
-    viewIndex, shown, hashState, topP, readyAttr, playingAttr,
+    viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr,
+    strategy, beamOpts, specOpts, constraint, bans, barAction, lab, beam, spec, peeked, peekShown,
+    engineParams, stepCount, text, preset, panelSpec,
     // actions
-    init, load, restart, step, play, pause, togglePlay, setParam, refreshPreview,
-    branch, pick, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,
-    selectModel, loadFiles, dismissNotices,
+    init, load, restart, step, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview,
+    branch, pick, pin, clickBar, toggleBan, setBans, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,
+    selectModel, loadFiles, dismissNotices, setStrategy, setBeamOpts, setSpecOpts, setConstraint, greedyVia,
     reset: () => restart(),
   };
+}
+
+/** @param {number} v @param {number} min @param {number} max */
+function clampInt(v, min, max) {
+  return Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : min;
 }
 
 /** @typedef {ReturnType<typeof createPanel>} Panel */

@@ -84,13 +84,32 @@ describe('a panel', () => {
     expect(text(panel)).toBe(await directText('', 5, { temperature: 1 }, 20));
   });
 
-  it('goes back to the live step when a setting moves during time travel', async () => {
+  it('re-warps a pinned past step when a setting moves during time travel (peek), the text untouched', async () => {
     await panel.load(parseHash('#seed=6&steps=5').state);
-    panel.focus.value = 2;
+    const before = text(panel);
+    panel.pin(2);
     expect(panel.shown.value.kind).toBe('step');
     panel.setParam('top_k', 1);
-    expect(panel.focus.value).toBeNull();
-    await until(() => panel.shown.value.kind === 'preview' && panel.shown.value.nKept === 1);
+    expect(panel.focus.value).toBe(2);
+    await until(() => panel.shown.value.kind === 'peek' && panel.shown.value.nKept === 1);
+    expect(panel.shown.value.index).toBe(2);
+    expect(panel.shown.value.token).toBe(panel.steps.value[2].token);
+    // samples of the past step
+    await panel.drawSamples();
+    await until(() => panel.shownSamples.value !== null);
+    expect(panel.shownSamples.value.index).toBe(2);
+    expect(Array.from(panel.shownSamples.value.freq).filter((f) => f > 0)).toHaveLength(1);
+    expect(text(panel)).toBe(before);
+    // another step pinned: shown as it was; back live: the next token, re-warped too
+    panel.pin(3);
+    expect(panel.shown.value.kind).toBe('step');
+    panel.pin(null);
+    expect(panel.shown.value.kind).toBe('preview');
+    expect(panel.shown.value.nKept).toBe(1);
+    // a hovered (not pinned) step goes back live on a setting move, as before
+    panel.hover.value = 1;
+    panel.setParam('top_k', 0);
+    expect(panel.viewIndex.value).toBeNull();
   });
 
   it('clamps settings: top-k to the vocabulary, temperature to its range', async () => {
