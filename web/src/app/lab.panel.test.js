@@ -7,30 +7,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../engine/node.js';
 import { charTokenizer, MODELS, randomCheckpoint } from '../../../tests/e2e/fixtures.js';
-import { EngineHost } from '../worker/host.js';
 import { parseHash, serializeHash } from './hash.js';
 import { createPanel } from './panel.js';
+import { inProcessClient } from './test-client.js';
 
 const bigramPath = path.join(MODELS, 'bigram.bin');
-
-export function inProcessClient() {
-  const host = new EngineHost(loadEngineNode('simd'), {
-    builtins: {
-      bigram: { name: 'Bigram names', url: bigramPath, missing: 'no bigram' },
-      transformer: { name: 'Tiny transformer', url: '/nonexistent/t.bin', tokenizerUrl: '/nonexistent/tt.bin', missing: 'The tiny transformer is not in this build yet.' },
-    },
-    fetchBytes: async (url) => (fs.existsSync(url) ? new Uint8Array(fs.readFileSync(url)) : null),
-  });
-  let queue = Promise.resolve();
-  return {
-    host,
-    request(op, args = {}) {
-      const run = queue.then(async () => structuredClone(await host.handle(op, structuredClone(args))));
-      queue = run.catch(() => {});
-      return run;
-    },
-  };
-}
 
 async function engineText(prompt, seed, params, steps) {
   const e = await loadEngineNode('simd');

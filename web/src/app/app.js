@@ -1,0 +1,96 @@
+// @ts-check
+/**
+ * app.js — the page: one panel (the single view) or compare mode, bound to
+ * the URL hash through the same members a panel has (hashState, ready,
+ * init, load), so url.js binds either.
+ */
+import { computed, signal } from '@preact/signals';
+
+import { createCompare } from './compare.js';
+import { DEFAULT_PANELS, defaultState } from './hash.js';
+import { defaultPanelSpec } from './lab.js';
+import { BUILTIN_MODELS, createPanel } from './panel.js';
+
+/**
+ * @param {{request: (op: string, args?: any, transfer?: Transferable[]) => Promise<any>}} client
+ * @param {{retuneDelay?: number}} [options]
+ */
+export function createApp(client, { retuneDelay } = {}) {
+  /** the models every panel can choose (files loaded in one are there for all) */
+  const models = signal(BUILTIN_MODELS.map((m) => ({ ...m })));
+  const main = createPanel(client, { session: 'main', models });
+  const compare = createCompare(client, { models, retuneDelay });
+  /** @type {import('@preact/signals').Signal<'single' | 'compare'>} */
+  const view = signal('single');
+  const switching = signal(false);
+
+  const hashState = computed(() => (view.value === 'compare' ? compare.hashState.value : { ...main.hashState.value, view: /** @type {'single'} */ ('single') }));
+  const ready = computed(() => !switching.value && (view.value === 'compare' ? compare.ready.value : main.ready.value));
+
+  /**
+   * @param {import('./hash.js').HashState} state @param {string[]} [notices]
+   */
+  async function load(state, notices = []) {
+    if (state.view === 'compare') {
+      main.pause();
+      view.value = 'compare';
+      return compare.load(state, notices);
+    }
+    compare.pause();
+    view.value = 'single';
+    return main.load(state, notices);
+  }
+
+  /**
+   * Switches views, carrying the model, seed, prompt and constraint over
+   * (each view keeps its own text and settings).
+   * @param {'single' | 'compare'} to
+   */
+  async function setView(to) {
+    if (to === view.value) return true;
+    switching.value = true;
+    try {
+      if (to === 'compare') {
+        main.pause();
+        view.value = 'compare';
+        const kept = compare.panels.value.map((p) => p.panelSpec.value);
+        await compare.load({
+          ...defaultState(),
+          view: 'compare',
+          model: main.modelId.value || 'bigram',
+          seed: main.seed.value,
+          prompt: main.prompt.value,
+          constraint: main.constraint.value,
+          panels: kept.length ? kept : DEFAULT_PANELS.map((id) => defaultPanelSpec(id)),
+        });
+      } else {
+        compare.pause();
+        view.value = 'single';
+        const p = compare.panels.value[0];
+        const moved = p && (p.modelId.value !== main.modelId.value || p.seed.value !== main.seed.value || p.prompt.value !== main.prompt.value);
+        if (!main.ready.value || moved) {
+          await main.load({
+            ...main.hashState.value,
+            model: p?.modelId.value || main.modelId.value || 'bigram',
+            seed: p?.seed.value ?? main.seed.value,
+            prompt: p?.prompt.value ?? main.prompt.value,
+            constraint: compare.constraint.value,
+            steps: 0,
+            forced: [],
+          });
+        }
+      }
+    } finally {
+      switching.value = false;
+    }
+    return true;
+  }
+
+  return {
+    main, compare, view, models, hashState, ready,
+    init: () => main.init(),
+    load, setView,
+  };
+}
+
+/** @typedef {ReturnType<typeof createApp>} App */
