@@ -212,6 +212,43 @@ def read_tokenizer(path, vocab_size):
     return max_len, pieces
 
 
+def encode(pieces, text, bos=True, eos=False):
+    """llama2.c run.c's encode(): `pieces` as returned by read_tokenizer()."""
+    lookup = {}
+    for i, (p, _) in enumerate(pieces):
+        lookup.setdefault(p, i)
+    scores = [s for _, s in pieces]
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    tokens = [1] if bos else []
+    if data:
+        tokens.append(lookup[b" "])          # the dummy prefix
+    buf = b""
+    for i, c in enumerate(data):
+        if c & 0xC0 != 0x80:
+            buf = b""
+        buf += bytes([c])
+        if i + 1 < len(data) and data[i + 1] & 0xC0 == 0x80 and len(buf) < 4:
+            continue
+        if buf in lookup:
+            tokens.append(lookup[buf])
+        else:
+            tokens.extend(b + 3 for b in buf)  # byte fallback
+        buf = b""
+    while True:                              # merge the best-scoring pair
+        best = (-1e10, -1, -1)
+        for i in range(len(tokens) - 1):
+            merged = pieces[tokens[i]][0] + pieces[tokens[i + 1]][0]
+            j = lookup.get(merged)
+            if j is not None and scores[j] > best[0]:
+                best = (scores[j], j, i)
+        if best[2] == -1:
+            break
+        tokens[best[2]:best[2] + 2] = [best[1]]
+    if eos:
+        tokens.append(2)
+    return tokens
+
+
 def main(argv):
     import argparse
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])

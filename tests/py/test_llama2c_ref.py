@@ -70,8 +70,27 @@ def main():
     if max_diff > TOL:
         ok = False
         print("FAIL: logits differ from run.c")
-    print("1 passed, 0 failed" if ok else "0 passed, 1 failed")
-    return 0 if ok else 1
+    results = [ok]
+
+    # run.c's encode() against its recorded output for the Llama 2 vocabulary
+    tok_golden_path = os.path.join(fx, "tokenizer.golden.json")
+    tok_path = os.path.join(fx, "tokenizer.bin")
+    if os.path.exists(tok_golden_path) and os.path.exists(tok_path):
+        with open(tok_golden_path) as f:
+            tok_golden = json.load(f)
+        _, pieces = llama2c_ref.read_tokenizer(tok_path, tok_golden["vocab_size"])
+        ok = True
+        for case in tok_golden["encode"]:
+            got = llama2c_ref.encode(pieces, case["text"], case["bos"], case["eos"])
+            if got != case["ids"]:
+                ok = False
+                print(f"FAIL: encode({case['text']!r}) = {got}, run.c {case['ids']}")
+        print(f"encode(): {len(tok_golden['encode'])} cases "
+              f"{'match' if ok else 'DIFFER from'} run.c")
+        results.append(ok)
+    passed = sum(results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    return 0 if all(results) else 1
 
 
 if __name__ == "__main__":
