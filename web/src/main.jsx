@@ -1,28 +1,58 @@
 // @ts-check
 /**
- * The playground page: one panel bound to the URL hash, the engine in a
- * Web Worker.  The main thread only renders.
+ * The playground page: one panel, or compare mode's panels side by side,
+ * bound to the URL hash; the engine in a Web Worker.  The main thread only
+ * renders.
  */
 import { render } from 'preact';
 
-import { createPanel } from './app/panel.js';
+import { createApp } from './app/app.js';
 import { bindHash } from './app/url.js';
+import { CompareView } from './components/CompareView.jsx';
 import { Playground } from './components/Playground.jsx';
 import { createEngineClient } from './worker/client.js';
 import './styles.css';
 
-function App({ panel }) {
+/** @param {{app: import('./app/app.js').App}} props */
+function ViewSwitch({ app }) {
+  const view = app.view.value;
+  const views = /** @type {const} */ ([['single', 'One sampler'], ['compare', 'Compare side by side']]);
+  return (
+    <div class="spg-views" role="group" aria-label="View">
+      {views.map(([v, label]) => (
+        <button
+          key={v}
+          type="button"
+          class={`spg-btn${view === v ? ' spg-btn-primary' : ''}`}
+          aria-pressed={view === v ? 'true' : 'false'}
+          data-testid={`view-${v}`}
+          onClick={() => app.setView(v)}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** @param {{app: import('./app/app.js').App}} props */
+function App({ app }) {
+  const compare = app.view.value === 'compare';
   return (
     <div class="spg">
       <header class="spg-header">
-        <h1>Sampler playground</h1>
+        <div class="spg-header-row">
+          <h1>Sampler playground</h1>
+          <ViewSwitch app={app} />
+        </div>
         <p>
           A language model gives a probability to every possible next token; a <em>sampler</em> reshapes those
           probabilities and draws one. Move the sliders and watch the distribution change, step through the text,
           and click any token to see how it was picked.
+          {compare ? ' Compare mode runs several settings side by side on the same random numbers.' : ' Try beam search and speculative decoding, constrain the text, or compare settings side by side.'}
         </p>
       </header>
-      <Playground panel={panel} />
+      {compare ? <CompareView compare={app.compare} /> : <Playground panel={app.main} />}
       <footer class="spg-footer">
         <p>Everything runs in your browser: a C engine compiled to WebAssembly, in a Web Worker. Settings are kept in the address bar, so a link reproduces the text.</p>
       </footer>
@@ -31,6 +61,6 @@ function App({ panel }) {
 }
 
 const client = createEngineClient();
-const panel = createPanel(client, { session: 'main' });
-render(<App panel={panel} />, /** @type {HTMLElement} */ (document.getElementById('app')));
-bindHash(panel, window);
+const app = createApp(client);
+render(<App app={app} />, /** @type {HTMLElement} */ (document.getElementById('app')));
+bindHash(/** @type {any} */ (app), window);

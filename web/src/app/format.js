@@ -42,6 +42,7 @@ export const CUT_LABELS = /** @type {Record<string, string>} */ ({
   min_p: 'min-p',
   typical_p: 'typical-p',
   mask: 'masked',
+  constraint: 'constraint',
 });
 
 /** A piece's name for screen readers: "space", "newline", or the piece made visible. */

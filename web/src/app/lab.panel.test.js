@@ -42,20 +42,21 @@ describe('the decoding lab in a panel', () => {
 
   it('gathers the engine\'s metrics and stats as the text grows, and the counters\' history', async () => {
     await panel.load(parseHash('#seed=3&steps=10&temperature=0.8').state);
+    expect(panel.lab.value.costs.map((c) => c.n)).toEqual([...Array(11).keys()]);
     expect(panel.lab.value.metrics.tokens).toBe(10);
     expect(panel.lab.value.stats).toHaveLength(10);
     for (let i = 0; i < 5; i++) await panel.step();
     expect(panel.lab.value.stats).toHaveLength(15);
     expect(panel.lab.value.stats.map((s) => s.nKept)).toEqual(panel.steps.value.map((s) => s.nKept));
     expect(panel.lab.value.metrics.tokens).toBe(15);
-    expect(panel.lab.value.costs.map((c) => c.n)).toEqual([10, 11, 12, 13, 14, 15]);
+    expect(panel.lab.value.costs.map((c) => c.n)).toEqual([...Array(16).keys()]);
     expect(panel.lab.value.costs.at(-1).tokens).toBe(16); // the boundary + 15
     // a branch: the stats and the history are cut back there
     panel.pin(4);
     panel.pick(panel.steps.value[4].ids.find((id) => id !== panel.steps.value[4].token));
     await until(() => panel.steps.value.length === 5);
     expect(panel.lab.value.stats).toHaveLength(5);
-    expect(panel.lab.value.costs.map((c) => c.n)).toEqual([5]);
+    expect(panel.lab.value.costs.map((c) => c.n)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('bans a token with a click on its bar and forces one with Shift (or the force action)', async () => {
@@ -173,7 +174,7 @@ describe('the decoding lab in a panel', () => {
     const last = panel.lab.value.costs.at(-1);
     expect(last.flops).toBeGreaterThan(0);
     expect(last.flops).toBeLessThan(last.flopsNoCache);
-    expect(panel.lab.value.costs.length).toBe(7);
+    expect(panel.lab.value.costs.length).toBe(7); // after the prompt and after each round
     expect(panel.hashState.value.model).toBe('file');
   });
 

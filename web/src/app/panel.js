@@ -236,9 +236,18 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   function applyLab(l, n) {
     const old = lab.value;
     const stats = (old && l.statsFrom > 0 ? old.stats.slice(0, l.statsFrom) : []).concat(l.stats);
-    const costs = l.counters
-      ? (old && n > 0 ? old.costs.filter((c) => c.n < n) : []).concat([{ ...l.counters, n }])
-      : [];
+    /** @type {LabState['costs']} */
+    let costs = [];
+    if (l.counters) {
+      const incoming = l.costs?.length ? l.costs : [{ ...l.counters, n }];
+      const first = incoming[0].n;
+      // the history before this answer, then its entries (the last one for each n)
+      costs = (old && first > 0 ? old.costs.filter((c) => c.n < first) : []);
+      for (const c of incoming) {
+        if (costs.length && costs[costs.length - 1].n === c.n) costs[costs.length - 1] = c;
+        else costs.push(c);
+      }
+    }
     lab.value = { metrics: l.metrics, stats, costs, counted: !!l.counters };
   }
 

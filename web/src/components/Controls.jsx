@@ -182,8 +182,11 @@ export function SeedField({ panel, uid }) {
   );
 }
 
-/** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
-export function SamplerSliders({ panel, uid }) {
+/**
+ * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void}} props
+ *   onChanged: after a setting moved (compare mode regenerates the panel)
+ */
+export function SamplerSliders({ panel, uid, onChanged }) {
   const vocab = panel.model.value?.vocab ?? 1;
   const params = panel.params.value;
   return (
@@ -197,7 +200,7 @@ export function SamplerSliders({ panel, uid }) {
           value={/** @type {any} */ (params)[spec.key]}
           max={sliderMax(spec, vocab)}
           vocab={vocab}
-          onChange={(v) => panel.setParam(spec.key, v)}
+          onChange={(v) => { panel.setParam(spec.key, v); onChanged?.(); }}
         />
       ))}
     </fieldset>

@@ -1,20 +1,29 @@
 // @ts-check
 /**
  * Playground: the view of one panel (one engine session) — controls, text,
- * probability bars, nucleus view.  A compare mode can render several.
+ * probability bars, nucleus view, and the decoding lab: strategy (beams,
+ * speculative rounds), constraint, bans, text metrics and the KV cache.
  */
 import { pct, showPiece } from '../app/format.js';
 import { ModelPicker, PromptBox, SamplerSliders, SeedField } from './Controls.jsx';
+import { BeamList, BeamText, SpecRounds, SpecText } from './Decoders.jsx';
+import { BanList, BarAction, ConstraintField, GreedyRoads, StrategyPicker } from './LabControls.jsx';
+import { KVView, Metrics } from './LabViews.jsx';
 import { NucleusView, Readouts } from './NucleusView.jsx';
 import { OutputText } from './OutputText.jsx';
 import { ProbBars } from './ProbBars.jsx';
 
-/** @param {{panel: import('../app/panel.js').Panel}} props */
-function Transport({ panel }) {
+/**
+ * Step / Play / Reset and the speed: for a panel, or for compare mode's
+ * panels in lockstep.
+ * @param {{panel: {status: any, busy: any, playing: any, ready: any, speed: any, session: string,
+ *   step: () => unknown, togglePlay: () => void, reset: () => unknown}, label?: string}} props
+ */
+export function Transport({ panel, label = 'Generation' }) {
   const ready = !!panel.status.value?.ready && !panel.busy.value;
   const playing = panel.playing.value;
   return (
-    <div class="spg-transport" role="group" aria-label="Generation">
+    <div class="spg-transport" role="group" aria-label={label}>
       <button type="button" class="spg-btn" onClick={() => panel.step()} disabled={!ready || playing} data-testid="step">Step</button>
       <button
         type="button"
@@ -36,7 +45,7 @@ function Transport({ panel }) {
           max={60}
           step={1}
           value={panel.speed.value}
-          aria-valuetext={`${panel.speed.value} tokens per second`}
+          aria-valuetext={`${panel.speed.value} steps per second`}
           onInput={(e) => { panel.speed.value = Number(/** @type {HTMLInputElement} */ (e.currentTarget).value); }}
           data-testid="speed"
         />
@@ -52,41 +61,59 @@ function StepHeading({ panel }) {
   const s = panel.shown.value;
   const i = panel.viewIndex.value;
   if (i !== null && s) {
+    const was = panel.steps.value[i];
     return (
       <div class="spg-stephead is-past" data-testid="step-heading">
-        <p>
-          <strong>Step {i + 1}</strong>: {s.forced ? 'you picked' : 'sampled'} <code>{showPiece(s.piece)}</code> with
-          probability {pct(s.p)}{s.forced ? '' : ` (u = ${s.u.toFixed(3)})`}.
-          <span class="spg-hint"> Click another bar to branch from here.</span>
-        </p>
+        {s.kind === 'peek'
+          ? (
+            <p data-testid="peek-heading">
+              <strong>Step {i + 1}</strong> under the current settings: the text keeps <code>{showPiece(was.piece)}</code>,
+              which had {pct(was.p)} and would now have {pct(s.p)}.
+              <span class="spg-hint"> Click another bar to branch from here.</span>
+            </p>
+          )
+          : (
+            <p>
+              <strong>Step {i + 1}</strong>: {s.forced ? 'you picked' : 'sampled'} <code>{showPiece(s.piece)}</code> with
+              probability {pct(s.p)}{s.forced ? '' : ` (u = ${s.u.toFixed(3)})`}.
+              <span class="spg-hint"> Click another bar to branch from here; move a setting to re-warp this step.</span>
+            </p>
+          )}
         {panel.focus.value !== null && (
-          <button type="button" class="spg-btn spg-btn-small" onClick={() => { panel.focus.value = null; panel.hover.value = null; }} data-testid="back-live">
+          <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.pin(null)} data-testid="back-live">
             Back to the next token
           </button>
         )}
       </div>
     );
   }
+  const sampling = panel.strategy.value === 'sample';
   return (
     <div class="spg-stephead" data-testid="step-heading">
       <p>
-        <strong>Next token</strong>{panel.steps.value.length ? ` (step ${panel.steps.value.length + 1})` : ''}.
-        <span class="spg-hint"> Click a bar to pick that token yourself.</span>
+        <strong>Next token</strong>{panel.status.value?.nGenerated ? ` (step ${panel.status.value.nGenerated + 1})` : ''}.
+        <span class="spg-hint">
+          {sampling
+            ? (panel.barAction.value === 'force' ? ' Click a bar to pick that token (Shift+click too).' : ' Click a bar to ban that token; Shift+click picks it.')
+            : ' Click a bar to ban that token.'}
+        </span>
       </p>
+      <BarAction panel={panel} />
     </div>
   );
 }
 
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 function SampleControls({ panel }) {
-  const s = panel.samples.value;
+  const s = panel.shownSamples.value;
   const live = panel.viewIndex.value === null;
+  const pinned = panel.focus.value !== null && !live;
   return (
     <div class="spg-samples">
-      <button type="button" class="spg-btn" onClick={() => panel.drawSamples()} disabled={!panel.next.value} data-testid="draw-samples">
+      <button type="button" class="spg-btn" onClick={() => panel.drawSamples()} disabled={!panel.next.value && !pinned} data-testid="draw-samples">
         Draw 1000 samples
       </button>
-      {s && live && (
+      {s && (
         <>
           <span class="spg-kl">
             KL(samples ‖ final) = <strong data-testid="kl" data-value={String(s.kl)}>{s.kl.toFixed(4)}</strong> bits
@@ -94,39 +121,46 @@ function SampleControls({ panel }) {
           <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.clearSamples()}>Clear</button>
         </>
       )}
-      {s && !live && <span class="spg-hint">Samples are drawn from the next token's distribution.</span>}
+      {!s && !live && !pinned && <span class="spg-hint">Click a token of the text to pin its step, then draw samples of it.</span>}
     </div>
   );
 }
 
-/** @param {{panel: import('../app/panel.js').Panel}} props */
-function Notices({ panel }) {
+/** @param {{panel: {notices: any, dismissNotices: () => void}}} props */
+export function Notices({ panel }) {
   const notices = panel.notices.value;
   if (!notices.length) return null;
   return (
     <div class="spg-notice" role="status" data-testid="notice">
-      <ul>{notices.map((n) => <li key={n}>{n}</li>)}</ul>
+      <ul>{notices.map((/** @type {string} */ n) => <li key={n}>{n}</li>)}</ul>
       <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.dismissNotices()}>Dismiss</button>
     </div>
   );
 }
 
-/** @param {{panel: import('../app/panel.js').Panel}} props */
-function Output({ panel }) {
+/**
+ * The text, drawn as the panel's strategy makes it.
+ * @param {{panel: import('../app/panel.js').Panel}} props
+ */
+export function Output({ panel }) {
+  const how = panel.strategy.value;
+  const live = !!panel.status.value?.ready;
+  if (how === 'beam') return <BeamText prompt={panel.prompt.value} beam={panel.beam.value} live={live} />;
+  if (how === 'speculative') return <SpecText prompt={panel.prompt.value} spec={panel.spec.value} live={live} />;
   return (
     <OutputText
       prompt={panel.prompt.value}
       steps={panel.steps.value}
       focus={panel.focus.value}
-      live={panel.viewIndex.value === null && !!panel.status.value?.ready}
+      live={panel.viewIndex.value === null && live}
       onHover={(i) => { panel.hover.value = i; }}
-      onFocus={(i) => { panel.focus.value = i; }}
+      onFocus={(i) => panel.pin(i)}
     />
   );
 }
 
 /** @param {{panel: import('../app/panel.js').Panel}} props */
-function StatusLine({ panel }) {
+export function StatusLine({ panel }) {
   const engineError = panel.errors.value.engine;
   return (
     <>
@@ -138,15 +172,19 @@ function StatusLine({ panel }) {
   );
 }
 
-/** @param {{panel: import('../app/panel.js').Panel}} props */
-function Bars({ panel }) {
+/**
+ * @param {{panel: import('../app/panel.js').Panel, onBan?: (token: number) => void}} props
+ *   onBan: compare mode (a click bans; no forcing, so the panels stay in step)
+ */
+export function Bars({ panel, onBan }) {
   const live = panel.viewIndex.value === null;
+  const force = panel.barAction.value === 'force' && panel.strategy.value === 'sample';
   return (
     <ProbBars
       summary={panel.shown.value}
-      samples={live ? panel.samples.value : null}
-      onPick={(token) => panel.pick(token)}
-      pickHint={live ? 'Click to pick this token' : 'Click to branch with this token'}
+      samples={panel.shownSamples.value}
+      onPick={(token, e) => (onBan ? onBan(token) : panel.clickBar(token, { force: !!e?.shiftKey }))}
+      pickHint={!live ? 'Click to branch with this token' : onBan ? 'Click to ban this token' : force ? 'Click to pick this token' : 'Click to ban this token (Shift+click: pick it)'}
     />
   );
 }
@@ -162,11 +200,57 @@ function Nucleus({ panel, uid }) {
       <NucleusView
         uid={uid}
         summary={shown}
-        topP={live ? topP : (shown?.params.top_p ?? topP)}
+        topP={live || shown?.kind === 'peek' ? topP : (shown?.params.top_p ?? topP)}
         onTopP={(p) => panel.setParam('top_p', p)}
       />
     </>
   );
+}
+
+/** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
+function MetricsCard({ panel, uid }) {
+  const how = panel.strategy.value;
+  return (
+    <section class="spg-card spg-metrics-card" aria-labelledby={`${uid}-metrics-h`}>
+      <div class="spg-card-head">
+        <h2 id={`${uid}-metrics-h`}>Text metrics</h2>
+      </div>
+      <Metrics
+        lab={panel.lab.value}
+        text={panel.text.value}
+        vocab={panel.model.value?.vocab ?? 2}
+        uid={uid}
+        note={how === 'beam' ? 'Of the best beam. Beam search picks rather than samples: its entropy is 0 and its nucleus 1.' : ''}
+      />
+    </section>
+  );
+}
+
+/** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
+function KVCard({ panel, uid }) {
+  return (
+    <section class="spg-card spg-kv-card" aria-labelledby={`${uid}-kv-h`}>
+      <div class="spg-card-head">
+        <h2 id={`${uid}-kv-h`}>KV cache</h2>
+      </div>
+      <KVView lab={panel.lab.value} model={panel.model.value} strategy={panel.strategy.value} />
+    </section>
+  );
+}
+
+/** @param {{panel: import('../app/panel.js').Panel}} props */
+function SamplerNote({ panel }) {
+  const how = panel.strategy.value;
+  if (how === 'beam') return <p class="spg-hint" data-testid="sampler-note">Beam search uses no temperature or truncation: only the repetition penalty and the bans apply.</p>;
+  if (how === 'speculative') return <p class="spg-hint" data-testid="sampler-note">The draft and the model both sample with these settings; the acceptance rule compares their distributions.</p>;
+  return null;
+}
+
+/** @param {{panel: import('../app/panel.js').Panel}} props */
+function DraftName({ panel }) {
+  const id = panel.spec.value?.draft ?? panel.specOpts.value.draft;
+  const m = panel.models.value.find((x) => x.id === id);
+  return <>{m ? m.name : id}</>;
 }
 
 /**
@@ -177,48 +261,74 @@ function Nucleus({ panel, uid }) {
  */
 export function Playground({ panel }) {
   const uid = `spg-${panel.session}`;
+  const how = panel.strategy.value;
   return (
-    <div class="spg-panel" data-ready={panel.readyAttr} data-playing={panel.playingAttr}>
+    <div class="spg-panel" data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-strategy={how}>
       <Notices panel={panel} />
       <div class="spg-layout">
         <aside class="spg-card spg-controls" aria-label="Setup">
           <ModelPicker panel={panel} uid={uid} />
           <PromptBox panel={panel} uid={uid} />
           <SeedField panel={panel} uid={uid} />
+          <StrategyPicker panel={panel} uid={uid} />
           <SamplerSliders panel={panel} uid={uid} />
+          <SamplerNote panel={panel} />
+          <GreedyRoads panel={panel} />
+          <ConstraintField target={panel} uid={uid} note={how === 'sample' ? '' : 'Constraints apply when sampling: switch to Sample to use one.'} />
+          <BanList panel={panel} />
         </aside>
         <div class="spg-main">
           <section class="spg-card spg-text" aria-labelledby={`${uid}-text-h`}>
             <div class="spg-card-head">
-              <h2 id={`${uid}-text-h`}>Text</h2>
+              <h2 id={`${uid}-text-h`}>{how === 'beam' ? 'Text (the best beam)' : 'Text'}</h2>
               <Transport panel={panel} />
             </div>
             <Output panel={panel} />
             <StatusLine panel={panel} />
             <p class="spg-legend-text spg-hint">
-              Tint: the darker a token, the less likely it was. Hover or click a token to see how it was picked.
+              {how === 'sample' && 'Tint: the darker a token, the less likely it was. Hover or click a token to see how it was picked.'}
+              {how === 'beam' && 'Each Step extends the beams by one token.'}
+              {how === 'speculative' && 'Each Step is one round: underlined drafts were accepted, struck-through ones rejected and replaced by the model\'s token; a dotted box marks a bonus token.'}
             </p>
           </section>
+          {how === 'beam' && (
+            <section class="spg-card spg-beam-card" aria-labelledby={`${uid}-beams-h`}>
+              <div class="spg-card-head"><h2 id={`${uid}-beams-h`}>Beams</h2></div>
+              <BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
+            </section>
+          )}
+          {how === 'speculative' && (
+            <section class="spg-card spg-spec-card" aria-labelledby={`${uid}-spec-h`}>
+              <div class="spg-card-head"><h2 id={`${uid}-spec-h`}>Speculative rounds</h2></div>
+              <SpecRounds spec={panel.spec.value} draftName={<DraftName panel={panel} />} />
+            </section>
+          )}
+          {how !== 'beam' && (
+            <div class="spg-charts">
+              <section class="spg-card spg-dist" aria-labelledby={`${uid}-bars-h`}>
+                <div class="spg-card-head">
+                  <h2 id={`${uid}-bars-h`}>Probabilities</h2>
+                  <p class="spg-legend">
+                    <span><i class="spg-key spg-key-ghost" /> model</span>
+                    <span><i class="spg-key spg-key-fill" /> final</span>
+                    <span><i class="spg-key spg-key-tick" /> samples</span>
+                  </p>
+                </div>
+                <StepHeading panel={panel} />
+                <Bars panel={panel} />
+                <SampleControls panel={panel} />
+              </section>
+              <section class="spg-card spg-nuc" aria-labelledby={`${uid}-nuc-h`}>
+                <div class="spg-card-head">
+                  <h2 id={`${uid}-nuc-h`}>Nucleus</h2>
+                </div>
+                <Nucleus panel={panel} uid={uid} />
+              </section>
+            </div>
+          )}
           <div class="spg-charts">
-            <section class="spg-card spg-dist" aria-labelledby={`${uid}-bars-h`}>
-              <div class="spg-card-head">
-                <h2 id={`${uid}-bars-h`}>Probabilities</h2>
-                <p class="spg-legend">
-                  <span><i class="spg-key spg-key-ghost" /> model</span>
-                  <span><i class="spg-key spg-key-fill" /> final</span>
-                  <span><i class="spg-key spg-key-tick" /> samples</span>
-                </p>
-              </div>
-              <StepHeading panel={panel} />
-              <Bars panel={panel} />
-              <SampleControls panel={panel} />
-            </section>
-            <section class="spg-card spg-nuc" aria-labelledby={`${uid}-nuc-h`}>
-              <div class="spg-card-head">
-                <h2 id={`${uid}-nuc-h`}>Nucleus</h2>
-              </div>
-              <Nucleus panel={panel} uid={uid} />
-            </section>
+            <MetricsCard panel={panel} uid={uid} />
+            <KVCard panel={panel} uid={uid} />
           </div>
         </div>
       </div>

@@ -17,7 +17,7 @@ const width = (p) => `${Math.max(0, Math.min(1, p)) * 100}%`;
  * @param {{
  *   summary: import('../worker/summary.js').StepSummary | null,
  *   samples?: {freq: Float64Array, otherFreq: number} | null,
- *   onPick?: (token: number) => void,
+ *   onPick?: (token: number, event: MouseEvent) => void,
  *   pickHint?: string,
  *   label?: string,
  * }} props
@@ -76,7 +76,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
           tabIndex={isSampled || (sampled < 0 && i === 0) ? 0 : -1}
           aria-label={name}
           title={`${JSON.stringify(piece)} — model ${pct(raw)}, after penalties and temperature ${pct(summary.tempered[i])}, final ${pct(final)}${kept ? '' : ` (cut by ${badge})`}${pickHint ? `. ${pickHint}` : ''}`}
-          onClick={onPick ? () => onPick(id) : undefined}
+          onClick={onPick ? (e) => onPick(id, e) : undefined}
         >
           <span class="spg-bar-tok">{showPiece(piece)}</span>
           <span class="spg-bar-track">

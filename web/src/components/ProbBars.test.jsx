@@ -115,13 +115,27 @@ describe('ProbBars', () => {
     const buttons = screen.getAllByRole('button');
     expect(buttons.map((b) => b.tabIndex)).toEqual([0, -1, -1]);
     fireEvent.click(buttons[1]);
-    expect(onPick).toHaveBeenCalledWith(1);
+    expect(onPick).toHaveBeenCalledWith(1, expect.objectContaining({ shiftKey: false }));
+    fireEvent.click(buttons[2], { shiftKey: true });
+    expect(onPick).toHaveBeenLastCalledWith(2, expect.objectContaining({ shiftKey: true }));
     buttons[0].focus();
     fireEvent.keyDown(buttons[0], { key: 'ArrowDown' });
     expect(document.activeElement).toBe(buttons[1]);
     expect(buttons.map((b) => b.tabIndex)).toEqual([-1, 0, -1]);
     expect(buttons[0].getAttribute('aria-label')).toBe('newline: 66.5%');
     expect(buttons[1].getAttribute('aria-label')).toBe('space: 24.5%');
+  });
+
+  it('marks the tokens a constraint masks with that stage', () => {
+    const sum = summaryOf([3, 2, 1]);
+    // a summary as the Worker sends it under a constraint (cut stage 8)
+    const masked = { ...sum, cut: ['kept', 'constraint', 'constraint'], final: Float32Array.from([1, 0, 0]) };
+    render(<ProbBars summary={masked} />);
+    const all = bars();
+    expect(all.map((b) => b.dataset.cut)).toEqual(['kept', 'constraint', 'constraint']);
+    expect(all[1].dataset.kept).toBe('false');
+    expect(all[1].querySelector('.spg-bar-cut').textContent).toBe('constraint');
+    expect(all[1].querySelector('button').getAttribute('aria-label')).toBe('space: 0%, cut by constraint');
   });
 
   it('renders an empty state without a summary', () => {

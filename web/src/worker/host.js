@@ -42,20 +42,22 @@
  *   specStart {session, draft, n, prompt, seed, params, rounds?, samples?}
  *   specRound {session, params, count?, samples?} -> SpecAnswer
  */
+import { CONSTRAINT_BUDGET } from '../app/lab.js';
 import { EngineError } from '../engine/engine.js';
 import { sampleSummary, summarize } from './summary.js';
 
 /** a generation stops here even when the model could go on */
 export const MAX_TOKENS = 2000;
-/** a constraint must be complete within this many generated tokens (or the
- * model's context, if that leaves fewer) unless the page says otherwise */
-export const CONSTRAINT_BUDGET = 200;
+export { CONSTRAINT_BUDGET };
 
 /**
  * @typedef {Object} Lab  what the engine measures about the text so far
  * @property {ReturnType<import('../engine/engine.js').Session['metrics']>} metrics
  * @property {ReturnType<import('../engine/engine.js').Session['counters']> | null} counters
  *   the model state's work (null for beam search: its states are its own)
+ * @property {Array<ReturnType<import('../engine/engine.js').Session['counters']> & {n: number}>} costs
+ *   the counters after the prompt (start), after each step or round of the
+ *   request, and now, by generated tokens n: the KV view's history
  * @property {number} statsFrom  `stats` starts at this generated token
  * @property {ReturnType<import('../engine/engine.js').Session['stats']>} stats
  */
@@ -241,7 +243,7 @@ export class EngineHost {
     const engine = await this.enginePromise;
     const session = engine.createSession(m.model, m.tokenizer);
     this.closeSession(sid);
-    this.sessions.set(sid, { session, model: modelId, forced: new Set(), constrained: false, beam: null, spec: null });
+    this.sessions.set(sid, { session, model: modelId, forced: new Set(), constrained: false, beam: null, spec: null, costLog: [] });
     return { session: sid, model: modelId };
   }
 
@@ -280,6 +282,13 @@ export class EngineHost {
     s.session = fresh;
     s.forced = new Set();
     s.constrained = false;
+    s.costLog = [];
+    this.logCost(s);
+  }
+
+  /** Notes the counters now (the KV view's history). @param {SessionEntry} s */
+  logCost(s) {
+    s.costLog.push({ ...s.session.counters(), n: s.session.nGenerated });
   }
 
   /** The model entry of a session. @param {SessionEntry} s */
@@ -496,7 +505,7 @@ export class EngineHost {
       width: b.width,
       lengthPenalty: b.lengthPenalty,
       status: { nGenerated: best ? best.tokens.length - nPrompt : 0, ready: !b.message, finished: !!best?.finished, message: b.message },
-      lab: { metrics: b.replay.metrics(), counters: null, statsFrom: 0, stats: b.replay.stats() },
+      lab: { metrics: b.replay.metrics(), counters: null, costs: [], statsFrom: 0, stats: b.replay.stats() },
     };
   }
 
@@ -575,6 +584,7 @@ export class EngineHost {
         break;
       }
       spec.rounds++;
+      this.logCost(s);
       const finished = session.finished;
       const tokens = r.tokens.map((t, j) => {
         const end = finished && j === r.tokens.length - 1;
@@ -603,6 +613,7 @@ export class EngineHost {
     const index = s.session.nGenerated;
     const history = s.session.tokens;
     const rec = s.session.step(params, { force });
+    this.logCost(s);
     if (force >= 0) s.forced.add(index);
     return summarize(rec, {
       kind: 'step', index, forced: force >= 0, history, params,
@@ -636,7 +647,10 @@ export class EngineHost {
   lab(s, from) {
     const session = s.session;
     const start = Math.max(0, Math.min(from, session.nGenerated));
-    return { metrics: session.metrics(), counters: session.counters(), statsFrom: start, stats: session.stats().slice(start) };
+    const counters = session.counters();
+    const costs = s.costLog.splice(0);
+    costs.push({ ...counters, n: session.nGenerated });
+    return { metrics: session.metrics(), counters, costs, statsFrom: start, stats: session.stats().slice(start) };
   }
 
   /**
@@ -690,6 +704,7 @@ export class EngineHost {
  * @property {string} model
  * @property {Set<number>} forced
  * @property {boolean} constrained
+ * @property {Array<Lab['costs'][number]>} costLog  counters noted since the last answer
  * @property {{search: import('../engine/engine.js').BeamSearch, replay: import('../engine/engine.js').Session, expansions: number, message: string, width: number, lengthPenalty: number} | null} beam
  * @property {{speculator: import('../engine/engine.js').Speculator, draft: string, n: number, rounds: number} | null} spec
  */

@@ -65,7 +65,11 @@ describe('the lab in the Worker host', () => {
       expect(st.p).toBeCloseTo(r.steps[i].p, 6);
     });
     expect(r.lab.counters).toMatchObject({ flops: 0, tokens: 21 }); // the bigram counts tokens only
+    // the counters' history: after the prompt, after each step, and now
+    expect(r.lab.costs.map((c) => c.n)).toEqual([...Array(21).keys(), 20]);
+    expect(r.lab.costs.map((c) => c.tokens).slice(0, 3)).toEqual([1, 2, 3]);
     const s = await host.handle('step', { session: 'a', params: { temperature: 0.8 }, count: 3 });
+    expect(s.lab.costs.map((c) => c.n)).toEqual([21, 22, 23, 23]);
     expect(s.lab.statsFrom).toBe(20);
     expect(s.lab.stats).toHaveLength(3);
     expect(s.lab.metrics.tokens).toBe(23);

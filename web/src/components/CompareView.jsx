@@ -1,0 +1,140 @@
+// @ts-check
+/**
+ * Compare mode: the shared setup (model, prompt, seed, constraint), one
+ * Step / Play / Reset for all panels, and two to four panels side by side
+ * (stacked on a narrow screen), each with its preset, strategy, settings,
+ * text, metrics and chart.
+ */
+import { MAX_PANELS, MIN_PANELS } from '../app/hash.js';
+import { PRESETS, STRATEGIES } from '../app/lab.js';
+import { ModelPicker, PromptBox, SamplerSliders, SeedField } from './Controls.jsx';
+import { BeamList, SpecRounds } from './Decoders.jsx';
+import { BanList, ConstraintField, StrategyPicker } from './LabControls.jsx';
+import { Metrics } from './LabViews.jsx';
+import { Bars, Notices, Output, StatusLine, Transport } from './Playground.jsx';
+
+const NAMES = ['A', 'B', 'C', 'D'];
+
+/** The note that all panels draw the same random numbers, with the last one. */
+/** @param {{compare: import('../app/compare.js').Compare}} props */
+function SharedRandomness({ compare }) {
+  const sampler = compare.panels.value.find((p) => p.strategy.value === 'sample' && p.steps.value.length > 0);
+  const last = sampler ? sampler.steps.value[sampler.steps.value.length - 1] : null;
+  return (
+    <p class="spg-note" data-testid="same-randoms">
+      <strong>Same random numbers in every panel.</strong> Each sampling panel starts from seed {compare.seed.value}, so at
+      step <em>i</em> all of them draw the same number <em>u</em>
+      {last ? <> (step {last.index + 1}: u = <span data-testid="shared-u">{last.u.toFixed(4)}</span>)</> : null}: their texts
+      differ only where their settings do. Beam search draws none; speculative decoding draws its own.
+    </p>
+  );
+}
+
+/**
+ * @param {{compare: import('../app/compare.js').Compare, panel: import('../app/panel.js').Panel, index: number}} props
+ */
+function ComparePanel({ compare, panel, index }) {
+  const uid = `spg-${panel.session}`;
+  const how = panel.strategy.value;
+  const preset = panel.preset.value;
+  const name = NAMES[index];
+  const tune = () => compare.retune(panel);
+  return (
+    <section class="spg-card spg-cpanel" aria-labelledby={`${uid}-h`} data-testid="compare-panel" data-session={panel.session} data-strategy={how} data-preset={preset}>
+      <div class="spg-card-head">
+        <h2 id={`${uid}-h`}>Panel {name}</h2>
+        <div class="spg-row spg-cpanel-pick">
+          <label class="spg-sr" for={`${uid}-preset`}>Preset of panel {name}</label>
+          <select
+            id={`${uid}-preset`}
+            value={preset}
+            data-testid="preset-select"
+            onChange={(e) => {
+              const v = /** @type {HTMLSelectElement} */ (e.currentTarget).value;
+              if (v !== 'custom') compare.setPreset(panel, v);
+            }}
+          >
+            {PRESETS.map((p) => <option key={p.id} value={p.id}>{presetLabel(p)}</option>)}
+            <option value="custom" disabled={preset !== 'custom'}>Custom</option>
+          </select>
+          <button
+            type="button"
+            class="spg-btn spg-btn-small"
+            aria-label={`Remove panel ${name}`}
+            title="Remove this panel"
+            disabled={compare.panels.value.length <= MIN_PANELS}
+            data-testid="remove-panel"
+            onClick={() => compare.removePanel(panel)}
+          >
+            ×
+          </button>
+        </div>
+      </div>
+      <details class="spg-cpanel-settings">
+        <summary>Settings: {STRATEGIES.find((s) => s.id === how)?.label}{how === 'beam' ? ` (width ${panel.beamOpts.value.width})` : ''}{panel.bans.value.length ? `, ${panel.bans.value.length} banned` : ''}</summary>
+        <StrategyPicker panel={panel} uid={uid} onStrategy={(s) => compare.setStrategy(panel, s)} onTuned={tune} />
+        <SamplerSliders panel={panel} uid={uid} onChanged={tune} />
+        <BanList panel={panel} onChanged={tune} />
+      </details>
+      <Output panel={panel} />
+      <StatusLine panel={panel} />
+      {how === 'beam' && (
+        <details class="spg-cpanel-more">
+          <summary>Beams</summary>
+          <BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
+        </details>
+      )}
+      {how === 'speculative' && (
+        <details class="spg-cpanel-more">
+          <summary>Rounds</summary>
+          <SpecRounds spec={panel.spec.value} draftName={panel.specOpts.value.draft} />
+        </details>
+      )}
+      <Metrics lab={panel.lab.value} text={panel.text.value} vocab={panel.model.value?.vocab ?? 2} uid={uid} compact />
+      {how !== 'beam' && (
+        <details class="spg-cpanel-more">
+          <summary>Next token</summary>
+          <Bars panel={panel} onBan={(token) => { panel.toggleBan(token); tune(); }} />
+        </details>
+      )}
+    </section>
+  );
+}
+
+/** @param {import('../app/lab.js').Preset} p */
+function presetLabel(p) {
+  const t = p.params.temperature;
+  const bits = [`T ${t}`];
+  if (p.params.top_p !== undefined) bits.push(`p ${p.params.top_p}`);
+  return `${p.label} (${bits.join(', ')})`;
+}
+
+/** @param {{compare: import('../app/compare.js').Compare}} props */
+export function CompareView({ compare }) {
+  const uid = 'spg-compare';
+  const panels = compare.panels.value;
+  const n = panels.length;
+  return (
+    <div class="spg-compare" data-testid="compare" data-ready={compare.readyAttr} data-playing={compare.playing.value ? 'true' : 'false'}>
+      <Notices panel={compare} />
+      <section class="spg-card spg-shared" aria-label="Shared setup">
+        <div class="spg-shared-grid">
+          <ModelPicker panel={/** @type {any} */ (compare)} uid={uid} />
+          <PromptBox panel={/** @type {any} */ (compare)} uid={uid} />
+          <SeedField panel={/** @type {any} */ (compare)} uid={uid} />
+          <ConstraintField target={compare} uid={uid} />
+        </div>
+        <div class="spg-shared-bar">
+          <Transport panel={compare} label="All panels" />
+          <button type="button" class="spg-btn" disabled={n >= MAX_PANELS} data-testid="add-panel" onClick={() => compare.addPanel(['creative', 'factual', 'chaos', 'balanced'][n % 4])}>
+            Add a panel
+          </button>
+        </div>
+        <SharedRandomness compare={compare} />
+      </section>
+      <div class={`spg-cpanels is-${n}`}>
+        {panels.map((p, i) => <ComparePanel key={p.session} compare={compare} panel={p} index={i} />)}
+      </div>
+    </div>
+  );
+}
