@@ -101,6 +101,12 @@ function ComparePanel({ compare, panel, index }) {
   );
 }
 
+/** The first preset no panel has (a new panel shows something new). @param {import('../app/panel.js').Panel[]} panels */
+function unusedPreset(panels) {
+  const used = new Set(panels.map((p) => p.preset.value));
+  return (PRESETS.find((p) => !used.has(p.id)) ?? PRESETS[3]).id;
+}
+
 /** @param {import('../app/lab.js').Preset} p */
 function presetLabel(p) {
   const t = p.params.temperature;
@@ -126,7 +132,7 @@ export function CompareView({ compare }) {
         </div>
         <div class="spg-shared-bar">
           <Transport panel={compare} label="All panels" />
-          <button type="button" class="spg-btn" disabled={n >= MAX_PANELS} data-testid="add-panel" onClick={() => compare.addPanel(['creative', 'factual', 'chaos', 'balanced'][n % 4])}>
+          <button type="button" class="spg-btn" disabled={n >= MAX_PANELS} data-testid="add-panel" onClick={() => compare.addPanel(unusedPreset(panels))}>
             Add a panel
           </button>
         </div>

@@ -1,0 +1,132 @@
+// The e2e tests' browser harness (the decoding lab's tests use it; the
+// issue-4 suite in playground.test.js has its own copy): Debian's Chromium
+// via playwright-core, dist/ served from 127.0.0.1, and every test failing
+// on a console error, a page error, or a request that leaves localhost.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+
+import { loadEngineNode } from '../../web/src/engine/node.js';
+import { DIST, MODELS } from './fixtures.js';
+import { serveStatic } from './server.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const haveChromium = fs.existsSync(CHROMIUM);
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
+
+/** Waits until fn() (run in Node, polling the page) is truthy. */
+export async function until(fn, timeout = 5000) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${fn}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const engines = new Map();
+/** The engine's own text for a setup, computed in Node: what the page must show (prompt excluded). */
+export async function engineText({ prompt = '', seed = 1, params = {}, steps, model = 'bigram' }) {
+  if (!engines.has(model)) {
+    const e = await loadEngineNode('simd');
+    const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, `${model}.bin`))));
+    const tok = model === 'transformer' ? e.loadTokenizer(new Uint8Array(fs.readFileSync(path.join(MODELS, 'transformer_tokenizer.bin')))) : null;
+    engines.set(model, { e, m, tok });
+  }
+  const { e, m, tok } = engines.get(model);
+  const s = e.createSession(m, tok);
+  s.start(prompt, seed);
+  let text = '';
+  for (let i = 0; i < steps && !s.finished; i++) text += s.step(params).piece;
+  s.free();
+  return text;
+}
+
+/**
+ * Sets up the browser and the server for a describe block; returns the
+ * helpers its tests use.
+ */
+export function useBrowser() {
+  const h = {
+    /** @type {import('playwright-core').Browser} */ browser: null,
+    server: null,
+    problems: [],
+    requested: [],
+    allowed: [],
+    contexts: [],
+  };
+
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core');
+    h.server = await serveStatic(DIST);
+    h.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  });
+
+  afterAll(async () => {
+    await h.browser?.close();
+    await h.server?.close();
+  });
+
+  beforeEach(() => {
+    h.problems = [];
+    h.allowed = [];
+    h.requested = [];
+  });
+
+  afterEach(async () => {
+    const found = h.problems;
+    while (h.contexts.length) await h.contexts.pop().close();
+    expect(found).toEqual([]);
+  });
+
+  /**
+   * A fresh page on the playground.
+   * @param {{hash?: string, width?: number, height?: number, wait?: boolean}} [o]
+   */
+  async function open({ hash = '', width = 1280, height = 900, wait = true } = {}) {
+    const context = await h.browser.newContext({ viewport: { width, height } });
+    h.contexts.push(context);
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      h.requested.push(url);
+      if (url.startsWith(h.server.url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+      h.problems.push(`request left localhost: ${url}`);
+      return route.abort();
+    });
+    const page = await context.newPage();
+    page.on('console', (msg) => {
+      if (msg.type() !== 'error') return;
+      const text = `${msg.text()} ${msg.location()?.url ?? ''}`;
+      if (!h.allowed.some((re) => re.test(text))) h.problems.push(`console error: ${text}`);
+    });
+    page.on('pageerror', (err) => h.problems.push(`page error: ${err.message}`));
+    page.on('requestfailed', (req) => {
+      if (!req.url().startsWith(h.server.url)) return;
+      h.problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
+    });
+    await page.goto(h.server.url + hash);
+    if (wait) await page.waitForSelector('[data-ready="true"]', { timeout: 15000 });
+    return page;
+  }
+
+  return { h, open };
+}
+
+// ---- page helpers -----------------------------------------------------------
+
+export const hashOf = (page) => page.evaluate(() => location.hash);
+/** the generated text of the single view (the output's text after the prompt) */
+export const generated = (scope) => scope.locator('[data-testid="output"]').first().evaluate((el) => {
+  const prompt = el.querySelector('[data-testid="output-prompt"]')?.textContent ?? '';
+  return (el.textContent ?? '').slice(prompt.length);
+});
+export const stepButton = (scope) => scope.getByRole('button', { name: 'Step', exact: true });
+export const stepTimes = async (page, n, scope = page) => {
+  for (let i = 0; i < n; i++) {
+    await until(async () => !(await stepButton(scope).isDisabled()));
+    await stepButton(scope).click();
+  }
+};
