@@ -18,6 +18,8 @@
 #include <time.h>
 
 #include "bench.h"
+/* -DBENCH_CLOCK=CLOCK_PROCESS_CPUTIME_ID times CPU time instead: steadier
+ * A/B comparisons on a busy machine (bench/run.sh uses wall time) */
 #ifndef BENCH_CLOCK
 #define BENCH_CLOCK CLOCK_MONOTONIC
 #endif
