@@ -36,7 +36,8 @@
  *   constrain {session, constraint | null, budget?, params, samples?}
  *   peek {session, index, params, samples?} -> {step: StepSummary (kind
  *       'peek'), samples}: generated step `index` re-warped under params
- *   lab {session}                          -> Lab of the text so far
+ *   lab {session, from?}                   -> Lab of the text so far (stats from `from`)
+ *   metrics {session} / counters {session} -> session.metrics() / counters()
  *   beamStart {session, prompt, width, lengthPenalty?, params, steps?}
  *   beamStep {session, params, count?}     -> BeamAnswer
  *   specStart {session, draft, n, prompt, seed, params, rounds?, samples?}
@@ -162,7 +163,9 @@ export class EngineHost {
       case 'branch': return this.branch(args);
       case 'constrain': return this.constrain(args);
       case 'peek': return this.peek(args);
-      case 'lab': return this.lab(this.get(args.session), 0);
+      case 'lab': return this.lab(this.get(args.session), args.from ?? 0);
+      case 'metrics': return this.get(args.session).session.metrics();
+      case 'counters': return this.get(args.session).session.counters();
       case 'beamStart': return this.beamStart(args);
       case 'beamStep': return this.beamStep(args);
       case 'specStart': return this.specStart(args);

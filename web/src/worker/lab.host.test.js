@@ -82,6 +82,9 @@ describe('the lab in the Worker host', () => {
     expect(b.lab.metrics.tokens).toBe(6);
     const l = await host.handle('lab', { session: 'a' });
     expect(l.stats).toHaveLength(6);
+    expect((await host.handle('lab', { session: 'a', from: 4 })).stats).toHaveLength(2);
+    expect(await host.handle('metrics', { session: 'a' })).toEqual(l.metrics);
+    expect(await host.handle('counters', { session: 'a' })).toEqual(l.counters);
   });
 
   it('bans tokens through logit_bias: cut stage "bias", never drawn', async () => {
