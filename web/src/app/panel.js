@@ -309,6 +309,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
           forced.value = [];
           next.value = null;
           samples.value = null;
+          spec.value = null;
           applyBeam(res);
         } else {
           beam.value = null;

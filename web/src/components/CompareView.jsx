@@ -38,7 +38,10 @@ function ComparePanel({ compare, panel, index }) {
   const how = panel.strategy.value;
   const preset = panel.preset.value;
   const name = NAMES[index];
+  /** a slider moved: regenerate once the hand rests */
   const tune = () => compare.retune(panel);
+  /** a choice was made: regenerate now */
+  const retune = () => compare.retune(panel, { now: true });
   return (
     <section class="spg-card spg-cpanel" aria-labelledby={`${uid}-h`} data-testid="compare-panel" data-session={panel.session} data-strategy={how} data-preset={preset}>
       <div class="spg-card-head">
@@ -72,9 +75,9 @@ function ComparePanel({ compare, panel, index }) {
       </div>
       <details class="spg-cpanel-settings">
         <summary>Settings: {STRATEGIES.find((s) => s.id === how)?.label}{how === 'beam' ? ` (width ${panel.beamOpts.value.width})` : ''}{panel.bans.value.length ? `, ${panel.bans.value.length} banned` : ''}</summary>
-        <StrategyPicker panel={panel} uid={uid} onStrategy={(s) => compare.setStrategy(panel, s)} onTuned={tune} />
+        <StrategyPicker panel={panel} uid={uid} onStrategy={(s) => compare.setStrategy(panel, s)} onTuned={retune} />
         <SamplerSliders panel={panel} uid={uid} onChanged={tune} />
-        <BanList panel={panel} onChanged={tune} />
+        <BanList panel={panel} onChanged={retune} />
       </details>
       <Output panel={panel} />
       <StatusLine panel={panel} />
@@ -94,7 +97,7 @@ function ComparePanel({ compare, panel, index }) {
       {how !== 'beam' && (
         <details class="spg-cpanel-more">
           <summary>Next token</summary>
-          <Bars panel={panel} onBan={(token) => { panel.toggleBan(token); tune(); }} />
+          <Bars panel={panel} onBan={(token) => { panel.toggleBan(token); retune(); }} />
         </details>
       )}
     </section>

@@ -183,7 +183,7 @@ export function Bars({ panel, onBan }) {
     <ProbBars
       summary={panel.shown.value}
       samples={panel.shownSamples.value}
-      onPick={(token, e) => (onBan ? onBan(token) : panel.clickBar(token, { force: !!e?.shiftKey }))}
+      onPick={(token, e) => (onBan && live ? onBan(token) : panel.clickBar(token, { force: !onBan && !!e?.shiftKey }))}
       pickHint={!live ? 'Click to branch with this token' : onBan ? 'Click to ban this token' : force ? 'Click to pick this token' : 'Click to ban this token (Shift+click: pick it)'}
     />
   );
