@@ -2,8 +2,8 @@
 /**
  * url.js — keeps a panel and the page's URL hash in step: the hash is read
  * at load and whenever the learner edits it; the panel's setup is written
- * back with history.replaceState (no history entry per slider move),
- * at most a few times a second.
+ * back with history.replaceState (no history entry per slider move):
+ * at once when the page becomes ready, then at most a few times a second.
  */
 import { effect } from '@preact/signals';
 
@@ -24,10 +24,18 @@ export function bindHash(panel, win, { delay = 150 } = {}) {
     if (win.location.hash !== wanted) win.history.replaceState(win.history.state, '', wanted);
   };
 
+  let written = false;
   const stop = effect(() => {
     const hash = serializeHash(panel.hashState.value);
     if (!panel.ready.value) return; // the link being loaded stays as it is
     wanted = hash;
+    if (!written) {
+      // the page just became ready: its link is written at once, so it is
+      // there as soon as the page is (later changes are throttled)
+      written = true;
+      write();
+      return;
+    }
     if (!timer) timer = setTimeout(write, delay);
   });
 

@@ -1,0 +1,51 @@
+// Keeping the page and the URL hash in step: the link is written as soon
+// as the page is ready, later changes at most every `delay` ms, and an
+// edited hash is loaded.
+import { signal } from '@preact/signals';
+import { describe, expect, it, vi } from 'vitest';
+
+import { defaultState } from './hash.js';
+import { bindHash } from './url.js';
+
+function fakeWindow(hash = '') {
+  const listeners = {};
+  const win = {
+    location: { hash },
+    history: { state: null, replaceState: vi.fn((_, __, h) => { win.location.hash = h; }) },
+    addEventListener: (type, fn) => { listeners[type] = fn; },
+    removeEventListener: (type) => { delete listeners[type]; },
+    fire: (type) => listeners[type]?.(),
+  };
+  return win;
+}
+
+function fakeTarget() {
+  const hashState = signal({ ...defaultState(), seed: '5' });
+  const ready = signal(false);
+  return { hashState, ready, init: vi.fn(async () => {}), load: vi.fn(async () => { ready.value = true; }) };
+}
+
+describe('bindHash', () => {
+  it('writes the link at once when the page becomes ready, then throttled', async () => {
+    vi.useFakeTimers();
+    const win = fakeWindow('#seed=5');
+    const t = fakeTarget();
+    const bound = bindHash(t, win, { delay: 150 });
+    await bound.loaded;
+    expect(t.load).toHaveBeenCalledWith(expect.objectContaining({ seed: '5' }), []);
+    expect(win.location.hash).toBe('#model=bigram&temperature=1&top_k=0&top_p=1&seed=5');
+    t.hashState.value = { ...t.hashState.value, seed: '6' };
+    t.hashState.value = { ...t.hashState.value, seed: '7' };
+    expect(win.location.hash).toContain('seed=5');
+    vi.advanceTimersByTime(150);
+    expect(win.location.hash).toContain('seed=7');
+    expect(win.history.replaceState).toHaveBeenCalledTimes(2);
+    // an edited hash is loaded (and a hash the page wrote is not)
+    win.location.hash = '#seed=9';
+    win.fire('hashchange');
+    expect(t.load).toHaveBeenCalledTimes(2);
+    expect(t.load.mock.calls[1][0].seed).toBe('9');
+    bound.dispose();
+    vi.useRealTimers();
+  });
+});
