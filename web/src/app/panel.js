@@ -636,7 +636,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** @param {{width?: number, lengthPenalty?: number}} o */
   function setBeamOpts(o) {
     const width = clampInt(o.width ?? beamOpts.value.width, BEAM_WIDTH.min, BEAM_WIDTH.max);
-    const lp = clampParam({ ...SPEC.temperature, min: LENGTH_PENALTY.min, max: LENGTH_PENALTY.max, step: LENGTH_PENALTY.step, def: 0 }, o.lengthPenalty ?? beamOpts.value.lengthPenalty);
+    const lp = clampParam(/** @type {any} */ (LENGTH_PENALTY), o.lengthPenalty ?? beamOpts.value.lengthPenalty);
     if (width === beamOpts.value.width && lp === beamOpts.value.lengthPenalty) return Promise.resolve(true);
     beamOpts.value = { width, lengthPenalty: lp };
     return strategy.value === 'beam' ? restart({ steps: stepCount.value }) : Promise.resolve(true);
