@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { simdSupported, splitSeed } from '../../web/src/engine/engine.js';
+import { CUT_NAMES, simdSupported, splitSeed } from '../../web/src/engine/engine.js';
 import { chiSquare, engine, MODELS_DIR } from './helpers.js';
 
 const bigramBytes = () => new Uint8Array(fs.readFileSync(path.join(MODELS_DIR, 'bigram.bin')));
@@ -69,6 +69,13 @@ describe.each(['simd', 'scalar'])('the %s build', (flavor) => {
     // after all that, the sampler still works
     expect(s.warp([2, 1, 0], [], {}).nKept).toBe(3);
     s.free();
+  });
+
+  it('names the cut stages as the engine does', async () => {
+    const e = await engine(flavor);
+    const names = CUT_NAMES.map((_, i) => e.cstring(e.x.api_cut_name(i)));
+    expect(names).toEqual([...CUT_NAMES]);
+    expect(e.cstring(e.x.api_cut_name(CUT_NAMES.length))).toBe('unknown');
   });
 
   it('reproduces the PCG32 reference stream', async () => {

@@ -41,7 +41,7 @@ export const PARAM_FIELDS = /** @type {const} */ ([
 ]);
 
 export const CUT_NAMES = /** @type {const} */ ([
-  'kept', 'bias', 'temperature', 'top_k', 'top_p', 'min_p', 'typical_p', 'mask',
+  'kept', 'bias', 'temperature', 'top_k', 'top_p', 'min_p', 'typical_p', 'mask', 'constraint',
 ]);
 
 /**
@@ -985,7 +985,7 @@ export class Speculator {
   /**
    * One round: the draft proposes, the target verifies.
    * @param {SamplerParams} [params]
-   * @returns {{drafted: Int32Array, tokens: Array<{token: number, piece: string, status: 'accepted' | 'corrected' | 'bonus'}>}}
+   * @returns {{drafted: Int32Array, tokens: Array<{token: number, end: boolean, piece: string, status: 'accepted' | 'corrected' | 'bonus'}>}}
    */
   round(params = {}) {
     const e = this.engine, x = e.x;
@@ -999,11 +999,16 @@ export class Speculator {
     const tptr = x.api_spec_round_tokens(this.handle);
     const appended = e.ints(tptr, x.api_last_len()).slice();
     const all = this.target.tokens;
-    const tokens = Array.from(appended, (token, i) => ({
-      token,
-      piece: decoder.decode(this.target.tokenizer.decodeBytes(all[before + i - 1], token)),
-      status: /** @type {'accepted' | 'corrected' | 'bonus'} */ (SPEC_STATUS[status[i]]),
-    }));
+    const tokens = Array.from(appended, (token, i) => {
+      // an end-of-text token ends the text: its piece is not text
+      const end = x.api_session_is_end(this.target.handle, token) !== 0;
+      return {
+        token,
+        end,
+        piece: end ? '' : decoder.decode(this.target.tokenizer.decodeBytes(all[before + i - 1], token)),
+        status: /** @type {'accepted' | 'corrected' | 'bonus'} */ (SPEC_STATUS[status[i]]),
+      };
+    });
     return { drafted, tokens };
   }
 

@@ -16,13 +16,8 @@ export const ALL_BARS_MAX = 128;
 /** larger vocabularies: bars for this many ranked tokens, then "other" */
 export const TOP_BARS = 30;
 
-/**
- * The cut stages by index.  engine.js's CUT_NAMES stops at "mask"; the
- * engine's next stage (sp_cut SP_CUT_CONSTRAINT = 8, c/sampler.h) is added
- * here so constraint-masked tokens carry their stage's name.
- * @type {readonly string[]}
- */
-export const CUT_STAGES = CUT_NAMES.length > 8 ? CUT_NAMES : [...CUT_NAMES, 'constraint'];
+/** The cut stages by index (the engine's names). */
+export const CUT_STAGES = CUT_NAMES;
 
 export { CUT_NAMES };
 
