@@ -6,54 +6,15 @@
 
 #include "check.h"
 #include "internal.h"
+#include "testutil.h"
 
 static char err[SP_ERR_LEN];
-
-static uint8_t *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *data = malloc((size_t)n + 1);
-    if (fread(data, 1, (size_t)n, f) != (size_t)n) n = 0;
-    fclose(f);
-    *size = (size_t)n;
-    return data;
-}
 
 static sp_model *load_copy(const uint8_t *data, size_t size) {
     uint8_t *copy = malloc(size ? size : 1);
     memcpy(copy, data, size);
     err[0] = '\0';
     return sp_model_load(copy, size, 1, err);
-}
-
-static double chi_square_critical(int df) { /* 0.1% (Wilson-Hilferty) */
-    double z = 3.090232, a = 2.0 / (9.0 * df), c = 1 - a + z * sqrt(a);
-    return df * c * c * c;
-}
-
-static double chi_square(const long *obs, const double *p, int n, long total,
-                         int *df) {
-    double stat = 0, so = 0, se = 0;
-    int bins = 0;
-    for (int i = 0; i < n; i++) {
-        double e = p[i] * total;
-        if (e < 5) {
-            so += obs[i];
-            se += e;
-            continue;
-        }
-        stat += (obs[i] - e) * (obs[i] - e) / e;
-        bins++;
-    }
-    if (se > 0) {
-        stat += (so - se) * (so - se) / se;
-        bins++;
-    }
-    *df = bins - 1;
-    return stat;
 }
 
 static void put_u32(uint8_t *p, uint32_t v) {

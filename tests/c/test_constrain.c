@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "internal.h"
+#include "testutil.h"
 
 static char err[SP_ERR_LEN];
 
@@ -40,37 +41,6 @@ static int json_viable(const sp_constraint *c, const char *text) {
     sp_cstate s;
     sp_cstate_start(c, &s);
     return sp_cstate_feed(c, &s, text, (int)strlen(text));
-}
-
-/* a random llama2.c checkpoint: only its shape matters here */
-static uint8_t *random_checkpoint(int vocab, size_t *size) {
-    int dim = 8, hidden = 16, layers = 1, heads = 2, kv = 1, seq = 64;
-    int kv_dim = dim * kv / heads, hs = dim / heads;
-    size_t floats = (size_t)vocab * dim + layers * (size_t)(dim + dim * dim +
-                    2 * kv_dim * dim + dim * dim + dim + 3 * hidden * dim) +
-                    dim + (size_t)seq * hs;
-    *size = 28 + floats * 4;
-    uint8_t *data = malloc(*size);
-    int header[7] = {dim, hidden, layers, heads, kv, vocab, seq};
-    memcpy(data, header, 28);
-    float *w = (float *)(data + 28);
-    sp_rng rng;
-    sp_rng_seed(&rng, 11);
-    for (size_t i = 0; i < floats; i++)
-        w[i] = (float)(sp_rng_uniform(&rng) - 0.5);
-    return data;
-}
-
-static uint8_t *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *data = malloc((size_t)n);
-    *size = fread(data, 1, (size_t)n, f);
-    fclose(f);
-    return data;
 }
 
 /* generates under constraint c and returns the generated text (malloc'd) */
@@ -294,7 +264,8 @@ int main(int argc, char **argv) {
     sp_tokenizer *bpe = sp_tokenizer_load(tdata, size, 32000, err);
     free(tdata);
     size_t msize;
-    uint8_t *mdata = random_checkpoint(32000, &msize);
+    uint8_t *mdata = random_checkpoint(8, 16, 1, 2, 1, 32000, 64, 11, 1.0f,
+                                       -0.5f, &msize);
     m = sp_model_load(mdata, msize, 1, err);
     CHECK(m && bpe);
     s = sp_session_new(m, bpe, err);

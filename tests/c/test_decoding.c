@@ -8,20 +8,9 @@
 
 #include "check.h"
 #include "internal.h"
+#include "testutil.h"
 
 static char err[SP_ERR_LEN];
-
-static uint8_t *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *data = malloc((size_t)n);
-    *size = fread(data, 1, (size_t)n, f);
-    fclose(f);
-    return data;
-}
 
 /* a random character-level llama2.c checkpoint over `vocab` tokens; with
  * poison >= 0, that token's embedding row (= its classifier row) is -3e38
@@ -34,50 +23,15 @@ static sp_model *random_model(int vocab, uint64_t seed, float scale) {
 
 static sp_model *random_model_poisoned(int vocab, uint64_t seed, float scale,
                                        int poison) {
-    int dim = 16, hidden = 32, layers = 2, heads = 2, kv = 1, seq = 256;
-    int kv_dim = dim * kv / heads, hs = dim / heads;
-    size_t floats = (size_t)vocab * dim + layers * (size_t)(dim + dim * dim +
-                    2 * kv_dim * dim + dim * dim + dim + 3 * hidden * dim) +
-                    dim + (size_t)seq * hs;
-    size_t size = 28 + floats * 4;
-    uint8_t *data = malloc(size);
-    int header[7] = {dim, hidden, layers, heads, kv, vocab, seq};
-    memcpy(data, header, 28);
-    float *w = (float *)(data + 28);
-    sp_rng rng;
-    sp_rng_seed(&rng, seed);
-    for (size_t i = 0; i < floats; i++)
-        w[i] = scale * (float)(sp_rng_uniform(&rng) - (poison >= 0 ? 0.0 : 0.5));
-    if (poison >= 0)
+    int dim = 16;
+    size_t size;
+    uint8_t *data = random_checkpoint(dim, 32, 2, 2, 1, vocab, 256, seed, scale,
+                                      poison >= 0 ? 0.0f : -0.5f * scale, &size);
+    if (poison >= 0) {
+        float *w = (float *)(data + 28);
         for (int i = 0; i < dim; i++) w[(size_t)poison * dim + i] = -3e38f;
+    }
     return sp_model_load(data, size, 1, err);
-}
-
-static double chi_square_critical(int df) {
-    double z = 3.090232, a = 2.0 / (9.0 * df), c = 1 - a + z * sqrt(a);
-    return df * c * c * c;
-}
-
-static double chi_square(const long *obs, const double *p, int n, long total,
-                         int *df) {
-    double stat = 0, so = 0, se = 0;
-    int bins = 0;
-    for (int i = 0; i < n; i++) {
-        double e = p[i] * total;
-        if (e < 5) {
-            so += obs[i];
-            se += e;
-            continue;
-        }
-        stat += (obs[i] - e) * (obs[i] - e) / e;
-        bins++;
-    }
-    if (se > 0) {
-        stat += (so - se) * (so - se) / se;
-        bins++;
-    }
-    *df = bins - 1;
-    return stat;
 }
 
 static void test_metrics(void) {

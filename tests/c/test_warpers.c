@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "sampler.h"
+#include "testutil.h"
 
 static sp_sampler *sampler;
 static sp_step step;
@@ -110,37 +111,6 @@ static float gauss(void) {
     double s = 0;
     for (int i = 0; i < 12; i++) s += sp_rng_uniform(&rng);
     return (float)(s - 6.0);
-}
-
-/* chi-square statistic of counts against probabilities (bins with an
- * expected count below 5 merged into one) and its degrees of freedom */
-static double chi_square(const long *count, const double *p, int n, long total,
-                         int *df) {
-    double stat = 0, small_obs = 0, small_exp = 0;
-    int bins = 0;
-    for (int i = 0; i < n; i++) {
-        double e = p[i] * total;
-        if (e < 5) {
-            small_obs += count[i];
-            small_exp += e;
-            continue;
-        }
-        stat += (count[i] - e) * (count[i] - e) / e;
-        bins++;
-    }
-    if (small_exp > 0) {
-        stat += (small_obs - small_exp) * (small_obs - small_exp) / small_exp;
-        bins++;
-    }
-    *df = bins - 1;
-    return stat;
-}
-
-/* the chi-square quantile at 1 - 0.001 (Wilson-Hilferty) */
-static double chi_square_critical(int df) {
-    double z = 3.090232, a = 2.0 / (9.0 * df);
-    double c = 1 - a + z * sqrt(a);
-    return df * c * c * c;
 }
 
 int main(void) {

@@ -240,6 +240,24 @@ export class Engine {
     return ptr;
   }
 
+  /**
+   * Calls fn with a string copied into the engine, frees it after.
+   * @template R
+   * @param {unknown} text
+   * @param {string} what  named in the errors
+   * @param {(ptr: number) => R} fn
+   * @returns {R}
+   */
+  withString(text, what, fn) {
+    if (typeof text !== 'string') throw new TypeError(`${what} must be a string`);
+    const ptr = this.allocString(text, what);
+    try {
+      return fn(ptr);
+    } finally {
+      this.free(ptr);
+    }
+  }
+
   /** @param {Uint8Array} data */
   allocBytes(data) {
     const ptr = this.malloc(data.length);
@@ -685,15 +703,9 @@ export class Session {
    * @param {number | bigint | string} seed
    */
   start(prompt, seed) {
-    if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
     const [lo, hi] = splitSeed(seed);
     const e = this.engine;
-    const ptr = e.allocString(prompt, 'prompt');
-    try {
-      e.check(e.x.api_session_start(this.handle, ptr, lo, hi));
-    } finally {
-      e.free(ptr);
-    }
+    e.withString(prompt, 'prompt', (ptr) => e.check(e.x.api_session_start(this.handle, ptr, lo, hi)));
   }
 
   /** Whether the raw distribution is computed (default true). */
@@ -775,12 +787,7 @@ export class Session {
     let handle = 0;
     if (constraint) {
       if (typeof constraint.regex === 'string') {
-        const ptr = e.allocString(constraint.regex, 'regex');
-        try {
-          handle = e.x.api_constraint_regex(ptr);
-        } finally {
-          e.free(ptr);
-        }
+        handle = e.withString(constraint.regex, 'regex', (ptr) => e.x.api_constraint_regex(ptr));
       } else if (constraint.grammar === 'json') {
         handle = e.x.api_constraint_json();
       } else {
@@ -907,14 +914,8 @@ export class BeamSearch {
 
   /** @param {string} prompt */
   start(prompt) {
-    if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
     const e = this.engine;
-    const ptr = e.allocString(prompt, 'prompt');
-    try {
-      e.check(e.x.api_beam_start(this.handle, ptr));
-    } finally {
-      e.free(ptr);
-    }
+    e.withString(prompt, 'prompt', (ptr) => e.check(e.x.api_beam_start(this.handle, ptr)));
   }
 
   /** One expansion. @param {SamplerParams} [params] */
@@ -971,15 +972,9 @@ export class Speculator {
 
   /** @param {string} prompt @param {number | bigint | string} seed */
   start(prompt, seed) {
-    if (typeof prompt !== 'string') throw new TypeError('prompt must be a string');
     const [lo, hi] = splitSeed(seed);
     const e = this.engine;
-    const ptr = e.allocString(prompt, 'prompt');
-    try {
-      e.check(e.x.api_spec_start(this.handle, ptr, lo, hi));
-    } finally {
-      e.free(ptr);
-    }
+    e.withString(prompt, 'prompt', (ptr) => e.check(e.x.api_spec_start(this.handle, ptr, lo, hi)));
   }
 
   /**
