@@ -1,6 +1,66 @@
 // Vite builds the playground (web/) into dist/ as static files with
 // relative URLs; Vitest runs the JS tests (tests/js, web/src) in Node.
+//
+// dist/ has two entries: index.html (the page) and embed.js (the
+// <sampler-playground> element; a stable, unhashed name lesson pages
+// hard-code), which share hashed chunks in dist/assets/.  After the build,
+// the plugin below writes dist/sw.js: the service worker with the list of
+// the build's files and a cache name made from their contents.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 import { defineConfig } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SW_TEMPLATE = path.join(here, 'web/src/sw/sw.template.js');
+/** files larger than this (the transformer's checkpoint) are cached on first use, not at install */
+const PRECACHE_MAX = 200 * 1024;
+
+/** every file under dir, as '/'-separated paths relative to it, sorted */
+function listFiles(dir, prefix = '') {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory()
+    ? listFiles(path.join(dir, e.name), `${prefix}${e.name}/`)
+    : [`${prefix}${e.name}`])).sort();
+}
+
+/**
+ * Writes outDir/sw.js for the files in outDir: the ones to precache, the
+ * large ones to cache on first use, and a version (the cache's name) that
+ * changes whenever a file, or the list, does.
+ * @param {string} outDir
+ * @returns {{version: string, precache: string[], lazy: string[]}}
+ */
+export function writeServiceWorker(outDir) {
+  const files = listFiles(outDir).filter((f) => f !== 'sw.js');
+  const hash = crypto.createHash('sha256');
+  for (const f of files) hash.update(`${f}\0`).update(fs.readFileSync(path.join(outDir, f))).update('\0');
+  const size = (f) => fs.statSync(path.join(outDir, f)).size;
+  const build = {
+    version: hash.digest('hex').slice(0, 16),
+    precache: files.filter((f) => size(f) <= PRECACHE_MAX),
+    lazy: files.filter((f) => size(f) > PRECACHE_MAX),
+  };
+  const source = fs.readFileSync(SW_TEMPLATE, 'utf8').replace('self.__SPG_BUILD__', JSON.stringify(build));
+  fs.writeFileSync(path.join(outDir, 'sw.js'), source);
+  return build;
+}
+
+/** The plugin: dist/sw.js once the build's files are written. */
+function serviceWorker() {
+  let outDir = '';
+  return {
+    name: 'spg-service-worker',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      if (outDir && fs.existsSync(path.join(outDir, 'index.html'))) writeServiceWorker(outDir);
+    },
+  };
+}
 
 export default defineConfig({
   root: 'web',
@@ -9,11 +69,21 @@ export default defineConfig({
   oxc: {
     jsx: { runtime: 'automatic', importSource: 'preact' },
   },
+  plugins: [serviceWorker()],
   build: {
     outDir: '../dist',
     emptyOutDir: true,
     target: 'es2022',
     assetsInlineLimit: 0,
+    rolldownOptions: {
+      input: {
+        index: path.join(here, 'web/index.html'),
+        embed: path.join(here, 'web/src/embed/embed.jsx'),
+      },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'embed' ? 'embed.js' : 'assets/[name]-[hash].js'),
+      },
+    },
   },
   server: {
     host: '127.0.0.1',

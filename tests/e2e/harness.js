@@ -83,11 +83,12 @@ export function useBrowser() {
   });
 
   /**
-   * A fresh page on the playground.
+   * A fresh page on the playground.  The offline cache (sw.js) is blocked:
+   * these tests are about the page (offline.test.js tests the cache).
    * @param {{hash?: string, width?: number, height?: number, wait?: boolean}} [o]
    */
   async function open({ hash = '', width = 1280, height = 900, wait = true } = {}) {
-    const context = await h.browser.newContext({ viewport: { width, height } });
+    const context = await h.browser.newContext({ viewport: { width, height }, serviceWorkers: 'block' });
     h.contexts.push(context);
     await context.route('**/*', (route) => {
       const url = route.request().url();

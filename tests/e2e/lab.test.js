@@ -67,7 +67,8 @@ describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
     const uB = await tokensOf(panels.nth(1)).last().getAttribute('data-p');
     expect(Number(uB)).toBeGreaterThan(0);
     expect(await page.getByTestId('shared-u').textContent()).toMatch(/^0\.\d{4}$/);
-    const link = `#view=compare&model=bigram&seed=7&prompt=Ma&steps=${n}&panels=greedy,balanced,balanced`;
+    // (the speed moved to 60: the link keeps it too)
+    const link = `#view=compare&model=bigram&seed=7&prompt=Ma&steps=${n}&panels=greedy,balanced,balanced&speed=60`;
     await until(async () => (await hashOf(page)) === link);
     // the Greedy panel is the single view's text at temperature 0
     const single = await open({ hash: `#temperature=0&seed=7&prompt=Ma&steps=${n}` });
@@ -82,7 +83,7 @@ describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
     await until(async () => (await tokensOf(again.getByTestId('compare-panel').nth(3)).count()) === n);
     expect(await again.getByTestId('add-panel').isDisabled()).toBe(true);
     await again.getByTestId('compare-panel').nth(1).getByTestId('remove-panel').click();
-    await until(async () => (await hashOf(again)).endsWith('panels=greedy,balanced,factual'));
+    await until(async () => (await hashOf(again)).endsWith('panels=greedy,balanced,factual&speed=60'));
     // back to one sampler: seed and prompt carried over
     await again.getByTestId('view-single').click();
     await again.waitForSelector('.spg-panel[data-ready="true"]');

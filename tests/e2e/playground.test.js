@@ -51,7 +51,8 @@ async function engineText({ prompt = '', seed, params, steps, model = 'bigram' }
  * @param {{hash?: string, width?: number, height?: number, colorScheme?: 'light' | 'dark', reducedMotion?: 'reduce' | 'no-preference', wait?: boolean}} [o]
  */
 async function open({ hash = '', width = 1200, height = 800, colorScheme = 'light', reducedMotion = 'no-preference', wait = true } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, colorScheme, reducedMotion });
+  // the offline cache (sw.js) is blocked: these tests are about the page
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme, reducedMotion, serviceWorkers: 'block' });
   contexts.push(context);
   // every request is checked; anything not on our server is refused
   await context.route('**/*', (route) => {
@@ -256,7 +257,7 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
   });
 
   it('the p-line follows a finger (touch)', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, serviceWorkers: 'block' });
     contexts.push(context);
     const page = await context.newPage();
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
@@ -310,7 +311,7 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     expect(long.filter((d) => d > 200)).toEqual([]); // (a busy machine stretches a few tasks past 50 ms)
     // the text is the seed's: stepping and playing draw the same stream
     expect(await outputText(page)).toBe(await engineText({ seed: 11, params: {}, steps: n }));
-    await until(async () => (await hashOf(page)).endsWith(`&steps=${n}`));
+    await until(async () => (await hashOf(page)).endsWith(`&steps=${n}&speed=30`)); // the speed is a setting too
 
     await page.getByRole('button', { name: 'Reset' }).click();
     await until(async () => (await tokens(page).count()) === 0);

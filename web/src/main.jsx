@@ -2,14 +2,17 @@
 /**
  * The playground page: one panel, or compare mode's panels side by side,
  * bound to the URL hash; the engine in a Web Worker.  The main thread only
- * renders.
+ * renders.  With ?embed=1 it leaves out the page's header and footer (for
+ * an iframe).  Served over http(s), it registers the offline cache (sw.js).
  */
 import { render } from 'preact';
 
 import { createApp } from './app/app.js';
 import { bindHash } from './app/url.js';
 import { CompareView } from './components/CompareView.jsx';
+import { EmbedCode } from './components/EmbedCode.jsx';
 import { Playground } from './components/Playground.jsx';
+import { registerServiceWorker } from './sw/register.js';
 import { createEngineClient } from './worker/client.js';
 import './styles.css';
 
@@ -35,15 +38,23 @@ function ViewSwitch({ app }) {
   );
 }
 
-/** @param {{app: import('./app/app.js').App}} props */
-function App({ app }) {
+/** @param {{app: import('./app/app.js').App, embedded?: boolean}} props */
+function App({ app, embedded = false }) {
   const compare = app.view.value === 'compare';
+  if (embedded) {
+    return (
+      <div class="spg spg-embedded">
+        {compare ? <CompareView compare={app.compare} /> : <Playground panel={app.main} />}
+      </div>
+    );
+  }
   return (
     <div class="spg">
       <header class="spg-header">
         <div class="spg-header-row">
           <h1>Sampler playground</h1>
           <ViewSwitch app={app} />
+          <EmbedCode app={app} />
         </div>
         <p>
           A language model gives a probability to every possible next token; a <em>sampler</em> reshapes those
@@ -60,7 +71,9 @@ function App({ app }) {
   );
 }
 
+const embedded = new URLSearchParams(window.location.search).get('embed') === '1';
 const client = createEngineClient();
 const app = createApp(client);
-render(<App app={app} />, /** @type {HTMLElement} */ (document.getElementById('app')));
-bindHash(/** @type {any} */ (app), window);
+render(<App app={app} embedded={embedded} />, /** @type {HTMLElement} */ (document.getElementById('app')));
+const { loaded } = bindHash(/** @type {any} */ (app), window);
+registerServiceWorker(window, loaded);

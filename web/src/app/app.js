@@ -12,14 +12,17 @@ import { defaultPanelSpec } from './lab.js';
 import { BUILTIN_MODELS, createPanel } from './panel.js';
 
 /**
- * @param {{request: (op: string, args?: any, transfer?: Transferable[]) => Promise<any>}} client
- * @param {{retuneDelay?: number}} [options]
+ * @param {{request: (op: string, args?: any, transfer?: Transferable[], options?: any) => Promise<any>}} client
+ * @param {{retuneDelay?: number, session?: string, models?: import('./panel.js').ModelEntry[]}} [options]
+ *   session: the single view's session id, and the prefix of compare
+ *   mode's (several apps can share a Worker: the embedded elements);
+ *   models: the models to offer (the shipped ones by default)
  */
-export function createApp(client, { retuneDelay } = {}) {
+export function createApp(client, { retuneDelay, session = 'main', models: list = BUILTIN_MODELS } = {}) {
   /** the models every panel can choose (files loaded in one are there for all) */
-  const models = signal(BUILTIN_MODELS.map((m) => ({ ...m })));
-  const main = createPanel(client, { session: 'main', models });
-  const compare = createCompare(client, { models, retuneDelay });
+  const models = signal(list.map((m) => ({ ...m })));
+  const main = createPanel(client, { session, models });
+  const compare = createCompare(client, { models, retuneDelay, prefix: session === 'main' ? 'cmp' : `${session}-cmp` });
   /** @type {import('@preact/signals').Signal<'single' | 'compare'>} */
   const view = signal('single');
   const switching = signal(false);
@@ -86,10 +89,18 @@ export function createApp(client, { retuneDelay } = {}) {
     return true;
   }
 
+  /** Stops playing and frees this app's sessions in the Worker (it may be shared). */
+  function dispose() {
+    main.pause();
+    compare.pause();
+    const sessions = [main.session, ...compare.panels.value.map((p) => p.session)];
+    for (const s of sessions) client.request('closeSession', { session: s }).catch(() => {});
+  }
+
   return {
     main, compare, view, models, hashState, ready,
     init: () => main.init(),
-    load, setView,
+    load, setView, dispose,
   };
 }
 

@@ -15,9 +15,9 @@
  */
 import { batch, computed, signal } from '@preact/signals';
 
-import { defaultState, MAX_PANELS, MIN_PANELS } from './hash.js';
+import { SPEED, defaultState, MAX_PANELS, MIN_PANELS } from './hash.js';
 import { defaultPanelSpec } from './lab.js';
-import { createPanel } from './panel.js';
+import { BUILTIN_MODELS, createPanel } from './panel.js';
 
 /** ms a panel waits after a settings change before it regenerates */
 export const RETUNE_DELAY = 200;
@@ -39,7 +39,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   const notices = signal([]);
   const ready = signal(false);
   const playing = signal(false);
-  const speed = signal(8);
+  const speed = signal(SPEED.def);
   const ownBusy = signal('');
   let count = 0;
   let loopId = 0;
@@ -50,6 +50,8 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   const seed = computed(() => first.value?.seed.value ?? '42');
   const prompt = computed(() => first.value?.prompt.value ?? '');
   const busy = computed(() => ownBusy.value || panels.value.map((p) => p.busy.value).find(Boolean) || '');
+  /** a model file on its way (the panels share the model: the first download) */
+  const progress = computed(() => panels.value.map((p) => p.progress.value).find(Boolean) ?? null);
   /** the shared fields' errors: the first panel's, and the controller's own */
   const errors = computed(() => ({ ...(first.value?.errors.value ?? {}), ...ownErrors.value }));
   /** Step is possible while any panel can go on */
@@ -63,12 +65,13 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   const hashState = computed(() => ({
     ...defaultState(),
     view: /** @type {'compare'} */ ('compare'),
-    model: modelId.value.startsWith('file') ? 'file' : modelId.value || 'bigram',
+    model: !modelId.value ? 'bigram' : BUILTIN_MODELS.some((m) => m.id === modelId.value) ? modelId.value : 'file',
     seed: seed.value,
     prompt: prompt.value,
     steps: stepCount.value,
     constraint: constraint.value,
     panels: panels.value.map((p) => p.panelSpec.value),
+    speed: speed.value,
   }));
 
   /** @param {import('./panel.js').Panel} p @param {import('./lab.js').PanelSpec} spec */
@@ -125,6 +128,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
    */
   async function load(state, newNotices = []) {
     pause();
+    if (state.speed !== undefined) speed.value = state.speed;
     const specs = state.panels.slice(0, MAX_PANELS);
     const old = panels.value;
     const list = specs.map((spec, i) => {
@@ -316,7 +320,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
     session: 'compare',
     // state (the shared controls read these as they read a panel's)
     panels, modelId, model, models, seed, prompt, constraint, errors, notices, busy, ready, readyAttr,
-    playing, speed, status, stepCount, hashState,
+    playing, speed, progress, status, stepCount, hashState,
     // actions
     init: async () => {}, load, step, play, pause, togglePlay, reset, setSeed, rollSeed, setPrompt, selectModel,
     loadFiles, setConstraint, retune, setPreset, setStrategy, addPanel, removePanel, dismissNotices,

@@ -21,6 +21,9 @@ import {
 } from './lab.js';
 import { PARAM_SPECS, defaultParams } from './params.js';
 
+/** Play's steps per second */
+export const SPEED = { min: 1, max: 60, def: 8 };
+
 /** the models a hash can name */
 export const HASH_MODELS = ['bigram', 'transformer'];
 export const MAX_SEED = 18446744073709551615n;
@@ -49,6 +52,8 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {number[]} bans
  * @property {ConstraintState} constraint
  * @property {import('./lab.js').PanelSpec[]} panels  compare mode's panels
+ * @property {number} speed    Play's steps per second
+ * @property {'ban' | 'force'} barAction  what a click on a live bar does
  */
 
 /** @returns {HashState} */
@@ -59,6 +64,8 @@ export function defaultState() {
     strategy: lab.strategy, beam: lab.beam, spec: lab.spec, bans: lab.bans,
     constraint: { kind: 'none', regex: '' },
     panels: DEFAULT_PANELS.map((id) => defaultPanelSpec(id)),
+    speed: SPEED.def,
+    barAction: 'ban',
   };
 }
 
@@ -80,10 +87,13 @@ export function normalizeSeed(/** @type {string} */ text) {
 /**
  * Parses a location hash (with or without '#').
  * @param {string} hash
+ * @param {{from?: string, name?: (key: string) => string}} [options] how
+ *   the notices name the source (" from the link") and a key (an element's
+ *   attributes are spelled top-k, not top_k)
  * @returns {{state: HashState, notices: string[], present: Set<string>}}
  *   present: the keys the hash gave (valid or not)
  */
-export function parseHash(hash) {
+export function parseHash(hash, { from = ' from the link', name = (k) => k } = {}) {
   const state = defaultState();
   const notices = [];
   const present = new Set();
@@ -96,7 +106,7 @@ export function parseHash(hash) {
     return { state, notices: ['The link\'s settings could not be read; using the defaults.'], present };
   }
   /** @param {string} key @param {string} value @param {string} why @param {string} def */
-  const bad = (key, value, why, def) => notices.push(`Ignored ${key}=${JSON.stringify(value)} from the link: ${why}; using ${def}.`);
+  const bad = (key, value, why, def) => notices.push(`Ignored ${name(key)}=${JSON.stringify(value)}${from}: ${why}; using ${def}.`);
   for (const [key, value] of search) {
     present.add(key);
     const spec = PARAM_SPECS.find((s) => s.key === key);
@@ -147,6 +157,14 @@ export function parseHash(hash) {
         else bad(key, value, 'forced must be a list of index.token pairs like 3.12,7.5', 'none');
         break;
       }
+      case 'speed':
+        option((v) => (Number.isInteger(v) && v >= SPEED.min && v <= SPEED.max ? '' : `the speed must be a whole number from ${SPEED.min} to ${SPEED.max}`),
+          String(SPEED.def), (v) => { state.speed = v; });
+        break;
+      case 'click':
+        if (value === 'ban' || value === 'force') state.barAction = value;
+        else bad(key, value, 'a click on a bar can ban or force', 'ban');
+        break;
       case 'view':
         if (value === 'compare' || value === 'single') state.view = value;
         else bad(key, value, 'the view must be single or compare', 'single');
@@ -226,6 +244,7 @@ export function serializeHash(state) {
     if (state.steps > 0) search.set('steps', String(state.steps));
     constraint();
     search.set('panels', state.panels.map(serializePanelSpec).join(','));
+    if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
     return `#${search.toString().replaceAll('%2C', ',')}`;
   }
   search.set('model', state.model);
@@ -242,16 +261,18 @@ export function serializeHash(state) {
   const strategy = state.strategy ?? 'sample';
   const forced = strategy === 'sample' ? state.forced.filter(([i]) => i < state.steps) : [];
   if (forced.length) search.set('forced', forced.map(([i, t]) => `${i}.${t}`).join(','));
-  if (strategy === 'beam') {
-    search.set('strategy', 'beam');
-    search.set('beams', String(state.beam.width));
-    if (state.beam.lengthPenalty !== LENGTH_PENALTY.def) search.set('length_penalty', String(state.beam.lengthPenalty));
-  } else if (strategy === 'speculative') {
-    search.set('strategy', 'speculative');
-    search.set('draft', DRAFT_MODELS.includes(state.spec.draft) ? state.spec.draft : 'file');
-    search.set('speculate', String(state.spec.n));
-  }
+  // the strategy's options are always written; the other strategies'
+  // options only when they are not the defaults (so they survive a link too)
+  if (strategy !== 'sample') search.set('strategy', strategy);
+  const beam = state.beam ?? { width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def };
+  const spec = state.spec ?? { draft: 'bigram', n: SPECULATE.def };
+  if (strategy === 'beam' || beam.width !== BEAM_WIDTH.def) search.set('beams', String(beam.width));
+  if (beam.lengthPenalty !== LENGTH_PENALTY.def) search.set('length_penalty', String(beam.lengthPenalty));
+  if (strategy === 'speculative' || spec.draft !== 'bigram') search.set('draft', DRAFT_MODELS.includes(spec.draft) ? spec.draft : 'file');
+  if (strategy === 'speculative' || spec.n !== SPECULATE.def) search.set('speculate', String(spec.n));
   constraint();
   if (state.bans?.length) search.set('ban', state.bans.join(','));
+  if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
+  if (state.barAction === 'force') search.set('click', 'force');
   return `#${search.toString().replaceAll('%2C', ',')}`;
 }

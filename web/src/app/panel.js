@@ -16,7 +16,7 @@
  */
 import { batch, computed, signal } from '@preact/signals';
 
-import { defaultState, normalizeSeed, seedError } from './hash.js';
+import { SPEED, defaultState, normalizeSeed, seedError } from './hash.js';
 import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, SPECULATE, matchPreset, presetParams } from './lab.js';
 import { SPEC, clampParam, defaultParams } from './params.js';
 
@@ -24,7 +24,10 @@ import { SPEC, clampParam, defaultParams } from './params.js';
 /** @typedef {import('../worker/host.js').Status} Status */
 /** @typedef {import('../worker/host.js').ModelInfo} ModelInfo */
 /** @typedef {{n: number, seed: number, index: number, freq: Float64Array, otherFreq: number, kl: number}} Samples */
-/** @typedef {{id: string, name: string, builtin: boolean}} ModelEntry */
+/**
+ * @typedef {{id: string, name: string, builtin: boolean, url?: string, tokenizerUrl?: string | null, info?: ModelInfo}} ModelEntry
+ *   url: a model file the Worker fetches (a lesson's checkpoint); info: a model loaded from files
+ */
 /** @typedef {import('../worker/host.js').Lab} Lab */
 /** @typedef {import('../worker/host.js').SpecRound} SpecRound */
 /** @typedef {import('../worker/host.js').SpecToken} SpecToken */
@@ -52,6 +55,8 @@ import { SPEC, clampParam, defaultParams } from './params.js';
  */
 
 export const SAMPLE_COUNT = 1000;
+/** a model file larger than this shows a progress bar while it loads */
+export const PROGRESS_MIN_BYTES = 200 * 1000;
 /** tokens "greedy via T = 0 / top-k = 1" generates on an empty text */
 export const GREEDY_STEPS = 30;
 
@@ -117,7 +122,10 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** @type {import('@preact/signals').Signal<number | null>} */
   const hover = signal(null);
   const playing = signal(false);
-  const speed = signal(8);
+  const speed = signal(SPEED.def);
+  /** a model file on its way: bytes loaded of total (0: unknown) */
+  /** @type {import('@preact/signals').Signal<{name: string, loaded: number, total: number} | null>} */
+  const progress = signal(null);
   /** @type {import('@preact/signals').Signal<Samples | null>} */
   const samples = signal(null);
   const sampling = signal(false);
@@ -176,7 +184,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** what the URL hash describes */
   const hashState = computed(() => ({
     ...defaultState(),
-    model: modelId.value.startsWith('file') ? 'file' : modelId.value || 'bigram',
+    model: !modelId.value ? 'bigram' : BUILTIN_MODELS.some((m) => m.id === modelId.value) ? modelId.value : 'file',
     params: params.value,
     seed: seed.value,
     prompt: prompt.value,
@@ -187,6 +195,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     spec: specOpts.value,
     bans: bans.value,
     constraint: constraint.value,
+    speed: speed.value,
+    barAction: barAction.value,
   }));
   /** this panel's own settings, as a compare link has them */
   const panelSpec = computed(() => ({
@@ -738,11 +748,17 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     if (!entry) return false;
     pause();
     busy.value = `Loading ${entry.name}…`;
+    const onProgress = (/** @type {{loaded: number, total: number}} */ p) => {
+      progress.value = { name: entry.name, loaded: p.loaded, total: p.total };
+    };
     try {
       /** @type {ModelInfo} */
-      const info = entry.builtin
-        ? await client.request('loadModel', { model: id, builtin: id })
-        : /** @type {any} */ (entry).info;
+      let info;
+      if (entry.builtin) info = await client.request('loadModel', { model: id, builtin: id }, [], { onProgress });
+      else if (entry.url) {
+        info = await client.request('loadModel', { model: id, url: entry.url, tokenizerUrl: entry.tokenizerUrl ?? null, name: entry.name }, [], { onProgress });
+      } else info = /** @type {ModelInfo} */ (entry.info);
+      progress.value = null;
       await client.request('openSession', { session, model: id });
       ++epoch; // the old session's answers no longer apply
       batch(() => {
@@ -761,6 +777,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         setError('model');
       });
     } catch (err) {
+      progress.value = null;
       setError('model', /** @type {Error} */ (err).message);
       busy.value = '';
       return false;
@@ -820,6 +837,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       beamOpts.value = { ...(state.beam ?? beamOpts.value) };
       specOpts.value = { ...(state.spec ?? specOpts.value) };
       bans.value = [...(state.bans ?? [])];
+      if (state.speed !== undefined) speed.value = state.speed;
+      if (state.barAction !== undefined) barAction.value = state.barAction;
       setError('seed');
       setError('constraint');
       setError('spec');
@@ -878,7 +897,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     session,
     // state
     modelId, model, models, params, seed, prompt, steps, forced, next, status,
-    focus, hover, playing, speed, samples, sampling, errors, notices, busy, ready,
+    focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready,
     viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr,
     strategy, beamOpts, specOpts, constraint, bans, barAction, lab, beam, spec, peeked, peekShown,
     engineParams, stepCount, text, preset, panelSpec,

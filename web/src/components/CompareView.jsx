@@ -111,7 +111,7 @@ function unusedPreset(panels) {
 }
 
 /** @param {import('../app/lab.js').Preset} p */
-function presetLabel(p) {
+export function presetLabel(p) {
   const t = p.params.temperature;
   const bits = [`T ${t}`];
   if (p.params.top_p !== undefined) bits.push(`p ${p.params.top_p}`);

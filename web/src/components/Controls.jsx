@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 
+import { PROGRESS_MIN_BYTES } from '../app/panel.js';
 import { PARAM_SPECS, sliderMax } from '../app/params.js';
 import { Slider } from './Slider.jsx';
 
@@ -104,7 +105,38 @@ export function ModelPicker({ panel, uid }) {
           }}
         />
       </details>
+      <ModelProgress panel={panel} />
       {error && <p class="spg-error" role="alert" data-testid="model-error">{error}</p>}
+    </div>
+  );
+}
+
+const mb = (/** @type {number} */ n) => `${(n / 1e6).toFixed(1)} MB`;
+
+/**
+ * A model file's download, while it is larger than PROGRESS_MIN_BYTES: a
+ * progress bar (indeterminate when the host does not say the size).
+ * @param {{panel: {progress: import('@preact/signals').Signal<{name: string, loaded: number, total: number} | null>}}} props
+ */
+export function ModelProgress({ panel }) {
+  const p = panel.progress.value;
+  if (!p || Math.max(p.total, p.loaded) <= PROGRESS_MIN_BYTES) return null;
+  const known = p.total > 0;
+  const pct = known ? Math.min(100, Math.round((100 * p.loaded) / p.total)) : 0;
+  return (
+    <div class="spg-progress" data-testid="model-progress">
+      <div
+        class={`spg-progress-track${known ? '' : ' is-unknown'}`}
+        role="progressbar"
+        aria-label={`Loading ${p.name}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={known ? pct : undefined}
+        aria-valuetext={known ? `${mb(p.loaded)} of ${mb(p.total)}` : `${mb(p.loaded)}`}
+      >
+        <div class="spg-progress-fill" style={{ width: known ? `${pct}%` : '30%' }} />
+      </div>
+      <small class="spg-hint">Loading {p.name}: {known ? `${mb(p.loaded)} of ${mb(p.total)}` : mb(p.loaded)}</small>
     </div>
   );
 }
@@ -183,16 +215,18 @@ export function SeedField({ panel, uid }) {
 }
 
 /**
- * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void}} props
- *   onChanged: after a setting moved (compare mode regenerates the panel)
+ * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void, keys?: string[], legend?: string}} props
+ *   onChanged: after a setting moved (compare mode regenerates the panel);
+ *   keys: just these sliders (the engine's names)
  */
-export function SamplerSliders({ panel, uid, onChanged }) {
+export function SamplerSliders({ panel, uid, onChanged, keys, legend = 'Sampler' }) {
   const vocab = panel.model.value?.vocab ?? 1;
   const params = panel.params.value;
+  const specs = keys ? PARAM_SPECS.filter((s) => keys.includes(s.key)) : PARAM_SPECS;
   return (
     <fieldset class="spg-sliders">
-      <legend>Sampler</legend>
-      {PARAM_SPECS.map((spec) => (
+      <legend>{legend}</legend>
+      {specs.map((spec) => (
         <Slider
           key={spec.key}
           id={`${uid}-${spec.key}`}

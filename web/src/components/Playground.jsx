@@ -190,7 +190,7 @@ export function Bars({ panel, onBan }) {
 }
 
 /** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
-function Nucleus({ panel, uid }) {
+export function Nucleus({ panel, uid }) {
   const shown = panel.shown.value;
   const live = panel.viewIndex.value === null;
   const topP = panel.topP.value;

@@ -3,7 +3,8 @@
  * engine.worker.js — the Web Worker that owns the engine.  All engine work
  * (model loading, forward passes, warping, sampling) happens here; the page
  * only renders what it is sent.  Requests are answered one at a time, in
- * the order they came (see host.js for the protocol).
+ * the order they came (see host.js for the protocol); while a model file
+ * loads, progress messages {id, progress: {loaded, total}} come first.
  */
 import { loadEngineBrowser, MODEL_URLS } from '../engine/browser.js';
 import { EngineHost } from './host.js';
@@ -29,9 +30,17 @@ let queue = Promise.resolve();
 
 self.onmessage = (/** @type {MessageEvent} */ event) => {
   const { id, op, args } = event.data || {};
+  let last = 0;
+  /** a loading model's progress, at most every 50 ms (and when done) */
+  const progress = (/** @type {number} */ loaded, /** @type {number} */ total) => {
+    const now = Date.now();
+    if (now - last < 50 && loaded !== total) return;
+    last = now;
+    self.postMessage({ id, progress: { loaded, total } });
+  };
   queue = queue.then(async () => {
     try {
-      const result = await host.handle(op, args);
+      const result = await host.handle(op, args, { progress });
       self.postMessage({ id, ok: true, result });
     } catch (err) {
       const e = /** @type {Error} */ (err);

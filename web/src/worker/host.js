@@ -11,9 +11,11 @@
  * the page, so several panels (sessions) can share one model.
  *
  *   hello                                  -> {backend}
- *   loadModel {model, builtin? | bytes, tokenizerBytes?, name?}
+ *   loadModel {model, builtin? | bytes, tokenizerBytes? | url, tokenizerUrl?, name?}
  *                                          -> ModelInfo (a failure leaves
- *                                             every loaded model as it was)
+ *                                             every loaded model as it was);
+ *                                             a fetched file's progress goes
+ *                                             to ctx.progress(loaded, total)
  *   freeModel {model}
  *   openSession {session, model}           -> {session, model}
  *   closeSession {session}
@@ -117,28 +119,89 @@ export { CONSTRAINT_BUDGET };
  * @property {string} missing  the message when the files are not there
  */
 
+/** @typedef {(loaded: number, total: number) => void} OnProgress  total 0: unknown */
+
+/**
+ * @typedef {Object} Fetched
+ * @property {number} status @property {string} type  the Content-Type
+ * @property {() => Promise<Uint8Array>} bytes
+ */
+
+/**
+ * GETs a URL.  With onProgress (in a Worker or page), an XMLHttpRequest
+ * reports the bytes as they arrive (total: Content-Length when the body is
+ * not compressed, else 0); a stream reader would do too, but Chromium may
+ * log a finished request read that way as aborted.
+ * @param {URL | string} url @param {OnProgress} [onProgress]
+ * @returns {Promise<Fetched>}
+ */
+export function get(url, onProgress) {
+  if (!onProgress || typeof XMLHttpRequest === 'undefined') {
+    return fetch(url).then((res) => ({
+      status: res.status,
+      type: res.headers.get('content-type') || '',
+      bytes: async () => new Uint8Array(await res.arrayBuffer()),
+    }));
+  }
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('GET', String(url));
+    xhr.responseType = 'arraybuffer';
+    xhr.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : 0);
+    xhr.onload = () => {
+      const data = new Uint8Array(/** @type {ArrayBuffer} */ (xhr.response ?? new ArrayBuffer(0)));
+      onProgress(data.length, data.length);
+      resolve({ status: xhr.status, type: xhr.getResponseHeader('content-type') || '', bytes: async () => data });
+    };
+    xhr.onerror = () => reject(new TypeError('network error'));
+    xhr.onabort = xhr.onerror;
+    onProgress(0, 0);
+    xhr.send();
+  });
+}
+
 /**
  * Fetches a shipped file's bytes.  A 404, or an HTML page where a binary
  * file should be (a single-page-app fallback), means "not in this build".
- * @param {URL | string | null} url
+ * @param {URL | string | null} url @param {OnProgress} [onProgress]
  */
-export async function fetchBytes(url) {
+export async function fetchBytes(url, onProgress) {
   if (!url) return null; // the file was not there when the page was built
-  const res = await fetch(url);
-  const type = res.headers.get('content-type') || '';
-  if (!res.ok || type.includes('text/html')) return null;
-  return new Uint8Array(await res.arrayBuffer());
+  const res = await get(url, onProgress);
+  if (res.status < 200 || res.status >= 300 || res.type.includes('text/html')) return null;
+  return res.bytes();
+}
+
+/**
+ * Fetches a model file a page named by URL (a lesson's llama2.c
+ * checkpoint); a failure says which file and why.
+ * @param {string} url @param {OnProgress} [onProgress]
+ */
+export async function fetchUrl(url, onProgress) {
+  const name = url.replace(/[?#].*$/, '').replace(/.*\//, '') || url;
+  /** @type {Fetched} */
+  let res;
+  try {
+    res = await get(url, onProgress);
+  } catch {
+    throw new Error(`${name} could not be fetched (offline, or another site that does not allow it)`);
+  }
+  if (res.status < 200 || res.status >= 300) throw new Error(`${name} could not be fetched (HTTP ${res.status})`);
+  if (res.type.includes('text/html')) throw new Error(`${name} is a web page, not a model file`);
+  return res.bytes();
 }
 
 export class EngineHost {
   /**
    * @param {Promise<import('../engine/engine.js').Engine>} engine
-   * @param {{builtins?: Record<string, Builtin>, fetchBytes?: (url: URL | string) => Promise<Uint8Array | null>, maxTokens?: number}} [options]
+   * @param {{builtins?: Record<string, Builtin>, fetchBytes?: (url: URL | string, onProgress?: OnProgress) => Promise<Uint8Array | null>,
+   *   fetchUrl?: (url: string, onProgress?: OnProgress) => Promise<Uint8Array>, maxTokens?: number}} [options]
    */
-  constructor(engine, { builtins = {}, fetchBytes: fetcher = fetchBytes, maxTokens = MAX_TOKENS } = {}) {
+  constructor(engine, { builtins = {}, fetchBytes: fetcher = fetchBytes, fetchUrl: urlFetcher = fetchUrl, maxTokens = MAX_TOKENS } = {}) {
     this.enginePromise = engine;
     this.builtins = builtins;
     this.fetchBytes = fetcher;
+    this.fetchUrl = urlFetcher;
     this.maxTokens = maxTokens;
     /** @type {Map<string, ModelEntry>} */
     this.models = new Map();
@@ -148,12 +211,13 @@ export class EngineHost {
 
   /**
    * @param {string} op @param {any} args
+   * @param {{progress?: OnProgress}} [ctx] progress: a model file's bytes as they arrive
    * @returns {Promise<any>}
    */
-  async handle(op, args = {}) {
+  async handle(op, args = {}, { progress } = {}) {
     switch (op) {
       case 'hello': return { backend: (await this.enginePromise).backend };
-      case 'loadModel': return this.loadModel(args);
+      case 'loadModel': return this.loadModel(args, progress);
       case 'freeModel': return this.freeModel(args.model);
       case 'openSession': return this.openSession(args.session, args.model);
       case 'closeSession': return this.closeSession(args.session);
@@ -177,12 +241,16 @@ export class EngineHost {
   // ---- models ---------------------------------------------------------
 
   /**
-   * @param {{model: string, builtin?: string, bytes?: ArrayBuffer | Uint8Array, tokenizerBytes?: ArrayBuffer | Uint8Array | null, name?: string}} args
+   * A model: built in, from bytes, or from URLs (fetched here, with
+   * progress).
+   * @param {{model: string, builtin?: string, bytes?: ArrayBuffer | Uint8Array, tokenizerBytes?: ArrayBuffer | Uint8Array | null,
+   *   url?: string, tokenizerUrl?: string | null, name?: string}} args
+   * @param {OnProgress} [progress]
    * @returns {Promise<ModelInfo>}
    */
-  async loadModel({ model: id, builtin, bytes, tokenizerBytes, name }) {
+  async loadModel({ model: id, builtin, bytes, tokenizerBytes, url, tokenizerUrl, name }, progress) {
     const have = this.models.get(id);
-    if (have && builtin) return have.info;
+    if (have && (builtin || url)) return have.info;
     const engine = await this.enginePromise;
     /** @type {Uint8Array | null} */
     let modelData;
@@ -192,9 +260,12 @@ export class EngineHost {
       const b = this.builtins[builtin];
       if (!b) throw new RangeError(`no built-in model "${builtin}"`);
       name = b.name;
-      modelData = await this.fetchBytes(b.url);
+      modelData = await this.fetchBytes(b.url, progress);
       if (b.tokenizerUrl && modelData) tokData = await this.fetchBytes(b.tokenizerUrl);
       if (!modelData || (b.tokenizerUrl && !tokData)) throw new Error(b.missing);
+    } else if (url) {
+      modelData = await this.fetchUrl(url, progress);
+      if (tokenizerUrl) tokData = await this.fetchUrl(tokenizerUrl);
     } else {
       if (!bytes) throw new TypeError('loadModel: no model bytes');
       modelData = new Uint8Array(bytes);

@@ -1,0 +1,122 @@
+// @ts-check
+/**
+ * What a <sampler-playground> element shows: the parts of the playground
+ * its `view` names (text, bars, nucleus; or compare mode's panels), the
+ * controls its `controls` names, Step / Play / Reset, and its notices.
+ * The same components as the page, on the element's own app (its own
+ * sessions in the model's shared Worker).
+ */
+import { PRESETS } from '../app/lab.js';
+import { defaultParams } from '../app/params.js';
+import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
+import { presetLabel } from '../components/CompareView.jsx';
+import { Bars, Notices, Nucleus, Output, StatusLine, Transport } from '../components/Playground.jsx';
+import { SLIDERS } from './attrs.js';
+
+/** @typedef {Pick<import('./attrs.js').Config, 'controls' | 'transport' | 'parts'>} ViewConfig */
+
+const NAMES = ['A', 'B', 'C', 'D'];
+
+/** the engine's names of the sliders a config shows @param {string[]} controls */
+const sliderKeys = (controls) => controls.filter((c) => c in SLIDERS).map((c) => SLIDERS[/** @type {keyof typeof SLIDERS} */ (c)]);
+
+/** A compare panel's settings in a few words ("T 0.7 · top-p 0.9"). @param {import('../app/panel.js').Panel} panel */
+function settingsOf(panel) {
+  const preset = PRESETS.find((p) => p.id === panel.preset.value);
+  if (preset) return presetLabel(preset);
+  const def = defaultParams();
+  const p = panel.params.value;
+  const short = { temperature: 'T', top_k: 'top-k', top_p: 'top-p', min_p: 'min-p', repetition_penalty: 'penalty' };
+  const bits = Object.entries(short)
+    .filter(([k]) => k === 'temperature' || /** @type {any} */ (p)[k] !== /** @type {any} */ (def)[k])
+    .map(([k, label]) => `${label} ${/** @type {any} */ (p)[k]}`);
+  const how = panel.strategy.value === 'beam' ? ` · beam ${panel.beamOpts.value.width}` : panel.strategy.value === 'speculative' ? ' · speculative' : '';
+  return `Custom (${bits.join(' · ')})${how}`;
+}
+
+/**
+ * @param {{app: import('../app/app.js').App, config: import('@preact/signals').Signal<ViewConfig>}} props
+ */
+export function EmbedView({ app, config }) {
+  const { controls, transport, parts } = config.value;
+  if (parts[0] === 'compare') return <EmbedCompare app={app} controls={controls} transport={transport} />;
+  const panel = app.main;
+  const uid = `spg-${panel.session}`;
+  const keys = sliderKeys(controls);
+  const setup = controls.includes('prompt') || controls.includes('seed') || keys.length > 0;
+  return (
+    <div class="spg spg-embed" data-testid="embed" data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-strategy={panel.strategy.value}>
+      <Notices panel={panel} />
+      <ModelProgress panel={panel} />
+      <div class={`spg-embed-grid${setup ? '' : ' is-bare'}`}>
+        {setup && (
+          <div class="spg-embed-setup">
+            {controls.includes('prompt') && <PromptBox panel={panel} uid={uid} />}
+            {controls.includes('seed') && <SeedField panel={panel} uid={uid} />}
+            {keys.length > 0 && <SamplerSliders panel={panel} uid={uid} keys={keys} />}
+          </div>
+        )}
+        <div class="spg-embed-main">
+          {transport && <Transport panel={panel} />}
+          {parts.includes('text') && (
+            <section class="spg-card spg-text" aria-label="Text">
+              <Output panel={panel} />
+            </section>
+          )}
+          <StatusLine panel={panel} />
+          {parts.includes('bars') && panel.strategy.value !== 'beam' && (
+            <section class="spg-card spg-dist" aria-label="Next-token probabilities">
+              <Bars panel={panel} />
+            </section>
+          )}
+          {parts.includes('nucleus') && panel.strategy.value !== 'beam' && (
+            <section class="spg-card spg-nuc" aria-label="Nucleus">
+              <Nucleus panel={panel} uid={uid} />
+            </section>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Compare mode in an element: one Step / Play / Reset, the panels side by
+ * side (stacked when narrow), each with its settings, text and bars.
+ * @param {{app: import('../app/app.js').App, controls: string[], transport: boolean}} props
+ */
+function EmbedCompare({ app, controls, transport }) {
+  const compare = app.compare;
+  const panels = compare.panels.value;
+  const keys = sliderKeys(controls);
+  const uid = `spg-${app.main.session}-cmp`;
+  return (
+    <div class="spg spg-embed" data-testid="embed" data-ready={compare.readyAttr} data-playing={compare.playing.value ? 'true' : 'false'}>
+      <Notices panel={compare} />
+      {panels[0] && <ModelProgress panel={panels[0]} />}
+      {(controls.includes('prompt') || controls.includes('seed')) && (
+        <div class="spg-embed-shared">
+          {controls.includes('prompt') && <PromptBox panel={/** @type {any} */ (compare)} uid={uid} />}
+          {controls.includes('seed') && <SeedField panel={/** @type {any} */ (compare)} uid={uid} />}
+        </div>
+      )}
+      {transport && <Transport panel={compare} label="All panels" />}
+      <div class={`spg-embed-cpanels is-${panels.length}`}>
+        {panels.map((p, i) => (
+          <section key={p.session} class="spg-card spg-cpanel" aria-labelledby={`spg-${p.session}-h`} data-testid="compare-panel" data-session={p.session} data-preset={p.preset.value}>
+            <h2 id={`spg-${p.session}-h`}>Panel {NAMES[i]} <small class="spg-hint">{settingsOf(p)}</small></h2>
+            {keys.length > 0 && <SamplerSliders panel={p} uid={`spg-${p.session}`} keys={keys} legend={`Panel ${NAMES[i]}`} onChanged={() => compare.retune(p)} />}
+            <Output panel={p} />
+            <StatusLine panel={p} />
+            {p.strategy.value !== 'beam' && (
+              <details class="spg-cpanel-more">
+                <summary>Next token</summary>
+                <Bars panel={p} onBan={(token) => { p.toggleBan(token); compare.retune(p, { now: true }); }} />
+              </details>
+            )}
+          </section>
+        ))}
+      </div>
+    </div>
+  );
+}

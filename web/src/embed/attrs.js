@@ -1,0 +1,196 @@
+// @ts-check
+/**
+ * attrs.js — a <sampler-playground> element's attributes: what they mean,
+ * their checks, and the element tag for a setup ("Copy embed code").
+ *
+ *   model        bigram | transformer | the URL of a llama2.c .bin
+ *   tokenizer    the URL of its tokenizer.bin (with a model URL)
+ *   temperature, top-k, top-p, min-p, repetition-penalty   the sliders
+ *   seed, prompt, steps (tokens generated at load), speed (Play's steps/s)
+ *   controls     a comma list of what to show: temperature, top-k, top-p,
+ *                min-p, repetition-penalty, prompt, seed (default: the five
+ *                sliders; none in compare mode); "" hides them all,
+ *                Step/Play/Reset too
+ *   view         text, bars, nucleus (a comma list; default text,bars), or
+ *                compare (2-4 panels, `panels` as in a compare link)
+ *   strategy, beams, length-penalty, draft, speculate, regex, grammar,
+ *   ban, forced, click, panels: as the URL hash keys of the same names.
+ *
+ * Sliders' values outside their range are clamped; any other bad value
+ * falls back to its default; each says so in a notice in the element.
+ */
+import { defaultState, parseHash, serializeHash } from '../app/hash.js';
+import { SPEC } from '../app/params.js';
+import { BUILTIN_MODELS } from '../app/panel.js';
+
+/** slider attribute -> the engine's setting */
+export const SLIDERS = /** @type {const} */ ({
+  temperature: 'temperature',
+  'top-k': 'top_k',
+  'top-p': 'top_p',
+  'min-p': 'min_p',
+  'repetition-penalty': 'repetition_penalty',
+});
+export const CONTROLS = [...Object.keys(SLIDERS), 'prompt', 'seed'];
+export const DEFAULT_CONTROLS = Object.keys(SLIDERS);
+export const VIEW_PARTS = ['text', 'bars', 'nucleus'];
+export const DEFAULT_VIEW = ['text', 'bars'];
+/** attributes with the meaning of the hash key of the same name (- for _) */
+export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
+  'regex', 'grammar', 'ban', 'forced', 'click', 'panels'];
+export const ATTRIBUTES = ['model', 'tokenizer', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];
+
+const kebab = (/** @type {string} */ key) => key.replaceAll('_', '-');
+const snake = (/** @type {string} */ name) => name.replaceAll('-', '_');
+
+/**
+ * @typedef {Object} ModelChoice
+ * @property {string} id   the model's id in the Worker (a shipped model's name, or url:...)
+ * @property {string} key  the Worker this element uses (one per model)
+ * @property {import('../app/panel.js').ModelEntry | null} entry  a model fetched from a URL
+ */
+
+/**
+ * @typedef {Object} Config
+ * @property {import('../app/hash.js').HashState} state
+ * @property {ModelChoice} model
+ * @property {string[]} controls  what to show of CONTROLS
+ * @property {boolean} transport  Step / Play / Reset
+ * @property {string[]} parts     the view's parts (VIEW_PARTS), or ['compare']
+ * @property {string[]} notices
+ */
+
+/**
+ * Reads an element's attributes.
+ * @param {(name: string) => string | null} get  the attribute, or null when absent
+ * @param {string} base  what relative model URLs are resolved against (the page's URL)
+ * @returns {Config}
+ */
+export function parseAttributes(get, base) {
+  // the keys a link has: checked by the link's parser, notices in attribute terms
+  const search = new URLSearchParams();
+  for (const name of HASH_ATTRIBUTES) {
+    const v = get(name);
+    if (v !== null) search.set(snake(name), v);
+  }
+  const view = (get('view') ?? '').trim().toLowerCase();
+  if (view === 'compare') search.set('view', 'compare');
+  const { state, notices } = parseHash(search.toString(), { from: '', name: kebab });
+
+  // the sliders: a number out of range is clamped
+  for (const [name, key] of Object.entries(SLIDERS)) {
+    const raw = get(name);
+    if (raw === null) continue;
+    const spec = SPEC[key];
+    const v = raw.trim() === '' ? NaN : Number(raw);
+    if (!Number.isFinite(v)) {
+      notices.push(`Ignored ${name}=${JSON.stringify(raw)}: ${spec.label} must be a number; using ${spec.def}.`);
+      continue;
+    }
+    let c = Math.min(spec.max, Math.max(spec.min, v));
+    if (key === 'top_k') c = Math.round(c);
+    if (c !== v) notices.push(`${name}=${JSON.stringify(raw)} is outside ${spec.min} to ${spec.max}${key === 'top_k' ? ' or not whole' : ''}: using ${c}.`);
+    /** @type {any} */ (state.params)[key] = c;
+  }
+
+  // the model: a shipped one, or a file's URL (resolved against the page)
+  const model = modelChoice(get('model'), get('tokenizer'), base, notices);
+  state.model = model.id;
+
+  // what to show
+  // compare mode's panels show no sliders unless asked
+  let controls = view === 'compare' ? [] : DEFAULT_CONTROLS;
+  let transport = true;
+  const rawControls = get('controls');
+  if (rawControls !== null) {
+    const names = rawControls.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+    const unknown = names.filter((n) => !CONTROLS.includes(n));
+    if (unknown.length) notices.push(`Ignored controls ${unknown.map((n) => JSON.stringify(n)).join(', ')}: the controls are ${CONTROLS.join(', ')}.`);
+    controls = CONTROLS.filter((n) => names.includes(n));
+    transport = rawControls.trim() !== '';
+  }
+  let parts = DEFAULT_VIEW;
+  if (view === 'compare') parts = ['compare'];
+  else if (view) {
+    const names = view.split(',').map((s) => s.trim()).filter(Boolean);
+    const known = VIEW_PARTS.filter((n) => names.includes(n));
+    if (known.length !== names.length || !known.length) {
+      notices.push(`Ignored view=${JSON.stringify(get('view'))}: the view is a list of ${VIEW_PARTS.join(', ')}, or compare${known.length ? '' : `; using ${DEFAULT_VIEW.join(',')}`}.`);
+    }
+    if (known.length) parts = known;
+  }
+  return { state, model, controls, transport, parts, notices };
+}
+
+/**
+ * @param {string | null} raw @param {string | null} tokenizer @param {string} base
+ * @param {string[]} notices
+ * @returns {ModelChoice}
+ */
+function modelChoice(raw, tokenizer, base, notices) {
+  const name = (raw ?? '').trim();
+  if (!name || BUILTIN_MODELS.some((m) => m.id === name)) {
+    if (tokenizer !== null) notices.push('Ignored tokenizer: it goes with a model given by its URL.');
+    const id = name || 'bigram';
+    return { id, key: id, entry: null };
+  }
+  /** @type {URL | null} */
+  let url = null;
+  /** @type {URL | null} */
+  let tok = null;
+  try {
+    url = new URL(name, base);
+    tok = tokenizer ? new URL(tokenizer.trim(), base) : null;
+  } catch {
+    url = null;
+  }
+  const ok = (/** @type {URL | null} */ u) => !!u && ['http:', 'https:', 'blob:', 'data:'].includes(u.protocol);
+  if (!url || !ok(url) || (tok && !ok(tok))) {
+    notices.push(`Ignored model=${JSON.stringify(raw)}: the model is bigram, transformer or the URL of a llama2.c .bin file; using bigram.`);
+    return { id: 'bigram', key: 'bigram', entry: null };
+  }
+  const id = `url:${url.href}${tok ? ` ${tok.href}` : ''}`;
+  const file = decodeURIComponent(url.pathname.replace(/.*\//, '')) || url.host;
+  return { id, key: id, entry: { id, name: file, builtin: false, url: url.href, tokenizerUrl: tok ? tok.href : null } };
+}
+
+/** @param {string} v */
+const escapeAttr = (v) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The element's attributes for a setup: those of its link (the same keys,
+ * spelled with -), so the element shows what the page showed.
+ * @param {import('../app/hash.js').HashState} state
+ * @returns {Array<[string, string]>}
+ */
+export function attributesFor(state) {
+  const search = new URLSearchParams(serializeHash(state).slice(1));
+  /** @type {Array<[string, string]>} */
+  const out = [];
+  for (const [key, value] of search) {
+    if (key === 'view') continue;
+    out.push([kebab(key), value]);
+  }
+  if (state.view === 'compare') out.splice(1, 0, ['view', 'compare']);
+  return out;
+}
+
+/**
+ * "Copy embed code": the script tag and the element for a setup.
+ * @param {import('../app/hash.js').HashState} state
+ * @param {string} src  embed.js's URL
+ * @returns {{code: string, notes: string[]}}
+ */
+export function embedCode(state, src) {
+  const notes = [];
+  let s = state;
+  if (state.model === 'file') {
+    notes.push('A model loaded from a file cannot go into the code: put the .bin file on your site and set model="its URL" (and tokenizer="…").');
+    s = { ...state, model: defaultState().model };
+  }
+  const attrs = attributesFor(s).map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
+  return {
+    code: `<script type="module" src="${escapeAttr(src)}"></script>\n<sampler-playground${attrs}></sampler-playground>`,
+    notes,
+  };
+}
