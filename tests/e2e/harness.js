@@ -62,12 +62,13 @@ export function useBrowser() {
   beforeAll(async () => {
     const { chromium } = await import('playwright-core');
     h.server = await serveStatic(DIST);
+    h.servers = [h.server];
     h.browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
 
   afterAll(async () => {
     await h.browser?.close();
-    await h.server?.close();
+    for (const s of h.servers ?? []) await s.close();
   });
 
   beforeEach(() => {
@@ -82,22 +83,36 @@ export function useBrowser() {
     expect(found).toEqual([]);
   });
 
+  /** Another server (closed after the suite): serveStatic's root and options. */
+  h.serve = async (root, options) => {
+    const s = await serveStatic(root, options);
+    h.servers.push(s);
+    return s;
+  };
+  const ours = (url) => h.servers.some((s) => url.startsWith(s.url));
+
   /**
-   * A fresh page on the playground.  The offline cache (sw.js) is blocked:
-   * these tests are about the page (offline.test.js tests the cache).
-   * @param {{hash?: string, width?: number, height?: number, wait?: boolean}} [o]
+   * A fresh browser context whose every request is checked (anything not on
+   * one of our servers is refused).  The offline cache (sw.js) is blocked
+   * unless asked for: most tests are about the page (offline.test.js tests
+   * the cache).
+   * @param {{width?: number, height?: number, serviceWorkers?: 'allow' | 'block'}} [o]
    */
-  async function open({ hash = '', width = 1280, height = 900, wait = true } = {}) {
-    const context = await h.browser.newContext({ viewport: { width, height }, serviceWorkers: 'block' });
+  async function newContext({ width = 1280, height = 900, serviceWorkers = 'block' } = {}) {
+    const context = await h.browser.newContext({ viewport: { width, height }, serviceWorkers });
     h.contexts.push(context);
     await context.route('**/*', (route) => {
       const url = route.request().url();
       h.requested.push(url);
-      if (url.startsWith(h.server.url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+      if (ours(url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
       h.problems.push(`request left localhost: ${url}`);
       return route.abort();
     });
-    const page = await context.newPage();
+    return context;
+  }
+
+  /** Fails the test on the page's console errors, page errors and failed requests. */
+  function watch(page) {
     page.on('console', (msg) => {
       if (msg.type() !== 'error') return;
       const text = `${msg.text()} ${msg.location()?.url ?? ''}`;
@@ -105,15 +120,26 @@ export function useBrowser() {
     });
     page.on('pageerror', (err) => h.problems.push(`page error: ${err.message}`));
     page.on('requestfailed', (req) => {
-      if (!req.url().startsWith(h.server.url)) return;
+      if (!ours(req.url())) return;
       h.problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
     });
-    await page.goto(h.server.url + hash);
-    if (wait) await page.waitForSelector('[data-ready="true"]', { timeout: 15000 });
     return page;
   }
 
-  return { h, open };
+  /**
+   * A fresh page on the playground (or on `url`), once `ready` is there.
+   * @param {{hash?: string, url?: string, width?: number, height?: number, wait?: boolean, ready?: string,
+   *   serviceWorkers?: 'allow' | 'block', context?: import('playwright-core').BrowserContext}} [o]
+   */
+  async function open({ hash = '', url, width = 1280, height = 900, wait = true, ready = '[data-ready="true"]', serviceWorkers = 'block', context } = {}) {
+    const ctx = context ?? await newContext({ width, height, serviceWorkers });
+    const page = watch(await ctx.newPage());
+    await page.goto((url ?? h.server.url) + hash);
+    if (wait) await page.waitForSelector(ready, { timeout: 15000 });
+    return page;
+  }
+
+  return { h, open, newContext, watch };
 }
 
 // ---- page helpers -----------------------------------------------------------

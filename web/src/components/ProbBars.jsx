@@ -34,7 +34,9 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
     if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
     const buttons = /** @type {HTMLButtonElement[]} */ ([...(listRef.current?.querySelectorAll('button.spg-bar-btn') ?? [])]);
-    const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+    // the focused button (inside a shadow root, the root knows it; the document sees the host)
+    const root = /** @type {Document | ShadowRoot | undefined} */ (listRef.current?.getRootNode());
+    const at = buttons.indexOf(/** @type {HTMLButtonElement} */ ((root && 'activeElement' in root ? root.activeElement : null) ?? document.activeElement));
     if (at < 0) return;
     e.preventDefault();
     const to = e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1

@@ -1,0 +1,161 @@
+// The hash audit: the URL hash round-trips EVERY setting.  The list below
+// names each field of the page's setup (HashState) with a value that is
+// not its default; a new field without an entry here fails the first test.
+// Then every setting is changed through the app's own actions (as the
+// controls do), and the app's link, loaded into a fresh app, gives the
+// same setup and the same text.
+import { beforeEach, describe, expect, it } from 'vitest';
+
+import { createApp } from './app.js';
+import { defaultState, parseHash, serializeHash } from './hash.js';
+import { defaultPanelSpec } from './lab.js';
+import { inProcessClient } from './test-client.js';
+
+/** every setting of the single view: a value that is not the default */
+const SINGLE = {
+  view: 'single',
+  model: 'transformer',
+  params: { temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 },
+  seed: '18446744073709551615',
+  prompt: 'And God said, "let there be & light" #1',
+  steps: 12,
+  forced: [[0, 31], [5, 12]],
+  strategy: 'speculative',
+  beam: { width: 6, lengthPenalty: 0.5 },
+  spec: { draft: 'transformer', n: 3 },
+  bans: [3, 17],
+  constraint: { kind: 'regex', regex: '[a-z ]+(,|\\.)' },
+  speed: 42,
+  barAction: 'force',
+};
+
+/** compare mode's settings */
+const COMPARE = {
+  view: 'compare',
+  model: 'transformer',
+  seed: '7',
+  prompt: 'Ma',
+  steps: 9,
+  constraint: { kind: 'json', regex: '' },
+  panels: [
+    defaultPanelSpec('greedy'),
+    { ...defaultPanelSpec('balanced'), params: { ...defaultPanelSpec('balanced').params, top_k: 40 }, bans: [4, 9] },
+    { ...defaultPanelSpec('custom'), strategy: 'beam', beam: { width: 3, lengthPenalty: 0.4 } },
+    { ...defaultPanelSpec('chaos'), strategy: 'speculative', spec: { draft: 'bigram', n: 2 } },
+  ],
+  speed: 3,
+};
+
+describe('the URL hash keeps every setting', () => {
+  it('the audit list names every field of the setup', () => {
+    const fields = Object.keys(defaultState()).sort();
+    expect(Object.keys(SINGLE).concat('panels').sort()).toEqual(fields);
+    for (const [key, value] of Object.entries(SINGLE)) {
+      if (key === 'view') continue;
+      expect(value, key).not.toEqual(/** @type {any} */ (defaultState())[key]);
+    }
+  });
+
+  it('round-trips each setting of the single view alone, and all of them together', () => {
+    for (const [key, value] of Object.entries(SINGLE)) {
+      const state = { ...defaultState(), [key]: value };
+      if (key === 'forced') state.steps = 12; // forced picks inside the generated text
+      const { state: back, notices } = parseHash(serializeHash(state));
+      expect(notices, key).toEqual([]);
+      expect(back, key).toEqual(state);
+    }
+    const all = { ...defaultState(), ...SINGLE, forced: [] }; // (forced picks are for sampling only)
+    const { state: back, notices } = parseHash(serializeHash(all));
+    expect(notices).toEqual([]);
+    expect(back).toEqual(all);
+    const sampled = { ...defaultState(), ...SINGLE, strategy: 'sample' };
+    expect(parseHash(serializeHash(sampled)).state).toEqual(sampled);
+  });
+
+  it('round-trips compare mode: the shared setup, each panel, the speed', () => {
+    const state = { ...defaultState(), ...COMPARE };
+    const { state: back, notices } = parseHash(serializeHash(state));
+    expect(notices).toEqual([]);
+    expect(back.view).toBe('compare');
+    for (const key of Object.keys(COMPARE)) expect(back[key], key).toEqual(state[key]);
+  });
+});
+
+describe('every control\'s setting reaches the link and comes back', () => {
+  let app;
+  beforeEach(async () => {
+    app = createApp(inProcessClient(), { retuneDelay: 0 });
+    await app.init();
+    await app.load(parseHash('').state);
+  });
+
+  /** the app's link, loaded into a fresh app: its setup, link and text */
+  async function reload(from) {
+    const link = serializeHash(from.hashState.value);
+    const fresh = createApp(inProcessClient(), { retuneDelay: 0 });
+    await fresh.init();
+    const { state, notices } = parseHash(link);
+    expect(notices).toEqual([]);
+    await fresh.load(state, notices);
+    return { fresh, link };
+  }
+
+  it('the single view', async () => {
+    const p = app.main;
+    p.setParam('temperature', 0.8);
+    p.setParam('top_k', 30);
+    p.setParam('top_p', 0.95);
+    p.setParam('min_p', 0.02);
+    p.setParam('repetition_penalty', 1.1);
+    await p.setSeed('9');
+    await p.setPrompt('Ma');
+    p.speed.value = 25;
+    p.barAction.value = 'force';
+    p.toggleBan(5);
+    await p.step(10); // a forced first token
+    for (let i = 0; i < 6; i++) await p.step();
+    await p.setBeamOpts({ width: 2, lengthPenalty: 0.7 });
+    await p.setSpecOpts({ n: 6 });
+    await p.setConstraint({ kind: 'regex', regex: '[a-z]+' });
+    for (let i = 0; i < 3; i++) await p.step();
+    const { fresh, link } = await reload(app);
+    expect(link).toContain('speed=25');
+    expect(link).toContain('click=force');
+    expect(link).toContain('beams=2');
+    expect(link).toContain('speculate=6');
+    expect(fresh.hashState.value).toEqual(app.hashState.value);
+    expect(fresh.main.text.value).toBe(p.text.value);
+    expect(fresh.main.speed.value).toBe(25);
+    expect(fresh.main.barAction.value).toBe('force');
+    expect(fresh.main.beamOpts.value).toEqual({ width: 2, lengthPenalty: 0.7 });
+  });
+
+  it('another strategy', async () => {
+    const p = app.main;
+    await p.setStrategy('beam');
+    await p.setBeamOpts({ width: 3, lengthPenalty: 0.4 });
+    await p.step();
+    await p.step();
+    const { fresh } = await reload(app);
+    expect(fresh.hashState.value).toEqual(app.hashState.value);
+    expect(fresh.main.text.value).toBe(p.text.value);
+  });
+
+  it('compare mode', async () => {
+    await app.setView('compare');
+    const c = app.compare;
+    const [a, b] = c.panels.value;
+    c.setPreset(b, 'factual');
+    b.setParam('top_k', 12);
+    await c.retune(b, { now: true });
+    await c.setStrategy(a, 'beam');
+    c.speed.value = 50;
+    await c.step();
+    await c.step();
+    const { fresh, link } = await reload(app);
+    expect(link).toContain('view=compare');
+    expect(link).toContain('speed=50');
+    expect(fresh.hashState.value).toEqual(app.hashState.value);
+    expect(fresh.compare.panels.value.map((x) => x.text.value)).toEqual(c.panels.value.map((x) => x.text.value));
+  });
+});

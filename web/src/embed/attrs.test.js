@@ -1,0 +1,129 @@
+// The element's attributes: their meaning, clamping and defaults with
+// notices, model URLs, what to show, and "Copy embed code" (the element
+// for a setup gives the same setup back).
+import { describe, expect, it } from 'vitest';
+
+import { defaultState, parseHash } from '../app/hash.js';
+import { defaultPanelSpec } from '../app/lab.js';
+import { ATTRIBUTES, DEFAULT_CONTROLS, DEFAULT_VIEW, embedCode, parseAttributes } from './attrs.js';
+
+const PAGE = 'https://lessons.example/course/temp.html';
+/** parses a tag's attributes given as an object */
+const parse = (attrs) => parseAttributes((name) => (Object.hasOwn(attrs, name) ? attrs[name] : null), PAGE);
+
+/** the attributes of the element in an embed code */
+function attrsOf(code) {
+  const tag = code.split('\n')[1];
+  const out = {};
+  for (const m of tag.matchAll(/ ([a-z-]+)="([^"]*)"/g)) {
+    out[m[1]] = m[2].replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  }
+  return out;
+}
+
+describe('parseAttributes', () => {
+  it('no attributes: the bigram, the defaults, the five sliders, text and bars', () => {
+    const c = parse({});
+    expect(c.state).toEqual(defaultState());
+    expect(c.model).toEqual({ id: 'bigram', key: 'bigram', entry: null });
+    expect(c.controls).toEqual(DEFAULT_CONTROLS);
+    expect(c.transport).toBe(true);
+    expect(c.parts).toEqual(DEFAULT_VIEW);
+    expect(c.notices).toEqual([]);
+  });
+
+  it('reads the sliders, seed, prompt and steps', () => {
+    const c = parse({ model: 'transformer', temperature: '0.7', 'top-k': '40', 'top-p': '0.9', 'min-p': '0.05', 'repetition-penalty': '1.3', seed: '7', prompt: 'And God', steps: '20', speed: '30' });
+    expect(c.notices).toEqual([]);
+    expect(c.state.model).toBe('transformer');
+    expect(c.model.key).toBe('transformer');
+    expect(c.state.params).toEqual({ temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.3 });
+    expect(c.state).toMatchObject({ seed: '7', prompt: 'And God', steps: 20, speed: 30 });
+  });
+
+  it('clamps sliders out of range, and falls back to the default for what is not a number, with notices', () => {
+    const c = parse({ temperature: '9', 'top-k': '2.6', 'top-p': '0', 'min-p': 'lots', 'repetition-penalty': '', seed: '-1', steps: '1e9' });
+    expect(c.state.params).toEqual({ temperature: 3, top_k: 3, top_p: 0.01, min_p: 0, repetition_penalty: 1 });
+    expect(c.state.seed).toBe('42');
+    expect(c.state.steps).toBe(0);
+    expect(c.notices).toHaveLength(7);
+    expect(c.notices).toContain('temperature="9" is outside 0 to 3: using 3.');
+    expect(c.notices.find((n) => n.startsWith('Ignored min-p="lots"'))).toBe('Ignored min-p="lots": Min-p must be a number; using 0.');
+    expect(c.notices.find((n) => n.startsWith('Ignored seed='))).toMatch(/^Ignored seed="-1": the seed must be a whole number/);
+    expect(c.notices.join(' ')).not.toContain('link');
+  });
+
+  it('a model URL is resolved against the page, with its tokenizer; a bad one falls back to the bigram', () => {
+    const c = parse({ model: 'models/stories.bin', tokenizer: '/shared/tok.bin' });
+    expect(c.notices).toEqual([]);
+    expect(c.model.entry).toEqual({
+      id: 'url:https://lessons.example/course/models/stories.bin https://lessons.example/shared/tok.bin',
+      name: 'stories.bin', builtin: false,
+      url: 'https://lessons.example/course/models/stories.bin', tokenizerUrl: 'https://lessons.example/shared/tok.bin',
+    });
+    expect(c.state.model).toBe(c.model.id);
+    expect(c.model.key).toBe(c.model.id);
+    const bad = parse({ model: 'javascript:alert(1)' });
+    expect(bad.model.id).toBe('bigram');
+    expect(bad.notices[0]).toMatch(/^Ignored model="javascript:alert\(1\)"/);
+    expect(parse({ tokenizer: 'tok.bin' }).notices).toEqual(['Ignored tokenizer: it goes with a model given by its URL.']);
+  });
+
+  it('controls and view choose what is shown', () => {
+    expect(parse({ controls: 'temperature, top-k' })).toMatchObject({ controls: ['temperature', 'top-k'], transport: true });
+    expect(parse({ controls: '' })).toMatchObject({ controls: [], transport: false });
+    const odd = parse({ controls: 'temperature,volume' });
+    expect(odd.controls).toEqual(['temperature']);
+    expect(odd.notices[0]).toMatch(/^Ignored controls "volume"/);
+    expect(parse({ view: 'bars' }).parts).toEqual(['bars']);
+    expect(parse({ view: 'nucleus,text' }).parts).toEqual(['text', 'nucleus']);
+    const cmp = parse({ view: 'compare', panels: 'greedy,chaos' });
+    expect(cmp.parts).toEqual(['compare']);
+    expect(cmp.controls).toEqual([]);
+    expect(cmp.state.view).toBe('compare');
+    expect(cmp.state.panels).toEqual([defaultPanelSpec('greedy'), defaultPanelSpec('chaos')]);
+    const bad = parse({ view: 'pie' });
+    expect(bad.parts).toEqual(DEFAULT_VIEW);
+    expect(bad.notices[0]).toMatch(/^Ignored view="pie"/);
+  });
+
+  it('observes every attribute it reads', () => {
+    for (const name of ['model', 'tokenizer', 'prompt', 'temperature', 'top-k', 'top-p', 'min-p', 'repetition-penalty', 'seed', 'controls', 'view']) {
+      expect(ATTRIBUTES).toContain(name);
+    }
+  });
+});
+
+describe('embedCode', () => {
+  const SRC = 'https://site.example/playground/embed.js';
+
+  it('the script tag and the element for a setup', () => {
+    const state = parseHash('#model=bigram&temperature=0.7&top_k=40&top_p=0.9&seed=42&prompt=Ma&steps=30').state;
+    const { code, notes } = embedCode(state, SRC);
+    expect(notes).toEqual([]);
+    expect(code).toBe(`<script type="module" src="${SRC}"></script>\n`
+      + '<sampler-playground model="bigram" temperature="0.7" top-k="40" top-p="0.9" seed="42" prompt="Ma" steps="30"></sampler-playground>');
+  });
+
+  it('round-trips every setting through the element\'s attributes', () => {
+    const links = [
+      '#model=transformer&temperature=0.5&top_k=7&top_p=0.8&min_p=0.1&repetition_penalty=1.5&seed=123&prompt=%22a%22%20%3C%26%3E&steps=9&forced=1.4&ban=3,5&regex=[a-z]%2B&speed=20&click=force',
+      '#model=bigram&seed=1&strategy=beam&beams=3&length_penalty=0.5&grammar=json&steps=4',
+      '#model=bigram&seed=1&strategy=speculative&draft=transformer&speculate=2',
+      '#view=compare&model=bigram&seed=7&prompt=Ma&steps=30&panels=greedy,balanced_k40,chaos_beam3&speed=12',
+    ];
+    for (const link of links) {
+      const { state } = parseHash(link);
+      const { code } = embedCode(state, SRC);
+      const back = parse(attrsOf(code));
+      expect(back.notices, link).toEqual([]);
+      expect(back.state, link).toEqual(state);
+    }
+  });
+
+  it('a model from a file cannot be embedded: the code says so and uses the bigram', () => {
+    const { code, notes } = embedCode({ ...defaultState(), model: 'file' }, SRC);
+    expect(code).toContain('model="bigram"');
+    expect(notes[0]).toMatch(/cannot go into the code/);
+  });
+});
