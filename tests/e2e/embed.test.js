@@ -9,15 +9,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { charTokenizer, DIST, haveTransformer, randomCheckpoint } from './fixtures.js';
-import { engineText, generated, haveChromium, until, useBrowser } from './harness.js';
-
-/** A lesson page: the embed script and some body. */
-export const lesson = (body, { src = '/playground/embed.js', style = '' } = {}) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>A lesson</title>${style ? `<style>${style}</style>` : ''}
-<script type="module" src="${src}"></script></head>
-<body><h1>A lesson</h1><div class="page-text">Some of the lesson's own text.</div>
-${body}
-</body></html>`;
+import { engineText, generated, haveChromium, lesson, until, useBrowser } from './harness.js';
 
 const HOSTILE = '* { color: red !important; font-size: 40px } div { display: none } button { background: lime !important } input { width: 2px }';
 

@@ -144,6 +144,15 @@ export function useBrowser() {
 
 // ---- page helpers -----------------------------------------------------------
 
+/** A lesson page: the embed script and some body. */
+export const lesson = (body, { src = '/playground/embed.js', style = '' } = {}) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A lesson</title>${style ? `<style>${style}</style>` : ''}
+<script type="module" src="${src}"></script></head>
+<body><h1>A lesson</h1><div class="page-text">Some of the lesson's own text.</div>
+${body}
+</body></html>`;
+
+
 export const hashOf = (page) => page.evaluate(() => location.hash);
 /** the generated text of the single view (the output's text after the prompt) */
 export const generated = (scope) => scope.locator('[data-testid="output"]').first().evaluate((el) => {
