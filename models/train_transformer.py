@@ -11,12 +11,14 @@ llama2.c's own models):
   models/transformer.bin            legacy (version 0) float32 checkpoint
   models/transformer_tokenizer.bin  tokenizer.bin for the character vocabulary
 
-Run (2 CPU cores, about 13 minutes; see models/MODELS.md):
+Run (about 10-12 minutes on 2 idle CPU cores, far longer when other jobs
+compete for them; deterministic for a given PyTorch, BLAS and thread count;
+see models/MODELS.md):
   /usr/bin/python3 models/train_transformer.py
   /usr/bin/python3 models/train_transformer.py --quick   # smoke test, to /tmp
 
 Needs:  apt-get install python3-torch bible-kjv
-Fast:   apt-get install libopenblas0-openmp   (else netlib BLAS, ~10x slower)
+Fast:   apt-get install libopenblas0-openmp   (else netlib BLAS, ~20x slower)
 """
 
 import argparse
@@ -237,8 +239,8 @@ def build_model_classes(torch):
 
 def blas_library(torch):
     """Which BLAS this process has mapped (Debian's python3-torch uses the
-    system libblas.so.3 alternative: netlib's reference BLAS is ~15x slower
-    than OpenBLAS here)."""
+    system libblas.so.3 alternative: netlib's reference BLAS makes a training
+    step ~20x slower than OpenBLAS here)."""
     torch.ones(64, 64) @ torch.ones(64, 64)
     try:
         with open("/proc/self/maps") as f:
@@ -344,7 +346,7 @@ def main():
     print(f"torch {torch.__version__}, {args.threads} threads, BLAS: {blas}")
     if "openblas" not in blas and "mkl" not in blas:
         print("note: slow reference BLAS; apt-get install libopenblas0-openmp "
-              "makes training ~10x faster", file=sys.stderr)
+              "makes training ~20x faster", file=sys.stderr)
     t_start = time.time()
 
     # -- data: one document per verse; split by chapter (every 20th -> val)
