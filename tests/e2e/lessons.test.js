@@ -1,0 +1,137 @@
+// The three lessons of docs/lessons.md, verbatim, in Chromium: each
+// example page is cut out of the guide (the ```html fence after its
+// "<!-- example: NAME -->" marker), served next to a copy of dist/ named
+// playground/ as the guide says, loaded, and used as a reader would.  What
+// each page must do is written here, not in the guide.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import { loadEngineNode } from '../../web/src/engine/node.js';
+import { DIST, haveTransformer, MODELS, ROOT } from './fixtures.js';
+import { engineText, generated, haveChromium, until, useBrowser } from './harness.js';
+
+const GUIDE = fs.readFileSync(path.join(ROOT, 'docs/lessons.md'), 'utf8');
+const EXAMPLES = Object.fromEntries([...GUIDE.matchAll(/<!-- example: ([\w.-]+) -->\n```html\n([\s\S]*?)\n```/g)].map((m) => [m[1], m[2]]));
+
+/** the engine's nucleus size for the bigram's first token, computed in Node */
+async function nucleus({ seed, params }) {
+  const e = await loadEngineNode('simd');
+  const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, 'bigram.bin'))));
+  const s = e.createSession(m);
+  s.start('', seed);
+  const n = s.preview(params).nKept;
+  s.free();
+  m.free();
+  return n;
+}
+
+const el = (page, i) => page.locator('sampler-playground').nth(i);
+const tokensIn = (scope) => scope.locator('[data-testid="output-token"]');
+const probs = (scope) => scope.locator('[data-testid="prob-bar"]').evaluateAll((els) => els.map((e) => Number(e.dataset.prob)));
+const topProb = async (scope) => Math.max(...(await probs(scope)));
+const step = (scope) => scope.getByRole('button', { name: 'Step', exact: true }).click();
+
+describe.skipIf(!haveChromium)('the lesson examples of docs/lessons.md', () => {
+  const { h, newContext, watch } = useBrowser();
+  let site;
+
+  /** Opens an example page; resolves once its elements are ready, with the Workers it started. */
+  async function lessonPage(name) {
+    site ??= await h.serve(null, { mounts: { '/lessons/playground/': DIST }, files: { '/favicon.ico': '', ...Object.fromEntries(Object.entries(EXAMPLES).map(([n, html]) => [`/lessons/${n}`, html])) } });
+    const page = watch(await (await newContext({ width: 1100 })).newPage());
+    const workers = [];
+    page.on('worker', (w) => workers.push(w.url()));
+    await page.goto(`${site.url}lessons/${name}`);
+    const n = await page.locator('sampler-playground').count();
+    await until(async () => (await page.locator('sampler-playground [data-testid="embed"][data-ready="true"]').count()) === n, 20000);
+    return { page, workers };
+  }
+
+  it('the guide has the three examples, each a complete page with the embed script', () => {
+    expect(Object.keys(EXAMPLES)).toEqual(['temperature.html', 'top-k-top-p.html', 'repetition-penalty.html']);
+    for (const html of Object.values(EXAMPLES)) {
+      expect(html).toMatch(/^<!doctype html>/);
+      expect(html).toContain('<script type="module" src="playground/embed.js"></script>');
+      expect(html.trim().endsWith('</html>')).toBe(true);
+    }
+  });
+
+  it('temperature: the slider reshapes the bars, Step draws with it; temperature 0 is greedy', async () => {
+    const { page, workers } = await lessonPage('temperature.html');
+    expect(workers).toHaveLength(1); // two bigram elements, one Worker
+    const a = el(page, 0);
+    expect(await a.getByTestId('output-prompt').textContent()).toBe('Ma');
+    expect(await tokensIn(a).count()).toBe(0);
+    expect(await a.locator('[data-testid="prob-bar"]').count()).toBe(54);
+    expect(await a.getByRole('slider').count()).toBe(2); // temperature, and Play's speed
+    const t = a.getByRole('slider', { name: /^Temperature/ });
+    const p1 = await topProb(a);
+    await t.focus();
+    for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowLeft');
+    await until(async () => (await a.getByTestId('value-temperature').textContent()) === '0.50');
+    await until(async () => (await topProb(a)) > p1 + 0.1); // colder: the favourite gains
+    for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowRight');
+    await until(async () => (await a.getByTestId('value-temperature').textContent()) === '2.00');
+    await until(async () => (await topProb(a)) < p1 - 0.05); // hotter: it loses
+    await step(a);
+    await until(async () => (await tokensIn(a).count()) === 1);
+    expect(await generated(a)).toBe(await engineText({ prompt: 'Ma', seed: 7, params: { temperature: 2 }, steps: 1 }));
+    const b = el(page, 1);
+    expect(await b.getByRole('button').count()).toBe(0); // controls=""
+    expect(await b.getByRole('slider').count()).toBe(0);
+    expect(await tokensIn(b).count()).toBe(12);
+    expect(await generated(b)).toBe(await engineText({ prompt: 'Ma', seed: 7, params: { temperature: 0 }, steps: 12 }));
+  });
+
+  it('top-k versus top-p: the sliders cut the bars and the nucleus; the compare panels write their texts in lockstep', async () => {
+    const { page } = await lessonPage('top-k-top-p.html');
+    const a = el(page, 0);
+    const kept = () => a.locator('[data-testid="prob-bar"][data-kept="true"]').count();
+    expect(await kept()).toBe(5);
+    expect(await a.getByTestId('nucleus-size').textContent()).toBe('5');
+    expect(await a.getByTestId('nucleus-plot').isVisible()).toBe(true);
+    expect(await a.getByRole('slider').count()).toBe(4); // top-k, top-p, the nucleus view's p-line, Play's speed
+    await a.getByRole('slider', { name: /^Top-p/ }).fill('0.3');
+    const n = await nucleus({ seed: 3, params: { top_k: 5, top_p: 0.3 } });
+    expect(n).toBeLessThan(5);
+    await until(async () => (await kept()) === n);
+    expect(await a.getByTestId('nucleus-size').textContent()).toBe(String(n));
+    expect(await a.locator('[data-testid="prob-bar"][data-cut="top_p"]').count()).toBe(5 - n);
+    const b = el(page, 1);
+    const panels = b.getByTestId('compare-panel');
+    expect(await panels.count()).toBe(2);
+    const texts = async () => Promise.all([0, 1].map((i) => generated(panels.nth(i))));
+    expect(await texts()).toEqual([
+      await engineText({ seed: 3, params: { top_k: 5 }, steps: 20 }),
+      await engineText({ seed: 3, params: { top_p: 0.6 }, steps: 20 }),
+    ]);
+    await step(b);
+    await until(async () => (await tokensIn(panels.nth(0)).count()) === 21 && (await tokensIn(panels.nth(1)).count()) === 21);
+    await panels.nth(1).getByText('Next token').click();
+    expect(await panels.nth(1).locator('[data-testid="prob-bar"][data-cut="top_p"]').count()).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!haveTransformer)('repetition penalty: greedy loops, the penalty does not; the slider marks the penalized bars', async () => {
+    const { page, workers } = await lessonPage('repetition-penalty.html');
+    expect(workers).toHaveLength(1); // both show the transformer
+    const panels = el(page, 0).getByTestId('compare-panel');
+    const [greedy, penalized] = await Promise.all([0, 1].map((i) => generated(panels.nth(i))));
+    const opts = { model: 'transformer', prompt: 'And God said', seed: 5, steps: 120 };
+    expect(greedy).toBe(await engineText({ ...opts, params: { temperature: 0 } }));
+    expect(penalized).toBe(await engineText({ ...opts, params: { temperature: 0, repetition_penalty: 1.3 } }));
+    expect(greedy).toMatch(/(.{20,})\1/); // a loop: "the son of Jerusalem, and the son of Jerusalem, and"
+    expect(penalized).not.toMatch(/(.{20,})\1/);
+    expect(penalized).not.toBe(greedy);
+    const b = el(page, 1);
+    expect(await generated(b)).toBe(await engineText({ ...opts, steps: 40, params: { temperature: 0.5 } }));
+    expect(await b.locator('.spg-bar.is-penalized').count()).toBe(0);
+    const before = await probs(b);
+    await b.getByRole('slider', { name: /^Repetition penalty/ }).fill('1.5');
+    await until(async () => (await b.getByTestId('value-repetition_penalty').textContent()) === '1.50');
+    await until(async () => (await b.locator('.spg-bar.is-penalized').count()) > 5);
+    expect(await probs(b)).not.toEqual(before);
+    await step(b);
+    await until(async () => (await tokensIn(b).count()) === 41);
+  });
+});
