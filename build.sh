@@ -150,11 +150,15 @@ test_c() {
 }
 
 test_python() {
-  say "transformer parity against PyTorch"
-  local status=0
-  /usr/bin/python3 tests/py/test_transformer_parity.py "$BUILD/sampler" || status=$?
-  if [ $status -eq 77 ]; then return 0; fi
-  return $status
+  # exit 77 = skipped (no PyTorch): says why, and is not a failure
+  say "the PyTorch reference reader against llama2.c, and the engine against it"
+  local failed=0 status
+  for t in tests/py/test_llama2c_ref.py "tests/py/test_transformer_parity.py $BUILD/sampler"; do
+    status=0
+    /usr/bin/python3 $t || status=$?
+    [ $status -eq 0 ] || [ $status -eq 77 ] || failed=1
+  done
+  return $failed
 }
 
 test_js() {
