@@ -710,7 +710,7 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
             next = nx;
             next_cap = cap;
         }
-        int class_to[256];
+        int class_to[256] = {0}; /* every class is set below */
         for (int cls = 0; cls < n_classes; cls++) {
             int byte = rep[cls], k = 0;
             for (int j = d->offset[i]; j < d->offset[i + 1]; j++) {
