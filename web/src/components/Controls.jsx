@@ -185,8 +185,11 @@ export function SeedField({ panel, uid }) {
   const applied = panel.seed.value;
   useEffect(() => { setText(applied); }, [applied]);
   const error = panel.errors.value.seed;
-  const commit = (/** @type {string} */ v) => {
-    if (v.trim() !== panel.seed.value || panel.errors.value.seed) panel.setSeed(v);
+  /** a seed the engine cannot take is refused (said below) and the field shows the seed in use again */
+  const commit = async (/** @type {string} */ v) => {
+    if (v.trim() === panel.seed.value && !panel.errors.value.seed) return;
+    const ok = await panel.setSeed(v);
+    if (!ok && panel.errors.value.seed) setText(panel.seed.value);
   };
   return (
     <div class="spg-field">
@@ -209,7 +212,7 @@ export function SeedField({ panel, uid }) {
         </button>
       </div>
       <small id={`${uid}-dice-hint`} class="spg-hint">The same seed gives the same text; the dice picks a new one.</small>
-      {error && <p class="spg-error" role="alert" data-testid="seed-error">{error}</p>}
+      {error && <p class="spg-error" role="alert" data-testid="seed-error">{error} The seed is still {panel.seed.value}.</p>}
     </div>
   );
 }

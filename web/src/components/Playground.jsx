@@ -161,11 +161,13 @@ export function Output({ panel }) {
 
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 export function StatusLine({ panel }) {
-  const engineError = panel.errors.value.engine;
+  const status = panel.status.value;
+  // the engine's own failure (a request refused, or a model whose output is not finite)
+  const engineError = panel.errors.value.engine || (status?.fault ? status.message : '');
   return (
     <>
       <p class="spg-status" role="status" data-testid="status">
-        {panel.busy.value || panel.status.value?.message || ''}
+        {panel.busy.value || (status?.fault ? '' : status?.message) || ''}
       </p>
       {engineError && <p class="spg-error" role="alert" data-testid="engine-error">{engineError}</p>}
     </>

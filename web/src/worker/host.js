@@ -109,6 +109,7 @@ export { CONSTRAINT_BUDGET };
  * @property {boolean} ready   another token can be generated
  * @property {boolean} finished  the model emitted its end-of-text token
  * @property {string} message  why not ready ('' when ready)
+ * @property {boolean} [fault]  the message is the engine's: the model's output is not finite
  */
 
 /**
@@ -751,9 +752,16 @@ export class EngineHost {
         });
       } catch (err) {
         // the engine's own "context full" (SP_ERR_STATE): a calm stop
-        if (!(err instanceof EngineError && err.code === 4)) throw err;
-        status.ready = false;
-        status.message = `${err.message}. Reset to start again.`;
+        if (err instanceof EngineError && err.code === 4) {
+          status.ready = false;
+          status.message = `${err.message}. Reset to start again.`;
+        } else if (err instanceof EngineError && /^logits: /.test(err.message)) {
+          // the model's output is not finite here: the text so far stays,
+          // nothing can follow, and the engine's message says why
+          status.ready = false;
+          status.fault = true;
+          status.message = `${err.message}. Nothing can follow; Reset, or choose another model.`;
+        } else throw err;
       }
     }
     if (next && samples) {
