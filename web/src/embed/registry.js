@@ -7,21 +7,31 @@
  */
 import { EngineClient, createEngineWorker } from '../worker/client.js';
 
-/** @type {Map<string, {client: EngineClient, users: number}>} */
+/** @typedef {{request: EngineClient['request'], terminate: () => void}} Client */
+
+/** @type {Map<string, {client: Client, users: number}>} */
 const workers = new Map();
+
+/** @type {(key: string) => Client} */
+let makeClient = () => new EngineClient(createEngineWorker());
 
 /** How many Workers run now (for tests). */
 export const workerCount = () => workers.size;
 
+/** Replaces how clients are made (component tests use the host in process). @param {(key: string) => Client} make */
+export function setClientFactory(make) {
+  makeClient = make;
+}
+
 /**
  * The client of the Worker for a model (started on first use).
  * @param {string} key the model ('bigram', 'transformer', or a file's URL)
- * @param {() => Worker} [make]
+ * @returns {Client}
  */
-export function acquireClient(key, make = createEngineWorker) {
+export function acquireClient(key) {
   let w = workers.get(key);
   if (!w) {
-    w = { client: new EngineClient(make()), users: 0 };
+    w = { client: makeClient(key), users: 0 };
     workers.set(key, w);
   }
   w.users++;

@@ -1,0 +1,126 @@
+// @vitest-environment happy-dom
+// <sampler-playground> in happy-dom, over the Worker's host in process: it
+// renders into its shadow root (with its stylesheet), shows the parts and
+// controls its attributes name, follows attribute changes, shares one
+// client per model between elements and lets it go with the last one, and
+// says calmly what was wrong with an attribute.  "Copy embed code" too.
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { signal } from '@preact/signals';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { inProcessClient } from '../app/test-client.js';
+import { parseHash } from '../app/hash.js';
+import { EmbedCode } from '../components/EmbedCode.jsx';
+import { setClientFactory } from './registry.js';
+
+const made = [];
+const terminated = [];
+
+beforeAll(async () => {
+  setClientFactory((key) => {
+    made.push(key);
+    const client = inProcessClient();
+    return { request: (op, args) => client.request(op, args), terminate: () => terminated.push(key) };
+  });
+  await import('./embed.jsx');
+});
+
+afterEach(() => {
+  document.body.innerHTML = '';
+  cleanup();
+});
+
+const until = async (fn, ms = 10000) => {
+  const t0 = Date.now();
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() - t0 > ms) throw new Error(`timed out: ${fn}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+const $ = (host, sel) => host.shadowRoot.querySelector(sel);
+const $$ = (host, sel) => [...host.shadowRoot.querySelectorAll(sel)];
+const ready = (host) => $(host, '[data-testid="embed"]')?.getAttribute('data-ready') === 'true';
+
+function add(html) {
+  document.body.insertAdjacentHTML('beforeend', html);
+  return /** @type {HTMLElement} */ (document.body.lastElementChild);
+}
+
+describe('<sampler-playground>', () => {
+  it('renders into its shadow root with its stylesheet: the parts and sliders it is asked for', async () => {
+    const el = add('<sampler-playground temperature="0.5" seed="3" steps="4" controls="temperature,seed" view="text,bars"></sampler-playground>');
+    await until(() => ready(el));
+    expect(el.shadowRoot).toBeTruthy();
+    const css = el.shadowRoot.adoptedStyleSheets?.length ? 'adopted' : $(el, 'style')?.textContent;
+    expect(css === 'adopted' || css.includes('.spg-embed')).toBe(true);
+    expect($$(el, '[data-testid="output-token"]')).toHaveLength(4);
+    expect($$(el, '[data-testid="prob-bar"]')).toHaveLength(54);
+    expect($$(el, '.spg-slider').map((s) => s.dataset.param)).toEqual(['temperature']);
+    expect($(el, '[data-testid="seed"]').value).toBe('3');
+    expect($(el, '[data-testid="nucleus-plot"]')).toBeNull();
+    expect($(el, '[data-testid="step"]')).toBeTruthy();
+    expect(el.querySelector('*')).toBeNull(); // nothing in the page's own DOM
+  });
+
+  it('follows its attributes: sliders re-warp (the text stays), a seed regenerates, controls="" hides the controls', async () => {
+    const el = add('<sampler-playground seed="3" steps="4" view="text,nucleus"></sampler-playground>');
+    await until(() => ready(el));
+    const text = $(el, '[data-testid="output"]').textContent;
+    el.setAttribute('top-p', '0.3');
+    await until(() => $(el, '[data-testid="value-top_p"]')?.textContent === '0.30');
+    await until(() => Number($(el, '[data-testid="nucleus-size"]').textContent) < 54);
+    expect($(el, '[data-testid="output"]').textContent).toBe(text);
+    el.setAttribute('seed', '4');
+    await until(() => $(el, '[data-testid="output"]').textContent !== text && $$(el, '[data-testid="output-token"]').length === 4);
+    el.setAttribute('controls', '');
+    await until(() => !$(el, '[data-testid="step"]'));
+    expect($$(el, '.spg-slider')).toHaveLength(0);
+  });
+
+  it('shares one client per model and lets it go with the last element; bad attributes are a notice', async () => {
+    const before = made.length;
+    const a = add('<sampler-playground model="bigram" view="bars"></sampler-playground>');
+    const b = add('<sampler-playground temperature="hot" top-k="-4" view="pie"></sampler-playground>');
+    await until(() => ready(a) && ready(b));
+    expect(made.slice(before)).toEqual(['bigram']);
+    const notice = $(b, '[data-testid="notice"]').textContent;
+    expect(notice).toContain('Ignored temperature="hot": Temperature must be a number; using 1.');
+    expect(notice).toContain('top-k="-4" is outside 0 to 100000 or not whole: using 0.');
+    expect(notice).toContain('Ignored view="pie"');
+    const gone = terminated.length;
+    a.remove();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(terminated.length).toBe(gone);
+    b.remove();
+    await until(() => terminated.length === gone + 1);
+    expect(terminated.at(-1)).toBe('bigram');
+  });
+
+  it('compare mode: the panels of its `panels`, one Step for all', async () => {
+    const el = add('<sampler-playground view="compare" panels="greedy,custom_k5" seed="2" steps="3"></sampler-playground>');
+    await until(() => ready(el));
+    const panels = $$(el, '[data-testid="compare-panel"]');
+    expect(panels.map((p) => p.dataset.preset)).toEqual(['greedy', 'custom']);
+    expect(panels.map((p) => p.querySelectorAll('[data-testid="output-token"]').length)).toEqual([3, 3]);
+    expect(panels[1].querySelector('h2').textContent).toContain('top-k 5');
+    $(el, '[data-testid="step"]').click();
+    await until(() => panels.every((p) => p.querySelectorAll('[data-testid="output-token"]').length === 4));
+  });
+});
+
+describe('EmbedCode', () => {
+  it('shows the element for the setup (the clipboard may be refused) and the iframe', async () => {
+    const state = parseHash('#model=bigram&temperature=0.7&seed=5&prompt=A%22b&steps=3').state;
+    const app = { hashState: signal(state) };
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: vi.fn(async () => { throw new Error('denied'); }) }, configurable: true });
+    render(<EmbedCode app={app} base="https://site.example/play/index.html" />);
+    fireEvent.click(screen.getByTestId('copy-embed'));
+    await until(() => screen.queryByTestId('embed-copied')?.textContent);
+    expect(screen.getByTestId('embed-code').value).toBe('<script type="module" src="https://site.example/play/embed.js"></script>\n'
+      + '<sampler-playground model="bigram" temperature="0.7" top-k="0" top-p="1" seed="5" prompt="A&quot;b" steps="3"></sampler-playground>');
+    expect(screen.getByTestId('embed-copied').textContent).toMatch(/^Select the code/);
+    expect(screen.getByTestId('embed-iframe').value).toContain('src="https://site.example/play/index.html?embed=1#model=bigram&temperature=0.7');
+  });
+});
