@@ -37,7 +37,7 @@ describe.skipIf(!haveChromium)('<sampler-playground> on lesson pages', () => {
 <sampler-playground id="a" temperature="0.5" controls="temperature" view="bars"></sampler-playground>
 <sampler-playground id="b" seed="3" steps="5" view="text" controls="temperature,seed"></sampler-playground>
 <sampler-playground id="c" model="transformer" prompt="And God" seed="2" steps="8" view="text" controls=""></sampler-playground>
-<sampler-playground id="d" temperature="hot" top-p="7" view="pie"></sampler-playground>`, { style: HOSTILE });
+<sampler-playground id="d" temperature="hot" top-p="7" view="pie" controls="all"></sampler-playground>`, { style: HOSTILE });
     const context = await newContext();
     const page = watch(await context.newPage());
     const workers = [];

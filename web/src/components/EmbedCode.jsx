@@ -44,6 +44,10 @@ export function EmbedCode({ app, base = typeof document !== 'undefined' ? docume
           <label for="spg-embed-code">Put this in a lesson page:</label>
           <textarea id="spg-embed-code" ref={box} readOnly rows={3} spellcheck={false} data-testid="embed-code" value={shown.code} />
           <p class="spg-hint" role="status" data-testid="embed-copied">{copied}</p>
+          <p class="spg-hint">
+            The element shows the text and the bars with Step, Play and Reset. Add <code>controls="temperature,top-p"</code> (or <code>"all"</code>)
+            for sliders the reader can move, and <code>view="bars"</code>, <code>"nucleus"</code>, <code>"text"</code> or <code>"compare"</code> to choose what it shows.
+          </p>
           {shown.notes.map((n) => <p key={n} class="spg-hint">{n}</p>)}
           <label for="spg-embed-iframe">Or, the whole playground in an iframe:</label>
           <textarea id="spg-embed-iframe" readOnly rows={2} spellcheck={false} data-testid="embed-iframe" value={shown.iframe} />

@@ -7,10 +7,10 @@
  *   tokenizer    the URL of its tokenizer.bin (with a model URL)
  *   temperature, top-k, top-p, min-p, repetition-penalty   the sliders
  *   seed, prompt, steps (tokens generated at load), speed (Play's steps/s)
- *   controls     a comma list of what to show: temperature, top-k, top-p,
- *                min-p, repetition-penalty, prompt, seed (default: the five
- *                sliders; none in compare mode); "" hides them all,
- *                Step/Play/Reset too
+ *   controls     a comma list of what the reader can change: temperature,
+ *                top-k, top-p, min-p, repetition-penalty, prompt, seed, or
+ *                all (default: none, just Step / Play / Reset); "" hides
+ *                Step / Play / Reset too
  *   view         text, bars, nucleus (a comma list; default text,bars), or
  *                compare (2-4 panels, `panels` as in a compare link)
  *   strategy, beams, length-penalty, draft, speculate, regex, grammar,
@@ -32,7 +32,8 @@ export const SLIDERS = /** @type {const} */ ({
   'repetition-penalty': 'repetition_penalty',
 });
 export const CONTROLS = [...Object.keys(SLIDERS), 'prompt', 'seed'];
-export const DEFAULT_CONTROLS = Object.keys(SLIDERS);
+/** with no `controls` attribute: no sliders (Step / Play / Reset only) */
+export const DEFAULT_CONTROLS = [];
 export const VIEW_PARTS = ['text', 'bars', 'nucleus'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
@@ -98,15 +99,14 @@ export function parseAttributes(get, base) {
   state.model = model.id;
 
   // what to show
-  // compare mode's panels show no sliders unless asked
-  let controls = view === 'compare' ? [] : DEFAULT_CONTROLS;
+  let controls = DEFAULT_CONTROLS;
   let transport = true;
   const rawControls = get('controls');
   if (rawControls !== null) {
     const names = rawControls.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
-    const unknown = names.filter((n) => !CONTROLS.includes(n));
-    if (unknown.length) notices.push(`Ignored controls ${unknown.map((n) => JSON.stringify(n)).join(', ')}: the controls are ${CONTROLS.join(', ')}.`);
-    controls = CONTROLS.filter((n) => names.includes(n));
+    const unknown = names.filter((n) => n !== 'all' && !CONTROLS.includes(n));
+    if (unknown.length) notices.push(`Ignored controls ${unknown.map((n) => JSON.stringify(n)).join(', ')}: the controls are ${CONTROLS.join(', ')} (or all).`);
+    controls = names.includes('all') ? CONTROLS : CONTROLS.filter((n) => names.includes(n));
     transport = rawControls.trim() !== '';
   }
   let parts = DEFAULT_VIEW;

@@ -22,11 +22,12 @@ function attrsOf(code) {
 }
 
 describe('parseAttributes', () => {
-  it('no attributes: the bigram, the defaults, the five sliders, text and bars', () => {
+  it('no attributes: the bigram, the defaults, text and bars, Step / Play / Reset and no sliders', () => {
     const c = parse({});
     expect(c.state).toEqual(defaultState());
     expect(c.model).toEqual({ id: 'bigram', key: 'bigram', entry: null });
     expect(c.controls).toEqual(DEFAULT_CONTROLS);
+    expect(DEFAULT_CONTROLS).toEqual([]);
     expect(c.transport).toBe(true);
     expect(c.parts).toEqual(DEFAULT_VIEW);
     expect(c.notices).toEqual([]);
@@ -72,6 +73,7 @@ describe('parseAttributes', () => {
   it('controls and view choose what is shown', () => {
     expect(parse({ controls: 'temperature, top-k' })).toMatchObject({ controls: ['temperature', 'top-k'], transport: true });
     expect(parse({ controls: '' })).toMatchObject({ controls: [], transport: false });
+    expect(parse({ controls: 'all' }).controls).toEqual(['temperature', 'top-k', 'top-p', 'min-p', 'repetition-penalty', 'prompt', 'seed']);
     const odd = parse({ controls: 'temperature,volume' });
     expect(odd.controls).toEqual(['temperature']);
     expect(odd.notices[0]).toMatch(/^Ignored controls "volume"/);
@@ -80,6 +82,7 @@ describe('parseAttributes', () => {
     const cmp = parse({ view: 'compare', panels: 'greedy,chaos' });
     expect(cmp.parts).toEqual(['compare']);
     expect(cmp.controls).toEqual([]);
+    expect(cmp.transport).toBe(true);
     expect(cmp.state.view).toBe('compare');
     expect(cmp.state.panels).toEqual([defaultPanelSpec('greedy'), defaultPanelSpec('chaos')]);
     const bad = parse({ view: 'pie' });

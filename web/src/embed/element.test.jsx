@@ -65,7 +65,7 @@ describe('<sampler-playground>', () => {
   });
 
   it('follows its attributes: sliders re-warp (the text stays), a seed regenerates, controls="" hides the controls', async () => {
-    const el = add('<sampler-playground seed="3" steps="4" view="text,nucleus"></sampler-playground>');
+    const el = add('<sampler-playground seed="3" steps="4" view="text,nucleus" controls="top-p"></sampler-playground>');
     await until(() => ready(el));
     const text = $(el, '[data-testid="output"]').textContent;
     el.setAttribute('top-p', '0.3');
