@@ -17,7 +17,7 @@ import { BUILTIN_MODELS } from '../app/panel.js';
 import baseCss from '../styles.css?inline';
 import { ATTRIBUTES, parseAttributes } from './attrs.js';
 import embedCss from './embed.css?inline';
-import { EmbedView } from './Embed.jsx';
+import { EmbedView } from './EmbedView.jsx';
 import { acquireClient, releaseClient } from './registry.js';
 
 export const TAG = 'sampler-playground';
@@ -66,7 +66,7 @@ export class SamplerPlayground extends HTMLElement {
     /** @type {import('../app/app.js').App | null} */
     this.app = null;
     this.modelKey = '';
-    /** @type {import('@preact/signals').Signal<import('./Embed.jsx').ViewConfig>} */
+    /** @type {import('@preact/signals').Signal<import('./EmbedView.jsx').ViewConfig>} */
     this.view = signal({ controls: [], transport: false, parts: ['text'] });
     /** @type {import('./attrs.js').Config | null} */
     this.config = null;
