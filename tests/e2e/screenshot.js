@@ -13,7 +13,7 @@ const args = process.argv.slice(2);
 const out = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(ROOT, 'docs/screenshot.png'));
 const dark = args.includes('--dark');
 const hash = haveTransformer
-  ? '#model=transformer&temperature=0.8&top_k=0&top_p=0.8&seed=42&prompt=And%20God%20said&steps=60'
+  ? '#model=transformer&temperature=0.8&top_k=0&top_p=0.8&seed=42&prompt=And%20God%20said&steps=25'
   : '#model=bigram&temperature=0.8&top_k=0&top_p=0.8&seed=42&steps=45';
 
 const server = await serveStatic(DIST);
