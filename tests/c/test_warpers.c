@@ -57,35 +57,18 @@ static void softmax_ref(const float *x, int n, double *p) {
     for (int i = 0; i < n; i++) p[i] /= z;
 }
 
-/* the tokens a sort-based top-p keeps, as a mask */
-static int top_p_ref(const float *x, int n, double top_p, char *keep) {
-    double *p = malloc(sizeof(double) * n);
-    ref_item *it = malloc(sizeof(ref_item) * n);
-    softmax_ref(x, n, p);
-    for (int i = 0; i < n; i++) it[i] = (ref_item){p[i], i};
-    qsort(it, n, sizeof *it, by_prob_desc);
-    memset(keep, 0, n);
-    double cum = 0;
-    int k = 0;
-    while (k < n) {
-        keep[it[k].id] = 1;
-        cum += it[k++].p;
-        if (cum >= top_p) break;
-    }
-    free(p);
-    free(it);
-    return k;
-}
-
-static int typical_ref(const float *x, int n, double mass, char *keep) {
+/* The tokens a sort-based truncation keeps, as a mask: sort by cmp, keep
+ * the shortest prefix whose probability reaches mass. */
+static int prefix_ref(const float *x, int n, double mass, char *keep,
+                      int (*cmp)(const void *, const void *)) {
     double *p = malloc(sizeof(double) * n);
     ref_item *it = malloc(sizeof(ref_item) * n);
     softmax_ref(x, n, p);
     double h = 0;
     for (int i = 0; i < n; i++) h -= p[i] > 0 ? p[i] * log(p[i]) : 0;
-    key_of = h;
+    key_of = h; /* what by_key measures surprisal against */
     for (int i = 0; i < n; i++) it[i] = (ref_item){p[i], i};
-    qsort(it, n, sizeof *it, by_key);
+    qsort(it, n, sizeof *it, cmp);
     memset(keep, 0, n);
     double cum = 0;
     int k = 0;
@@ -97,6 +80,14 @@ static int typical_ref(const float *x, int n, double mass, char *keep) {
     free(p);
     free(it);
     return k;
+}
+
+static int top_p_ref(const float *x, int n, double top_p, char *keep) {
+    return prefix_ref(x, n, top_p, keep, by_prob_desc);
+}
+
+static int typical_ref(const float *x, int n, double mass, char *keep) {
+    return prefix_ref(x, n, mass, keep, by_key);
 }
 
 static int kept_equals(const char *keep, int n) {

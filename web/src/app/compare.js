@@ -18,11 +18,11 @@ import { batch, computed, signal } from '@preact/signals';
 import { SPEED, defaultState, MAX_PANELS, MIN_PANELS } from './hash.js';
 import { defaultPanelSpec } from './lab.js';
 import { BUILTIN_MODELS, createPanel } from './panel.js';
+import { playLoop } from './loop.js';
 
 /** ms a panel waits after a settings change before it regenerates */
 export const RETUNE_DELAY = 200;
 
-const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * @param {{request: (op: string, args?: any, transfer?: Transferable[]) => Promise<any>}} client
@@ -164,15 +164,9 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
     if (playing.value || !status.value.ready) return;
     const id = ++loopId;
     playing.value = true;
-    (async () => {
-      while (playing.value && id === loopId) {
-        const t0 = performance.now();
-        const more = await step();
-        if (!more || id !== loopId) break;
-        await sleep(Math.max(0, 1000 / speed.value - (performance.now() - t0)));
-      }
+    playLoop(step, () => speed.value, () => playing.value && id === loopId).then(() => {
       if (id === loopId) playing.value = false;
-    })();
+    });
   }
 
   function pause() {

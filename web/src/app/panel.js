@@ -19,6 +19,7 @@ import { batch, computed, signal } from '@preact/signals';
 import { SPEED, defaultState, normalizeSeed, seedError } from './hash.js';
 import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, SPECULATE, matchPreset, presetParams } from './lab.js';
 import { SPEC, clampParam, defaultParams } from './params.js';
+import { playLoop } from './loop.js';
 
 /** @typedef {import('../worker/summary.js').StepSummary} StepSummary */
 /** @typedef {import('../worker/host.js').Status} Status */
@@ -66,7 +67,6 @@ export const BUILTIN_MODELS = [
   { id: 'transformer', name: 'Tiny transformer', builtin: true },
 ];
 
-const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A constraint as the engine takes it, or null for none. @param {ConstraintState} c */
 export function constraintArg(c) {
@@ -438,16 +438,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       playing.value = true;
       focus.value = null;
     });
-    (async () => {
-      while (playing.value && id === loopId) {
-        const t0 = performance.now();
-        const more = await step();
-        if (!more || id !== loopId) break;
-        // a timer between steps: the page renders, the Worker computes
-        await sleep(Math.max(0, 1000 / speed.value - (performance.now() - t0)));
-      }
+    playLoop(step, () => speed.value, () => playing.value && id === loopId).then(() => {
       if (id === loopId) playing.value = false;
-    })();
+    });
   }
 
   function pause() {
