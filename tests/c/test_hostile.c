@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../fuzz/build_files.h"
+#include "bpe_reference.h"
 #include "check.h"
 #include "internal.h"
 
@@ -501,48 +502,6 @@ static void test_tokenizer_files(void) {
 
 /* ---- prompts --------------------------------------------------------------- */
 
-/* run.c's encode() as written: the quadratic scan of every pair (the
- * engine's heap must pick the same merges, in the same order) */
-static int naive_encode(const sp_tokenizer *t, const char *text, int bos,
-                        int *tokens) {
-    int n = 0;
-    char buf[64];
-    if (bos) tokens[n++] = t->bos;
-    if (text[0]) tokens[n++] = sp_tokenizer_lookup(t, " ", 1);
-    for (const char *c = text; *c;) {
-        int len = 1;
-        while (len < 4 && ((unsigned char)c[len] & 0xc0) == 0x80) len++;
-        int id = sp_tokenizer_lookup(t, c, len);
-        if (id >= 0) {
-            tokens[n++] = id;
-        } else {
-            for (int i = 0; i < len; i++)
-                tokens[n++] = t->byte_fallback[(unsigned char)c[i]];
-        }
-        c += len;
-    }
-    for (;;) {
-        float best_score = -1e10f;
-        int best = -1, best_id = -1;
-        for (int i = 0; i + 1 < n; i++) {
-            int la = t->piece_len[tokens[i]], lb = t->piece_len[tokens[i + 1]];
-            memcpy(buf, t->pieces[tokens[i]], (size_t)la);
-            memcpy(buf + la, t->pieces[tokens[i + 1]], (size_t)lb);
-            int id = sp_tokenizer_lookup(t, buf, la + lb);
-            if (id >= 0 && t->scores[id] > best_score) {
-                best_score = t->scores[id];
-                best = i;
-                best_id = id;
-            }
-        }
-        if (best < 0) break;
-        tokens[best] = best_id;
-        memmove(tokens + best + 1, tokens + best + 2,
-                sizeof(int) * (size_t)(n - best - 2));
-        n--;
-    }
-    return n;
-}
 
 static void test_prompts(void) {
     bb_bytes tb = {0};
@@ -596,7 +555,7 @@ static void test_prompts(void) {
         text[n] = '\0';
         x = x * 1664525u + 1013904223u;
         int got = sp_encode(t, text, (int)(x >> 31), 0, a, 300, err);
-        int want = naive_encode(t, text, (int)(x >> 31), b);
+        int want = reference_encode(t, text, (int)(x >> 31), 0, b);
         CHECK_EQ_INT(got, want);
         if (got == want && got > 0 && memcmp(a, b, sizeof(int) * got)) {
             CHECK(!"heap merges differ from run.c's");
