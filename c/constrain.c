@@ -4,12 +4,13 @@
  *
  * Both constraints read the generated text byte by byte.  A regex is parsed
  * into a tree, compiled into a Thompson NFA and then, once, into a DFA over
- * bytes (subset construction), whose every state knows the fewest bytes that
- * still reach a match.  JSON is a pushdown automaton (a stack of open
- * objects and arrays and a lexical mode) whose state also knows the fewest
- * bytes that complete the document.  For each step the session asks, for
- * every token: feed its bytes to a copy of the current state — is the result
- * still a viable prefix, and can it be completed within the steps left?
+ * bytes (subset construction).  JSON is a pushdown automaton (a stack of
+ * open objects and arrays and a lexical mode).  A constraint's view of one
+ * vocabulary (sp_cvocab, at the end) knows, for every state, the fewest
+ * tokens that vocabulary needs to complete a match.  For each step the
+ * session asks, for every token: feed its bytes to a copy of the current
+ * state — is the result still a viable prefix, and can the vocabulary
+ * complete it within the steps left?
  * Tokens that fail are masked (cut stage "constraint").  The end-of-text
  * token is allowed only where the text so far is complete; when it is
  * complete and nothing but whitespace could follow, the text ends.
@@ -988,25 +989,6 @@ static int json_accepting(const sp_cstate *s) {
            (s->mode == J_NUMBER && json_number_complete(s));
 }
 
-/* fewest bytes that complete the document */
-static int json_min_remaining(const sp_cstate *s) {
-    int cost = 0, key_tail = 3; /* a key still needs: '"' ':' and a value */
-    switch (s->mode) {
-    case J_VALUE: cost = 1; break;            /* "0" */
-    case J_ARR_FIRST: cost = 0; break;        /* "]" below */
-    case J_OBJ_FIRST: cost = 0; break;        /* "}" below */
-    case J_OBJ_KEY: cost = 4; break;          /* "":0 */
-    case J_COLON: cost = 2; break;            /* :0 */
-    case J_AFTER: cost = 0; break;
-    case J_STRING: cost = 1 + (s->is_key ? key_tail - 1 : 0); break;
-    case J_ESCAPE: cost = 2 + (s->is_key ? key_tail - 1 : 0); break;
-    case J_HEX: cost = s->aux + 1 + (s->is_key ? key_tail - 1 : 0); break;
-    case J_LITERAL: cost = (int)strlen(LITERALS[s->aux]) - s->aux2; break;
-    case J_NUMBER: cost = json_number_complete(s) ? 0 : 1; break;
-    }
-    return cost + s->depth; /* one closer per open container */
-}
-
 sp_constraint *sp_constraint_json(char *err) {
     sp_constraint *c = calloc(1, sizeof *c);
     if (!c) {
@@ -1051,10 +1033,6 @@ int sp_cstate_feed(const sp_constraint *c, sp_cstate *s, const char *bytes,
 
 int sp_cstate_accepting(const sp_constraint *c, const sp_cstate *s) {
     return c->kind == 1 ? c->accept[s->mode] : json_accepting(s);
-}
-
-int sp_cstate_min_remaining(const sp_constraint *c, const sp_cstate *s) {
-    return c->kind == 1 ? c->dist[s->mode] : json_min_remaining(s);
 }
 
 int sp_cstate_can_extend(const sp_constraint *c, const sp_cstate *s) {

@@ -186,8 +186,6 @@ void sp_cstate_start(const sp_constraint *c, sp_cstate *s);
 int sp_cstate_feed(const sp_constraint *c, sp_cstate *s, const char *bytes,
                    int len);
 int sp_cstate_accepting(const sp_constraint *c, const sp_cstate *s);
-/* the fewest bytes still needed to satisfy the constraint */
-int sp_cstate_min_remaining(const sp_constraint *c, const sp_cstate *s);
 /* whether anything but the end (or whitespace after JSON) can follow */
 int sp_cstate_can_extend(const sp_constraint *c, const sp_cstate *s);
 
