@@ -1,29 +1,11 @@
 // Compare mode and the page controller over the real engine: panels in
 // lockstep sharing the random numbers, presets, retuning, the shared
 // constraint, adding and removing panels, links, and switching views.
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { loadEngineNode } from '../engine/node.js';
-import { MODELS } from '../../../tests/e2e/fixtures.js';
 import { createApp } from './app.js';
 import { parseHash, serializeHash } from './hash.js';
-import { inProcessClient } from './test-client.js';
-
-const bigramPath = path.join(MODELS, 'bigram.bin');
-
-async function engineText(prompt, seed, params, steps) {
-  const e = await loadEngineNode('simd');
-  const model = e.loadModel(new Uint8Array(fs.readFileSync(bigramPath)));
-  const s = e.createSession(model);
-  s.start(prompt, seed);
-  let text = '';
-  for (let i = 0; i < steps && !s.finished; i++) text += s.step(params).piece;
-  s.free();
-  model.free();
-  return text;
-}
+import { engineText, inProcessClient } from './test-client.js';
 
 const texts = (app) => app.compare.panels.value.map((p) => p.text.value);
 

@@ -1,29 +1,12 @@
 // The decoding lab in a panel, over the real engine behind a cloning
 // client: strategies, constraint, bans, forcing, greedy two ways, and the
 // engine's metrics, stats and counters gathered step by step.
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { loadEngineNode } from '../engine/node.js';
-import { charTokenizer, MODELS, randomCheckpoint } from '../../../tests/e2e/fixtures.js';
+import { charTokenizer, randomCheckpoint } from '../../../tests/e2e/fixtures.js';
 import { parseHash, serializeHash } from './hash.js';
 import { createPanel } from './panel.js';
-import { inProcessClient } from './test-client.js';
-
-const bigramPath = path.join(MODELS, 'bigram.bin');
-
-async function engineText(prompt, seed, params, steps) {
-  const e = await loadEngineNode('simd');
-  const model = e.loadModel(new Uint8Array(fs.readFileSync(bigramPath)));
-  const s = e.createSession(model);
-  s.start(prompt, seed);
-  let text = '';
-  for (let i = 0; i < steps && !s.finished; i++) text += s.step(params).piece;
-  s.free();
-  model.free();
-  return text;
-}
+import { engineText, inProcessClient } from './test-client.js';
 
 const until = async (cond, ms = 5000) => {
   const t0 = Date.now();

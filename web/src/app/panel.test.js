@@ -5,43 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import { loadEngineNode } from '../engine/node.js';
 import { charTokenizer, MODELS, randomCheckpoint } from '../../../tests/e2e/fixtures.js';
-import { EngineHost } from '../worker/host.js';
 import { parseHash, serializeHash } from './hash.js';
 import { createPanel } from './panel.js';
+import { engineText, inProcessClient } from './test-client.js';
 
 const bigramPath = path.join(MODELS, 'bigram.bin');
-
-function inProcessClient() {
-  const host = new EngineHost(loadEngineNode('simd'), {
-    builtins: {
-      bigram: { name: 'Bigram names', url: bigramPath, missing: 'no bigram' },
-      transformer: { name: 'Tiny transformer', url: '/nonexistent/t.bin', tokenizerUrl: '/nonexistent/tt.bin', missing: 'The tiny transformer is not in this build yet.' },
-    },
-    fetchBytes: async (url) => (fs.existsSync(url) ? new Uint8Array(fs.readFileSync(url)) : null),
-  });
-  let queue = Promise.resolve();
-  return {
-    request(op, args = {}) {
-      const run = queue.then(async () => structuredClone(await host.handle(op, structuredClone(args))));
-      queue = run.catch(() => {});
-      return run;
-    },
-  };
-}
-
-async function directText(prompt, seed, params, steps) {
-  const e = await loadEngineNode('simd');
-  const model = e.loadModel(new Uint8Array(fs.readFileSync(bigramPath)));
-  const s = e.createSession(model);
-  s.start(prompt, seed);
-  let text = prompt;
-  for (let i = 0; i < steps; i++) text += s.step(params).piece;
-  s.free();
-  model.free();
-  return text;
-}
 
 const text = (panel) => panel.prompt.value + panel.steps.value.map((s) => s.piece).join('');
 const until = async (cond, ms = 5000) => {
@@ -64,7 +33,7 @@ describe('a panel', () => {
     await panel.load(state, notices);
     expect(panel.ready.value).toBe(true);
     expect(panel.steps.value).toHaveLength(30);
-    expect(text(panel)).toBe(await directText('Ma', 42, state.params, 30));
+    expect(text(panel)).toBe('Ma' + await engineText('Ma', 42, state.params, 30));
     expect(serializeHash(panel.hashState.value)).toBe('#model=bigram&temperature=0.7&top_k=40&top_p=0.9&seed=42&prompt=Ma&steps=30');
   });
 
@@ -81,7 +50,7 @@ describe('a panel', () => {
     panel.setParam('temperature', 1);
     await until(() => panel.next.value.nKept === 54 && panel.next.value.params.temperature === 1);
     for (let i = 0; i < 20; i++) await panel.step();
-    expect(text(panel)).toBe(await directText('', 5, { temperature: 1 }, 20));
+    expect(text(panel)).toBe(await engineText('', 5, { temperature: 1 }, 20));
   });
 
   it('re-warps a pinned past step when a setting moves during time travel (peek), the text untouched', async () => {

@@ -1,5 +1,6 @@
-// A client for tests: the Worker's host in process, behind a queue that
-// clones every message both ways, as postMessage does.
+// For tests: a client whose Worker host runs in process, behind a queue
+// that clones every message both ways as postMessage does; and the text
+// the engine itself gives, to compare the UI's with.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -28,3 +29,19 @@ export function inProcessClient() {
   };
 }
 
+
+/**
+ * The bigram's generated text for prompt, seed and params, straight from
+ * the engine (without the prompt; stops early if the text finishes).
+ */
+export async function engineText(prompt, seed, params, steps) {
+  const e = await loadEngineNode('simd');
+  const model = e.loadModel(new Uint8Array(fs.readFileSync(bigramPath)));
+  const s = e.createSession(model);
+  s.start(prompt, seed);
+  let text = '';
+  for (let i = 0; i < steps && !s.finished; i++) text += s.step(params).piece;
+  s.free();
+  model.free();
+  return text;
+}
