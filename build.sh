@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # build.sh — sets up, builds, tests and serves the sampler playground.
 #
-#   ./build.sh            set up and build everything (build/ and dist/)
+#   ./build.sh            set up and build everything (build/, dist/ and the npm package)
 #   ./build.sh serve      ... then serve the playground at http://127.0.0.1:8080/ (PORT overrides)
 #   ./build.sh test       ... then run every test
 #   ./build.sh bench      ... then run the benchmarks (build/bench.json)
@@ -25,8 +25,9 @@ die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
 
 # package:command pairs the build needs, and the ones only some steps need
 REQUIRED=(gcc:gcc clang:clang emscripten:emcc binaryen:wasm-opt nodejs:node npm:npm python3:python3)
-TEST_PACKAGES=(chromium:chromium)
-OPTIONAL_PACKAGES=(python3-torch)
+TEST_PACKAGES=(chromium:chromium firefox-esr:firefox-esr)
+# WebKit (WebKitGTK's WebDriver, in an Xvfb): its tests say why they skip without it
+OPTIONAL_PACKAGES=(python3-torch webkit2gtk-driver xvfb)
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
@@ -74,43 +75,62 @@ setup() {
 
 # ---------------------------------------------------------------- build
 
-# the engine: every c/*.c but the hosts and entry points
-ENGINE_SRC=($(ls c/*.c | grep -v -e '^c/host_' -e '^c/main\.c$' -e '^c/wasm_api\.c$'))
+# The C sources, by folder: the engine, the command line, the
+# command line's native and WASM hosts, the engine's WASM exports.
+ENGINE_SRC=(c/engine/*.c c/engine/*/*.c)
+CLI_SRC=(c/cli/*.c)
+CLI_NATIVE_SRC=(c/cli/native/*.c)
+CLI_WASM_SRC=(c/cli/wasm/*.c)
+WASM_API_SRC=(c/wasm/*.c)
 # Determinism: IEEE arithmetic as written, no contraction into FMA, no fast-math.
-CFLAGS_COMMON=(-std=c11 -Wall -Wextra -Wshadow -ffp-contract=off -fno-fast-math -Ic)
+CFLAGS_COMMON=(-std=c11 -Wall -Wextra -Wshadow -ffp-contract=off -fno-fast-math -Ic/engine)
 WASM_EXPORTS=_malloc,_free
 
 build_native() {
   say "native CLI: $BUILD/sampler"
   mkdir -p "$BUILD"
-  gcc -O2 "${CFLAGS_COMMON[@]}" -Wmissing-prototypes -Werror "${ENGINE_SRC[@]}" c/host_native.c c/main.c -lm -o "$BUILD/sampler"
+  gcc -O2 "${CFLAGS_COMMON[@]}" -Wmissing-prototypes -Werror "${ENGINE_SRC[@]}" "${CLI_SRC[@]}" "${CLI_NATIVE_SRC[@]}" -lm -o "$BUILD/sampler"
 }
 
-build_wasm() { # simd|scalar
-  local flavor=$1 simd=()
+# The WASM builds, each in a SIMD and a scalar flavor: the engine the page
+# loads (engine-*.wasm: c/engine and its exports c/wasm, no CLI code) and the
+# command line for Node (cli-*.wasm: c/engine, c/cli and its WASM host).
+# Each may import only what its JS loader provides (web/src/engine/engine.js,
+# cli.js): the engine nothing but the memory-growth notice.
+WASM_IMPORTS_ENGINE="env.emscripten_notify_memory_growth"
+WASM_IMPORTS_CLI="$WASM_IMPORTS_ENGINE env.host_write env.host_file_size env.host_file_read"
+
+build_wasm() { # engine|cli simd|scalar
+  local what=$1 flavor=$2 simd=() src=() allowed
   [ "$flavor" = simd ] && simd=(-msimd128)
-  say "WASM engine ($flavor): $BUILD/engine-$flavor.wasm"
-  NODE_PATH=/usr/share/nodejs emcc -O3 "${simd[@]}" "${CFLAGS_COMMON[@]}" -Werror \
-    "${ENGINE_SRC[@]}" c/host_wasm.c c/wasm_api.c \
+  if [ "$what" = engine ]; then
+    src=("${ENGINE_SRC[@]}" "${WASM_API_SRC[@]}")
+    allowed=$WASM_IMPORTS_ENGINE
+  else
+    src=("${ENGINE_SRC[@]}" "${CLI_SRC[@]}" "${CLI_WASM_SRC[@]}")
+    allowed=$WASM_IMPORTS_CLI
+  fi
+  local out="$BUILD/$what-$flavor"
+  say "WASM $what ($flavor): $out.wasm"
+  NODE_PATH=/usr/share/nodejs emcc -O3 "${simd[@]}" "${CFLAGS_COMMON[@]}" -Werror "${src[@]}" \
     --no-entry -sSTANDALONE_WASM=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2gb \
     -sERROR_ON_UNDEFINED_SYMBOLS=0 -sWARN_ON_UNDEFINED_SYMBOLS=0 \
-    -sEXPORTED_FUNCTIONS=$WASM_EXPORTS -o "$BUILD/engine-$flavor.raw.wasm"
+    -sEXPORTED_FUNCTIONS=$WASM_EXPORTS -o "$out.raw.wasm"
   local features=(--mvp-features --enable-mutable-globals --enable-sign-ext)
   [ "$flavor" = simd ] && features+=(--enable-simd)
-  wasm-opt -O3 "${features[@]}" "$BUILD/engine-$flavor.raw.wasm" -o "$BUILD/engine-$flavor.wasm"
-  rm -f "$BUILD/engine-$flavor.raw.wasm"
-  # the only imports allowed are the host functions engine.js provides
+  wasm-opt -O3 "${features[@]}" "$out.raw.wasm" -o "$out.wasm"
+  rm -f "$out.raw.wasm"
   node -e '
-    const m = new WebAssembly.Module(require("fs").readFileSync(process.argv[1]));
-    const allowed = ["env.host_write", "env.host_file_size", "env.host_file_read", "env.emscripten_notify_memory_growth"];
+    const [file, ...allowed] = process.argv.slice(1);
+    const m = new WebAssembly.Module(require("fs").readFileSync(file));
     const extra = WebAssembly.Module.imports(m).map(i => i.module + "." + i.name).filter(n => !allowed.includes(n));
-    if (extra.length) { console.error("unexpected WASM imports: " + extra.join(" ")); process.exit(1); }
-  ' "$BUILD/engine-$flavor.wasm"
+    if (extra.length) { console.error(file + ": unexpected WASM imports: " + extra.join(" ")); process.exit(1); }
+  ' "$out.wasm" $allowed
 }
 
 build_cli_wrapper() {
   cat > "$BUILD/sampler.mjs" <<'EOF'
-// `node build/sampler.mjs ...`: the sampler CLI over the WASM engine (written by build.sh)
+// `node build/sampler.mjs ...`: the sampler CLI in WASM (written by build.sh)
 import { main } from '../web/src/engine/node.js';
 process.exitCode = await main(process.argv.slice(2));
 EOF
@@ -121,12 +141,23 @@ build_web() {
   npx vite build --logLevel warn
 }
 
+build_package() {
+  # the element as an npm package (package/): build/package/ and its tarball
+  say "npm package: build/package/, build/sampler-playground-*.tgz"
+  npx vite build --mode package --logLevel warn
+  rm -f "$BUILD"/sampler-playground-*.tgz
+  npm pack ./"$BUILD"/package --pack-destination "$BUILD" --loglevel=error >/dev/null
+}
+
 build_all() {
   build_native
-  build_wasm simd
-  build_wasm scalar
+  build_wasm engine simd
+  build_wasm engine scalar
+  build_wasm cli simd
+  build_wasm cli scalar
   build_cli_wrapper
   build_web
+  build_package
 }
 
 # ---------------------------------------------------------------- test
@@ -140,7 +171,7 @@ test_c() {
   for t in tests/c/test_*.c; do
     local name
     name=$(basename "$t" .c)
-    gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c "${ENGINE_SRC[@]}" c/host_native.c "$t" -lm -o "$BUILD/tests/$name"
+    gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c -Ic/cli "${ENGINE_SRC[@]}" "${CLI_SRC[@]}" c/cli/native/host_native.c "$t" -lm -o "$BUILD/tests/$name"
     if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "$BUILD/tests/$name" "$ROOT"; then
       echo "FAILED: $name"
       failed=1
@@ -173,6 +204,17 @@ test_e2e() {
   npx vitest run --config tests/e2e/vitest.config.js
 }
 
+test_browsers() {
+  # the exactness matrix and the journeys in Chromium, Firefox and WebKit;
+  # then the table of what each engine did (build/browsers/*.json)
+  [ -f tests/browsers/vitest.config.js ] || return 0
+  say "the playground in Chromium, Firefox and WebKit"
+  local status=0
+  npx vitest run --config tests/browsers/vitest.config.js || status=1
+  node tests/browsers/table.mjs || status=1
+  return $status
+}
+
 test_fuzz_short() {
   # each libFuzzer target for a few seconds (./build.sh fuzz SECS for longer)
   [ -x tests/fuzz/run.sh ] || return 0
@@ -186,6 +228,7 @@ run_tests() {
   test_fuzz_short || failed+=(fuzz)
   test_js || failed+=(Vitest)
   test_e2e || failed+=(e2e)
+  test_browsers || failed+=(browsers)
   if [ -f tests/py/test_transformer_parity.py ]; then test_python || failed+=(parity); fi
   if [ ${#failed[@]} -ne 0 ]; then
     die "failed: ${failed[*]}"

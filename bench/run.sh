@@ -30,7 +30,7 @@ BENCH_SRC=(bench/bench_core.c)
 say "bench: native harness ($OUT/bench-native)"
 # build_native's flags
 gcc -O2 "${CFLAGS_COMMON[@]}" -Wmissing-prototypes -Werror -Ibench \
-  "${ENGINE_SRC[@]}" c/host_native.c "${BENCH_SRC[@]}" bench/bench_native.c \
+  "${ENGINE_SRC[@]}" "${BENCH_SRC[@]}" bench/bench_native.c \
   -lm -o "$OUT/bench-native"
 
 build_wasm() { # simd|scalar — build_wasm's flags, the bench's exports
@@ -38,7 +38,7 @@ build_wasm() { # simd|scalar — build_wasm's flags, the bench's exports
   [ "$flavor" = simd ] && simd=(-msimd128)
   say "bench: WASM ($flavor): $OUT/bench-$flavor.wasm"
   NODE_PATH=/usr/share/nodejs emcc -O3 "${simd[@]}" "${CFLAGS_COMMON[@]}" -Werror -Ibench \
-    "${ENGINE_SRC[@]}" c/host_wasm.c "${BENCH_SRC[@]}" \
+    "${ENGINE_SRC[@]}" "${BENCH_SRC[@]}" \
     --no-entry -sSTANDALONE_WASM=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2gb \
     -sERROR_ON_UNDEFINED_SYMBOLS=0 -sWARN_ON_UNDEFINED_SYMBOLS=0 \
     -sEXPORTED_FUNCTIONS=_malloc,_free -o "$OUT/bench-$flavor.raw.wasm"

@@ -9,7 +9,7 @@ P(next letter | letter) and P(end | letter).
 The estimate is the maximum-likelihood bigram with add-alpha smoothing:
 P(next | prev) = (count(prev, next) + alpha) / (count(prev) + alpha * V),
 stored as natural-log probabilities (float32) in the engine's bigram format
-(documented in c/bigram.c).  No randomness: a re-run writes the same bytes.
+(documented in c/engine/model/bigram.c).  No randomness: a re-run writes the same bytes.
 
     /usr/bin/python3 models/train_bigram.py [--alpha 0.1] [--out models/bigram.bin]
 """

@@ -313,7 +313,7 @@ int main(int argc, char **argv) {
     if (!data) {
         FILE *probe = fopen(dir, "r");
         if (!probe) {
-            printf("skipped: ../shared/fixtures/llama2c not found\n");
+            fixtures_missing("the Llama 2 tokenizer");
             CHECK_DONE();
         }
         fclose(probe);

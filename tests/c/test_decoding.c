@@ -62,6 +62,51 @@ static void test_metrics(void) {
     CHECK_EQ_INT(m.longest_repeat, 0);
 }
 
+/* Time travel is a look, not work: peeking at past steps leaves the text,
+ * the pending step and the work counters exactly as a session that never
+ * peeked has them. */
+static void test_peek(const sp_model *m, const sp_tokenizer *tok) {
+    sp_params p;
+    sp_params_default(&p);
+    p.top_k = 20;
+    sp_session *plain = sp_session_new(m, tok, err);
+    sp_session *peeked = sp_session_new(m, tok, err);
+    CHECK(plain && peeked);
+    if (!plain || !peeked) return;
+    CHECK_EQ_INT(sp_session_start(plain, "Ma", 7, err), SP_OK);
+    CHECK_EQ_INT(sp_session_start(peeked, "Ma", 7, err), SP_OK);
+    float probs[64]; /* the first step's distribution, as drawn */
+    int v = sp_session_vocab(plain);
+    for (int i = 0; i < 12; i++) {
+        CHECK_EQ_INT(sp_session_step(plain, &p, -1, err), SP_OK);
+        CHECK_EQ_INT(sp_session_step(peeked, &p, -1, err), SP_OK);
+        if (i == 0) memcpy(probs, sp_session_last_step(plain)->probs, sizeof(float) * (size_t)v);
+        /* back to the first step, the one just taken, and the pending one */
+        CHECK_EQ_INT(sp_session_peek(peeked, 0, &p, err), SP_OK);
+        CHECK(memcmp(sp_session_last_step(peeked)->probs, probs, sizeof(float) * (size_t)v) == 0);
+        CHECK_EQ_INT(sp_session_peek(peeked, i, &p, err), SP_OK);
+        CHECK_EQ_INT(sp_session_peek(peeked, i + 1, &p, err), SP_OK);
+        sp_counters a, b;
+        sp_session_counters(plain, &a);
+        sp_session_counters(peeked, &b);
+        CHECK_EQ_INT((long long)b.tokens, (long long)a.tokens);
+        CHECK(b.flops == a.flops && b.flops_no_cache == a.flops_no_cache);
+        CHECK_EQ_INT((long long)b.kv_reused, (long long)a.kv_reused);
+        CHECK_EQ_INT((long long)b.kv_written, (long long)a.kv_written);
+    }
+    CHECK_EQ_INT(sp_session_step(plain, &p, -1, err), SP_OK);
+    CHECK_EQ_INT(sp_session_step(peeked, &p, -1, err), SP_OK);
+    const sp_step *x = sp_session_last_step(plain), *y = sp_session_last_step(peeked);
+    CHECK(memcmp(x->logits, y->logits, sizeof(float) * (size_t)v) == 0);
+    CHECK(memcmp(sp_session_tokens(plain), sp_session_tokens(peeked),
+                 sizeof(int) * (size_t)sp_session_n_tokens(plain)) == 0);
+    sp_counters a;
+    sp_session_counters(plain, &a);
+    CHECK_EQ_INT((long long)a.tokens, 2 + 1 + 13); /* BOS, "Ma", 13 steps */
+    sp_session_free(plain);
+    sp_session_free(peeked);
+}
+
 int main(int argc, char **argv) {
     const char *root = argc > 1 ? argv[1] : ".";
     test_metrics();
@@ -220,6 +265,7 @@ int main(int argc, char **argv) {
         CHECK(corrected > 100 && acc > 100); /* both paths were taken */
     }
     sp_spec_free(sp);
+    test_peek(draft, dtok);
     /* a transformer whose arithmetic overflows to -inf is reported, never
      * sampled from, and the session says so until restarted */
     sp_model *bad = random_model_poisoned(v, 5, 2.0f, 7);

@@ -28,7 +28,9 @@
 #include "../fuzz/build_files.h"
 #include "bpe_reference.h"
 #include "check.h"
+#include "cli.h"
 #include "internal.h"
+#include "warp_request.h"
 
 static char err[SP_ERR_LEN];
 static const char *root = ".";
@@ -818,6 +820,25 @@ static void test_params(void) {
     p.bias[0].value = inf;
     params_fail(&p, "logit-bias value for token 2 must be a finite number or "
                 "-inf (got inf)");
+    /* the front-ends append through the engine, which says when it is full */
+    sp_params_default(&p);
+    for (int i = 0; i < SP_MAX_BIAS; i++)
+        CHECK_EQ_INT(sp_params_add_bias(&p, i % 4, 1.0f, err), SP_OK);
+    CHECK_EQ_INT(sp_params_add_bias(&p, 0, 1.0f, err), SP_ERR_ARG);
+    CHECK_STR_CONTAINS(err, "logit-bias: at most 256 entries");
+    CHECK_EQ_INT(p.n_bias, SP_MAX_BIAS);
+    CHECK_EQ_INT(sp_params_check(&p, 4, err), SP_OK);
+    /* so do the decoding strategies' settings, before any model is there */
+    CHECK_EQ_INT(sp_beam_check_width(0, err), SP_ERR_ARG);
+    CHECK_STR_CONTAINS(err, "beams must be in 1..64 (got 0)");
+    CHECK_EQ_INT(sp_beam_check_width(64, err), SP_OK);
+    CHECK_EQ_INT(sp_beam_check_length_penalty(10.000001, err), SP_ERR_ARG);
+    CHECK_STR_CONTAINS(err, "length-penalty must be in [0, 10] (got 10)");
+    CHECK_EQ_INT(sp_beam_check_length_penalty(nan, err), SP_ERR_ARG);
+    CHECK_EQ_INT(sp_beam_check_length_penalty(0, err), SP_OK);
+    CHECK_EQ_INT(sp_spec_check_draft(17, err), SP_ERR_ARG);
+    CHECK_STR_CONTAINS(err, "speculate must be in 1..16 (got 17)");
+    CHECK_EQ_INT(sp_spec_check_draft(16, err), SP_OK);
 
     /* at their limits: still a distribution, never NaN */
     static const struct {
@@ -1240,6 +1261,15 @@ static void test_cli(void) {
         {"--seed", "-1", "--seed: '-1' is not an integer"},
         {"--seed", " 1", "--seed: ' 1' is not an integer"},
         {"--temperature", "a\nb", "--temperature: 'a\\nb' is not a number"},
+        {"--beams", "0", "--beams: '0' is not an integer in 1..64"},
+        {"--beams", "65", "--beams: '65' is not an integer in 1..64"},
+        {"--beams", "2.5", "--beams: '2.5' is not an integer in 1..64"},
+        {"--length-penalty", "10.5", "--length-penalty: '10.5' is not a "
+                                     "number in [0, 10]"},
+        {"--length-penalty", "-1e-30", "--length-penalty: '-1e-30' is not a "
+                                       "number in [0, 10]"},
+        {"--speculate", "0", "--speculate: '0' is not an integer in 1..16"},
+        {"--speculate", "17", "--speculate: '17' is not an integer in 1..16"},
     };
     for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
         int status = cli("generate", "--model", model, "--steps", "1",
@@ -1363,8 +1393,7 @@ static void test_fixtures(void) {
     snprintf(path, sizeof path, "%s/stories260K.bin", dir);
     FILE *f = fopen(path, "rb");
     if (!f) {
-        printf("skipped: the fixture checks need %s (../shared/fixtures/"
-               "llama2c)\n", path);
+        fixtures_missing("the fixture checks");
         return;
     }
     fseek(f, 0, SEEK_END);

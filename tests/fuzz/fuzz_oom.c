@@ -20,6 +20,7 @@
 
 #include "build_files.h"
 #include "fuzz_common.h"
+#include "warp_request.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -9,6 +9,7 @@
 #include <limits.h>
 
 #include "fuzz_common.h"
+#include "warp_request.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -45,11 +45,11 @@ fi
 
 # ---------------------------------------------------------------- build
 
-# the engine: every c/*.c but the WASM host, the entry point and the WASM API
-ENGINE=($(ls c/*.c | grep -v -e '^c/host_wasm\.c$' -e '^c/main\.c$' -e '^c/wasm_api\.c$'))
+# the engine, the command line and its native host (no main: each target has its own)
+ENGINE=(c/engine/*.c c/engine/*/*.c c/cli/*.c c/cli/native/host_native.c)
 FLAGS=(-g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-       -fno-omit-frame-pointer -ffp-contract=off -fno-fast-math -std=c11 -Ic -Itests/fuzz)
-HEADERS=(c/*.h tests/fuzz/*.h)
+       -fno-omit-frame-pointer -ffp-contract=off -fno-fast-math -std=c11 -Ic/engine -Ic/cli -Itests/fuzz)
+HEADERS=(c/engine/*.h c/engine/*/*.h c/cli/*.h tests/fuzz/*.h)
 
 newer_than() { # file dep... : whether any dep is newer than file (or file missing)
   local f=$1; shift
@@ -71,10 +71,11 @@ compile_engine() { # dir extra-flags...
     fi
   done
   for p in "${pids[@]}"; do wait "$p"; done
-  # objects of sources that are gone would be linked in: drop them
+  # objects of sources that are gone (or moved) would be linked in: drop them
+  local keep=" ${objs[*]} "
   for obj in "$dir"/*.o; do
     [ -e "$obj" ] || continue
-    [ -e "c/$(basename "$obj" .o).c" ] || rm -f "$obj"
+    [[ "$keep" == *" $obj "* ]] || rm -f "$obj"
   done
 }
 

@@ -2,10 +2,14 @@
 // decoding, beam search, speculative sampling, metrics and counters; and
 // their CLI flags, byte-identical in every build.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { loadEngineNode } from '../../web/src/engine/node.js';
+import { EngineHost } from '../../web/src/worker/host.js';
 import { engine, haveTransformer, MODELS_DIR, runNative, runWasm } from './helpers.js';
+import { bigram } from './hostile_files.js';
 
 const bigramBytes = () => new Uint8Array(fs.readFileSync(path.join(MODELS_DIR, 'bigram.bin')));
 
@@ -172,5 +176,81 @@ describe.each(['simd', 'scalar'])('time travel in the %s build', (flavor) => {
     // the text goes on as if nothing happened
     for (let i = 0; i < 20; i++) expect(a.step({}).token).toBe(b.step({}).token);
     [a, b, model].forEach((x) => x.free());
+  });
+});
+
+describe('the JSON object constraint (the usual "JSON mode")', () => {
+  // the shipped bigram writes names (no '{'): this one's characters can
+  // write JSON, and its table is a fixed wave, not trained
+  const JSON_PIECES = ['\n', '{', '}', '"', ':', ',', ' ', 'a', 'b', '1', '[', ']', 't', 'r', 'u', 'e'];
+  const jsonBigram = path.join(os.tmpdir(), `spg-json-bigram-${process.pid}.bin`);
+  beforeAll(() => fs.writeFileSync(jsonBigram, bigram(JSON_PIECES)));
+  afterAll(() => fs.rmSync(jsonBigram, { force: true }));
+  const isObject = (/** @type {string} */ text) => {
+    const v = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+  };
+  const seeds = ['1', '2', '3', '4', '5', '6'];
+
+  it('--grammar json-object writes an object, byte-identical in every build (a JSON-character bigram)', async () => {
+    const distinct = new Set();
+    for (const seed of seeds) {
+      const r = await sameEverywhere(['generate', '--model', jsonBigram, '--grammar', 'json-object', '--steps', '40', '--seed', seed, '--temperature', '1.5']);
+      expect(r.status).toBe(0);
+      expect(isObject(r.stdout.toString())).toBe(true);
+      distinct.add(r.stdout.toString());
+      // --grammar json is free to write other values; json-object is not
+      const any = await sameEverywhere(['generate', '--model', jsonBigram, '--grammar', 'json', '--steps', '40', '--seed', seed, '--temperature', '1.5']);
+      expect(() => JSON.parse(any.stdout.toString())).not.toThrow();
+    }
+    expect(distinct.size).toBeGreaterThan(3); // the seeds make different objects
+  });
+
+  it.skipIf(!haveTransformer)('--grammar json-object writes an object with the transformer, byte-identical in every build', async () => {
+    for (const seed of seeds.slice(0, 4)) {
+      const r = await sameEverywhere(['generate', '--model', 'transformer', '--grammar', 'json-object', '--steps', '120', '--seed', seed, '--temperature', '0.8']);
+      expect(r.status).toBe(0);
+      expect(isObject(r.stdout.toString())).toBe(true);
+    }
+  });
+
+  it('a vocabulary that cannot write "{" is refused with the engine\'s reason', async () => {
+    const r = await sameEverywhere(['generate', '--model', 'bigram', '--grammar', 'json-object']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("sampler: --grammar: no text this model's vocabulary can write matches it\n");
+    const e = await engine('simd');
+    const model = e.loadModel(bigramBytes());
+    const s = e.createSession(model);
+    s.start('', 1);
+    expect(() => s.constrain({ grammar: 'json_object' }, 20)).toThrow(/no text this model's vocabulary can write matches it/);
+    s.free();
+    model.free();
+  });
+
+  it.each(['simd', 'scalar'])('the %s engine and the Worker host ask for it as {grammar: "json_object"}: the CLI\'s very text', async (flavor) => {
+    const e = await engine(flavor);
+    const model = e.loadModel(new Uint8Array(fs.readFileSync(jsonBigram)));
+    const s = e.createSession(model);
+    const host = new EngineHost(loadEngineNode(flavor), { builtins: {}, fetchBytes: async () => null });
+    await host.handle('loadModel', { model: 'json', name: 'json.bin', bytes: new Uint8Array(fs.readFileSync(jsonBigram)) });
+    await host.handle('openSession', { session: 'j', model: 'json' });
+    for (const seed of seeds) {
+      s.start('', Number(seed));
+      s.constrain({ grammar: 'json_object' }, 40);
+      let text = '';
+      while (!s.finished && s.nGenerated < 40) text += s.step({ temperature: 1.5 }).piece;
+      expect(isObject(text)).toBe(true);
+      const cli = runNative(['generate', '--model', jsonBigram, '--grammar', 'json-object', '--steps', '40', '--seed', seed, '--temperature', '1.5']);
+      expect(`${text}\n`).toBe(cli.stdout.toString());
+      const r = await host.handle('start', {
+        session: 'j', prompt: '', seed: Number(seed), params: { temperature: 1.5 }, steps: 40,
+        constraint: { grammar: 'json_object' }, budget: 40,
+      });
+      expect(r.steps.map((st) => st.piece).join('')).toBe(text);
+      expect(r.status.finished).toBe(true);
+    }
+    expect(() => s.constrain({ grammar: 'yaml' })).toThrow(TypeError);
+    s.free();
+    model.free();
   });
 });

@@ -1,15 +1,20 @@
 // Shared by the JS tests: the engine in both WASM flavors, the native CLI,
-// and in-process CLI runs that capture stdout and stderr.
+// and in-process runs of the WASM CLI that capture stdout and stderr.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { loadEngineNode, MODELS_DIR, ROOT } from '../../web/src/engine/node.js';
+import { loadCliNode, loadEngineNode, MODELS_DIR, ROOT } from '../../web/src/engine/node.js';
+import { IN_CI, needFixture } from '../e2e/fixtures.js';
 
 export { ROOT, MODELS_DIR };
 export const NATIVE = path.join(ROOT, 'build/sampler');
 export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/llama2c');
 export const haveFixtures = fs.existsSync(path.join(FIXTURES, 'stories260K.bin'));
+/** Skip the tests that need the llama2.c fixtures: missing, and not CI
+ * (under CI=true they run, and needFixtures() fails them). */
+export const skipWithoutFixtures = !haveFixtures && !IN_CI;
+export const needFixtures = () => needFixture(path.join(FIXTURES, 'stories260K.bin'));
 export const haveTransformer = fs.existsSync(path.join(MODELS_DIR, 'transformer.bin'));
 
 /** @type {Record<string, Promise<import('../../web/src/engine/engine.js').Engine>>} */
@@ -20,14 +25,18 @@ export function engine(flavor) {
   return engines[flavor];
 }
 
+/** @type {Record<string, Promise<import('../../web/src/engine/cli.js').Cli>>} */
+const clis = {};
+
 /**
- * Runs the CLI in a WASM engine, in process.
+ * Runs the CLI in WASM, in process.
  * @param {'simd' | 'scalar'} flavor @param {string[]} args @param {string} [stdin]
  */
 export async function runWasm(flavor, args, stdin = '') {
-  const e = await engine(flavor);
+  clis[flavor] ??= loadCliNode(flavor);
+  const cli = await clis[flavor];
   const out = [], err = [];
-  const status = e.runCli(['sampler', ...args], {
+  const status = cli.run(['sampler', ...args], {
     write: (fd, bytes) => (fd === 2 ? err : out).push(Buffer.from(bytes)),
     readFile: (file) => {
       if (file === '-') return new Uint8Array(Buffer.from(stdin));

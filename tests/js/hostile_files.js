@@ -1,7 +1,7 @@
 // Small model files built in memory for the hardening and soak tests: a
 // llama2.c checkpoint, a tokenizer.bin and a bigram file, valid or broken
-// on purpose.  The layouts are those of c/transformer.c, c/bpe.c and
-// c/bigram.c (tests/fuzz/build_files.h builds the same shapes in C).
+// on purpose.  The layouts are those of c/engine/model/transformer.c, bpe.c
+// and bigram.c (tests/fuzz/build_files.h builds the same shapes in C).
 
 /** A growable little-endian byte writer. */
 export class Bytes {

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { FIXTURES, haveFixtures, haveTransformer, lcg, ROOT, runNative, runWasm } from './helpers.js';
+import { FIXTURES, haveTransformer, lcg, needFixtures, ROOT, runNative, runWasm, skipWithoutFixtures } from './helpers.js';
 
 async function sameEverywhere(args, stdin = '') {
   const native = runNative(args, stdin);
@@ -45,7 +45,8 @@ describe('generate is byte-identical in every build', () => {
     }
   });
 
-  it.skipIf(!haveFixtures)('llama2.c logits (stories260K)', async () => {
+  it.skipIf(skipWithoutFixtures)('llama2.c logits (stories260K)', async () => {
+    needFixtures();
     const tokens = Array.from({ length: 40 }, (_, i) => (i * 37 + 1) % 512).join(',');
     const r = await sameEverywhere(['logits', '--model', path.join(FIXTURES, 'stories260K.bin'), '--tokens', tokens]);
     expect(JSON.parse(r.stdout.toString()).logits).toHaveLength(40);

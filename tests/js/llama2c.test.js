@@ -4,14 +4,16 @@
 // the identity tests check that native and WASM agree byte for byte.)
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { engine, FIXTURES, haveFixtures } from './helpers.js';
+import { engine, FIXTURES, needFixtures, skipWithoutFixtures } from './helpers.js';
 
 const golden = (name) => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8'));
 const bytes = (name) => new Uint8Array(fs.readFileSync(path.join(FIXTURES, name)));
 
-describe.skipIf(!haveFixtures).each(['simd', 'scalar'])('llama2.c fixtures in the %s build', (flavor) => {
+describe.skipIf(skipWithoutFixtures).each(['simd', 'scalar'])('llama2.c fixtures in the %s build', (flavor) => {
+  beforeAll(needFixtures);
+
   it('stories260K: every greedy token and the logits within 1e-4', async () => {
     const g = golden('stories260K.golden.json');
     const e = await engine(flavor);

@@ -7,7 +7,8 @@ llama2.c run.c's greedy tokens and full logits at a few positions.
 
   /usr/bin/python3 tests/py/test_llama2c_ref.py
 
-Exit status: 0 pass, 1 mismatch, 77 skipped (no torch, or no fixture).
+Exit status: 0 pass, 1 mismatch, 77 skipped (no torch, or no fixture; under
+CI=true a missing fixture is a failure).
 """
 
 import json
@@ -17,6 +18,11 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 TOL = 1e-4
+
+
+def in_ci():
+    """CI=true: a missing fixture fails instead of skipping."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def fixture_dir():
@@ -35,6 +41,9 @@ def main():
     model = os.path.join(fx, "stories260K.bin")
     golden_path = os.path.join(fx, "stories260K.golden.json")
     if not (os.path.exists(model) and os.path.exists(golden_path)):
+        if in_ci():
+            print(f"FAILED: llama2.c fixture not found in {fx}, and CI is set")
+            return 1
         print(f"skipped: llama2.c fixture not found in {fx}")
         return 77
     sys.path.insert(0, HERE)

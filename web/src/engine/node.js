@@ -1,13 +1,15 @@
 // @ts-check
 /**
  * node.js — the engine in Node: loads build/engine-{simd,scalar}.wasm from
- * disk and runs the `sampler` CLI with files, stdout and stderr.
- * `node build/sampler.mjs ...` and the tests use it.
+ * disk, and runs the `sampler` CLI (build/cli-{simd,scalar}.wasm) with
+ * files, stdout and stderr.  `node build/sampler.mjs ...` and the tests use
+ * it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { loadCli } from './cli.js';
 import { loadEngine, simdSupported } from './engine.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -17,17 +19,36 @@ export const BUILD_DIR = process.env.SAMPLER_BUILD_DIR || path.join(ROOT, 'build
 export const MODELS_DIR = process.env.SAMPLER_MODELS || path.join(ROOT, 'models');
 
 /**
- * Loads the engine from build/.  flavor "auto" picks SIMD where the JS
- * engine has it (env SAMPLER_WASM=simd|scalar overrides).
- * @param {'auto' | 'simd' | 'scalar'} [flavor]
+ * The bytes of build/NAME-{simd,scalar}.wasm.  flavor "auto" picks SIMD
+ * where the JS engine has it (env SAMPLER_WASM=simd|scalar overrides).
+ * @param {'engine' | 'cli'} name
+ * @param {'auto' | 'simd' | 'scalar'} flavor
  */
-export async function loadEngineNode(flavor = /** @type {any} */ (process.env.SAMPLER_WASM || 'auto')) {
+function readWasm(name, flavor) {
   if (flavor !== 'auto' && flavor !== 'simd' && flavor !== 'scalar') {
     throw new RangeError(`SAMPLER_WASM must be simd or scalar (got ${flavor})`);
   }
   const pick = flavor === 'auto' ? (simdSupported() ? 'simd' : 'scalar') : flavor;
-  const file = path.join(BUILD_DIR, `engine-${pick}.wasm`);
-  return loadEngine(fs.readFileSync(file));
+  return fs.readFileSync(path.join(BUILD_DIR, `${name}-${pick}.wasm`));
+}
+
+/** @returns {'auto' | 'simd' | 'scalar'} */
+const defaultFlavor = () => /** @type {any} */ (process.env.SAMPLER_WASM || 'auto');
+
+/**
+ * Loads the engine from build/.
+ * @param {'auto' | 'simd' | 'scalar'} [flavor]
+ */
+export async function loadEngineNode(flavor = defaultFlavor()) {
+  return loadEngine(readWasm('engine', flavor));
+}
+
+/**
+ * Loads the command line from build/.
+ * @param {'auto' | 'simd' | 'scalar'} [flavor]
+ */
+export async function loadCliNode(flavor = defaultFlavor()) {
+  return loadCli(readWasm('cli', flavor));
 }
 
 /**
@@ -46,7 +67,7 @@ function writeAll(fd, bytes) {
   }
 }
 
-/** @type {import('./engine.js').CliHost} */
+/** @type {import('./cli.js').CliHost} */
 export const nodeHost = {
   write: (fd, bytes) => writeAll(fd === 2 ? 2 : 1, bytes),
   readFile(file) {
@@ -66,6 +87,6 @@ export const nodeHost = {
  * @returns {Promise<number>} the exit status
  */
 export async function main(args) {
-  const engine = await loadEngineNode();
-  return engine.runCli(['sampler', ...args], nodeHost);
+  const cli = await loadCliNode();
+  return cli.run(['sampler', ...args], nodeHost);
 }

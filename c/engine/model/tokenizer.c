@@ -102,6 +102,7 @@ void sp_tokenizer_free(sp_tokenizer *t) {
 }
 
 int sp_tokenizer_vocab(const sp_tokenizer *t) { return t->vocab; }
+sp_tok_kind sp_tokenizer_kind(const sp_tokenizer *t) { return t->kind; }
 int sp_tokenizer_bos(const sp_tokenizer *t) { return t->bos; }
 int sp_tokenizer_eos(const sp_tokenizer *t) { return t->eos; }
 

@@ -33,8 +33,6 @@
 
 #include "internal.h"
 
-#define SPEC_MAX_DRAFT 16
-
 struct sp_speculator {
     sp_session *target;      /* borrowed */
     sp_session *draft;       /* owned */
@@ -47,9 +45,9 @@ struct sp_speculator {
     float *residual;         /* [tvocab] */
     sp_rng rng;
     /* the last round */
-    int round_tokens[SPEC_MAX_DRAFT + 1];
-    int round_status[SPEC_MAX_DRAFT + 1];
-    int round_drafted[SPEC_MAX_DRAFT];
+    int round_tokens[SP_SPEC_MAX_DRAFT + 1];
+    int round_status[SP_SPEC_MAX_DRAFT + 1];
+    int round_drafted[SP_SPEC_MAX_DRAFT];
     int round_n, round_n_drafted;
     /* totals */
     long long drafted, accepted, rounds, target_positions;
@@ -66,14 +64,17 @@ void sp_spec_free(sp_speculator *sp) {
     free(sp);
 }
 
+int sp_spec_check_draft(int n_draft, char *err) {
+    if (n_draft < 1 || n_draft > SP_SPEC_MAX_DRAFT)
+        return sp_fail(err, SP_ERR_ARG, "speculate must be in 1..%d (got %d)",
+                       SP_SPEC_MAX_DRAFT, n_draft);
+    return SP_OK;
+}
+
 sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
                            const sp_tokenizer *draft_tok, int n_draft,
                            char *err) {
-    if (n_draft < 1 || n_draft > SPEC_MAX_DRAFT) {
-        sp_fail(err, SP_ERR_ARG, "speculate must be in 1..%d (got %d)",
-                SPEC_MAX_DRAFT, n_draft);
-        return NULL;
-    }
+    if (sp_spec_check_draft(n_draft, err) != SP_OK) return NULL;
     sp_speculator *sp = calloc(1, sizeof *sp);
     if (!sp) goto nomem;
     sp->target = target;

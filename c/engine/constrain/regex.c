@@ -1,21 +1,10 @@
 /*
- * constrain.c — constrained decoding: a regular expression or the JSON
- * grammar decides which tokens may come next.
+ * regex.c — a regular expression as a constraint: the whole generated text
+ * must match it.  The pattern is parsed into a tree, compiled into a
+ * Thompson NFA and then, once, into a DFA over bytes (subset construction),
+ * with the fewest bytes from each state to a match.
  *
- * Both constraints read the generated text byte by byte.  A regex is parsed
- * into a tree, compiled into a Thompson NFA and then, once, into a DFA over
- * bytes (subset construction).  JSON is a pushdown automaton (a stack of
- * open objects and arrays and a lexical mode).  A constraint's view of one
- * vocabulary (sp_cvocab, at the end) knows, for every state, the fewest
- * tokens that vocabulary needs to complete a match.  For each step the
- * session asks, for every token: feed its bytes to a copy of the current
- * state — is the result still a viable prefix, and can the vocabulary
- * complete it within the steps left?
- * Tokens that fail are masked (cut stage "constraint").  The end-of-text
- * token is allowed only where the text so far is complete; when it is
- * complete and nothing but whitespace could follow, the text ends.
- *
- * Regex syntax (the whole generated text must match): literals; escapes
+ * Syntax: literals; escapes
  * \d \w \s \D \W \S \n \t \r and \ before any punctuation; . (any byte
  * except newline); classes [a-z0-9_], [^...] and [:alpha:]-style names
  * inside them (alpha digit alnum space upper lower punct xdigit); groups ( )
@@ -28,17 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "constraint.h"
 
 #define RX_MAX_PATTERN 1000
 #define RX_MAX_NFA 20000
 #define RX_MAX_DFA 4096
 #define RX_MAX_REPEAT 1000
 #define RX_MAX_WORK 10000000 /* NFA-state visits while building the DFA */
-#define JSON_MAX_DEPTH 64
-#define UNREACHABLE 0x3fffffff
-
-/* ================================================================ regex */
 
 typedef struct {
     uint8_t set[32]; /* the bytes a LIT node matches */
@@ -589,17 +574,6 @@ static int cmp_int(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-struct sp_constraint {
-    int kind; /* 1 regex, 2 json */
-    /* regex: the DFA */
-    int n_states;
-    int *next;      /* [n_states][256], -1 = dead */
-    uint8_t *accept;
-    int *dist;      /* fewest bytes to a match, UNREACHABLE if none */
-    uint8_t *live;  /* has an edge to a state that can still match */
-    char pattern[64];
-};
-
 static unsigned hash_list(const int *list, int n) {
     unsigned h = 2166136261u; /* FNV-1a over the state numbers */
     for (int i = 0; i < n; i++) h = (h ^ (unsigned)list[i]) * 16777619u;
@@ -749,7 +723,7 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
     }
     c = calloc(1, sizeof *c);
     if (!c) goto nomem;
-    c->kind = 1;
+    c->kind = SP_CONSTRAINT_REGEX;
     c->n_states = d->n;
     c->next = next;
     next = NULL;
@@ -759,7 +733,7 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
     if (!c->accept || !c->dist || !c->live) goto nomem;
     snprintf(c->pattern, sizeof c->pattern, "%s", pattern);
     for (int i = 0; i < d->n; i++) {
-        c->dist[i] = UNREACHABLE;
+        c->dist[i] = SP_UNREACHABLE;
         for (int j = d->offset[i]; j < d->offset[i + 1]; j++)
             if (d->states[j] == match) c->accept[i] = 1;
         if (c->accept[i]) c->dist[i] = 0;
@@ -780,9 +754,9 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
     for (int i = 0; i < d->n; i++)
         for (int b = 0; b < 256; b++) {
             int to = c->next[i * 256 + b];
-            if (to >= 0 && c->dist[to] < UNREACHABLE) c->live[i] = 1;
+            if (to >= 0 && c->dist[to] < SP_UNREACHABLE) c->live[i] = 1;
         }
-    if (c->dist[0] >= UNREACHABLE) {
+    if (c->dist[0] >= SP_UNREACHABLE) {
         sp_fail(err, SP_ERR_ARG, "regex: matches nothing");
         sp_constraint_free(c);
         c = NULL;
@@ -804,424 +778,4 @@ done:
     free(ps.nodes);
     free(ps.sets);
     return c;
-}
-
-/* ================================================================= JSON */
-
-enum {
-    J_VALUE,      /* a value must start (after ':' , '[' , ',' in arrays, top) */
-    J_ARR_FIRST,  /* after '[': a value or ']' */
-    J_OBJ_FIRST,  /* after '{': a key or '}' */
-    J_OBJ_KEY,    /* after ',' in an object: a key */
-    J_COLON,      /* after a key */
-    J_AFTER,      /* after a value: ',' or a closer (or the end) */
-    J_STRING,
-    J_ESCAPE,
-    J_HEX,        /* \u: hex digits left in aux */
-    J_NUMBER,     /* sub-state in aux */
-    J_LITERAL     /* letters of true/false/null left: word in aux, index in aux2 */
-};
-
-/* number sub-states: which characters may come next */
-enum { N_MINUS, N_ZERO, N_INT, N_DOT, N_FRAC, N_E, N_ESIGN, N_EXP };
-
-static const char *const LITERALS[3] = {"true", "false", "null"};
-
-static int json_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-static int json_start_value(sp_cstate *s, int c) {
-    if (c == '{') {
-        if (s->depth >= JSON_MAX_DEPTH) return 0;
-        s->stack[s->depth++] = '{';
-        s->mode = J_OBJ_FIRST;
-    } else if (c == '[') {
-        if (s->depth >= JSON_MAX_DEPTH) return 0;
-        s->stack[s->depth++] = '[';
-        s->mode = J_ARR_FIRST;
-    } else if (c == '"') {
-        s->mode = J_STRING;
-        s->is_key = 0;
-    } else if (c == '-') {
-        s->mode = J_NUMBER;
-        s->aux = N_MINUS;
-    } else if (c == '0') {
-        s->mode = J_NUMBER;
-        s->aux = N_ZERO;
-    } else if (c >= '1' && c <= '9') {
-        s->mode = J_NUMBER;
-        s->aux = N_INT;
-    } else if (c == 't' || c == 'f' || c == 'n') {
-        s->mode = J_LITERAL;
-        s->aux = c == 't' ? 0 : c == 'f' ? 1 : 2;
-        s->aux2 = 1;
-    } else {
-        return 0;
-    }
-    return 1;
-}
-
-static int json_close(sp_cstate *s, int c) {
-    if (s->depth == 0) return 0;
-    char open = (char)s->stack[s->depth - 1];
-    if ((open == '{' && c != '}') || (open == '[' && c != ']')) return 0;
-    s->depth--;
-    s->mode = J_AFTER;
-    return 1;
-}
-
-static int json_feed(sp_cstate *s, int c) {
-    for (;;) {
-        switch (s->mode) {
-        case J_VALUE:
-            if (json_ws(c)) return 1;
-            return json_start_value(s, c);
-        case J_ARR_FIRST:
-            if (json_ws(c)) return 1;
-            if (c == ']') return json_close(s, c);
-            return json_start_value(s, c);
-        case J_OBJ_FIRST:
-            if (json_ws(c)) return 1;
-            if (c == '}') return json_close(s, c);
-            /* fall through */
-        case J_OBJ_KEY:
-            if (json_ws(c)) return 1;
-            if (c != '"') return 0;
-            s->mode = J_STRING;
-            s->is_key = 1;
-            return 1;
-        case J_COLON:
-            if (json_ws(c)) return 1;
-            if (c != ':') return 0;
-            s->mode = J_VALUE;
-            return 1;
-        case J_AFTER:
-            if (json_ws(c)) return 1;
-            if (s->depth == 0) return 0; /* the document is complete */
-            if (c == ',') {
-                s->mode = s->stack[s->depth - 1] == '{' ? J_OBJ_KEY : J_VALUE;
-                return 1;
-            }
-            return json_close(s, c);
-        case J_STRING:
-            if (c == '"') {
-                s->mode = s->is_key ? J_COLON : J_AFTER;
-                return 1;
-            }
-            if (c == '\\') {
-                s->mode = J_ESCAPE;
-                return 1;
-            }
-            return c >= 0x20; /* control characters must be escaped */
-        case J_ESCAPE:
-            if (c == 'u') {
-                s->mode = J_HEX;
-                s->aux = 4;
-                return 1;
-            }
-            if (!strchr("\"\\/bfnrt", c) || c == 0) return 0;
-            s->mode = J_STRING;
-            return 1;
-        case J_HEX:
-            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-                  (c >= 'A' && c <= 'F')))
-                return 0;
-            if (--s->aux == 0) s->mode = J_STRING;
-            return 1;
-        case J_LITERAL: {
-            const char *word = LITERALS[s->aux];
-            if (c != word[s->aux2]) return 0;
-            if (word[++s->aux2] == '\0') s->mode = J_AFTER;
-            return 1;
-        }
-        case J_NUMBER: {
-            int digit = c >= '0' && c <= '9';
-            switch (s->aux) {
-            case N_MINUS:
-                if (c == '0') s->aux = N_ZERO;
-                else if (digit) s->aux = N_INT;
-                else return 0;
-                return 1;
-            case N_ZERO:
-            case N_INT:
-                if (digit && s->aux == N_INT) return 1;
-                if (c == '.') { s->aux = N_DOT; return 1; }
-                if (c == 'e' || c == 'E') { s->aux = N_E; return 1; }
-                break; /* the number ends here */
-            case N_DOT:
-                if (!digit) return 0;
-                s->aux = N_FRAC;
-                return 1;
-            case N_FRAC:
-                if (digit) return 1;
-                if (c == 'e' || c == 'E') { s->aux = N_E; return 1; }
-                break;
-            case N_E:
-                if (c == '+' || c == '-') { s->aux = N_ESIGN; return 1; }
-                if (!digit) return 0;
-                s->aux = N_EXP;
-                return 1;
-            case N_ESIGN:
-                if (!digit) return 0;
-                s->aux = N_EXP;
-                return 1;
-            case N_EXP:
-                if (digit) return 1;
-                break;
-            }
-            /* a complete number ended: the byte belongs to what follows */
-            s->mode = J_AFTER;
-            continue;
-        }
-        }
-        return 0;
-    }
-}
-
-/* the number can end where it stands */
-static int json_number_complete(const sp_cstate *s) {
-    return s->aux == N_ZERO || s->aux == N_INT || s->aux == N_FRAC ||
-           s->aux == N_EXP;
-}
-
-static int json_accepting(const sp_cstate *s) {
-    if (s->depth != 0) return 0;
-    return s->mode == J_AFTER ||
-           (s->mode == J_NUMBER && json_number_complete(s));
-}
-
-sp_constraint *sp_constraint_json(char *err) {
-    sp_constraint *c = calloc(1, sizeof *c);
-    if (!c) {
-        sp_fail(err, SP_ERR_NOMEM, "grammar: out of memory");
-        return NULL;
-    }
-    c->kind = 2;
-    snprintf(c->pattern, sizeof c->pattern, "json");
-    return c;
-}
-
-/* ================================================================ both */
-
-void sp_constraint_free(sp_constraint *c) {
-    if (!c) return;
-    free(c->next);
-    free(c->accept);
-    free(c->dist);
-    free(c->live);
-    free(c);
-}
-
-void sp_cstate_start(const sp_constraint *c, sp_cstate *s) {
-    memset(s, 0, sizeof *s);
-    s->mode = c->kind == 1 ? 0 : J_VALUE;
-}
-
-int sp_cstate_feed(const sp_constraint *c, sp_cstate *s, const char *bytes,
-                   int len) {
-    for (int i = 0; i < len; i++) {
-        int b = (unsigned char)bytes[i];
-        if (c->kind == 1) {
-            int to = c->next[s->mode * 256 + b];
-            if (to < 0 || c->dist[to] >= UNREACHABLE) return 0;
-            s->mode = to;
-        } else if (!json_feed(s, b)) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-int sp_cstate_accepting(const sp_constraint *c, const sp_cstate *s) {
-    return c->kind == 1 ? c->accept[s->mode] : json_accepting(s);
-}
-
-int sp_cstate_can_extend(const sp_constraint *c, const sp_cstate *s) {
-    if (c->kind == 1) return c->live[s->mode];
-    /* a finished document takes only whitespace, which is not growth */
-    return !(s->depth == 0 && s->mode == J_AFTER);
-}
-
-const char *sp_constraint_describe(const sp_constraint *c) {
-    return c->pattern;
-}
-
-/* ======================================================= a vocabulary's view */
-
-/* What "fewest bytes to a match" means for a model that can only write its
- * own tokens.  A regex gets, per DFA state, the fewest *tokens* to a match
- * (shortest paths over the states the vocabulary's tokens lead to); JSON
- * gets the bytes some token spells alone, and completes a document only
- * with those. */
-struct sp_cvocab {
-    const sp_constraint *c;
-    int *tok_dist;     /* regex: per state, UNREACHABLE if none */
-    uint8_t avail[256]; /* bytes that are a token on their own */
-};
-
-void sp_cvocab_free(sp_cvocab *v) {
-    if (!v) return;
-    free(v->tok_dist);
-    free(v);
-}
-
-sp_cvocab *sp_cvocab_new(const sp_constraint *c, const sp_tokenizer *t,
-                         char *err) {
-    sp_cvocab *v = calloc(1, sizeof *v);
-    if (!v) goto nomem;
-    v->c = c;
-    int vocab = sp_tokenizer_vocab(t);
-    for (int id = 0; id < vocab; id++) {
-        if (t->kind == SP_TOK_BPE && id <= 2) continue; /* <unk> <s> </s> */
-        if (id == t->bos || id == t->eos) continue;
-        int len;
-        const char *piece = sp_decode(t, -1, id, &len);
-        if (len == 1) v->avail[(unsigned char)piece[0]] = 1;
-    }
-    if (c->kind != 1) return v;
-    int n = c->n_states;
-    if ((long long)n * vocab > 20000000) {
-        /* too much work for one search: bytes stand in for tokens, which
-         * is exact when every byte is a token (byte-fallback vocabularies) */
-        v->tok_dist = malloc(sizeof(int) * (size_t)n);
-        if (!v->tok_dist) goto nomem;
-        memcpy(v->tok_dist, c->dist, sizeof(int) * (size_t)n);
-        return v;
-    }
-    /* regex: the distinct successors of every state under the tokens,
-     * then a backward breadth-first search from the accepting states */
-    int *succ_start = calloc((size_t)n + 1, sizeof(int));
-    int *succ = NULL, n_succ = 0, cap = 0;
-    int *mark = malloc(sizeof(int) * (size_t)n);
-    v->tok_dist = malloc(sizeof(int) * (size_t)n);
-    if (!succ_start || !mark || !v->tok_dist) goto fail;
-    for (int s = 0; s < n; s++) mark[s] = -1;
-    for (int s = 0; s < n; s++) {
-        succ_start[s] = n_succ;
-        for (int id = 0; id < vocab; id++) {
-            if (t->kind == SP_TOK_BPE && id <= 2) continue;
-            if (id == t->bos || id == t->eos) continue;
-            int len;
-            const char *piece = sp_decode(t, -1, id, &len);
-            int to = s;
-            for (int i = 0; i < len && to >= 0; i++) {
-                to = c->next[to * 256 + (unsigned char)piece[i]];
-                if (to >= 0 && c->dist[to] >= UNREACHABLE) to = -1;
-            }
-            if (len == 0 || to < 0 || mark[to] == s) continue;
-            mark[to] = s;
-            if (n_succ == cap) {
-                cap = cap ? cap * 2 : 1024;
-                int *more = realloc(succ, sizeof(int) * (size_t)cap);
-                if (!more) goto fail;
-                succ = more;
-            }
-            succ[n_succ++] = to;
-        }
-    }
-    succ_start[n] = n_succ;
-    /* relax: tok_dist[s] = 1 + min tok_dist[successor]; by BFS layers */
-    for (int s = 0; s < n; s++) v->tok_dist[s] = c->accept[s] ? 0 : UNREACHABLE;
-    /* sweep the edges until no state improves (Bellman-Ford on unit edges;
-     * each sweep is linear in the distinct edges) */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int s = 0; s < n; s++)
-            for (int e = succ_start[s]; e < succ_start[s + 1]; e++) {
-                int d = v->tok_dist[succ[e]];
-                if (d < UNREACHABLE && d + 1 < v->tok_dist[s]) {
-                    v->tok_dist[s] = d + 1;
-                    changed = 1;
-                }
-            }
-    }
-    free(succ_start);
-    free(succ);
-    free(mark);
-    return v;
-fail:
-    free(succ_start);
-    free(succ);
-    free(mark);
-nomem:
-    sp_cvocab_free(v);
-    sp_fail(err, SP_ERR_NOMEM, "constraint: out of memory");
-    return NULL;
-}
-
-/* fewest single-byte tokens that write any JSON value, or UNREACHABLE */
-static int json_value_cost(const uint8_t *a) {
-    int best = UNREACHABLE;
-    for (int d = '0'; d <= '9'; d++)
-        if (a[d]) best = 1;
-    if (best == 1) return 1;
-    if (a['"']) best = 2;
-    if (a['['] && a[']'] && best > 2) best = 2;
-    if (a['{'] && a['}'] && best > 2) best = 2;
-    for (int k = 0; k < 3 && best > 4; k++) {
-        const char *w = LITERALS[k];
-        int ok = 1;
-        for (const char *p = w; *p; p++) ok &= a[(unsigned char)*p];
-        if (ok && (int)strlen(w) < best) best = (int)strlen(w);
-    }
-    return best;
-}
-
-static int add_cost(int a, int b) {
-    return a >= UNREACHABLE || b >= UNREACHABLE ? UNREACHABLE : a + b;
-}
-
-static int json_need(const uint8_t *a, const sp_cstate *s) {
-    int value = json_value_cost(a);
-    int quote = a['"'] ? 1 : UNREACHABLE, colon = a[':'] ? 1 : UNREACHABLE;
-    /* what a key still needs once its string is closed: ':' and a value */
-    int key_tail = add_cost(colon, value);
-    int string_close = add_cost(quote, s->is_key ? key_tail : 0);
-    int cost = 0;
-    switch (s->mode) {
-    case J_VALUE: cost = value; break;
-    case J_ARR_FIRST:
-    case J_OBJ_FIRST:
-    case J_AFTER: cost = 0; break;
-    case J_OBJ_KEY: cost = add_cost(add_cost(quote, quote), key_tail); break;
-    case J_COLON: cost = key_tail; break;
-    case J_STRING: cost = string_close; break;
-    case J_ESCAPE: {
-        int esc = UNREACHABLE;
-        for (const char *p = "\"\\/bfnrt"; *p; p++)
-            if (a[(unsigned char)*p]) esc = 1;
-        cost = add_cost(esc, string_close);
-        break;
-    }
-    case J_HEX: {
-        int hex = UNREACHABLE;
-        for (int x = 0; x < 256; x++)
-            if (a[x] && ((x >= '0' && x <= '9') || (x >= 'a' && x <= 'f') ||
-                         (x >= 'A' && x <= 'F')))
-                hex = 1;
-        cost = hex < UNREACHABLE ? add_cost(s->aux, string_close) : UNREACHABLE;
-        break;
-    }
-    case J_LITERAL: {
-        const char *w = LITERALS[s->aux];
-        cost = (int)strlen(w) - s->aux2;
-        for (const char *p = w + s->aux2; *p; p++)
-            if (!a[(unsigned char)*p]) cost = UNREACHABLE;
-        break;
-    }
-    case J_NUMBER: {
-        int digit = UNREACHABLE;
-        for (int d = '0'; d <= '9'; d++)
-            if (a[d]) digit = 1;
-        cost = json_number_complete(s) ? 0 : digit;
-        break;
-    }
-    }
-    for (int i = 0; i < s->depth; i++)
-        cost = add_cost(cost, a[s->stack[i] == '{' ? '}' : ']'] ? 1 : UNREACHABLE);
-    return cost;
-}
-
-int sp_cvocab_need(const sp_cvocab *v, const sp_cstate *s) {
-    int need = v->c->kind == 1 ? v->tok_dist[s->mode] : json_need(v->avail, s);
-    return need >= UNREACHABLE ? -1 : need;
 }

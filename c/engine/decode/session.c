@@ -41,7 +41,7 @@ struct sp_session {
     uint8_t *allowed; /* [vocab] the mask of the next step */
     const uint8_t *fixed_allowed; /* a mask for every step, NULL = none */
     sp_token_stat *stats; /* [cap], one per generated token */
-    float *peek;      /* [vocab] logits of a past step (sp_session_peek) */
+    float *aside;     /* [vocab] the pending logits during sp_session_peek */
     char fault[SP_ERR_LEN]; /* why the model cannot go on, "" if it can */
 };
 
@@ -84,7 +84,7 @@ void sp_session_free(sp_session *s) {
     free(s->tokens);
     free(s->allowed);
     free(s->stats);
-    free(s->peek);
+    free(s->aside);
     sp_cvocab_free(s->cvocab);
     free(s);
 }
@@ -322,23 +322,29 @@ int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
     if (n == generated && s->pending && !s->finished)
         return sp_session_preview(s, p, err);
     int vocab = sp_model_vocab(s->model);
-    if (!s->peek && !(s->peek = malloc(sizeof(float) * (size_t)vocab)))
+    size_t bytes = sizeof(float) * (size_t)vocab;
+    if (!s->aside && !(s->aside = malloc(bytes)))
         return sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
-    /* the logits after token pos: recomputed from the cache, which holds
-     * the same rows below pos; then the pending logits are recomputed
-     * too, since the state keeps one logits buffer */
+    /* The logits after token pos, recomputed from the cache, which holds
+     * the same rows below pos (the row at pos comes out the same).  The
+     * state keeps one logits buffer: the pending logits wait aside and are
+     * put back, bits unchanged.  A look at the past is no work of the
+     * generation's, so the work counters stay as they were. */
     int pos = s->n_prompt + n - 1;
-    float *logits = sp_forward(s->model, s->state, s->tokens[pos], pos);
-    if (!logits)
-        return sp_fail(err, SP_ERR_STATE, "peek: position %d is invalid", pos);
-    memcpy(s->peek, logits, sizeof(float) * (size_t)vocab);
-    if (s->pending) {
-        int last = s->n_tokens - 1;
-        s->pending = sp_forward(s->model, s->state, s->tokens[last], last);
-    }
-    sp_sampler_set_mask(s->sampler, s->fixed_allowed); /* no constraint */
-    int rc = sp_sampler_warp(s->sampler, s->peek, s->tokens, pos + 1, p,
+    if (s->pending) memcpy(s->aside, s->pending, bytes);
+    sp_counters work;
+    sp_state_counters(s->state, &work);
+    const float *logits = sp_forward(s->model, s->state, s->tokens[pos], pos);
+    s->state->counters = work;
+    int rc;
+    if (!logits) {
+        rc = sp_fail(err, SP_ERR_STATE, "peek: position %d is invalid", pos);
+    } else {
+        sp_sampler_set_mask(s->sampler, s->fixed_allowed); /* no constraint */
+        rc = sp_sampler_warp(s->sampler, logits, s->tokens, pos + 1, p,
                              &s->step, err);
+    }
+    if (s->pending) memcpy(s->pending, s->aside, bytes);
     s->has_step = rc == SP_OK;
     return rc;
 }

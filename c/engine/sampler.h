@@ -79,6 +79,18 @@ enum {
 
 #define SP_ERR_LEN 256 /* size of every error-message buffer */
 
+/* Writes a one-line message into err (SP_ERR_LEN bytes) when err is not
+ * NULL, and returns code: how the engine reports, and how the front-ends
+ * (c/cli, c/wasm) word their own errors alike. */
+int sp_fail(char *err, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* The kernels this build runs: "wasm-simd128", "sse2" or "scalar". */
+const char *sp_backend(void);
+
 /* ------------------------------------------------------------------ PRNG */
 
 /* PCG32 (XSH-RR) with a fixed stream: the 64-bit state is all there is. */
@@ -133,9 +145,15 @@ typedef struct {
 void sp_params_default(sp_params *p);
 
 /* Checks every field; on failure returns SP_ERR_ARG and a message that names
- * the parameter, e.g. "top_p must be in (0, 1] (got 1.5)".  vocab bounds the
- * bias token ids (pass 0 to skip that check). */
+ * the parameter, e.g. "top-p must be in (0, 1] (got 1.5)".  vocab bounds the
+ * bias token ids (pass 0 to skip that check).  The engine checks parameters
+ * here and in the constructors below, and nowhere else: the front-ends
+ * report its messages (the CLI puts "--" before the name). */
 int sp_params_check(const sp_params *p, int vocab, char *err);
+
+/* Appends a logit bias: SP_ERR_ARG when p holds SP_MAX_BIAS already.  The
+ * token and the value are checked with the rest by sp_params_check. */
+int sp_params_add_bias(sp_params *p, int token, float value, char *err);
 
 /* ------------------------------------------------------------- step record */
 
@@ -261,11 +279,17 @@ void sp_state_reset_counters(sp_state *st);
 
 /* ------------------------------------------------------------- tokenizers */
 
+typedef enum {
+    SP_TOK_CHAR = 1, /* one piece per character, no merges (the bigram) */
+    SP_TOK_BPE = 2   /* llama2.c tokenizer.bin: merges by score */
+} sp_tok_kind;
+
 /* Loads a llama2.c tokenizer.bin image (copied; data stays the caller's). */
 sp_tokenizer *sp_tokenizer_load(const uint8_t *data, size_t size, int vocab,
                                 char *err);
 void sp_tokenizer_free(sp_tokenizer *t);
 int sp_tokenizer_vocab(const sp_tokenizer *t);
+sp_tok_kind sp_tokenizer_kind(const sp_tokenizer *t);
 int sp_tokenizer_bos(const sp_tokenizer *t); /* -1 when it has none */
 int sp_tokenizer_eos(const sp_tokenizer *t); /* -1 when it has none */
 /* Encodes text into ids (at most max_ids); returns the count or -1 with a
@@ -277,11 +301,13 @@ const char *sp_decode(const sp_tokenizer *t, int prev, int token, int *len);
 
 /* ----------------------------------------------------------- constraints */
 
-/* A regex (the whole generated text must match it) or the JSON grammar.
- * Syntax and semantics: constrain.c. */
+/* A regex (the whole generated text must match it) or the JSON grammar:
+ * one JSON document, or one whose top value is an object (the usual "JSON
+ * mode").  Syntax and semantics: constrain/regex.c and constrain/json.c. */
 typedef struct sp_constraint sp_constraint;
 sp_constraint *sp_constraint_regex(const char *pattern, char *err);
 sp_constraint *sp_constraint_json(char *err);
+sp_constraint *sp_constraint_json_object(char *err);
 void sp_constraint_free(sp_constraint *c);
 const char *sp_constraint_describe(const sp_constraint *c);
 
@@ -350,6 +376,13 @@ int sp_session_vocab(const sp_session *s);
  * penalty alpha (score = log p / length^alpha; 0 = plain log p), each
  * hypothesis holding at most max_tokens tokens (prompt included). */
 typedef struct sp_beam_search sp_beam_search;
+#define SP_BEAM_MAX_WIDTH 64
+#define SP_BEAM_MAX_LENGTH_PENALTY 10
+/* The checks sp_beam_new makes, for a front-end that reads the settings
+ * before it has a model: width in 1..SP_BEAM_MAX_WIDTH, alpha in
+ * [0, SP_BEAM_MAX_LENGTH_PENALTY]; SP_ERR_ARG and a message otherwise. */
+int sp_beam_check_width(int width, char *err);
+int sp_beam_check_length_penalty(double alpha, char *err);
 sp_beam_search *sp_beam_new(const sp_model *m, const sp_tokenizer *tok,
                             int width, float length_penalty, int max_tokens,
                             char *err);
@@ -368,6 +401,9 @@ const int *sp_beam_tokens(const sp_beam_search *b, int i, int *n);
 double sp_beam_logprob(const sp_beam_search *b, int i);
 double sp_beam_score(const sp_beam_search *b, int i);
 int sp_beam_finished(const sp_beam_search *b, int i);
+/* Whether token ends a hypothesis's text (EOS, or BOS for llama2.c
+ * models): its piece is not text. */
+int sp_beam_is_end(const sp_beam_search *b, int token);
 
 /* -------------------------------------------------- speculative decoding */
 
@@ -379,6 +415,9 @@ int sp_beam_finished(const sp_beam_search *b, int i);
  * of the draft model. */
 typedef struct sp_speculator sp_speculator;
 enum { SP_SPEC_ACCEPTED = 1, SP_SPEC_CORRECTED = 2, SP_SPEC_BONUS = 3 };
+#define SP_SPEC_MAX_DRAFT 16
+/* The check sp_spec_new makes: n_draft in 1..SP_SPEC_MAX_DRAFT. */
+int sp_spec_check_draft(int n_draft, char *err);
 sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
                            const sp_tokenizer *draft_tok, int n_draft,
                            char *err);
@@ -429,23 +468,6 @@ const sp_token_stat *sp_session_stats(const sp_session *s);
  * tokens excluded) and its metrics. */
 char *sp_session_text(const sp_session *s, int *len);
 int sp_session_metrics(const sp_session *s, sp_metrics *out);
-
-/* ------------------------------------------------------------------- CLI */
-
-/* The command-line program: argv as given to main.  Output and files go
- * through the host functions below so that the native binary and the WASM
- * build run this same code.  Returns the exit status. */
-int sp_cli_main(int argc, char **argv);
-
-/* Host functions: provided by host_native.c natively and by the JS loader
- * in WASM (imports "env.host_*"). */
-void sp_host_write(int fd, const char *bytes, int len);
-/* Reads a whole file ("-" = standard input) into malloc'd memory; returns
- * NULL and a message when it cannot. */
-uint8_t *sp_host_read_file(const char *path, size_t *size, char *err);
-/* Where the shipped models live ("models"-directory path, no trailing
- * slash). */
-const char *sp_host_models_dir(void);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /*
- * host_wasm.c — the CLI's host functions in the WASM build: imports the JS
- * loader provides (web/src/engine/engine.js: env.host_write,
+ * host_wasm.c — the CLI in WASM (cli-*.wasm, for `node build/sampler.mjs`
+ * and the tests): its entry point, and its host functions as imports the JS
+ * loader provides (web/src/engine/cli.js: env.host_write,
  * env.host_file_size, env.host_file_read).
  */
 #include <stdio.h>
@@ -8,6 +9,9 @@
 #include <string.h>
 
 #include "sampler.h"
+
+#include "../cli.h"
+#include "../host.h"
 
 #define WASM_IMPORT(name) __attribute__((import_module("env"), import_name(name)))
 #define WASM_EXPORT(name) __attribute__((export_name(name)))
@@ -56,4 +60,8 @@ uint8_t *sp_host_read_file(const char *path, size_t *size, char *err) {
     data[(size_t)n] = '\0';
     *size = (size_t)n;
     return data;
+}
+
+WASM_EXPORT("api_cli_main") int api_cli_main(int argc, char **argv) {
+    return sp_cli_main(argc, argv);
 }

@@ -60,7 +60,7 @@ static double beam_score(const sp_beam_search *b, double logprob, int len) {
     return logprob / sp_pow((double)len, (double)b->length_penalty);
 }
 
-static int is_end(const sp_beam_search *b, int token) {
+int sp_beam_is_end(const sp_beam_search *b, int token) {
     return b->tok->kind == SP_TOK_BPE &&
            (token == b->tok->eos || token == b->tok->bos);
 }
@@ -84,6 +84,20 @@ void sp_beam_free(sp_beam_search *b) {
     free(b);
 }
 
+int sp_beam_check_width(int width, char *err) {
+    if (width < 1 || width > SP_BEAM_MAX_WIDTH)
+        return sp_fail(err, SP_ERR_ARG, "beams must be in 1..%d (got %d)",
+                       SP_BEAM_MAX_WIDTH, width);
+    return SP_OK;
+}
+
+int sp_beam_check_length_penalty(double alpha, char *err) {
+    if (!(alpha >= 0.0 && alpha <= SP_BEAM_MAX_LENGTH_PENALTY))
+        return sp_fail(err, SP_ERR_ARG, "length-penalty must be in [0, %d] "
+                       "(got %g)", SP_BEAM_MAX_LENGTH_PENALTY, alpha);
+    return SP_OK;
+}
+
 sp_beam_search *sp_beam_new(const sp_model *m, const sp_tokenizer *tok,
                             int width, float length_penalty, int max_tokens,
                             char *err) {
@@ -92,15 +106,9 @@ sp_beam_search *sp_beam_new(const sp_model *m, const sp_tokenizer *tok,
         sp_fail(err, SP_ERR_ARG, "beams: the model has no tokenizer; give one");
         return NULL;
     }
-    if (width < 1 || width > 64) {
-        sp_fail(err, SP_ERR_ARG, "beams must be in 1..64 (got %d)", width);
+    if (sp_beam_check_width(width, err) != SP_OK ||
+        sp_beam_check_length_penalty((double)length_penalty, err) != SP_OK)
         return NULL;
-    }
-    if (!(length_penalty >= 0.0f && length_penalty <= 10.0f)) {
-        sp_fail(err, SP_ERR_ARG, "length-penalty must be in [0, 10] (got %g)",
-                (double)length_penalty);
-        return NULL;
-    }
     sp_beam_search *b = calloc(1, sizeof *b);
     if (!b) goto nomem;
     b->model = m;
@@ -238,7 +246,7 @@ int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
     for (int c = 0; c < n_cands && n_next < b->width; c++) {
         const candidate *cd = &b->cands[c];
         const hyp *parent = &b->live[cd->parent];
-        if (is_end(b, cd->token)) {
+        if (sp_beam_is_end(b, cd->token)) {
             /* a finished hypothesis: keep it if it is among the best B */
             int slot = b->n_done < b->width ? b->n_done : worst_done(b);
             if (b->n_done == b->width && !(cd->score > b->done[slot].score))

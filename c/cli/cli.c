@@ -7,11 +7,18 @@
  * argument.  Every error is one line on stderr that names what is wrong.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "sampler.h"
+
+#include "buf.h"
+#include "cli.h"
+#include "host.h"
+#include "warp_request.h"
 
 #define EXIT_BAD_FILE 1
 #define EXIT_BAD_ARG 2
@@ -28,17 +35,18 @@ static const char USAGE[] =
     "      step's report as one JSON object; with --seed also draws a token\n"
     "  sampler generate --model PATH|bigram|transformer [--tokenizer PATH]\n"
     "      [--prompt TEXT] [--steps N] [--seed S] [SAMPLER OPTIONS] [--json]\n"
-    "      [--regex PATTERN | --grammar json] [--metrics]\n"
+    "      [--regex PATTERN | --grammar json|json-object] [--metrics]\n"
     "      [--beams B [--length-penalty A]]\n"
     "      [--draft MODEL [--draft-tokenizer PATH] --speculate N]\n"
     "      prints the prompt and the generated text; --json prints one JSON\n"
-    "      object per step instead; --regex / --grammar json constrain the\n"
-    "      generated text to match (within --steps tokens); --metrics adds a\n"
-    "      last line {\"metrics\": {distinct-n, perplexity, ...}}; --beams B\n"
-    "      runs a deterministic beam search of width B instead of sampling\n"
-    "      (score = log p / length^A) and prints the best hypothesis; --draft\n"
-    "      samples speculatively: MODEL drafts N tokens a round, the model\n"
-    "      verifies them (acceptance rate on stderr)\n"
+    "      object per step instead; --regex / --grammar constrain the\n"
+    "      generated text to match (within --steps tokens): json is any JSON\n"
+    "      document, json-object one whose top value is an object; --metrics\n"
+    "      adds a last line {\"metrics\": {distinct-n, perplexity, ...}};\n"
+    "      --beams B runs a deterministic beam search of width B instead of\n"
+    "      sampling (score = log p / length^A) and prints the best\n"
+    "      hypothesis; --draft samples speculatively: MODEL drafts N tokens a\n"
+    "      round, the model verifies them (acceptance rate on stderr)\n"
     "  sampler logits --model PATH --tokens 1,5,9\n"
     "      prints {\"logits\": [[...position 0...], ...]} (one KV-cache pass)\n"
     "  sampler encode --tokenizer PATH|--model PATH --text TEXT [--bos] "
@@ -154,6 +162,14 @@ static int parse_long(const char *s, long long lo, long long hi,
     return 1;
 }
 
+/* A whole number in int range (what it means is the engine's to check). */
+static int parse_int(const char *s, int *out) {
+    long long v;
+    if (!parse_long(s, -2147483647LL, 2147483647LL, &v)) return 0;
+    *out = (int)v;
+    return 1;
+}
+
 static int parse_seed(const char *s, uint64_t *out) {
     if (!s || *s < '0' || *s > '9') return 0; /* no sign, no space */
     char *end;
@@ -192,12 +208,11 @@ static int sampler_option(args *a, sp_params *p) {
         if (!v) return -say_error(EXIT_BAD_ARG, "%s needs a value", a->name);
         char *field = (char *)p + OPTS[k].offset;
         if (OPTS[k].is_int) {
-            long long x;
-            if (!parse_long(v, -2147483647LL, 2147483647LL, &x))
+            int x;
+            if (!parse_int(v, &x))
                 return -say_error(EXIT_BAD_ARG, "%s: '%s' is not an integer",
                                   a->name, v);
-            int xi = (int)x;
-            memcpy(field, &xi, sizeof xi);
+            memcpy(field, &x, sizeof x);
         } else {
             double x;
             if (!parse_double(v, &x))
@@ -226,12 +241,11 @@ static int sampler_option(args *a, sp_params *p) {
         if (!parse_double(eq + 1, &value))
             return -say_error(EXIT_BAD_ARG, "--logit-bias: '%s' is not a "
                               "number or -inf", eq + 1);
-        if (p->n_bias == SP_MAX_BIAS)
+        /* the engine checks the token and the value with the rest
+         * (check_params); here, only whether there is room */
+        if (sp_params_add_bias(p, (int)id, (float)value, NULL) != SP_OK)
             return -say_error(EXIT_BAD_ARG, "--logit-bias: at most %d",
                               SP_MAX_BIAS);
-        p->bias[p->n_bias].token = (int)id;
-        p->bias[p->n_bias].value = (float)value;
-        p->n_bias++;
         return 1;
     }
     return 0;
@@ -447,174 +461,174 @@ done:
 
 /* ----------------------------------------------------------- generate */
 
-/* Appends the text of tokens[from..n) (stopping at an end-of-text token for
- * llama2.c models, whose end pieces are not text). */
-static void put_tokens(sp_buf *b, const sp_tokenizer *tok, const int *tokens,
-                       int from, int n) {
-    for (int i = from; i < n; i++) {
-        if (tok->kind == SP_TOK_BPE && (tokens[i] == tok->eos || tokens[i] == tok->bos))
-            break;
-        int len;
-        const char *piece = sp_decode(tok, i ? tokens[i - 1] : -1, tokens[i], &len);
+/* What `generate` was asked to do. */
+typedef struct {
+    sp_params params;
+    const char *model, *tokenizer, *prompt;
+    uint64_t seed;
+    long long steps;
+    int json, metrics;
+    const char *regex;   /* --regex PATTERN, or NULL */
+    const char *grammar; /* --grammar NAME (one of GRAMMARS), or NULL */
+    int beams;           /* --beams B: beam search; 0: sampling */
+    double length_penalty;
+    const char *draft, *draft_tokenizer; /* --draft MODEL, or NULL */
+    int speculate;       /* --speculate N (with --draft) */
+} gen_request;
+
+/* The grammars --grammar names, and the engine's constraint for each. */
+typedef sp_constraint *(*grammar_fn)(char *err);
+static const struct {
+    const char *name;
+    grammar_fn make;
+} GRAMMARS[] = {
+    {"json", sp_constraint_json},
+    {"json-object", sp_constraint_json_object},
+};
+#define N_GRAMMARS (sizeof GRAMMARS / sizeof GRAMMARS[0])
+
+static grammar_fn grammar_named(const char *name) {
+    for (size_t k = 0; k < N_GRAMMARS; k++)
+        if (strcmp(name, GRAMMARS[k].name) == 0) return GRAMMARS[k].make;
+    return NULL;
+}
+
+/* Reads generate's options into g: 0, or the exit status after saying what
+ * is wrong with one. */
+static int parse_generate(args *a, gen_request *g) {
+    memset(g, 0, sizeof *g);
+    sp_params_default(&g->params);
+    g->prompt = "";
+    g->seed = DEFAULT_SEED;
+    g->steps = DEFAULT_STEPS;
+    for (a->i = 2; a->i < a->argc; a->i++) {
+        int r = sampler_option(a, &g->params);
+        if (r < 0) return -r;
+        if (r > 0) continue;
+        if (is_opt(a, "--metrics") && !a->value) {
+            g->metrics = 1;
+        } else if (is_opt(a, "--beams")) {
+            NEED_VALUE(a, v);
+            if (!parse_int(v, &g->beams) ||
+                sp_beam_check_width(g->beams, NULL) != SP_OK)
+                return say_error(EXIT_BAD_ARG, "--beams: '%s' is not an "
+                                 "integer in 1..%d", v, SP_BEAM_MAX_WIDTH);
+        } else if (is_opt(a, "--draft")) {
+            NEED_VALUE(a, v);
+            g->draft = v;
+        } else if (is_opt(a, "--draft-tokenizer")) {
+            NEED_VALUE(a, v);
+            g->draft_tokenizer = v;
+        } else if (is_opt(a, "--speculate")) {
+            NEED_VALUE(a, v);
+            if (!parse_int(v, &g->speculate) ||
+                sp_spec_check_draft(g->speculate, NULL) != SP_OK)
+                return say_error(EXIT_BAD_ARG, "--speculate: '%s' is not an "
+                                 "integer in 1..%d", v, SP_SPEC_MAX_DRAFT);
+        } else if (is_opt(a, "--length-penalty")) {
+            NEED_VALUE(a, v);
+            if (!parse_double(v, &g->length_penalty) ||
+                sp_beam_check_length_penalty(g->length_penalty, NULL) != SP_OK)
+                return say_error(EXIT_BAD_ARG, "--length-penalty: '%s' is not "
+                                 "a number in [0, %d]", v,
+                                 SP_BEAM_MAX_LENGTH_PENALTY);
+        } else if (is_opt(a, "--model")) {
+            NEED_VALUE(a, v);
+            g->model = v;
+        } else if (is_opt(a, "--tokenizer")) {
+            NEED_VALUE(a, v);
+            g->tokenizer = v;
+        } else if (is_opt(a, "--prompt")) {
+            NEED_VALUE(a, v);
+            g->prompt = v;
+        } else if (is_opt(a, "--steps")) {
+            NEED_VALUE(a, v);
+            if (!parse_long(v, 0, 100000000LL, &g->steps))
+                return say_error(EXIT_BAD_ARG, "--steps: '%s' is not an "
+                                 "integer in 0..100000000", v);
+        } else if (is_opt(a, "--seed")) {
+            NEED_VALUE(a, v);
+            if (!parse_seed(v, &g->seed))
+                return say_error(EXIT_BAD_ARG, "--seed: '%s' is not an "
+                                 "integer in 0..18446744073709551615", v);
+        } else if (is_opt(a, "--json")) {
+            if (a->value)
+                return say_error(EXIT_BAD_ARG, "--json takes no value");
+            g->json = 1;
+        } else if (is_opt(a, "--regex")) {
+            NEED_VALUE(a, v);
+            g->regex = v;
+        } else if (is_opt(a, "--grammar")) {
+            NEED_VALUE(a, v);
+            if (!grammar_named(v)) {
+                char known[128] = "";
+                for (size_t k = 0; k < N_GRAMMARS; k++)
+                    snprintf(known + strlen(known), sizeof known - strlen(known),
+                             "%s%s", k ? ", " : "", GRAMMARS[k].name);
+                return say_error(EXIT_BAD_ARG, "--grammar: '%s' is not a "
+                                 "grammar this engine knows (%s)", v, known);
+            }
+            g->grammar = v;
+        } else {
+            return say_error(EXIT_BAD_ARG, "generate: unknown option '%s' "
+                             "(see sampler --help)", a->argv[a->i]);
+        }
+    }
+    return 0;
+}
+
+/* What generate cannot do together: 0, or status 2 after saying why. */
+static int check_generate(const gen_request *g) {
+    if (!g->model)
+        return say_error(EXIT_BAD_ARG, "generate: --model is required "
+                         "(bigram, transformer or a path)");
+    if (g->regex && g->grammar)
+        return say_error(EXIT_BAD_ARG, "--regex and --grammar cannot be "
+                         "combined");
+    if (g->beams && (g->regex || g->grammar || g->metrics || g->draft))
+        return say_error(EXIT_BAD_ARG, "--beams cannot be combined with "
+                         "--regex, --grammar, --metrics or --draft");
+    if (!g->draft != !g->speculate)
+        return say_error(EXIT_BAD_ARG, "--draft and --speculate go together");
+    if (g->draft && (g->regex || g->grammar))
+        return say_error(EXIT_BAD_ARG, "--draft cannot be combined with "
+                         "--regex or --grammar");
+    return check_params(&g->params, 0);
+}
+
+/* ---- sampling */
+
+/* The text token `at` of the session adds after the one before it; none
+ * for an end-of-text token, whose piece is not text. */
+static const char *token_text(const sp_session *s, int at, int *len) {
+    const int *tokens = sp_session_tokens(s);
+    const char *piece = sp_decode(sp_session_tokenizer(s), tokens[at - 1],
+                                  tokens[at], len);
+    if (sp_session_is_end(s, tokens[at])) *len = 0;
+    return piece;
+}
+
+/* Step i's token: its text, or with --json the step's record as one line. */
+static void put_step(sp_buf *b, const sp_session *s, long long i, int json) {
+    int len;
+    const char *piece = token_text(s, sp_session_n_tokens(s) - 1, &len);
+    if (!json) {
         sp_buf_put(b, piece, (size_t)len);
+        return;
     }
-}
-
-static int run_beams(const sp_model *m, const sp_tokenizer *tok,
-                     const char *prompt, const sp_params *p, int width,
-                     float length_penalty, long long steps, int json) {
-    char err[SP_ERR_LEN];
-    int max_tokens = (int)strlen(prompt) + 3 + (int)steps;
-    sp_beam_search *bs = sp_beam_new(m, tok, width, length_penalty, max_tokens,
-                                     err);
-    if (!bs) return say_error(EXIT_BAD_ARG, "--%s", err);
-    int status = 0;
-    if (sp_beam_start(bs, prompt, err) != SP_OK) {
-        status = say_error(EXIT_BAD_ARG, "%s", err);
-        goto done;
-    }
-    const sp_tokenizer *t = sp_beam_tokenizer(bs);
-    int n_prompt = sp_beam_n_prompt(bs);
-    sp_buf b;
-    sp_buf_init(&b);
-    for (long long i = 0; i < steps && sp_beam_live(bs) > 0; i++) {
-        int rc = sp_beam_step(bs, p, err);
-        if (rc == SP_ERR_STATE) {
-            say_error(0, "stopped after %lld steps: %s", i, err);
-            break;
-        }
-        if (rc != SP_OK) {
-            status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG : EXIT_BAD_FILE,
-                               "%s", err);
-            sp_buf_free(&b);
-            goto done;
-        }
-        if (!json) continue;
-        sp_buf_printf(&b, "{\"step\":%lld,\"beams\":[", i);
-        for (int k = 0; k < sp_beam_count(bs); k++) {
-            int n;
-            const int *tokens = sp_beam_tokens(bs, k, &n);
-            sp_buf b2;
-            sp_buf_init(&b2);
-            put_tokens(&b2, t, tokens, n_prompt, n);
-            sp_buf_puts(&b, k ? ",{\"text\":" : "{\"text\":");
-            sp_buf_json_str(&b, b2.data ? b2.data : "", b2.len);
-            sp_buf_free(&b2);
-            sp_buf_puts(&b, ",\"logprob\":");
-            sp_buf_num(&b, sp_beam_logprob(bs, k));
-            sp_buf_puts(&b, ",\"score\":");
-            sp_buf_num(&b, sp_beam_score(bs, k));
-            sp_buf_printf(&b, ",\"finished\":%s}",
-                          sp_beam_finished(bs, k) ? "true" : "false");
-        }
-        sp_buf_puts(&b, "]}\n");
-        out_buf(&b, 1);
-    }
-    if (!json) {
-        int n;
-        const int *tokens = sp_beam_tokens(bs, 0, &n);
-        sp_buf_puts(&b, prompt);
-        put_tokens(&b, t, tokens, n_prompt, n);
-        sp_buf_puts(&b, "\n");
-        out_buf(&b, 1);
-    }
-    sp_buf_free(&b);
-done:
-    sp_beam_free(bs);
-    return status;
-}
-
-static int run_speculative(loaded *target, const char *draft_name,
-                           const char *draft_tokenizer, const char *prompt,
-                           uint64_t seed, const sp_params *p, int n_draft,
-                           long long steps, int json) {
-    char err[SP_ERR_LEN];
-    loaded d;
-    int status = load_model(draft_name, draft_tokenizer, 1, &d);
-    if (status) return status;
-    sp_session *s = sp_session_new(target->model, target->tokenizer, err);
-    sp_speculator *sp = NULL;
-    if (!s) {
-        status = say_error(EXIT_BAD_FILE, "%s", err);
-        goto done;
-    }
-    sp_sampler_set_raw(sp_session_sampler(s), json);
-    sp = sp_spec_new(s, d.model, d.tokenizer, n_draft, err);
-    if (!sp) {
-        status = say_error(EXIT_BAD_ARG, "--draft: %s", err);
-        goto done;
-    }
-    int rc = sp_spec_start(sp, prompt, seed, err);
-    if (rc != SP_OK) {
-        status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG : EXIT_BAD_FILE,
-                           "%s", err);
-        goto done;
-    }
-    const sp_tokenizer *tok = sp_session_tokenizer(s);
-    sp_buf b;
-    sp_buf_init(&b);
-    if (!json) {
-        sp_buf_puts(&b, prompt);
-        out_buf(&b, 1);
-    }
-    static const char *const STATUS[4] = {"", "accepted", "corrected", "bonus"};
-    long long round = 0;
-    while (sp_session_n_generated(s) < steps && !sp_session_finished(s)) {
-        int before = sp_session_n_tokens(s);
-        rc = sp_spec_round(sp, p, err);
-        if (rc != SP_OK) {
-            if (rc == SP_ERR_STATE) {
-                say_error(0, "stopped: %s", err);
-                break;
-            }
-            status = say_error(EXIT_BAD_FILE, "%s", err);
-            break;
-        }
-        /* never past --steps: the last round may be cut short */
-        if (sp_session_n_generated(s) > steps)
-            sp_session_rewind(s, (int)steps, err);
-        const int *tokens = sp_session_tokens(s), *round_tokens, *round_status;
-        int n = sp_session_n_tokens(s);
-        int appended = sp_spec_round_tokens(sp, &round_tokens, &round_status);
-        if (before + appended > n) appended = n - before;
-        if (json) {
-            const int *drafted;
-            int nd = sp_spec_round_drafted(sp, &drafted);
-            sp_buf_printf(&b, "{\"round\":%lld,\"drafted\":[", round);
-            for (int i = 0; i < nd; i++)
-                sp_buf_printf(&b, i ? ",%d" : "%d", drafted[i]);
-            sp_buf_puts(&b, "],\"tokens\":[");
-        }
-        for (int i = 0; i < appended; i++) {
-            int t = tokens[before + i], len;
-            const char *piece = sp_decode(tok, tokens[before + i - 1], t, &len);
-            if (sp_session_is_end(s, t)) len = 0;
-            if (json) {
-                sp_buf_printf(&b, "%s{\"token\":%d,\"piece\":", i ? "," : "",
-                              t);
-                sp_buf_json_str(&b, piece, (size_t)len);
-                sp_buf_printf(&b, ",\"status\":\"%s\"}", STATUS[round_status[i]]);
-            } else {
-                sp_buf_put(&b, piece, (size_t)len);
-            }
-        }
-        if (json) sp_buf_puts(&b, "]}\n");
-        out_buf(&b, 1);
-        round++;
-    }
-    if (!json) sp_host_write(1, "\n", 1);
-    sp_buf_free(&b);
-    long long drafted, accepted, rounds, positions;
-    sp_spec_totals(sp, &drafted, &accepted, &rounds, &positions);
-    say_error(0, "speculative: %lld of %lld drafted tokens accepted (%.1f%%) "
-              "in %lld rounds; %lld target positions for %d tokens",
-              accepted, drafted, drafted ? 100.0 * accepted / drafted : 0.0,
-              rounds, positions, sp_session_n_generated(s));
-done:
-    sp_spec_free(sp);
-    sp_session_free(s);
-    unload(&d);
-    return status;
+    const sp_step *st = sp_session_last_step(s);
+    sp_buf_printf(b, "{\"step\":%lld,\"token\":%d,\"piece\":", i, st->token);
+    sp_buf_json_str(b, piece, (size_t)len);
+    if (sp_session_is_end(s, st->token)) sp_buf_puts(b, ",\"end\":true");
+    sp_buf_puts(b, ",\"p\":");
+    sp_buf_num(b, st->p_token);
+    sp_buf_puts(b, ",\"p_raw\":");
+    sp_buf_num(b, st->probs_raw[st->token]);
+    sp_buf_puts(b, ",");
+    put_step_report(b, st);
+    sp_buf_puts(b, ",\"u\":");
+    sp_buf_num(b, st->u);
+    sp_buf_puts(b, "}\n");
 }
 
 static void put_metrics(sp_buf *b, const sp_session *s) {
@@ -643,213 +657,292 @@ static void put_metrics(sp_buf *b, const sp_session *s) {
     sp_buf_puts(b, "}}\n");
 }
 
-static int cmd_generate(args *a) {
-    sp_params p;
-    sp_params_default(&p);
-    const char *model = NULL, *tokenizer = NULL, *prompt = "";
-    const char *regex = NULL, *grammar = NULL;
-    uint64_t seed = DEFAULT_SEED;
-    long long steps = DEFAULT_STEPS;
-    int json = 0, metrics = 0;
-    long long beams = 0, speculate = 0;
-    double length_penalty = 0.0;
-    const char *draft = NULL, *draft_tokenizer = NULL;
-    for (a->i = 2; a->i < a->argc; a->i++) {
-        int r = sampler_option(a, &p);
-        if (r < 0) return -r;
-        if (r > 0) continue;
-        if (is_opt(a, "--metrics") && !a->value) {
-            metrics = 1;
-        } else if (is_opt(a, "--beams")) {
-            NEED_VALUE(a, v);
-            if (!parse_long(v, 1, 64, &beams))
-                return say_error(EXIT_BAD_ARG, "--beams: '%s' is not an "
-                                 "integer in 1..64", v);
-        } else if (is_opt(a, "--draft")) {
-            NEED_VALUE(a, v);
-            draft = v;
-        } else if (is_opt(a, "--draft-tokenizer")) {
-            NEED_VALUE(a, v);
-            draft_tokenizer = v;
-        } else if (is_opt(a, "--speculate")) {
-            NEED_VALUE(a, v);
-            if (!parse_long(v, 1, 16, &speculate))
-                return say_error(EXIT_BAD_ARG, "--speculate: '%s' is not an "
-                                 "integer in 1..16", v);
-        } else if (is_opt(a, "--length-penalty")) {
-            NEED_VALUE(a, v);
-            if (!parse_double(v, &length_penalty) ||
-                !(length_penalty >= 0 && length_penalty <= 10))
-                return say_error(EXIT_BAD_ARG, "--length-penalty: '%s' is not "
-                                 "a number in [0, 10]", v);
-        } else if (is_opt(a, "--model")) {
-            NEED_VALUE(a, v);
-            model = v;
-        } else if (is_opt(a, "--tokenizer")) {
-            NEED_VALUE(a, v);
-            tokenizer = v;
-        } else if (is_opt(a, "--prompt")) {
-            NEED_VALUE(a, v);
-            prompt = v;
-        } else if (is_opt(a, "--steps")) {
-            NEED_VALUE(a, v);
-            if (!parse_long(v, 0, 100000000LL, &steps))
-                return say_error(EXIT_BAD_ARG, "--steps: '%s' is not an "
-                                 "integer in 0..100000000", v);
-        } else if (is_opt(a, "--seed")) {
-            NEED_VALUE(a, v);
-            if (!parse_seed(v, &seed))
-                return say_error(EXIT_BAD_ARG, "--seed: '%s' is not an "
-                                 "integer in 0..18446744073709551615", v);
-        } else if (is_opt(a, "--json")) {
-            if (a->value)
-                return say_error(EXIT_BAD_ARG, "--json takes no value");
-            json = 1;
-        } else if (is_opt(a, "--regex")) {
-            NEED_VALUE(a, v);
-            regex = v;
-        } else if (is_opt(a, "--grammar")) {
-            NEED_VALUE(a, v);
-            if (strcmp(v, "json") != 0)
-                return say_error(EXIT_BAD_ARG, "--grammar: '%s' is not a "
-                                 "grammar this engine knows (json)", v);
-            grammar = v;
-        } else {
-            return say_error(EXIT_BAD_ARG, "generate: unknown option '%s' "
-                             "(see sampler --help)", a->argv[a->i]);
-        }
-    }
-    if (!model)
-        return say_error(EXIT_BAD_ARG, "generate: --model is required "
-                         "(bigram, transformer or a path)");
-    if (regex && grammar)
-        return say_error(EXIT_BAD_ARG, "--regex and --grammar cannot be "
-                         "combined");
-    if (beams && (regex || grammar || metrics || draft))
-        return say_error(EXIT_BAD_ARG, "--beams cannot be combined with "
-                         "--regex, --grammar, --metrics or --draft");
-    if (!draft != !speculate)
-        return say_error(EXIT_BAD_ARG, "--draft and --speculate go together");
-    if (draft && (regex || grammar))
-        return say_error(EXIT_BAD_ARG, "--draft cannot be combined with "
-                         "--regex or --grammar");
-    if (check_params(&p, 0)) return EXIT_BAD_ARG;
-    char err[SP_ERR_LEN];
-    sp_constraint *constraint = NULL;
-    if (regex || grammar) {
-        constraint = regex ? sp_constraint_regex(regex, err)
-                           : sp_constraint_json(err);
-        if (!constraint)
-            return say_error(EXIT_BAD_ARG, "--%s", err);
-    }
-    loaded l;
-    int status = load_model(model, tokenizer, 1, &l);
-    if (status) {
-        sp_constraint_free(constraint);
-        return status;
-    }
-    sp_session *s = NULL;
-    if (check_params(&p, sp_model_vocab(l.model))) {
+/* Says why step i could not be taken, and returns the exit status.  The
+ * text so far ends its line when the text stops: at the end of the model's
+ * context (a normal end, status 0), when every token is banned by the
+ * options (2) or masked by the model (1), or when no token can continue the
+ * constraint (1).  Anything else is an error of its own. */
+static int report_stop(int rc, const char *err, long long i, int json,
+                       int context_full) {
+    if (rc != SP_ERR_STATE && rc != SP_ERR_UNSATISFIABLE)
+        return say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG : EXIT_BAD_FILE, "%s",
+                         err);
+    if (!json) sp_host_write(1, "\n", 1);
+    int status = EXIT_BAD_FILE;
+    if (rc == SP_ERR_STATE && context_full)
+        status = 0;
+    else if (rc == SP_ERR_STATE && strncmp(err, "no token left", 13) == 0)
         status = EXIT_BAD_ARG;
-        goto done;
-    }
-    if (beams) {
-        status = run_beams(l.model, l.tokenizer, prompt, &p, (int)beams,
-                           (float)length_penalty, steps, json);
-        goto done;
-    }
-    if (draft) {
-        status = run_speculative(&l, draft, draft_tokenizer, prompt, seed,
-                                 &p, (int)speculate, steps, json);
-        goto done;
-    }
-    s = sp_session_new(l.model, l.tokenizer, err);
-    if (!s) {
-        status = say_error(EXIT_BAD_FILE, "%s", err);
-        goto done;
-    }
-    if (constraint &&
-        sp_session_constrain(s, constraint, (int)steps, err) != SP_OK) {
-        status = say_error(EXIT_BAD_ARG, "--%s%s", regex ? "regex: " : "grammar: ",
-                           strchr(err, ':') ? strchr(err, ':') + 2 : err);
-        goto done;
-    }
-    /* the raw distribution is only printed with --json or --metrics */
-    sp_sampler_set_raw(sp_session_sampler(s), json || metrics);
-    int rc = sp_session_start(s, prompt, seed, err);
-    if (rc != SP_OK) {
-        status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG : EXIT_BAD_FILE,
-                           "%s", err);
-        goto done;
-    }
+    return say_error(status, "stopped after %lld steps: %s", i, err);
+}
+
+/* The generation loop of a started session: each token printed as it
+ * comes, then a newline (without --json) and the metrics (--metrics). */
+static int sample_steps(sp_session *s, const gen_request *g, int seq_len) {
+    char err[SP_ERR_LEN];
     sp_buf b;
     sp_buf_init(&b);
-    const sp_tokenizer *tok = sp_session_tokenizer(s);
-    if (!json) {
-        sp_buf_puts(&b, prompt);
+    if (!g->json) {
+        sp_buf_puts(&b, g->prompt);
         out_buf(&b, 1);
     }
-    for (long long i = 0; i < steps; i++) {
-        rc = sp_session_step(s, &p, -1, err);
+    for (long long i = 0; i < g->steps; i++) {
+        int rc = sp_session_step(s, &g->params, -1, err);
         if (rc != SP_OK) {
-            out_buf(&b, 1);
-            int seq_len = sp_model_seq_len(l.model);
-            if (rc == SP_ERR_STATE && seq_len > 0 &&
-                sp_session_n_tokens(s) >= seq_len) {
-                /* context full: a normal end; stop, say why */
-                if (!json) sp_host_write(1, "\n", 1);
-                say_error(0, "stopped after %lld steps: %s", i, err);
-            } else if (rc == SP_ERR_STATE) {
-                /* every token masked (by the model: 1) or banned (by the
-                 * options: 2) */
-                if (!json) sp_host_write(1, "\n", 1);
-                status = say_error(strncmp(err, "no token left", 13) == 0
-                                       ? EXIT_BAD_ARG : EXIT_BAD_FILE,
-                                   "stopped after %lld steps: %s", i, err);
-            } else if (rc == SP_ERR_UNSATISFIABLE) {
-                if (!json) sp_host_write(1, "\n", 1);
-                status = say_error(EXIT_BAD_FILE, "stopped after %lld steps: "
-                                   "%s", i, err);
-            } else {
-                status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG
-                                                    : EXIT_BAD_FILE, "%s", err);
-            }
             sp_buf_free(&b);
-            goto done;
+            int full = seq_len > 0 && sp_session_n_tokens(s) >= seq_len;
+            return report_stop(rc, err, i, g->json, full);
         }
-        const sp_step *st = sp_session_last_step(s);
-        const int *tokens = sp_session_tokens(s);
-        int n = sp_session_n_tokens(s);
-        int len;
-        const char *piece = sp_decode(tok, tokens[n - 2], st->token, &len);
-        int end = sp_session_is_end(s, st->token);
-        if (end) len = 0; /* an end-of-text token is not text */
-        if (json) {
-            sp_buf_printf(&b, "{\"step\":%lld,\"token\":%d,\"piece\":", i,
-                          st->token);
-            sp_buf_json_str(&b, piece, (size_t)len);
-            if (end) sp_buf_puts(&b, ",\"end\":true");
-            sp_buf_puts(&b, ",\"p\":");
-            sp_buf_num(&b, st->p_token);
-            sp_buf_puts(&b, ",\"p_raw\":");
-            sp_buf_num(&b, st->probs_raw[st->token]);
-            sp_buf_puts(&b, ",");
-            put_step_report(&b, st);
-            sp_buf_puts(&b, ",\"u\":");
-            sp_buf_num(&b, st->u);
-            sp_buf_puts(&b, "}\n");
-        } else {
-            sp_buf_put(&b, piece, (size_t)len);
-        }
+        put_step(&b, s, i, g->json);
         out_buf(&b, 1);
         if (sp_session_finished(s)) break;
     }
-    if (!json) sp_host_write(1, "\n", 1);
-    if (metrics) put_metrics(&b, s);
+    if (!g->json) sp_host_write(1, "\n", 1);
+    if (g->metrics) put_metrics(&b, s);
     out_buf(&b, 1);
     sp_buf_free(&b);
-done:
+    return 0;
+}
+
+/* Sampling, optionally constrained (constraint may be NULL). */
+static int run_sampling(const loaded *l, const gen_request *g,
+                        const sp_constraint *constraint) {
+    char err[SP_ERR_LEN];
+    sp_session *s = sp_session_new(l->model, l->tokenizer, err);
+    if (!s) return say_error(EXIT_BAD_FILE, "%s", err);
+    int status;
+    if (constraint &&
+        sp_session_constrain(s, constraint, (int)g->steps, err) != SP_OK) {
+        /* the engine's "constraint: why", said of the flag */
+        const char *why = strchr(err, ':') ? strchr(err, ':') + 2 : err;
+        status = say_error(EXIT_BAD_ARG, "--%s%s",
+                           g->regex ? "regex: " : "grammar: ", why);
+    } else {
+        /* the raw distribution is only printed with --json or --metrics */
+        sp_sampler_set_raw(sp_session_sampler(s), g->json || g->metrics);
+        int rc = sp_session_start(s, g->prompt, g->seed, err);
+        if (rc != SP_OK)
+            status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG : EXIT_BAD_FILE,
+                               "%s", err);
+        else
+            status = sample_steps(s, g, sp_model_seq_len(l->model));
+    }
     sp_session_free(s);
+    return status;
+}
+
+/* ---- beam search */
+
+/* Appends the text of a hypothesis's tokens[from..n) (stopping at an
+ * end-of-text token, whose piece is not text). */
+static void put_tokens(sp_buf *b, const sp_beam_search *bs, const int *tokens,
+                       int from, int n) {
+    const sp_tokenizer *tok = sp_beam_tokenizer(bs);
+    for (int i = from; i < n; i++) {
+        if (sp_beam_is_end(bs, tokens[i])) break;
+        int len;
+        const char *piece = sp_decode(tok, i ? tokens[i - 1] : -1, tokens[i], &len);
+        sp_buf_put(b, piece, (size_t)len);
+    }
+}
+
+/* --json: every hypothesis after step i, best first, as one line. */
+static void put_beams(sp_buf *b, const sp_beam_search *bs, long long i) {
+    int n_prompt = sp_beam_n_prompt(bs);
+    sp_buf_printf(b, "{\"step\":%lld,\"beams\":[", i);
+    for (int k = 0; k < sp_beam_count(bs); k++) {
+        int n;
+        const int *tokens = sp_beam_tokens(bs, k, &n);
+        sp_buf text;
+        sp_buf_init(&text);
+        put_tokens(&text, bs, tokens, n_prompt, n);
+        sp_buf_puts(b, k ? ",{\"text\":" : "{\"text\":");
+        sp_buf_json_str(b, text.data ? text.data : "", text.len);
+        sp_buf_free(&text);
+        sp_buf_puts(b, ",\"logprob\":");
+        sp_buf_num(b, sp_beam_logprob(bs, k));
+        sp_buf_puts(b, ",\"score\":");
+        sp_buf_num(b, sp_beam_score(bs, k));
+        sp_buf_printf(b, ",\"finished\":%s}",
+                      sp_beam_finished(bs, k) ? "true" : "false");
+    }
+    sp_buf_puts(b, "]}\n");
+}
+
+/* Beam search: the best hypothesis, or with --json every step's beams. */
+static int run_beams(const loaded *l, const gen_request *g) {
+    char err[SP_ERR_LEN];
+    int max_tokens = (int)strlen(g->prompt) + 3 + (int)g->steps;
+    sp_beam_search *bs = sp_beam_new(l->model, l->tokenizer, g->beams,
+                                     (float)g->length_penalty, max_tokens, err);
+    if (!bs) return say_error(EXIT_BAD_ARG, "--%s", err);
+    if (sp_beam_start(bs, g->prompt, err) != SP_OK) {
+        sp_beam_free(bs);
+        return say_error(EXIT_BAD_ARG, "%s", err);
+    }
+    int status = 0;
+    sp_buf b;
+    sp_buf_init(&b);
+    for (long long i = 0; i < g->steps && sp_beam_live(bs) > 0; i++) {
+        int rc = sp_beam_step(bs, &g->params, err);
+        if (rc == SP_ERR_STATE) {
+            say_error(0, "stopped after %lld steps: %s", i, err);
+            break;
+        }
+        if (rc != SP_OK) {
+            status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG : EXIT_BAD_FILE,
+                               "%s", err);
+            break;
+        }
+        if (g->json) {
+            put_beams(&b, bs, i);
+            out_buf(&b, 1);
+        }
+    }
+    if (!status && !g->json) {
+        int n;
+        const int *tokens = sp_beam_tokens(bs, 0, &n);
+        sp_buf_puts(&b, g->prompt);
+        put_tokens(&b, bs, tokens, sp_beam_n_prompt(bs), n);
+        sp_buf_puts(&b, "\n");
+        out_buf(&b, 1);
+    }
+    sp_buf_free(&b);
+    sp_beam_free(bs);
+    return status;
+}
+
+/* ---- speculative sampling */
+
+/* One round's tokens: their text, or with --json the round as one line
+ * (the draft's proposals, and each token with its fate). */
+static void put_round(sp_buf *b, const sp_session *s,
+                      const sp_speculator *sp, int before, int appended,
+                      long long round, int json) {
+    static const char *const STATUS[4] = {"", "accepted", "corrected",
+                                          "bonus"};
+    const int *round_tokens, *round_status;
+    sp_spec_round_tokens(sp, &round_tokens, &round_status);
+    if (json) {
+        const int *drafted;
+        int nd = sp_spec_round_drafted(sp, &drafted);
+        sp_buf_printf(b, "{\"round\":%lld,\"drafted\":[", round);
+        for (int i = 0; i < nd; i++)
+            sp_buf_printf(b, i ? ",%d" : "%d", drafted[i]);
+        sp_buf_puts(b, "],\"tokens\":[");
+    }
+    for (int i = 0; i < appended; i++) {
+        int len;
+        const char *piece = token_text(s, before + i, &len);
+        if (!json) {
+            sp_buf_put(b, piece, (size_t)len);
+            continue;
+        }
+        sp_buf_printf(b, "%s{\"token\":%d,\"piece\":", i ? "," : "",
+                      sp_session_tokens(s)[before + i]);
+        sp_buf_json_str(b, piece, (size_t)len);
+        sp_buf_printf(b, ",\"status\":\"%s\"}", STATUS[round_status[i]]);
+    }
+    if (json) sp_buf_puts(b, "]}\n");
+}
+
+/* The rounds of a started speculator, until --steps tokens or the end of
+ * the text; then the acceptance rate on stderr. */
+static int speculate_rounds(sp_speculator *sp, sp_session *s,
+                            const gen_request *g) {
+    char err[SP_ERR_LEN];
+    int status = 0;
+    sp_buf b;
+    sp_buf_init(&b);
+    if (!g->json) {
+        sp_buf_puts(&b, g->prompt);
+        out_buf(&b, 1);
+    }
+    for (long long round = 0;
+         sp_session_n_generated(s) < g->steps && !sp_session_finished(s);
+         round++) {
+        int before = sp_session_n_tokens(s);
+        int rc = sp_spec_round(sp, &g->params, err);
+        if (rc == SP_ERR_STATE) {
+            say_error(0, "stopped: %s", err);
+            break;
+        }
+        if (rc != SP_OK) {
+            status = say_error(EXIT_BAD_FILE, "%s", err);
+            break;
+        }
+        /* never past --steps: the last round may be cut short */
+        if (sp_session_n_generated(s) > g->steps)
+            sp_session_rewind(s, (int)g->steps, err);
+        const int *round_tokens, *round_status;
+        int appended = sp_spec_round_tokens(sp, &round_tokens, &round_status);
+        if (before + appended > sp_session_n_tokens(s))
+            appended = sp_session_n_tokens(s) - before;
+        put_round(&b, s, sp, before, appended, round, g->json);
+        out_buf(&b, 1);
+    }
+    if (!g->json) sp_host_write(1, "\n", 1);
+    sp_buf_free(&b);
+    long long drafted, accepted, rounds, positions;
+    sp_spec_totals(sp, &drafted, &accepted, &rounds, &positions);
+    say_error(0, "speculative: %lld of %lld drafted tokens accepted (%.1f%%) "
+              "in %lld rounds; %lld target positions for %d tokens",
+              accepted, drafted, drafted ? 100.0 * accepted / drafted : 0.0,
+              rounds, positions, sp_session_n_generated(s));
+    return status;
+}
+
+/* Speculative sampling: --draft MODEL proposes, the model verifies. */
+static int run_speculative(const loaded *target, const gen_request *g) {
+    char err[SP_ERR_LEN];
+    loaded d;
+    int status = load_model(g->draft, g->draft_tokenizer, 1, &d);
+    if (status) return status;
+    sp_session *s = sp_session_new(target->model, target->tokenizer, err);
+    if (!s) {
+        unload(&d);
+        return say_error(EXIT_BAD_FILE, "%s", err);
+    }
+    sp_sampler_set_raw(sp_session_sampler(s), g->json);
+    sp_speculator *sp = sp_spec_new(s, d.model, d.tokenizer, g->speculate, err);
+    if (!sp) {
+        status = say_error(EXIT_BAD_ARG, "--draft: %s", err);
+    } else {
+        int rc = sp_spec_start(sp, g->prompt, g->seed, err);
+        if (rc != SP_OK)
+            status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG : EXIT_BAD_FILE,
+                               "%s", err);
+        else
+            status = speculate_rounds(sp, s, g);
+    }
+    sp_spec_free(sp);
+    sp_session_free(s);
+    unload(&d);
+    return status;
+}
+
+/* ---- the command */
+
+static int cmd_generate(args *a) {
+    gen_request g;
+    int status = parse_generate(a, &g);
+    if (!status) status = check_generate(&g);
+    if (status) return status;
+    char err[SP_ERR_LEN];
+    sp_constraint *constraint = NULL;
+    if (g.regex || g.grammar) {
+        constraint = g.regex ? sp_constraint_regex(g.regex, err)
+                             : grammar_named(g.grammar)(err);
+        if (!constraint) return say_error(EXIT_BAD_ARG, "--%s", err);
+    }
+    loaded l;
+    status = load_model(g.model, g.tokenizer, 1, &l);
+    if (!status) status = check_params(&g.params, sp_model_vocab(l.model));
+    if (!status) {
+        if (g.beams) status = run_beams(&l, &g);
+        else if (g.draft) status = run_speculative(&l, &g);
+        else status = run_sampling(&l, &g, constraint);
+    }
     sp_constraint_free(constraint);
     unload(&l);
     return status;
@@ -997,8 +1090,10 @@ int sp_cli_main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
-        const char v[] = "sampler " SP_VERSION " (" SP_VEC4_BACKEND ")\n";
-        sp_host_write(1, v, (int)strlen(v));
+        char v[64];
+        int n = snprintf(v, sizeof v, "sampler %s (%s)\n", SP_VERSION,
+                         sp_backend());
+        sp_host_write(1, v, n);
         return 0;
     }
     for (int i = 2; i < argc; i++) {

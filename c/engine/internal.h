@@ -1,7 +1,8 @@
 /*
- * internal.h — what the engine's files share with each other but not with
- * users of sampler.h: the math kernels, the model and tokenizer structs, and
- * a growable text buffer for the CLI's output.
+ * internal.h — what the engine's files (c/engine/) share with each other but
+ * not with users of sampler.h: the math kernels, the model and tokenizer
+ * structs, the constraints' automata.  The front-ends (c/cli, c/wasm) see
+ * sampler.h only.
  */
 #ifndef SP_INTERNAL_H
 #define SP_INTERNAL_H
@@ -11,15 +12,7 @@
 #include <stdint.h>
 
 #include "sampler.h"
-#include "vec4.h"
-
-/* Writes a one-line message into err (SP_ERR_LEN bytes) when err is not
- * NULL, and returns code. */
-int sp_fail(char *err, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+#include "kernels/vec4.h"
 
 /* ---- math (mathx.c) ---------------------------------------------------- */
 
@@ -88,11 +81,6 @@ float sp_dot_shift_pos(const float *p, const float *x, float shift, int n);
 int sp_scan_ge(const float *x, float threshold, int from, int n);
 
 /* ---- tokenizer (tokenizer.c) ------------------------------------------- */
-
-typedef enum {
-    SP_TOK_CHAR = 1, /* one piece per character, no merges (the bigram) */
-    SP_TOK_BPE = 2   /* llama2.c tokenizer.bin: merges by score */
-} sp_tok_kind;
 
 typedef struct {
     const char *str;
@@ -169,7 +157,7 @@ struct sp_state {
     sp_counters counters; /* sp_state_counters */
 };
 
-/* ---- constraints (constrain.c) ------------------------------------------ */
+/* ---- constraints (constrain/) -------------------------------------------- */
 
 /* Where a constraint stands after some text: a DFA state (regex) or the
  * JSON automaton's mode and stack.  Plain data: copy it to look ahead. */
@@ -197,32 +185,5 @@ void sp_cvocab_free(sp_cvocab *v);
 /* The fewest tokens of the vocabulary that complete a match from s, or -1
  * when none can. */
 int sp_cvocab_need(const sp_cvocab *v, const sp_cstate *s);
-
-/* ---- the warp request (json.c) ----------------------------------------- */
-
-/* Parses {"logits": [...], "history": [...]}; the arrays are malloc'd. */
-int sp_parse_warp_request(const char *text, size_t len, float **logits,
-                          int *n_logits, int **history, int *n_history,
-                          char *err);
-
-/* ---- growable text buffer (cli.c, json output) -------------------------- */
-
-typedef struct {
-    char *data;
-    size_t len, cap;
-    int failed; /* an allocation failed; the text is incomplete */
-} sp_buf;
-
-void sp_buf_init(sp_buf *b);
-void sp_buf_free(sp_buf *b);
-void sp_buf_put(sp_buf *b, const char *s, size_t n);
-void sp_buf_puts(sp_buf *b, const char *s);
-void sp_buf_printf(sp_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-void sp_buf_num(sp_buf *b, double x);          /* %.9g; null if not finite */
-void sp_buf_json_str(sp_buf *b, const char *s, size_t n); /* quoted, escaped */
 
 #endif /* SP_INTERNAL_H */

@@ -1,5 +1,6 @@
 /*
- * json.c — reads the one JSON document the engine accepts: a warp request,
+ * warp_request.c — reads the one JSON document the CLI accepts: the `warp`
+ * command's request,
  *
  *   {"logits": [2, 1, 0, "-inf"], "history": [0, 2]}
  *
@@ -8,11 +9,14 @@
  * Anything else is an error with its byte offset: the request is small and
  * strictness catches typos ("histroy") that leniency would hide.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "sampler.h"
+
+#include "warp_request.h"
 
 #define JSON_MAX_ITEMS 1000000 /* the largest vocabulary the engine takes */
 

@@ -5,7 +5,8 @@
  * Every warper has one shape, void warp_x(sp_candidates *c, const sp_params
  * *p): it edits the candidates' working logits (masking with -INFINITY and
  * noting in c->cut which stage removed a token) and never normalizes.  They
- * run in one fixed order (PIPELINE below), as in llama.cpp's sampler chain.
+ * run in one fixed order (RESHAPE, then TRUNCATE, below), as in llama.cpp's
+ * sampler chain.
  *
  * Cost: the vocabulary can hold 32 000-50 000 tokens and the pipeline runs
  * every step, so nothing sorts the vocabulary.  The stages before top-k work
@@ -56,7 +57,9 @@ typedef struct {
     uint8_t *cut;   /* [vocab], sp_cut */
     int *ids;       /* candidates in ascending id order, once listed */
     int n;          /* their count, once listed */
-    int listed;     /* 0: not built yet; the candidates are the finite logits */
+    int listed;     /* 0: not built yet; the candidates are the finite logits
+                     * (always 0 in the reshaping stages: only the
+                     * truncating ones build the list) */
     const int *history; /* the penalties' window */
     int n_history;
     sp_sampler *s;  /* scratch */
@@ -127,6 +130,16 @@ int sp_params_check(const sp_params *p, int vocab, char *err) {
                            "must be a finite number or -inf (got %g)",
                            b->token, (double)b->value);
     }
+    return SP_OK;
+}
+
+int sp_params_add_bias(sp_params *p, int token, float value, char *err) {
+    if (p->n_bias < 0 || p->n_bias >= SP_MAX_BIAS)
+        return sp_fail(err, SP_ERR_ARG, "logit-bias: at most %d entries",
+                       SP_MAX_BIAS);
+    p->bias[p->n_bias].token = token;
+    p->bias[p->n_bias].value = value;
+    p->n_bias++;
     return SP_OK;
 }
 
@@ -341,18 +354,14 @@ static void warp_constraint(sp_candidates *c, const sp_params *p) {
 }
 
 static void warp_logit_bias(sp_candidates *c, const sp_params *p) {
-    int banned = 0;
     for (int i = 0; i < p->n_bias; i++) {
         int id = p->bias[i].token;
         if (c->cut[id] != SP_CUT_NONE) continue;
-        if (p->bias[i].value == -INFINITY) {
+        if (p->bias[i].value == -INFINITY)
             cut_token(c, id, SP_CUT_BIAS);
-            banned = 1;
-        } else {
+        else
             c->logits[id] = clamp_finite(c->logits[id] + p->bias[i].value);
-        }
     }
-    if (banned && c->listed) cands_compact(c);
 }
 
 static void warp_repetition_penalty(sp_candidates *c, const sp_params *p) {
@@ -389,19 +398,9 @@ static void warp_temperature(sp_candidates *c, const sp_params *p) {
     float t = p->temperature;
     if (t == 1.0f) return;
     /* the largest candidate logit, ties -> lowest id */
-    float m;
-    int best;
-    if (c->listed) {
-        if (c->n == 0) return;
-        best = c->ids[0];
-        for (int j = 1; j < c->n; j++)
-            if (c->logits[c->ids[j]] > c->logits[best]) best = c->ids[j];
-        m = c->logits[best];
-    } else {
-        m = sp_max(c->logits, c->vocab);
-        if (m == -INFINITY) return; /* nothing left */
-        best = sp_scan_ge(c->logits, m, 0, c->vocab);
-    }
+    float m = sp_max(c->logits, c->vocab);
+    if (m == -INFINITY) return; /* nothing left */
+    int best = sp_scan_ge(c->logits, m, 0, c->vocab);
     if (t == 0.0f) { /* greedy: the argmax alone */
         for (int i = 0; i < c->vocab; i++)
             if (i != best && c->cut[i] == SP_CUT_NONE)
@@ -413,14 +412,7 @@ static void warp_temperature(sp_candidates *c, const sp_params *p) {
     }
     /* (x - max) / T: the same distribution as x / T, but a tiny T cannot
      * overflow to +inf (every value is <= 0); -inf stays -inf */
-    if (c->listed) {
-        for (int j = 0; j < c->n; j++) {
-            int id = c->ids[j];
-            c->logits[id] = (c->logits[id] - m) / t;
-        }
-    } else {
-        sp_sub_div(c->logits, m, t, c->vocab);
-    }
+    sp_sub_div(c->logits, m, t, c->vocab);
 }
 
 static void heap_sift_down(float *h, int n, int i) {

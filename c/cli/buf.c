@@ -1,21 +1,13 @@
 /*
- * util.c — error messages and the growable text buffer the CLI prints from.
+ * buf.c — the growable text buffer the CLI prints from (buf.h).
  */
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-
-int sp_fail(char *err, int code, const char *fmt, ...) {
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, SP_ERR_LEN, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
+#include "buf.h"
 
 void sp_buf_init(sp_buf *b) { memset(b, 0, sizeof *b); }
 

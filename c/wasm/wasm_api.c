@@ -1,6 +1,7 @@
 /*
- * wasm_api.c — the functions the WASM build exports to JavaScript
- * (web/src/engine/engine.js wraps them; nothing else should call them).
+ * wasm_api.c — the functions the engine's WASM build (engine-*.wasm, the
+ * one the page loads) exports to JavaScript (web/src/engine/engine.js wraps
+ * them; nothing else should call them).
  *
  * Plain integers, doubles and pointers only.  Every call that can fail
  * returns an sp error code (or NULL) and leaves its message in
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "sampler.h"
 
 #define API(name) __attribute__((export_name(name)))
 
@@ -20,7 +21,7 @@ static int last_len;
 API("api_last_error") const char *api_last_error(void) { return last_error; }
 API("api_last_len") int api_last_len(void) { return last_len; }
 API("api_vec4_backend") const char *api_vec4_backend(void) {
-    return SP_VEC4_BACKEND;
+    return sp_backend();
 }
 
 /* ---- models and tokenizers ------------------------------------------ */
@@ -57,7 +58,7 @@ API("api_tokenizer_vocab") int api_tokenizer_vocab(const sp_tokenizer *t) {
     return sp_tokenizer_vocab(t);
 }
 API("api_tokenizer_kind") int api_tokenizer_kind(const sp_tokenizer *t) {
-    return (int)t->kind;
+    return (int)sp_tokenizer_kind(t);
 }
 API("api_tokenizer_bos") int api_tokenizer_bos(const sp_tokenizer *t) {
     return sp_tokenizer_bos(t);
@@ -119,18 +120,13 @@ API("api_params_set") int api_params_set(sp_params *p, int field, double v) {
     return SP_OK;
 }
 
+/* Appends a logit bias; the engine checks the rest (api_params_check). */
 API("api_params_add_bias")
 int api_params_add_bias(sp_params *p, double token, double value) {
-    if (p->n_bias >= SP_MAX_BIAS)
-        return sp_fail(last_error, SP_ERR_ARG, "logit-bias: at most %d "
-                       "entries", SP_MAX_BIAS);
     if (!(token >= 0 && token <= 2147483647.0 && token == (int)token))
         return sp_fail(last_error, SP_ERR_ARG, "logit-bias token %g is not a "
                        "token id", token);
-    p->bias[p->n_bias].token = (int)token;
-    p->bias[p->n_bias].value = (float)value;
-    p->n_bias++;
-    return SP_OK;
+    return sp_params_add_bias(p, (int)token, (float)value, last_error);
 }
 
 API("api_params_check") int api_params_check(const sp_params *p, int vocab) {
@@ -295,6 +291,10 @@ sp_constraint *api_constraint_regex(const char *pattern) {
 API("api_constraint_json") sp_constraint *api_constraint_json(void) {
     return sp_constraint_json(last_error);
 }
+API("api_constraint_json_object")
+sp_constraint *api_constraint_json_object(void) {
+    return sp_constraint_json_object(last_error);
+}
 API("api_constraint_free") void api_constraint_free(sp_constraint *c) {
     sp_constraint_free(c);
 }
@@ -445,15 +445,6 @@ API("api_rng_new") sp_rng *api_rng_new(double seed_lo, double seed_hi) {
     return r;
 }
 API("api_rng_u32") double api_rng_u32(sp_rng *r) { return sp_rng_u32(r); }
-API("api_rng_uniform") double api_rng_uniform(sp_rng *r) {
-    return sp_rng_uniform(r);
-}
-
-/* ---- the CLI -------------------------------------------------------- */
-
-API("api_cli_main") int api_cli_main(int argc, char **argv) {
-    return sp_cli_main(argc, argv);
-}
 
 /* ---- heap usage (tests: the soak test watches for leaks) ------------- */
 

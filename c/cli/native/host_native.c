@@ -14,6 +14,8 @@
 
 #include "sampler.h"
 
+#include "../host.h"
+
 void sp_host_write(int fd, const char *bytes, int len) {
     FILE *f = fd == 2 ? stderr : stdout;
     if (fd == 2) fflush(stdout); /* keep the two streams in order */

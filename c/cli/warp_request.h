@@ -1,0 +1,16 @@
+/*
+ * warp_request.h — the one JSON document the CLI reads: the `warp`
+ * command's request (warp_request.c).
+ */
+#ifndef SP_CLI_WARP_REQUEST_H
+#define SP_CLI_WARP_REQUEST_H
+
+#include <stddef.h>
+
+/* Parses {"logits": [...], "history": [...]}; the arrays are malloc'd.
+ * Returns SP_OK, or an sp error code with a message in err. */
+int sp_parse_warp_request(const char *text, size_t len, float **logits,
+                          int *n_logits, int **history, int *n_history,
+                          char *err);
+
+#endif /* SP_CLI_WARP_REQUEST_H */
