@@ -11,6 +11,22 @@ export const MODELS = path.join(ROOT, 'models');
 export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/llama2c');
 export const LLAMA_TOKENIZER = path.join(FIXTURES, 'tokenizer.bin');
 export const haveLlamaTokenizer = fs.existsSync(LLAMA_TOKENIZER);
+/** A CI run (CI=true): there a missing llama2.c fixture fails the tests
+ * that need it; elsewhere they skip. */
+export const IN_CI = /^(1|true|yes)$/i.test(process.env.CI ?? '');
+/** Skip the tests that need the Llama 2 tokenizer (missing, not CI). */
+export const skipWithoutLlamaTokenizer = !haveLlamaTokenizer && !IN_CI;
+
+/**
+ * Fails, saying which, when a llama2.c fixture file is missing (a test
+ * runs without its fixture only under CI, to fail here).
+ * @param {string} file
+ */
+export function needFixture(file) {
+  if (!fs.existsSync(file)) {
+    throw new Error(`${file} is missing: the llama2.c fixtures (../shared/fixtures/llama2c) are required under CI=true`);
+  }
+}
 export const haveTransformer = fs.existsSync(path.join(MODELS, 'transformer.bin'))
   && fs.existsSync(path.join(MODELS, 'transformer_tokenizer.bin'));
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../../web/src/engine/node.js';
-import { DIST, haveLlamaTokenizer, haveTransformer, LLAMA_TOKENIZER, MODELS, randomCheckpoint } from './fixtures.js';
+import { DIST, haveTransformer, LLAMA_TOKENIZER, MODELS, needFixture, randomCheckpoint, skipWithoutLlamaTokenizer } from './fixtures.js';
 import { serveStatic } from './server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -433,7 +433,8 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
     await until(async () => (await hashOf(page)).startsWith('#model=file&'));
   });
 
-  it.skipIf(!haveLlamaTokenizer)('a 32000-token llama2.c model from files: the top 30 bars and an "other" bar', async () => {
+  it.skipIf(skipWithoutLlamaTokenizer)('a 32000-token llama2.c model from files: the top 30 bars and an "other" bar', async () => {
+    needFixture(LLAMA_TOKENIZER);
     const page = await open();
     await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a llama2.c model…' });
     // both files in one choice, the tokenizer first: it is told apart by its name

@@ -27,6 +27,9 @@ export default function setup() {
   if (!fs.existsSync(path.join(ROOT, 'build', 'engine-simd.wasm'))) {
     throw new Error('build/engine-*.wasm are missing: run ./build.sh first');
   }
-  const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
+  // a production build, as ./build.sh makes: Vitest sets NODE_ENV=test, and
+  // a build under it would leave out the offline cache and ship Preact's
+  // debug build
+  const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (r.status !== 0) throw new Error('vite build failed');
 }

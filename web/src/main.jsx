@@ -38,22 +38,45 @@ function ViewSwitch({ app }) {
   );
 }
 
+/** Auto (the system's), light or dark: kept in the link (theme=). */
+/** @param {{app: import('./app/app.js').App}} props */
+function ThemeSwitch({ app }) {
+  const names = /** @type {const} */ ([['auto', 'Auto'], ['light', 'Light'], ['dark', 'Dark']]);
+  return (
+    <div class="spg-views spg-theme" role="group" aria-label="Theme">
+      {names.map(([t, label]) => (
+        <button
+          key={t}
+          type="button"
+          class={`spg-btn spg-btn-small${app.theme.value === t ? ' spg-btn-primary' : ''}`}
+          aria-pressed={app.theme.value === t ? 'true' : 'false'}
+          data-testid={`theme-${t}`}
+          onClick={() => { app.theme.value = t; }}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 /** @param {{app: import('./app/app.js').App, embedded?: boolean}} props */
 function App({ app, embedded = false }) {
   const compare = app.view.value === 'compare';
   if (embedded) {
     return (
-      <div class="spg spg-embedded">
+      <div class="spg spg-embedded" data-theme={app.theme.value}>
         {compare ? <CompareView compare={app.compare} /> : <Playground panel={app.main} />}
       </div>
     );
   }
   return (
-    <div class="spg">
+    <div class="spg" data-theme={app.theme.value}>
       <header class="spg-header">
         <div class="spg-header-row">
           <h1>Sampler playground</h1>
           <ViewSwitch app={app} />
+          <ThemeSwitch app={app} />
           <EmbedCode app={app} />
         </div>
         <p>
@@ -63,7 +86,7 @@ function App({ app, embedded = false }) {
           {compare ? ' Compare mode runs several settings side by side on the same random numbers.' : ' Try beam search and speculative decoding, constrain the text, or compare settings side by side.'}
         </p>
       </header>
-      {compare ? <CompareView compare={app.compare} /> : <Playground panel={app.main} />}
+      <main>{compare ? <CompareView compare={app.compare} /> : <Playground panel={app.main} />}</main>
       <footer class="spg-footer">
         <p>Everything runs in your browser: a C engine compiled to WebAssembly, in a Web Worker. Settings are kept in the address bar, so a link reproduces the text.</p>
       </footer>

@@ -26,14 +26,20 @@ export function createApp(client, { retuneDelay, session = 'main', models: list 
   /** @type {import('@preact/signals').Signal<'single' | 'compare'>} */
   const view = signal('single');
   const switching = signal(false);
+  /** the page's colours (kept in the link): the system's, light or dark */
+  const theme = signal(/** @type {import('./hash.js').Theme} */ ('auto'));
 
-  const hashState = computed(() => (view.value === 'compare' ? compare.hashState.value : { ...main.hashState.value, view: /** @type {'single'} */ ('single') }));
+  const hashState = computed(() => ({
+    ...(view.value === 'compare' ? compare.hashState.value : { ...main.hashState.value, view: /** @type {'single'} */ ('single') }),
+    theme: theme.value,
+  }));
   const ready = computed(() => !switching.value && (view.value === 'compare' ? compare.ready.value : main.ready.value));
 
   /**
    * @param {import('./hash.js').HashState} state @param {string[]} [notices]
    */
   async function load(state, notices = []) {
+    theme.value = state.theme ?? 'auto';
     if (state.view === 'compare') {
       main.pause();
       view.value = 'compare';
@@ -98,7 +104,7 @@ export function createApp(client, { retuneDelay, session = 'main', models: list 
   }
 
   return {
-    main, compare, view, models, hashState, ready,
+    main, compare, view, models, hashState, ready, theme,
     init: () => main.init(),
     load, setView, dispose,
   };

@@ -52,3 +52,35 @@ export function pieceName(/** @type {string} */ piece) {
   if (piece === '\t') return 'tab';
   return showPiece(piece);
 }
+
+/**
+ * The next-token distribution in words, for screen readers (the bars'
+ * text alternative): the engine's numbers of a step summary.
+ * @param {import('../worker/summary.js').StepSummary} s
+ * @param {number} [top] how many of the most likely tokens to name
+ */
+export function distributionText(s, top = 5) {
+  const named = [];
+  for (let i = 0; i < s.bars && named.length < top; i++) {
+    if (s.final[i] > 0) named.push(`${pieceName(s.pieces[i])} ${pct(s.final[i])}`);
+  }
+  const drawn = s.kind === 'step' ? ` Drawn: ${pieceName(s.piece)} (${pct(s.p)}).` : '';
+  return `${s.vocab.toLocaleString('en')} tokens, ${s.nKept.toLocaleString('en')} kept, holding ${pct(s.keptMass)} of the model's probability.`
+    + ` Most likely: ${named.join(', ')}.${drawn} Entropy ${bits(s.entropyBits)}.`;
+}
+
+/**
+ * The nucleus view in words: how many ranked tokens the p-line's mass
+ * takes (the engine's cumulative masses).
+ * @param {import('../worker/summary.js').StepSummary} s @param {number} topP
+ */
+export function nucleusText(s, topP) {
+  let ranked = 0;
+  while (ranked < s.cum.length && Number.isFinite(s.cum[ranked])) ranked++;
+  let n = 0;
+  while (n < ranked && s.cum[n] < topP) n++;
+  const reach = n < ranked
+    ? `the first ${n + 1} reach p = ${topP.toFixed(2)} (cumulative ${pct(s.cum[n])})`
+    : `the first ${ranked} hold ${pct(ranked ? s.cum[ranked - 1] : 0)}, less than p = ${topP.toFixed(2)}`;
+  return `Nucleus: ${ranked} tokens ranked by probability; ${reach}.`;
+}

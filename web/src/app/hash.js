@@ -54,7 +54,11 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {import('./lab.js').PanelSpec[]} panels  compare mode's panels
  * @property {number} speed    Play's steps per second
  * @property {'ban' | 'force'} barAction  what a click on a live bar does
+ * @property {Theme} [theme]  the page's colours: the system's (auto), light or dark
  */
+
+/** @typedef {'auto' | 'light' | 'dark'} Theme */
+export const THEMES = /** @type {const} */ (['auto', 'light', 'dark']);
 
 /** @returns {HashState} */
 export function defaultState() {
@@ -66,6 +70,7 @@ export function defaultState() {
     panels: DEFAULT_PANELS.map((id) => defaultPanelSpec(id)),
     speed: SPEED.def,
     barAction: 'ban',
+    theme: 'auto',
   };
 }
 
@@ -161,6 +166,10 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
         option((v) => (Number.isInteger(v) && v >= SPEED.min && v <= SPEED.max ? '' : `the speed must be a whole number from ${SPEED.min} to ${SPEED.max}`),
           String(SPEED.def), (v) => { state.speed = v; });
         break;
+      case 'theme':
+        if (THEMES.includes(/** @type {any} */ (value))) state.theme = /** @type {Theme} */ (value);
+        else bad(key, value, 'the theme must be auto, light or dark', 'auto');
+        break;
       case 'click':
         if (value === 'ban' || value === 'force') state.barAction = value;
         else bad(key, value, 'a click on a bar can ban or force', 'ban');
@@ -245,6 +254,7 @@ export function serializeHash(state) {
     constraint();
     search.set('panels', state.panels.map(serializePanelSpec).join(','));
     if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
+    if (state.theme && state.theme !== 'auto') search.set('theme', state.theme);
     return `#${search.toString().replaceAll('%2C', ',')}`;
   }
   search.set('model', state.model);
@@ -274,5 +284,6 @@ export function serializeHash(state) {
   if (state.bans?.length) search.set('ban', state.bans.join(','));
   if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
   if (state.barAction === 'force') search.set('click', 'force');
+  if (state.theme && state.theme !== 'auto') search.set('theme', state.theme);
   return `#${search.toString().replaceAll('%2C', ',')}`;
 }

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * metrics.js — how the engine's text metrics (session.metrics(), defined
- * in c/metrics.c) and work counters are named, explained and written on
+ * in c/engine/decode/metrics.c) and work counters are named, explained and written on
  * screen.  Formatting only: every number comes from the engine.
  */
 

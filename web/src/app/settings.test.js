@@ -27,6 +27,7 @@ const SINGLE = {
   constraint: { kind: 'regex', regex: '[a-z ]+(,|\\.)' },
   speed: 42,
   barAction: 'force',
+  theme: 'dark',
 };
 
 /** compare mode's settings */
@@ -44,6 +45,7 @@ const COMPARE = {
     { ...defaultPanelSpec('chaos'), strategy: 'speculative', spec: { draft: 'bigram', n: 2 } },
   ],
   speed: 3,
+  theme: 'light',
 };
 
 describe('the URL hash keeps every setting', () => {
@@ -111,6 +113,7 @@ describe('every control\'s setting reaches the link and comes back', () => {
     await p.setPrompt('Ma');
     p.speed.value = 25;
     p.barAction.value = 'force';
+    app.theme.value = 'dark';
     p.toggleBan(5);
     await p.step(10); // a forced first token
     for (let i = 0; i < 6; i++) await p.step();
@@ -121,6 +124,7 @@ describe('every control\'s setting reaches the link and comes back', () => {
     const { fresh, link } = await reload(app);
     expect(link).toContain('speed=25');
     expect(link).toContain('click=force');
+    expect(link).toContain('theme=dark');
     expect(link).toContain('beams=2');
     expect(link).toContain('speculate=6');
     expect(fresh.hashState.value).toEqual(app.hashState.value);
@@ -150,11 +154,14 @@ describe('every control\'s setting reaches the link and comes back', () => {
     await c.retune(b, { now: true });
     await c.setStrategy(a, 'beam');
     c.speed.value = 50;
+    app.theme.value = 'light';
     await c.step();
     await c.step();
     const { fresh, link } = await reload(app);
     expect(link).toContain('view=compare');
     expect(link).toContain('speed=50');
+    expect(link).toContain('theme=light');
+    expect(fresh.theme.value).toBe('light');
     expect(fresh.hashState.value).toEqual(app.hashState.value);
     expect(fresh.compare.panels.value.map((x) => x.text.value)).toEqual(c.panels.value.map((x) => x.text.value));
   });

@@ -39,9 +39,14 @@ export function bindHash(panel, win, { delay = 150 } = {}) {
     if (!timer) timer = setTimeout(write, delay);
   });
 
-  const onHashChange = () => {
-    if (win.location.hash === wanted) return;
-    const { state, notices } = parseHash(win.location.hash);
+  const onHashChange = (/** @type {HashChangeEvent | undefined} */ event) => {
+    // the hash the learner gave, from the event: the event is queued, and a
+    // throttled write may have put the page's own hash back in the meantime
+    // (WebKit runs that timer first when the hash is edited just after a
+    // change)
+    const hash = event?.newURL ? new URL(event.newURL).hash : win.location.hash;
+    if (hash === wanted) return;
+    const { state, notices } = parseHash(hash);
     wanted = '';
     panel.load(state, notices);
   };

@@ -7,7 +7,7 @@
  */
 import { useRef } from 'preact/hooks';
 
-import { pct } from '../app/format.js';
+import { nucleusText, pct } from '../app/format.js';
 import { SPEC, clampParam } from '../app/params.js';
 
 /**
@@ -96,6 +96,7 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
         onPointerUp={onPointerUp}
         onPointerCancel={onPointerUp}
       >
+        {summary && <p class="spg-sr" data-testid="nucleus-summary">{nucleusText(summary, topP)}</p>}
         <svg viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true" focusable="false">
           <g>{bars}</g>
           {k > 0 && <polyline class="spg-curve" points={curve} vector-effect="non-scaling-stroke" />}

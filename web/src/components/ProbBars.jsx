@@ -6,9 +6,9 @@
  * the token, the sampled token, and optional sample-frequency ticks.  It
  * draws what the summary says; it computes no probability.
  */
-import { useRef } from 'preact/hooks';
+import { useId, useRef } from 'preact/hooks';
 
-import { CUT_LABELS, pct, pieceName, showPiece } from '../app/format.js';
+import { CUT_LABELS, distributionText, pct, pieceName, showPiece } from '../app/format.js';
 
 /** @param {number} p */
 const width = (p) => `${Math.max(0, Math.min(1, p)) * 100}%`;
@@ -24,6 +24,7 @@ const width = (p) => `${Math.max(0, Math.min(1, p)) * 100}%`;
  */
 export function ProbBars({ summary, samples = null, onPick, pickHint = '', label = 'Next-token probabilities' }) {
   const listRef = useRef(/** @type {HTMLDivElement | null} */ (null));
+  const summaryId = `spg-dist-${useId()}`;
   if (!summary) {
     return <div class="spg-bars spg-bars-empty" data-testid="prob-bars" aria-label={label}>No distribution yet.</div>;
   }
@@ -57,7 +58,9 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     const freq = samples ? samples.freq[i] : -1;
     const isSampled = id === sampled;
     const badge = kept ? (penalized ? 'penalty' : '') : CUT_LABELS[cutName] ?? cutName;
-    const name = `${pieceName(piece)}: ${pct(final)}${kept ? '' : `, cut by ${badge}`}${penalized ? ', penalized' : ''}${isSampled ? ', sampled' : ''}`;
+    // the button's name is its text: the piece's name (its symbol is for
+    // the eye), the probability, the stage that cut it, and what else holds
+    const also = `${penalized && !kept ? ', penalized' : ''}${isSampled ? ', sampled' : ''}`;
     rows.push(
       <div
         key={id}
@@ -76,18 +79,21 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
           type="button"
           class="spg-bar-btn"
           tabIndex={isSampled || (sampled < 0 && i === 0) ? 0 : -1}
-          aria-label={name}
           title={`${JSON.stringify(piece)} — model ${pct(raw)}, after penalties and temperature ${pct(summary.tempered[i])}, final ${pct(final)}${kept ? '' : ` (cut by ${badge})`}${pickHint ? `. ${pickHint}` : ''}`}
           onClick={onPick ? (e) => onPick(id, e) : undefined}
         >
-          <span class="spg-bar-tok">{showPiece(piece)}</span>
+          <span class="spg-bar-tok" aria-hidden="true">{showPiece(piece)}</span>
+          <span class="spg-sr">{pieceName(piece)} </span>
           <span class="spg-bar-track">
             <span class="spg-bar-ghost" style={{ width: width(raw) }} />
             <span class="spg-bar-fill" style={{ width: width(final) }} />
             {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
           </span>
           <span class="spg-bar-val">{pct(final)}</span>
+          {!kept && <span class="spg-sr"> cut by </span>}
+          {kept && badge && <span class="spg-sr"> </span>}
           <span class={`spg-bar-cut spg-cut-${cutName}`}>{badge}</span>
+          {also && <span class="spg-sr">{also}</span>}
         </button>
       </div>,
     );
@@ -125,8 +131,11 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   }
 
   return (
-    <div class="spg-bars" data-testid="prob-bars" data-full={summary.full ? 'true' : 'false'} role="list" aria-label={label} ref={listRef} onKeyDown={onKeyDown}>
-      {rows}
-    </div>
+    <>
+      <p class="spg-sr" id={summaryId} data-testid="bars-summary">{distributionText(summary)}</p>
+      <div class="spg-bars" data-testid="prob-bars" data-full={summary.full ? 'true' : 'false'} role="list" aria-label={label} aria-describedby={summaryId} ref={listRef} onKeyDown={onKeyDown}>
+        {rows}
+      </div>
+    </>
   );
 }

@@ -122,8 +122,9 @@ describe('ProbBars', () => {
     fireEvent.keyDown(buttons[0], { key: 'ArrowDown' });
     expect(document.activeElement).toBe(buttons[1]);
     expect(buttons.map((b) => b.tabIndex)).toEqual([-1, 0, -1]);
-    expect(buttons[0].getAttribute('aria-label')).toBe('newline: 66.5%');
-    expect(buttons[1].getAttribute('aria-label')).toBe('space: 24.5%');
+    // a bar's name is its text: the piece's name, not its symbol
+    expect(screen.getByRole('button', { name: 'newline 66.5%' })).toBe(buttons[0]);
+    expect(screen.getByRole('button', { name: 'space 24.5%' })).toBe(buttons[1]);
   });
 
   it('marks the tokens a constraint masks with that stage', () => {
@@ -135,7 +136,7 @@ describe('ProbBars', () => {
     expect(all.map((b) => b.dataset.cut)).toEqual(['kept', 'constraint', 'constraint']);
     expect(all[1].dataset.kept).toBe('false');
     expect(all[1].querySelector('.spg-bar-cut').textContent).toBe('constraint');
-    expect(all[1].querySelector('button').getAttribute('aria-label')).toBe('space: 0%, cut by constraint');
+    expect(screen.getByRole('button', { name: 'space 0% cut by constraint' })).toBe(all[1].querySelector('button'));
   });
 
   it('renders an empty state without a summary', () => {

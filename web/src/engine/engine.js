@@ -1,15 +1,15 @@
 // @ts-check
 /**
  * engine.js — the one wrapper around the WASM engine.  The playground's
- * Worker, the Node CLI (`node build/sampler.mjs`) and the tests all use it.
+ * Worker, the Node tools and the tests all use it.
  *
- * The engine is a standalone .wasm (no Emscripten JS glue): this file
- * instantiates it with the three host functions the C code imports
- * (env.host_write, env.host_file_size, env.host_file_read) and turns its
- * plain-number exports into objects: Model, Tokenizer, Sampler, Session and
- * StepRecord.  Errors: a bad parameter throws TypeError (wrong type) or
- * RangeError (out of range, with the engine's own message); a bad file
- * throws Error with the engine's one-line message.
+ * The engine is a standalone .wasm (build/engine-{simd,scalar}.wasm, built
+ * from c/engine and c/wasm; no Emscripten JS glue): this file instantiates
+ * it and turns its plain-number exports into objects: Model, Tokenizer,
+ * Sampler, Session and StepRecord.  Errors: a bad parameter throws TypeError
+ * (wrong type) or RangeError (out of range, with the engine's own message);
+ * a bad file throws Error with the engine's one-line message.  The command
+ * line over WASM is a .wasm of its own (cli.js); the page never loads it.
  */
 
 /** A minimal module using a v128 instruction: valid only where SIMD is. */
@@ -60,6 +60,11 @@ export const CUT_NAMES = /** @type {const} */ ([
  */
 
 /**
+ * What the generated text must match (Session.constrain).
+ * @typedef {{regex?: string, grammar?: 'json' | 'json_object'}} Constraint
+ */
+
+/**
  * Everything the engine reports about one step (copies, safe to keep).
  * @typedef {Object} StepRecord
  * @property {number} vocab
@@ -87,20 +92,12 @@ export const CUT_NAMES = /** @type {const} */ ([
  */
 
 /**
- * The host a CLI run talks to.
- * @typedef {Object} CliHost
- * @property {(fd: number, bytes: Uint8Array) => void} write
- * @property {(path: string) => Uint8Array | null} readFile  null: no such file
- * @property {string} modelsDir
- */
-
-/**
  * Instantiates wasm bytes or a fetch Response; when a host serves .wasm with
  * the wrong MIME type, streaming compilation fails and the bytes are used.
  * @param {BufferSource | Response | Promise<Response>} source
  * @param {WebAssembly.Imports} imports
  */
-async function instantiate(source, imports) {
+export async function instantiate(source, imports) {
   const resolved = await source;
   if (typeof Response !== 'undefined' && resolved instanceof Response) {
     if (!resolved.ok) throw new Error(`engine: ${resolved.url}: HTTP ${resolved.status}`);
@@ -132,50 +129,19 @@ export async function loadEngine(wasm) {
   return engine;
 }
 
-export class Engine {
+/** A standalone .wasm's exports and memory: the engine's (Engine), or the
+ * command line's (cli.js). */
+export class WasmModule {
   constructor() {
     /** @type {any} */
     this.x = null;
     /** @type {WebAssembly.Memory | null} */
     this.memory = null;
-    /** @type {CliHost | null} */
-    this.host = null;
-    /** @type {Map<string, Uint8Array>} files read for the C side, by path */
-    this.fileCache = new Map();
   }
 
   /** @returns {WebAssembly.Imports} */
   imports() {
-    return {
-      env: {
-        host_write: (/** @type {number} */ fd, /** @type {number} */ ptr, /** @type {number} */ len) => {
-          const bytes = this.bytes(ptr, len).slice();
-          if (this.host) this.host.write(fd, bytes);
-        },
-        host_file_size: (/** @type {number} */ pathPtr) => {
-          const path = this.cstring(pathPtr);
-          if (!this.host) return -2;
-          let data;
-          try {
-            data = this.host.readFile(path);
-          } catch {
-            return -2;
-          }
-          if (!data) return -1;
-          this.fileCache.set(path, data);
-          return data.length;
-        },
-        host_file_read: (/** @type {number} */ pathPtr, /** @type {number} */ dst, /** @type {number} */ len) => {
-          const path = this.cstring(pathPtr);
-          const data = this.fileCache.get(path);
-          this.fileCache.delete(path);
-          if (!data || data.length !== len) return -1;
-          this.bytes(dst, len).set(data);
-          return 0;
-        },
-        emscripten_notify_memory_growth: () => {},
-      },
-    };
+    return { env: { emscripten_notify_memory_growth: () => {} } };
   }
 
   /** @param {WebAssembly.Instance} instance */
@@ -183,8 +149,6 @@ export class Engine {
     this.x = instance.exports;
     this.memory = /** @type {WebAssembly.Memory} */ (this.x.memory);
     if (this.x._initialize) this.x._initialize();
-    /** which kernels this build runs: "wasm-simd128" or "scalar" */
-    this.backend = this.cstring(this.x.api_vec4_backend());
   }
 
   // ---- memory helpers ------------------------------------------------
@@ -263,6 +227,16 @@ export class Engine {
     const ptr = this.malloc(data.length);
     this.bytes(ptr, data.length).set(data);
     return ptr;
+  }
+
+}
+
+export class Engine extends WasmModule {
+  /** @param {WebAssembly.Instance} instance */
+  attach(instance) {
+    super.attach(instance);
+    /** which kernels this build runs: "wasm-simd128" or "scalar" */
+    this.backend = this.cstring(this.x.api_vec4_backend());
   }
 
   lastError() {
@@ -467,32 +441,6 @@ export class Engine {
       return { counts: this.ints(counts, vocab).slice(), kl };
     } finally {
       this.free(counts);
-    }
-  }
-
-  /**
-   * Runs the `sampler` command line (argv[0] is the program name).
-   * @param {string[]} argv
-   * @param {CliHost} host
-   * @returns {number} the exit status
-   */
-  runCli(argv, host) {
-    this.host = host;
-    const dir = this.allocString(host.modelsDir);
-    this.x.sp_host_set_models_dir(dir);
-    this.free(dir);
-    const ptrs = argv.map((a) => this.allocString(a));
-    const argvPtr = this.malloc(4 * (ptrs.length + 1));
-    const table = this.ints(argvPtr, ptrs.length + 1);
-    ptrs.forEach((p, i) => { table[i] = p; });
-    table[ptrs.length] = 0;
-    try {
-      return this.x.api_cli_main(argv.length, argvPtr);
-    } finally {
-      ptrs.forEach((p) => this.free(p));
-      this.free(argvPtr);
-      this.host = null;
-      this.fileCache.clear();
     }
   }
 }
@@ -775,10 +723,11 @@ export class Session {
   }
 
   /**
-   * Constrains the generated text: {regex: PATTERN} or {grammar: 'json'},
-   * or null to lift it; budget = at most that many generated tokens in all
-   * (0 = no limit).  Call after start().
-   * @param {{regex?: string, grammar?: 'json'} | null} constraint
+   * Constrains the generated text: {regex: PATTERN}, {grammar: 'json'} (one
+   * JSON document) or {grammar: 'json_object'} (one whose top value is an
+   * object), or null to lift it; budget = at most that many generated
+   * tokens in all (0 = no limit).  Call after start().
+   * @param {Constraint | null} constraint
    * @param {number} [budget]
    */
   constrain(constraint, budget = 0) {
@@ -790,8 +739,10 @@ export class Session {
         handle = e.withString(constraint.regex, 'regex', (ptr) => e.x.api_constraint_regex(ptr));
       } else if (constraint.grammar === 'json') {
         handle = e.x.api_constraint_json();
+      } else if (constraint.grammar === 'json_object') {
+        handle = e.x.api_constraint_json_object();
       } else {
-        throw new TypeError('constraint must be {regex: string} or {grammar: "json"}');
+        throw new TypeError('constraint must be {regex: string} or {grammar: "json" | "json_object"}');
       }
       if (!handle) throw new RangeError(e.lastError());
     }

@@ -74,11 +74,15 @@ export class EngineClient {
  * embed.js can live anywhere.  A Worker cannot be started from another
  * origin's URL: then a same-origin Blob module imports the real one (the
  * other origin must allow it with CORS, as it must for embed.js itself).
- * @param {{name?: string, base?: string}} [options] base: the URL the
- *   Worker's URL is resolved against (this module's by default)
+ * @param {{name?: string, base?: string, url?: string}} [options] base: the
+ *   URL the Worker's URL is resolved against (this module's by default);
+ *   url: the Worker's script (this build's by default)
  */
-export function createEngineWorker({ name = 'sampler-engine', base = import.meta.url } = {}) {
-  const url = new URL(workerUrl, base);
+export function createEngineWorker({ name = 'sampler-engine', base = import.meta.url, url: script = workerUrl } = {}) {
+  const url = new URL(script, base);
+  // ?wasm=scalar (or simd) on the page's URL picks the engine's build
+  const flavor = typeof location === 'undefined' ? null : new URLSearchParams(location.search).get('wasm');
+  if (flavor === 'simd' || flavor === 'scalar') url.searchParams.set('wasm', flavor);
   if (typeof location === 'undefined' || url.origin === location.origin || url.protocol === 'blob:' || url.protocol === 'data:') {
     return new Worker(url, { type: 'module', name });
   }

@@ -6,20 +6,36 @@
  * the order they came (see host.js for the protocol); while a model file
  * loads, progress messages {id, progress: {loaded, total}} come first.
  */
-import { loadEngineBrowser, MODEL_URLS } from '../engine/browser.js';
+import { loadEngineBrowser, MODEL_URLS, requestedFlavor, WASM_URLS } from '../engine/browser.js';
 import { EngineHost } from './host.js';
 
-const host = new EngineHost(loadEngineBrowser(), {
+/**
+ * Where the engine's files are: next to this script, unless its URL's
+ * fragment names other places (#{"simd": URL, "bigram": URL, ...} as
+ * JSON).  The npm package's module resolves its files itself and says so
+ * there, because a lesson's bundler renames and moves them.
+ * @returns {{simd: URL | string, scalar: URL | string, bigram: URL | string | null,
+ *   transformer: URL | string | null, transformerTokenizer: URL | string | null}}
+ */
+function files() {
+  const fragment = new URL(import.meta.url).hash || self.location.hash;
+  const given = fragment ? JSON.parse(decodeURIComponent(fragment.slice(1))) : {};
+  return { ...WASM_URLS, ...MODEL_URLS, ...given };
+}
+const at = files();
+
+// the page passes its ?wasm=simd|scalar on in this module's URL (client.js)
+const host = new EngineHost(loadEngineBrowser(requestedFlavor(import.meta.url), at), {
   builtins: {
     bigram: {
       name: 'Bigram names',
-      url: MODEL_URLS.bigram,
+      url: at.bigram,
       missing: 'The bigram model is missing from this build (models/bigram.bin).',
     },
     transformer: {
       name: 'Tiny transformer',
-      url: MODEL_URLS.transformer,
-      tokenizerUrl: MODEL_URLS.transformerTokenizer,
+      url: at.transformer,
+      tokenizerUrl: at.transformerTokenizer,
       missing: 'The tiny transformer is not in this build yet (models/transformer.bin and models/transformer_tokenizer.bin are missing).',
     },
   },

@@ -32,7 +32,7 @@
  *   samples {n, seed}: also draw n samples from `next` (own PRNG).
  *
  * The decoding lab (docs/playground.md has the tables):
- *   start {..., constraint?, budget?}   constraint {regex} | {grammar: 'json'}
+ *   start {..., constraint?, budget?}   constraint {regex} | {grammar: 'json' | 'json_object'}
  *       applied after the prompt; a bad one refuses the start (error name
  *       "ConstraintError", the engine's message) and the old text stays
  *   constrain {session, constraint | null, budget?, params, samples?}
@@ -386,7 +386,7 @@ export class EngineHost {
    * Applies a constraint (or lifts it with null); a refused one throws an
    * Error named "ConstraintError" with the engine's message.
    * @param {SessionEntry} s
-   * @param {{regex?: string, grammar?: 'json'} | null | undefined} constraint
+   * @param {import('../engine/engine.js').Constraint | null | undefined} constraint
    * @param {number | undefined} budget
    */
   applyConstraint(s, constraint, budget) {
@@ -408,7 +408,7 @@ export class EngineHost {
   }
 
   /**
-   * @param {{session: string, prompt: string, seed: number | string, params: Params, steps?: number, forced?: Array<[number, number]>, samples?: {n: number, seed: number}, constraint?: {regex?: string, grammar?: 'json'} | null, budget?: number}} args
+   * @param {{session: string, prompt: string, seed: number | string, params: Params, steps?: number, forced?: Array<[number, number]>, samples?: {n: number, seed: number}, constraint?: import('../engine/engine.js').Constraint | null, budget?: number}} args
    */
   async start({ session: sid, prompt, seed, params, steps = 0, forced = [], samples, constraint = null, budget }) {
     const s = this.get(sid);
@@ -472,7 +472,7 @@ export class EngineHost {
 
   /**
    * Constrains the text from here on (null lifts the constraint).
-   * @param {{session: string, constraint: {regex?: string, grammar?: 'json'} | null, budget?: number, params: Params, samples?: {n: number, seed: number}}} args
+   * @param {{session: string, constraint: import('../engine/engine.js').Constraint | null, budget?: number, params: Params, samples?: {n: number, seed: number}}} args
    */
   constrain({ session: sid, constraint, budget, params, samples }) {
     const s = this.get(sid);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../engine/node.js';
-import { charTokenizer, haveLlamaTokenizer, LLAMA_TOKENIZER, MODELS, randomCheckpoint } from '../../../tests/e2e/fixtures.js';
+import { charTokenizer, LLAMA_TOKENIZER, MODELS, needFixture, randomCheckpoint, skipWithoutLlamaTokenizer } from '../../../tests/e2e/fixtures.js';
 import { EngineHost } from './host.js';
 import { TOP_BARS } from './summary.js';
 
@@ -211,7 +211,8 @@ describe('EngineHost with llama2.c checkpoints', () => {
     expect(n.pieces[n.ids.indexOf(4)]).toBe(' ');
   });
 
-  it.skipIf(!haveLlamaTokenizer)('summarizes a 32000-token vocabulary as the top 30 and an "other" bar', async () => {
+  it.skipIf(skipWithoutLlamaTokenizer)('summarizes a 32000-token vocabulary as the top 30 and an "other" bar', async () => {
+    needFixture(LLAMA_TOKENIZER);
     const host = makeHost();
     const info = await host.handle('loadModel', {
       model: 'big', bytes: randomCheckpoint({ vocab: 32000, seqLen: 32, scale: 2 }),
