@@ -62,7 +62,68 @@ function serviceWorker() {
   };
 }
 
-export default defineConfig({
+/**
+ * `vite build --mode package`: the npm package into build/package/ (see
+ * package/README.md for what it is).  One module, sampler-playground.js
+ * (the elements and the scripting API, with Preact inside), the engine
+ * Worker, the two .wasm builds and the shipped models, all under their own
+ * names, and the package's package.json, README.md and types
+ * (package/build.js).  Every file the module needs is written as
+ * `new URL("./name", import.meta.url)`: a lesson's bundler follows that
+ * form and copies the file; without a bundler the module finds it next to
+ * itself.
+ */
+function packageConfig() {
+  return {
+    root: here,
+    base: './',
+    publicDir: false,
+    oxc: {
+      jsx: { runtime: 'automatic', importSource: 'preact' },
+    },
+    plugins: [packageFiles()],
+    build: {
+      outDir: 'build/package',
+      emptyOutDir: true,
+      target: 'es2022',
+      assetsInlineLimit: 0,
+      modulePreload: false,
+      reportCompressedSize: false,
+      rolldownOptions: {
+        input: { 'sampler-playground': path.join(here, 'package/src/sampler-playground.js') },
+        preserveEntrySignatures: 'strict',
+        output: {
+          entryFileNames: '[name].js',
+          assetFileNames: '[name][extname]',
+          codeSplitting: false,
+        },
+      },
+    },
+    worker: {
+      format: 'es',
+      rolldownOptions: { output: { entryFileNames: '[name].js', assetFileNames: '[name][extname]' } },
+    },
+    experimental: {
+      renderBuiltUrl: (/** @type {string} */ file, /** @type {{hostType: string}} */ { hostType }) => (hostType === 'js'
+        ? { runtime: `new URL(${JSON.stringify(`./${file}`)}, import.meta.url).href` }
+        : undefined),
+    },
+  };
+}
+
+/** The plugin: the package's package.json, README.md and .d.ts beside the module. */
+function packageFiles() {
+  return {
+    name: 'spg-package-files',
+    apply: 'build',
+    async generateBundle(_, bundle) {
+      const { packageTexts } = await import('./package/build.js');
+      for (const [fileName, source] of Object.entries(packageTexts(Object.keys(bundle)))) this.emitFile({ type: 'asset', fileName, source });
+    },
+  };
+}
+
+const appConfig = {
   root: 'web',
   base: './',
   publicDir: false,
@@ -96,4 +157,6 @@ export default defineConfig({
     testTimeout: 60000,
     hookTimeout: 60000,
   },
-});
+};
+
+export default defineConfig(({ mode }) => (mode === 'package' ? packageConfig() : appConfig));

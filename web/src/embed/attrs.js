@@ -38,7 +38,7 @@ export const VIEW_PARTS = ['text', 'bars', 'nucleus'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
-  'regex', 'grammar', 'ban', 'forced', 'click', 'panels'];
+  'regex', 'grammar', 'ban', 'forced', 'click', 'panels', 'theme'];
 export const ATTRIBUTES = ['model', 'tokenizer', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];
 
 const kebab = (/** @type {string} */ key) => key.replaceAll('_', '-');
@@ -127,7 +127,7 @@ export function parseAttributes(get, base) {
  * @param {string[]} notices
  * @returns {ModelChoice}
  */
-function modelChoice(raw, tokenizer, base, notices) {
+export function modelChoice(raw, tokenizer, base, notices) {
   const name = (raw ?? '').trim();
   if (!name || BUILTIN_MODELS.some((m) => m.id === name)) {
     if (tokenizer !== null) notices.push('Ignored tokenizer: it goes with a model given by its URL.');

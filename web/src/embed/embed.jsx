@@ -7,7 +7,8 @@
  * inside it, so the page's CSS cannot break it, nor its CSS the page's).
  * The Worker, the .wasm and the shipped models are resolved against this
  * module's URL, never the page's; elements showing the same model share
- * one Worker (registry.js).  attrs.js lists the attributes.
+ * one Worker (registry.js).  attrs.js lists the attributes, events.js the
+ * events it sends.
  */
 import { signal } from '@preact/signals';
 import { render } from 'preact';
@@ -18,6 +19,7 @@ import baseCss from '../styles.css?inline';
 import { ATTRIBUTES, parseAttributes } from './attrs.js';
 import embedCss from './embed.css?inline';
 import { EmbedView } from './EmbedView.jsx';
+import { watchEvents } from './events.js';
 import { acquireClient, releaseClient } from './registry.js';
 
 export const TAG = 'sampler-playground';
@@ -124,6 +126,8 @@ export class SamplerPlayground extends HTMLElement {
     const models = config.model.entry ? [...BUILTIN_MODELS, config.model.entry] : BUILTIN_MODELS;
     const app = createApp(client, { session: this.sid, models });
     this.app = app;
+    /** the page hears of tokens and settings (events.js) */
+    this.unwatch = watchEvents(app, this);
     this.view.value = { controls: config.controls, transport: config.transport, parts: config.parts };
     render(<EmbedView app={app} config={this.view} />, this.mount);
     this.loading = app.init().then(() => app.load(config.state, config.notices));
@@ -132,6 +136,7 @@ export class SamplerPlayground extends HTMLElement {
 
   teardown() {
     if (!this.app) return;
+    this.unwatch?.();
     this.app.dispose();
     render(null, this.mount);
     releaseClient(this.modelKey);

@@ -1,0 +1,249 @@
+// Types of the sampler-playground package: the <sampler-playground>
+// element (its attributes and events) and the API for a lesson's script.
+
+// ---- the element ------------------------------------------------------------
+
+/**
+ * The element's attributes (all strings, as attributes are). A slider value
+ * outside its range is clamped and any other bad value falls back to its
+ * default; both say so in a notice inside the element.
+ */
+// <attributes>
+
+/** `detail` of `sampler-token`: a token was added to a text. */
+export interface SamplerTokenDetail {
+  /** which text: 0 (compare mode: 0 to 3, left to right) */
+  panel: number;
+  /** the token's place in the generated text (0 = the first after the prompt) */
+  index: number;
+  /** its id in the model's vocabulary */
+  token: number;
+  /** its text ('' for the end-of-text token) */
+  piece: string;
+  /** its final probability when it was drawn (NaN with speculative decoding) */
+  p: number;
+  /** picked by the reader, not drawn */
+  forced: boolean;
+  /** the generated text so far, this token included */
+  text: string;
+  /** the step record it was drawn from; null with speculative decoding */
+  step: StepRecord | null;
+}
+
+/** `detail` of `sampler-settings`: a text's settings changed after it first loaded. */
+export interface SamplerSettingsDetail {
+  panel: number;
+  /** bigram, transformer or url:… (a model given by its URL) */
+  model: string;
+  prompt: string;
+  /** decimal (seeds go up to 2^64 - 1) */
+  seed: string;
+  /** the sliders by the engine's names: temperature, top_k, top_p, min_p, repetition_penalty */
+  params: Record<string, number>;
+  strategy: 'sample' | 'beam' | 'speculative';
+}
+
+export interface SamplerPlaygroundEventMap extends HTMLElementEventMap {
+  /** a token was added to a text: Step, Play, the `steps` at load, a reader's pick (bubbles) */
+  'sampler-token': CustomEvent<SamplerTokenDetail>;
+  /** a slider, the seed or the prompt changed, by the reader or by an attribute (bubbles) */
+  'sampler-settings': CustomEvent<SamplerSettingsDetail>;
+}
+
+export const TOKEN_EVENT: 'sampler-token';
+export const SETTINGS_EVENT: 'sampler-settings';
+
+/** `<sampler-playground>`: defined when the package is imported. */
+export class SamplerPlayground extends HTMLElement {
+  static readonly observedAttributes: string[];
+  addEventListener<K extends keyof SamplerPlaygroundEventMap>(type: K,
+    listener: (this: SamplerPlayground, ev: SamplerPlaygroundEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof SamplerPlaygroundEventMap>(type: K,
+    listener: (this: SamplerPlayground, ev: SamplerPlaygroundEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'sampler-playground': SamplerPlayground;
+  }
+  /** the events bubble: a page can listen on document or any ancestor */
+  interface GlobalEventHandlersEventMap {
+    'sampler-token': CustomEvent<SamplerTokenDetail>;
+    'sampler-settings': CustomEvent<SamplerSettingsDetail>;
+  }
+}
+
+// ---- the engine, for a lesson's script --------------------------------------
+
+/** The sampler's settings, by the engine's names; all optional. */
+export interface SamplerParams {
+  /** >= 0; 0 = greedy (default 1) */
+  temperature?: number;
+  /** integer >= 0; 0 = off */
+  top_k?: number;
+  /** (0, 1]; 1 = off */
+  top_p?: number;
+  /** [0, 1]; 0 = off */
+  min_p?: number;
+  /** (0, 1]; 1 = off */
+  typical_p?: number;
+  /** > 0; 1 = off */
+  repetition_penalty?: number;
+  /** 0 = off */
+  frequency_penalty?: number;
+  /** 0 = off */
+  presence_penalty?: number;
+  /** integer >= 0: the penalties look at the last n tokens; 0 = all of them */
+  penalty_last_n?: number;
+  /** token id -> value added to its logit; -Infinity bans it */
+  logit_bias?: Array<[number, number]> | Record<string, number>;
+}
+
+/**
+ * Everything the engine reports about one step: the token drawn and the
+ * distribution it was drawn from, before and after each stage, for the
+ * ranked tokens (the whole vocabulary when it has at most 128 tokens, else
+ * the engine's 64 first).  Row i of `ids`, `pieces`, `raw`, `tempered`,
+ * `final`, `cut`, `cum` and `penalized` is one token.
+ */
+export interface StepRecord {
+  /** 'step': a token drawn; 'preview': the next token's distribution, nothing drawn */
+  kind: 'step' | 'preview' | 'peek';
+  /** the generated token this is for (0 = the first after the prompt) */
+  index: number;
+  vocab: number;
+  /** the token drawn (-1 for a preview) */
+  token: number;
+  /** its text in context ('' for a preview or the end of the text) */
+  piece: string;
+  /** its final probability (NaN for a preview) */
+  p: number;
+  /** the uniform random number that chose it (NaN for a preview) */
+  u: number;
+  /** picked, not drawn */
+  forced: boolean;
+  /** how many tokens survived every stage (the nucleus) */
+  nKept: number;
+  /** the model's probability mass of those */
+  keptMass: number;
+  /** entropy of the final distribution, in bits */
+  entropyBits: number;
+  /** entropy of the model's own distribution, in bits */
+  entropyRawBits: number;
+  /** the model's most likely token */
+  argmaxRaw: number;
+  /** final probability of the top-ranked token */
+  pArgmax: number;
+  /** the model's probability of its most likely token */
+  pArgmaxRaw: number;
+  /** the rows cover the whole vocabulary */
+  full: boolean;
+  /** rows that get a bar on screen */
+  bars: number;
+  /** the rows' token ids, most likely first */
+  ids: Int32Array;
+  /** the rows' pieces */
+  pieces: string[];
+  /** the model's probabilities (softmax of its logits) */
+  raw: Float32Array;
+  /** after the logit bias, the penalties and the temperature: what the truncating stages see */
+  tempered: Float32Array;
+  /** the distribution the token is drawn from (0 where cut) */
+  final: Float32Array;
+  /** the stage that cut each row: 'kept', 'bias', 'temperature', 'top_k', 'top_p', 'min_p', 'typical_p', 'mask', 'constraint' */
+  cut: string[];
+  /** cumulative tempered mass after each row (NaN past the engine's 64 ranked tokens) */
+  cum: Float64Array;
+  /** 1: a penalty applied to this row's token */
+  penalized: Uint8Array;
+  /** the tokens past the first `bars` rows, for a large vocabulary */
+  other: { count: number; raw: number; tempered: number; final: number; kept: number } | null;
+  /** the settings that produced it */
+  params: Record<string, number>;
+}
+
+/** A loaded model. */
+export interface ModelInfo {
+  /** bigram, transformer or url:… */
+  model: string;
+  name: string;
+  kind: 'bigram' | 'transformer';
+  vocab: number;
+  /** context length; 0 = unbounded */
+  seqLen: number;
+}
+
+export interface SessionStatus {
+  nGenerated: number;
+  /** another token can be drawn */
+  ready: boolean;
+  /** the model emitted its end-of-text token */
+  finished: boolean;
+  /** why not ready ('' when ready) */
+  message: string;
+}
+
+export interface SessionOptions {
+  /** bigram (default), transformer, or the URL of a llama2.c checkpoint (relative to the page) */
+  model?: string;
+  /** with a checkpoint's URL: its tokenizer.bin's URL */
+  tokenizer?: string;
+  /** the text the model continues ('' by default) */
+  prompt?: string;
+  /** 0 to 2^64 - 1 (42 by default) */
+  seed?: number | bigint | string;
+  /** the sampler's settings ({} = all off, temperature 1) */
+  params?: SamplerParams;
+  /** a model file's bytes as they arrive (total 0: unknown) */
+  onProgress?: (loaded: number, total: number) => void;
+}
+
+/**
+ * Loads a model (in the Worker the page's elements share for it) and starts
+ * a text. Rejects with the engine's message for a bad model, prompt, seed or
+ * setting.
+ */
+export function createSession(options?: SessionOptions): Promise<Session>;
+
+/** One text: its prompt, seed, settings and the tokens generated so far. */
+export class Session {
+  private constructor();
+  /** the model */
+  readonly model: ModelInfo;
+  readonly prompt: string;
+  /** decimal */
+  readonly seed: string;
+  /** the settings in force (a copy) */
+  readonly params: SamplerParams;
+  /** the step record of every token generated, in order */
+  readonly records: StepRecord[];
+  /** the generated text (after the prompt) */
+  readonly text: string;
+  /** the next token's distribution (nothing drawn); null when the text cannot go on */
+  readonly next: StepRecord | null;
+  readonly status: SessionStatus | null;
+  /** nothing more can be drawn (the text ended, or the context is full) */
+  readonly done: boolean;
+  readonly closed: boolean;
+  /**
+   * A new text; the prompt, seed and settings not given stay. A refused one
+   * rejects and leaves the old text. Resolves to the first token's distribution.
+   */
+  start(options?: { prompt?: string; seed?: number | bigint | string; params?: SamplerParams }): Promise<StepRecord | null>;
+  /**
+   * Changes some settings (the others stay) and re-warps the next token;
+   * nothing is drawn. A setting the engine refuses rejects with its message
+   * and the old settings stay.
+   */
+  setParams(params: SamplerParams): Promise<StepRecord | null>;
+  /** Draws the next token. */
+  step(): Promise<StepRecord>;
+  /** Draws up to n tokens (1 to 2000; fewer if the text ends). */
+  generate(n: number): Promise<StepRecord[]>;
+  /** Ends the session (the model's Worker stops with its last user). */
+  close(): void;
+}
