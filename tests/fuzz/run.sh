@@ -8,6 +8,9 @@
 #
 #   FUZZ_JOBS=N      targets run N at a time (default 2)
 #   FUZZ_TARGETS="fuzz_bigram fuzz_oom"   a subset
+#   FUZZ_SEED=N      libFuzzer's -seed (default: a fresh one each run);
+#                    ./build.sh test passes a fixed one, so a test run
+#                    explores the same inputs every time
 #
 # ./build.sh fuzz SECONDS and ./build.sh test (10 s each) call this.
 set -euo pipefail
@@ -109,12 +112,14 @@ run_target() { # target
   cp tests/fuzz/corpus/"$t"/* "$corpus"/
   local dict=()
   [ "$t" = fuzz_warp_request ] && dict=(-dict=tests/fuzz/warp_request.dict)
+  local seed=()
+  [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
   local status=0
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:abort_on_error=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$OUT/$t" -max_total_time="$SECS" -print_final_stats=1 -timeout=10 \
       -rss_limit_mb=2048 -max_len="$(max_len "$t")" -detect_leaks=1 \
-      -artifact_prefix="$OUT/artifacts/$t-" "${dict[@]}" "$corpus" \
+      -artifact_prefix="$OUT/artifacts/$t-" "${seed[@]}" "${dict[@]}" "$corpus" \
       >"$log" 2>&1 || status=$?
   echo "$status" > "$OUT/$t.status"
 }

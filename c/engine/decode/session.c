@@ -369,6 +369,7 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
         return rc;
     }
     s->has_step = 1;
+    sp_rng before = s->rng; /* a step that fails changes nothing */
     double u = sp_rng_uniform(&s->rng); /* consumed whether forced or not */
     sp_sampler_draw(&s->step, u);
     if (force >= 0) {
@@ -402,7 +403,17 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
         s->pending = NULL; /* nothing can follow; the next step says so */
         return SP_OK;
     }
-    return feed_last(s, err);
+    rc = feed_last(s, err);
+    if (rc != SP_OK) {
+        /* the model cannot read the token it chose (its output overflowed):
+         * the step fails as a whole, the text stays as it was and the fault
+         * stops the session until a rewind */
+        s->n_tokens--;
+        s->rng = before;
+        s->finished = 0;
+        if (s->constraint) constraint_replay(s);
+    }
+    return rc;
 }
 
 int sp_session_rewind(sp_session *s, int n_generated, char *err) {
