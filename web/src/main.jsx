@@ -10,6 +10,7 @@ import { render } from 'preact';
 import { createApp } from './app/app.js';
 import { bindHash } from './app/url.js';
 import { CompareView } from './components/CompareView.jsx';
+import { CopyLink } from './components/CopyLink.jsx';
 import { EmbedCode } from './components/EmbedCode.jsx';
 import { Playground } from './components/Playground.jsx';
 import { registerServiceWorker } from './sw/register.js';
@@ -77,6 +78,7 @@ function App({ app, embedded = false }) {
           <h1>Sampler playground</h1>
           <ViewSwitch app={app} />
           <ThemeSwitch app={app} />
+          <CopyLink app={app} />
           <EmbedCode app={app} />
         </div>
         <p>

@@ -49,10 +49,10 @@ describe('compare mode', () => {
     p.beamOpts.value = { width: 1, lengthPenalty: 0 };
     await app.compare.retune(p);
     expect(p.text.value).toBe(await engineText('', 3, { temperature: 0 }, 15));
-    expect(serializeHash(app.hashState.value)).toBe('#view=compare&model=bigram&seed=3&steps=15&panels=greedy_beam1,balanced');
+    expect(serializeHash(app.hashState.value)).toBe('#view=compare&model=bigram&seed=3&steps=15&panels=greedy_beam1_lp0,balanced');
     p.setParam('top_k', 3);
     await app.compare.retune(p);
-    expect(serializeHash(app.hashState.value)).toContain('panels=greedy_k3_beam1,balanced');
+    expect(serializeHash(app.hashState.value)).toContain('panels=greedy_k3_beam1_lp0,balanced');
   });
 
   it('plays all panels in lockstep and stops when none can go on', async () => {

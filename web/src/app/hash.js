@@ -6,18 +6,20 @@
  * Keys: model, the sampler settings (params.js), seed, prompt, steps (how
  * many times Step is pressed on load: tokens when sampling, expansions of
  * a beam search, rounds of speculative decoding) and forced (the learner's
- * picks: "index.token" pairs).  The decoding lab adds strategy (sample,
- * beam, speculative) with beams and length_penalty, or draft and
- * speculate; regex or grammar=json (the constraint); ban (token ids); and
- * view=compare with panels (lab.js has the panel format):
+ * picks: "index.token" pairs), changes (the settings each Step ran with
+ * where a slider moved during the text: parseChanges), scale (the bars'
+ * scale).  The decoding lab adds strategy (sample, beam, speculative) with
+ * beams and length_penalty, or draft and speculate; regex or grammar=json
+ * or json_object (the constraint); ban (token ids); and view=compare with
+ * panels (lab.js has the panel format):
  *   #view=compare&model=bigram&seed=42&panels=greedy,balanced,chaos
  * Loading the same hash generates the same text.  A bad value falls back
  * to its default with a notice that says what was wrong; an unknown key is
  * ignored with a notice.
  */
 import {
-  BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, MAX_REGEX, SPECULATE, defaultPanelSpec, paramError, parseBans,
-  parsePanelSpec, penaltyError, serializePanelSpec, speculateError, widthError,
+  BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, LEGACY_LENGTH_PENALTY, MAX_REGEX, SPECULATE, applySettingField, defaultPanelSpec,
+  paramError, parseBans, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
 } from './lab.js';
 import { PARAM_SPECS, defaultParams } from './params.js';
 
@@ -34,7 +36,8 @@ export const MAX_PANELS = 4;
 export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
 
 /**
- * @typedef {{kind: 'none' | 'regex' | 'json', regex: string}} ConstraintState
+ * @typedef {{kind: 'none' | 'regex' | 'json' | 'json_object', regex: string}} ConstraintState
+ *   json: any JSON value; json_object: a JSON object (the usual "JSON mode")
  */
 
 /**
@@ -55,7 +58,20 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {number} speed    Play's steps per second
  * @property {'ban' | 'force'} barAction  what a click on a live bar does
  * @property {Theme} [theme]  the page's colours: the system's (auto), light or dark
+ * @property {Change[]} [changes]  the settings each Step ran with, where
+ *   they were not the link's (a slider moved while the text was written)
+ * @property {BarScale} [barScale]  how a bar's length shows its probability
  */
+
+/**
+ * From Step `from` on (0-based, in Step presses: tokens, beam expansions
+ * or speculative rounds), the sampler settings were these, until the next
+ * change; before the first change the link's own settings apply.
+ * @typedef {{from: number, params: import('./params.js').Params, bans: number[]}} Change
+ */
+
+/** @typedef {'linear' | 'max' | 'log'} BarScale */
+export const BAR_SCALES = /** @type {const} */ (['linear', 'max', 'log']);
 
 /** @typedef {'auto' | 'light' | 'dark'} Theme */
 export const THEMES = /** @type {const} */ (['auto', 'light', 'dark']);
@@ -71,6 +87,8 @@ export function defaultState() {
     speed: SPEED.def,
     barAction: 'ban',
     theme: 'auto',
+    changes: [],
+    barScale: 'linear',
   };
 }
 
@@ -112,6 +130,7 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
   }
   /** @param {string} key @param {string} value @param {string} why @param {string} def */
   const bad = (key, value, why, def) => notices.push(`Ignored ${name(key)}=${JSON.stringify(value)}${from}: ${why}; using ${def}.`);
+  let changes = '';
   for (const [key, value] of search) {
     present.add(key);
     const spec = PARAM_SPECS.find((s) => s.key === key);
@@ -170,6 +189,13 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
         if (THEMES.includes(/** @type {any} */ (value))) state.theme = /** @type {Theme} */ (value);
         else bad(key, value, 'the theme must be auto, light or dark', 'auto');
         break;
+      case 'scale':
+        if (BAR_SCALES.includes(/** @type {any} */ (value))) state.barScale = /** @type {BarScale} */ (value);
+        else bad(key, value, 'the bar scale must be linear, max or log', 'linear');
+        break;
+      case 'changes':
+        changes = value; // read once the link's own settings are known
+        break;
       case 'click':
         if (value === 'ban' || value === 'force') state.barAction = value;
         else bad(key, value, 'a click on a bar can ban or force', 'ban');
@@ -202,7 +228,8 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
         break;
       case 'grammar':
         if (value === 'json') state.constraint = { kind: 'json', regex: state.constraint.regex };
-        else bad(key, value, 'the only grammar is json', 'no constraint');
+        else if (value === 'json_object') state.constraint = { kind: 'json_object', regex: state.constraint.regex };
+        else bad(key, value, 'the grammar is json (any JSON value) or json_object (a JSON object)', 'no constraint');
         break;
       case 'ban': {
         const bans = parseBans(value, ',');
@@ -230,7 +257,80 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
         notices.push(`Ignored the unknown setting "${key}" in the link.`);
     }
   }
+  // links made before the length penalty's default became 1 meant 0
+  if ((state.strategy === 'beam' || present.has('beams')) && !present.has('length_penalty')) {
+    state.beam.lengthPenalty = LEGACY_LENGTH_PENALTY;
+  }
+  if (changes) {
+    const { list, why } = parseChanges(changes, state);
+    if (why) bad('changes', changes, why, 'the link\'s settings for every step');
+    else state.changes = list;
+  }
   return { state, notices, present };
+}
+
+/**
+ * Reads `changes`: entries "FROM_FIELD_FIELD..." joined by commas, FROM
+ * ascending and below `steps`, each field as in a compare panel (t0.5,
+ * k40, p0.9, m0.05, r1.2, ban3.7; a bare "ban": no bans); an entry holds
+ * the fields where that step's settings differ from the link's own, so a
+ * bare "FROM" means "the link's settings from here on".
+ * @param {string} text @param {HashState} state
+ * @returns {{list: Change[], why: string}}
+ */
+export function parseChanges(text, state) {
+  /** @type {Change[]} */
+  const list = [];
+  for (const entry of text.split(',')) {
+    const [head, ...fields] = entry.split('_');
+    if (!/^[0-9]+$/.test(head)) return { list: [], why: `"${entry}" does not start with a step number` };
+    const from = Number(head);
+    if (from >= state.steps) return { list: [], why: `step ${from} is past the link's ${state.steps} steps` };
+    if (list.length && from <= list[list.length - 1].from) return { list: [], why: 'the steps must be in increasing order' };
+    const into = { params: { ...state.params }, bans: [...state.bans] };
+    for (const f of fields) {
+      const why = applySettingField(f, into);
+      if (why === null) return { list: [], why: `unknown field "${f}"` };
+      if (why) return { list: [], why: `"${f}": ${why}` };
+    }
+    list.push({ from, ...into });
+  }
+  return { list, why: '' };
+}
+
+/**
+ * The settings Step `i` runs with under a list of changes (the link's own
+ * before the first change).
+ * @param {Change[] | undefined} changes @param {number} i
+ * @param {{params: import('./params.js').Params, bans: number[]}} live
+ */
+export function settingsAt(changes, i, live) {
+  let at = live;
+  for (const c of changes ?? []) {
+    if (c.from > i) break;
+    at = c;
+  }
+  return at;
+}
+
+/**
+ * The changes of a list of per-Step settings against the live ones: an
+ * entry wherever a Step ran with other settings than the one before it
+ * (the first against the live settings).
+ * @param {Array<{params: import('./params.js').Params, bans: number[]}>} perStep
+ * @param {{params: import('./params.js').Params, bans: number[]}} live
+ * @returns {Change[]}
+ */
+export function changesOf(perStep, live) {
+  /** @type {Change[]} */
+  const list = [];
+  let before = settingFields(live, live).join('_');
+  perStep.forEach((s, i) => {
+    const key = settingFields(s, live).join('_');
+    if (key !== before) list.push({ from: i, params: s.params, bans: s.bans });
+    before = key;
+  });
+  return list;
 }
 
 /**
@@ -244,6 +344,7 @@ export function serializeHash(state) {
   const constraint = () => {
     if (state.constraint?.kind === 'regex' && state.constraint.regex) search.set('regex', state.constraint.regex);
     else if (state.constraint?.kind === 'json') search.set('grammar', 'json');
+    else if (state.constraint?.kind === 'json_object') search.set('grammar', 'json_object');
   };
   if (state.view === 'compare') {
     search.set('view', 'compare');
@@ -271,19 +372,24 @@ export function serializeHash(state) {
   const strategy = state.strategy ?? 'sample';
   const forced = strategy === 'sample' ? state.forced.filter(([i]) => i < state.steps) : [];
   if (forced.length) search.set('forced', forced.map(([i, t]) => `${i}.${t}`).join(','));
+  const live = { params: state.params, bans: state.bans ?? [] };
+  const changes = (state.changes ?? []).filter((c) => c.from < state.steps);
+  if (changes.length) search.set('changes', changes.map((c) => [c.from, ...settingFields(c, live)].join('_')).join(','));
   // the strategy's options are always written; the other strategies'
   // options only when they are not the defaults (so they survive a link too)
   if (strategy !== 'sample') search.set('strategy', strategy);
   const beam = state.beam ?? { width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def };
   const spec = state.spec ?? { draft: 'bigram', n: SPECULATE.def };
   if (strategy === 'beam' || beam.width !== BEAM_WIDTH.def) search.set('beams', String(beam.width));
-  if (beam.lengthPenalty !== LENGTH_PENALTY.def) search.set('length_penalty', String(beam.lengthPenalty));
+  // written with the beams (a link without it means the old default, 0)
+  if (search.has('beams') || beam.lengthPenalty !== LENGTH_PENALTY.def) search.set('length_penalty', String(beam.lengthPenalty));
   if (strategy === 'speculative' || spec.draft !== 'bigram') search.set('draft', DRAFT_MODELS.includes(spec.draft) ? spec.draft : 'file');
   if (strategy === 'speculative' || spec.n !== SPECULATE.def) search.set('speculate', String(spec.n));
   constraint();
   if (state.bans?.length) search.set('ban', state.bans.join(','));
   if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
   if (state.barAction === 'force') search.set('click', 'force');
+  if (state.barScale && state.barScale !== 'linear') search.set('scale', state.barScale);
   if (state.theme && state.theme !== 'auto') search.set('theme', state.theme);
   return `#${search.toString().replaceAll('%2C', ',')}`;
 }

@@ -137,7 +137,7 @@ describe('the decoding lab in the hash', () => {
   it('says what is wrong with bad lab values', () => {
     const { state, notices } = parseHash('#strategy=greedy&beams=9&length_penalty=x&speculate=0&draft=gpt&grammar=yaml&ban=a,b&view=grid');
     expect(state.strategy).toBe('sample');
-    expect(state.beam).toEqual({ width: 4, lengthPenalty: 0 });
+    expect(state.beam).toEqual({ width: 4, lengthPenalty: 1 }); // a bad penalty given: the default
     expect(state.spec).toEqual({ draft: 'bigram', n: 4 });
     expect(state.constraint.kind).toBe('none');
     expect(state.bans).toEqual([]);

@@ -29,7 +29,12 @@ export const STRATEGIES = [
 
 /** the option ranges of the UI (the engine allows wider ones) */
 export const BEAM_WIDTH = { min: 1, max: 8, def: 4 };
-export const LENGTH_PENALTY = { min: 0, max: 2, step: 0.1, def: 0 };
+/** length penalty 1: a beam's score is its mean log-probability per token
+ * (Hugging Face's default); 0 ranks by the sum, which favours short texts */
+export const LENGTH_PENALTY = { min: 0, max: 2, step: 0.1, def: 1 };
+/** what a link that names a beam search but no length penalty meant when
+ * the default was 0 (such links keep their texts) */
+export const LEGACY_LENGTH_PENALTY = 0;
 export const SPECULATE = { min: 1, max: 8, def: 4 };
 /** the models a link can name as the draft */
 export const DRAFT_MODELS = ['bigram', 'transformer'];
@@ -124,6 +129,44 @@ export function parseBans(text, sep) {
 }
 
 /**
+ * Applies one sampler-settings field of a link (tX, kN, pX, mX, rX, or
+ * banA.B.C; a bare "ban" lifts every ban) to `into`.
+ * @param {string} f @param {{params: import('./params.js').Params, bans: number[]}} into
+ * @returns {string | null} null: not such a field; '' applied; else why not
+ */
+export function applySettingField(f, into) {
+  let m;
+  if ((m = /^([tkpmr])(-?[0-9]+(?:\.[0-9]+)?)$/.exec(f))) {
+    const key = SHORT[m[1]];
+    const v = Number(m[2]);
+    const why = paramError(key, v);
+    if (!why) /** @type {any} */ (into.params)[key] = v;
+    return why;
+  }
+  if ((m = /^ban([0-9.]*)$/.exec(f))) {
+    const bans = parseBans(m[1], '.');
+    if (!bans) return 'bans must be token ids like ban12.40';
+    into.bans = bans;
+    return '';
+  }
+  return null;
+}
+
+/**
+ * The settings fields that turn `base` into `to` (the sliders that differ,
+ * and the bans when they do: "ban" alone for none).
+ * @param {{params: import('./params.js').Params, bans: number[]}} to
+ * @param {{params: import('./params.js').Params, bans: number[]}} base
+ */
+export function settingFields(to, base) {
+  const fields = PARAM_SPECS
+    .filter((s) => /** @type {any} */ (to.params)[s.key] !== /** @type {any} */ (base.params)[s.key])
+    .map((s) => `${SHORT_OF[s.key]}${/** @type {any} */ (to.params)[s.key]}`);
+  if (to.bans.join('.') !== base.bans.join('.')) fields.push(`ban${to.bans.join('.')}`);
+  return fields;
+}
+
+/**
  * Parses one panel of a compare link.
  * @param {string} text  e.g. "balanced_k40_beam4"
  * @returns {{spec: PanelSpec, notices: string[]}}
@@ -139,12 +182,9 @@ export function parsePanelSpec(text) {
   const spec = defaultPanelSpec(preset);
   for (const f of fields) {
     let m;
-    if ((m = /^([tkpmr])(-?[0-9]+(?:\.[0-9]+)?)$/.exec(f))) {
-      const key = SHORT[m[1]];
-      const v = Number(m[2]);
-      const why = paramError(key, v);
-      if (why) notices.push(`"${f}": ${why}`);
-      else /** @type {any} */ (spec.params)[key] = v;
+    const setting = applySettingField(f, spec);
+    if (setting !== null) {
+      if (setting) notices.push(`"${f}": ${setting}`);
     } else if ((m = /^beam([0-9]+)$/.exec(f))) {
       const v = Number(m[1]);
       const why = widthError(v);
@@ -152,6 +192,7 @@ export function parsePanelSpec(text) {
       else {
         spec.strategy = 'beam';
         spec.beam.width = v;
+        if (!fields.some((x) => x.startsWith('lp'))) spec.beam.lengthPenalty = LEGACY_LENGTH_PENALTY;
       }
     } else if ((m = /^lp([0-9]+(?:\.[0-9]+)?)$/.exec(f))) {
       const v = Number(m[1]);
@@ -171,10 +212,6 @@ export function parsePanelSpec(text) {
         spec.strategy = 'speculative';
         spec.spec = { draft, n: v };
       }
-    } else if ((m = /^ban([0-9.]+)$/.exec(f))) {
-      const bans = parseBans(m[1], '.');
-      if (!bans) notices.push(`"${f}": bans must be token ids like ban12.40`);
-      else spec.bans = bans;
     } else {
       notices.push(`unknown field "${f}"`);
     }
@@ -202,8 +239,9 @@ export function serializePanelSpec(spec) {
   }
   const out = [best, ...(bestFields ?? [])];
   if (spec.strategy === 'beam') {
-    out.push(`beam${spec.beam.width}`);
-    if (spec.beam.lengthPenalty !== LENGTH_PENALTY.def) out.push(`lp${spec.beam.lengthPenalty}`);
+    // the length penalty always goes with the width: "beam4" alone is an
+    // older link's, whose penalty was 0
+    out.push(`beam${spec.beam.width}`, `lp${spec.beam.lengthPenalty}`);
   } else if (spec.strategy === 'speculative') {
     const draft = DRAFT_MODELS.includes(spec.spec.draft) ? spec.spec.draft : 'file';
     out.push(`spec${spec.spec.n}${draft === 'bigram' ? '' : `-${draft}`}`);

@@ -25,7 +25,7 @@ describe('the panel format', () => {
     expect(serializePanelSpec({ ...defaultPanelSpec(), params: { ...presetParams('balanced'), top_k: 40 } })).toBe('balanced_k40');
     expect(serializePanelSpec({ ...defaultPanelSpec(), params: { ...defaultParams(), temperature: 0.5, min_p: 0.05 } })).toBe('custom_t0.5_m0.05');
     expect(serializePanelSpec(defaultPanelSpec())).toBe('custom');
-    expect(serializePanelSpec({ ...defaultPanelSpec('greedy'), strategy: 'beam', beam: { width: 1, lengthPenalty: 0 } })).toBe('greedy_beam1');
+    expect(serializePanelSpec({ ...defaultPanelSpec('greedy'), strategy: 'beam', beam: { width: 1, lengthPenalty: 0 } })).toBe('greedy_beam1_lp0');
     expect(serializePanelSpec({ ...defaultPanelSpec('creative'), strategy: 'speculative', spec: { draft: 'transformer', n: 2 } })).toBe('creative_spec2-transformer');
     expect(serializePanelSpec({ ...defaultPanelSpec('creative'), strategy: 'speculative', spec: { draft: 'file-1', n: 2 } })).toBe('creative_spec2-file');
   });

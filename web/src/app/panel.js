@@ -16,7 +16,7 @@
  */
 import { batch, computed, signal } from '@preact/signals';
 
-import { SPEED, defaultState, normalizeSeed, seedError } from './hash.js';
+import { SPEED, changesOf, defaultState, normalizeSeed, seedError, settingsAt } from './hash.js';
 import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, SPECULATE, matchPreset, presetParams } from './lab.js';
 import { SPEC, clampParam, defaultParams } from './params.js';
 import { playLoop } from './loop.js';
@@ -70,9 +70,16 @@ export const BUILTIN_MODELS = [
 
 /** A constraint as the engine takes it, or null for none. @param {ConstraintState} c */
 export function constraintArg(c) {
-  if (c.kind === 'json') return { grammar: 'json' };
+  if (c.kind === 'json' || c.kind === 'json_object') return { grammar: c.kind };
   if (c.kind === 'regex' && c.regex) return { regex: c.regex };
   return null;
+}
+
+/** @typedef {{params: import('./params.js').Params, bans: number[]}} Settings  the sliders and the bans */
+
+/** Settings as the engine takes them: the sliders, and the bans as logit biases of -inf. @param {Settings} s */
+export function engineParamsOf(s) {
+  return s.bans.length ? { ...s.params, logit_bias: s.bans.map((t) => [t, -Infinity]) } : s.params;
 }
 
 /**
@@ -98,6 +105,13 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** what a click on a live bar does */
   /** @type {import('@preact/signals').Signal<'ban' | 'force'>} */
   const barAction = signal('ban');
+  /** how a bar's length shows its probability */
+  /** @type {import('@preact/signals').Signal<import('./hash.js').BarScale>} */
+  const barScale = signal('linear');
+  /** the settings each Step of this text ran with (a token, a beam
+   * expansion or a speculative round each): a link replays them */
+  /** @type {import('@preact/signals').Signal<Settings[]>} */
+  const stepSettings = signal([]);
   /** @type {import('@preact/signals').Signal<LabState | null>} */
   const lab = signal(null);
   /** @type {import('@preact/signals').Signal<BeamState | null>} */
@@ -137,10 +151,10 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const busy = signal('Starting the engine…');
   const ready = signal(false);
 
-  /** the settings as the engine takes them: the sliders and the bans */
-  const engineParams = computed(() => (bans.value.length
-    ? { ...params.value, logit_bias: bans.value.map((t) => [t, -Infinity]) }
-    : params.value));
+  /** the settings in force: the sliders and the bans */
+  const settings = computed(() => ({ params: params.value, bans: bans.value }));
+  /** the settings as the engine takes them */
+  const engineParams = computed(() => engineParamsOf(settings.value));
   const paramsKey = computed(() => JSON.stringify(engineParams.value));
   /** the step being looked at (time travel), or null: the live next token */
   const viewIndex = computed(() => {
@@ -197,6 +211,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     constraint: constraint.value,
     speed: speed.value,
     barAction: barAction.value,
+    barScale: barScale.value,
+    changes: changesOf(stepSettings.value.slice(0, stepCount.value), settings.value),
   }));
   /** this panel's own settings, as a compare link has them */
   const panelSpec = computed(() => ({
@@ -274,8 +290,11 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /**
    * Starts a new generation with the current model, seed, settings and
    * strategy.
-   * @param {{prompt?: string, steps?: number, forced?: Array<[number, number]>, constraint?: ConstraintState}} [opts]
-   *   constraint: try this one (it is kept only if the engine takes it)
+   * @param {{prompt?: string, steps?: number, forced?: Array<[number, number]>, constraint?: ConstraintState,
+   *   changes?: import('./hash.js').Change[]}} [opts]
+   *   constraint: try this one (it is kept only if the engine takes it);
+   *   changes: the settings of the steps that ran with others than the
+   *   current ones (a link's, or the text's own when it is regenerated)
    * @returns {Promise<boolean>} false: the prompt, the constraint or the
    *   draft model was refused (the old text stays)
    */
@@ -285,6 +304,11 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     const wanted = opts.constraint ?? constraint.value;
     const e = ++epoch;
     busy.value = 'Starting…';
+    const live = settings.value;
+    const count = opts.steps ?? 0;
+    const changes = opts.changes ?? [];
+    // what each step will run with, for the Worker (only where it is not the live settings)
+    const schedule = changes.map((c) => ({ from: c.from, params: engineParamsOf(c) }));
     try {
       const how = strategy.value;
       /** @type {any} */
@@ -292,23 +316,25 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       if (how === 'beam') {
         res = await client.request('beamStart', {
           session, prompt: text, width: beamOpts.value.width, lengthPenalty: beamOpts.value.lengthPenalty,
-          params: engineParams.value, steps: opts.steps ?? 0,
+          params: engineParams.value, steps: count, schedule,
         });
       } else if (how === 'speculative') {
         await ensureModel(specOpts.value.draft, 'spec');
         res = await client.request('specStart', {
           session, draft: specOpts.value.draft, n: specOpts.value.n, prompt: text, seed: seed.value,
-          params: engineParams.value, rounds: opts.steps ?? 0, samples: sampleArg(),
+          params: engineParams.value, rounds: count, samples: sampleArg(), schedule,
         });
       } else {
         res = await client.request('start', {
           session, prompt: text, seed: seed.value, params: engineParams.value,
-          steps: opts.steps ?? 0, forced: opts.forced ?? [], samples: sampleArg(),
-          constraint: constraintArg(wanted),
+          steps: count, forced: opts.forced ?? [], samples: sampleArg(),
+          constraint: constraintArg(wanted), schedule,
         });
       }
       if (e !== epoch) return false;
+      const ran = how === 'beam' ? res.expansions : how === 'speculative' ? res.rounds.length : res.steps.length;
       batch(() => {
+        stepSettings.value = Array.from({ length: ran }, (_, i) => settingsAt(changes, i, live));
         prompt.value = text;
         lab.value = null;
         peeked.value = null;
@@ -393,26 +419,37 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     const e = epoch;
     const index = steps.value.length;
     const how = strategy.value;
+    const used = settings.value;
+    const before = stepCount.peek();
+    /** notes the settings of the Step that just ran (if it ran) */
+    const record = (/** @type {boolean} */ ran) => {
+      if (ran) stepSettings.value = [...stepSettings.value.slice(0, before), used];
+    };
     try {
       if (how === 'beam') {
-        const res = await client.request('beamStep', { session, params: engineParams.value });
+        const res = await client.request('beamStep', { session, params: engineParamsOf(used) });
         if (e !== epoch) return false;
-        applyBeam(res);
+        batch(() => {
+          applyBeam(res);
+          record(res.expansions > before);
+        });
         return res.status.ready;
       }
       if (how === 'speculative') {
-        const res = await client.request('specRound', { session, params: engineParams.value, samples: sampleArg() });
+        const res = await client.request('specRound', { session, params: engineParamsOf(used), samples: sampleArg() });
         if (e !== epoch) return false;
         batch(() => {
           applySpec(res);
           applyNext(res);
+          record(res.rounds.length > 0);
         });
         return res.status.ready;
       }
-      const res = await client.request('step', { session, params: engineParams.value, force, samples: sampleArg() });
+      const res = await client.request('step', { session, params: engineParamsOf(used), force, samples: sampleArg() });
       if (e !== epoch) return false;
       batch(() => {
         steps.value = steps.value.concat(res.steps);
+        record(res.steps.length > 0);
         if (force >= 0) forced.value = [...forced.value, [index, force]];
         applyNext(res);
       });
@@ -569,6 +606,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       if (e !== epoch) return;
       batch(() => {
         steps.value = steps.value.slice(0, index).concat(res.steps);
+        stepSettings.value = [...stepSettings.value.slice(0, index), settings.value];
         forced.value = [...forced.value.filter(([i]) => i < index), [index, token]];
         focus.value = null;
         hover.value = null;
@@ -642,7 +680,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     const lp = clampParam(/** @type {any} */ (LENGTH_PENALTY), o.lengthPenalty ?? beamOpts.value.lengthPenalty);
     if (width === beamOpts.value.width && lp === beamOpts.value.lengthPenalty) return Promise.resolve(true);
     beamOpts.value = { width, lengthPenalty: lp };
-    return strategy.value === 'beam' ? restart({ steps: stepCount.value }) : Promise.resolve(true);
+    // the same expansions again, each with the settings it had
+    return strategy.value === 'beam' ? restart({ steps: stepCount.value, changes: changesOf(stepSettings.value, settings.value) }) : Promise.resolve(true);
   }
 
   /**
@@ -832,6 +871,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       bans.value = [...(state.bans ?? [])];
       if (state.speed !== undefined) speed.value = state.speed;
       if (state.barAction !== undefined) barAction.value = state.barAction;
+      barScale.value = state.barScale ?? 'linear';
       setError('seed');
       setError('constraint');
       setError('spec');
@@ -849,7 +889,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     }
     if (model.value && params.value.top_k > model.value.vocab) params.value = { ...params.value, top_k: model.value.vocab };
     const wanted = state.constraint ?? { kind: 'none', regex: '' };
-    const run = { prompt: state.prompt, steps: state.steps, forced: state.forced, constraint: wanted };
+    const run = { prompt: state.prompt, steps: state.steps, forced: state.forced, constraint: wanted, changes: state.changes ?? [] };
     let started = await restart(run);
     if (!started && errors.value.constraint) {
       // a constraint the engine refuses: said in a notice, and left out
@@ -892,8 +932,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     modelId, model, models, params, seed, prompt, steps, forced, next, status,
     focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready,
     viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr,
-    strategy, beamOpts, specOpts, constraint, bans, barAction, lab, beam, spec, peeked, peekShown,
-    engineParams, stepCount, text, preset, panelSpec,
+    strategy, beamOpts, specOpts, constraint, bans, barAction, barScale, lab, beam, spec, peeked, peekShown,
+    settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
     // actions
     init, load, restart, step, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview,
     branch, pick, pin, clickBar, toggleBan, setBans, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,

@@ -28,6 +28,12 @@ const SINGLE = {
   speed: 42,
   barAction: 'force',
   theme: 'dark',
+  changes: [
+    { from: 3, params: { temperature: 1.5, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17] },
+    { from: 7, params: { temperature: 0.7, top_k: 0, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [] },
+    { from: 9, params: { temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17] },
+  ],
+  barScale: 'log',
 };
 
 /** compare mode's settings */
@@ -61,7 +67,7 @@ describe('the URL hash keeps every setting', () => {
   it('round-trips each setting of the single view alone, and all of them together', () => {
     for (const [key, value] of Object.entries(SINGLE)) {
       const state = { ...defaultState(), [key]: value };
-      if (key === 'forced') state.steps = 12; // forced picks inside the generated text
+      if (key === 'forced' || key === 'changes') state.steps = 12; // picks and changes inside the generated text
       const { state: back, notices } = parseHash(serializeHash(state));
       expect(notices, key).toEqual([]);
       expect(back, key).toEqual(state);
@@ -132,6 +138,64 @@ describe('every control\'s setting reaches the link and comes back', () => {
     expect(fresh.main.speed.value).toBe(25);
     expect(fresh.main.barAction.value).toBe('force');
     expect(fresh.main.beamOpts.value).toEqual({ width: 2, lengthPenalty: 0.7 });
+  });
+
+  it('settings moved between steps: the link replays each step with its own settings', async () => {
+    const p = app.main;
+    for (let i = 0; i < 5; i++) await p.step();
+    p.setParam('temperature', 1.8); // mid-text, as a drag during Play
+    for (let i = 0; i < 4; i++) await p.step();
+    p.toggleBan(3);
+    p.setParam('top_k', 5);
+    for (let i = 0; i < 4; i++) await p.step();
+    p.setParam('temperature', 1);
+    p.setParam('top_k', 0);
+    p.toggleBan(3); // back to the settings of the first steps
+    for (let i = 0; i < 3; i++) await p.step();
+    p.setParam('top_p', 0.5); // the live settings: for the next step only
+    const { fresh, link } = await reload(app);
+    expect(link).toContain('changes=0_p1,5_t1.8_p1,9_t1.8_k5_p1_ban3,13_p1');
+    expect(fresh.main.text.value).toBe(p.text.value);
+    expect(fresh.hashState.value).toEqual(app.hashState.value);
+    // the same text step by step with the engine's own session
+    const e = await (await import('../engine/node.js')).loadEngineNode('simd');
+    const fs = await import('node:fs');
+    const m = e.loadModel(new Uint8Array(fs.readFileSync(new URL('../../../models/bigram.bin', import.meta.url))));
+    const s = e.createSession(m, null);
+    s.start('', '42');
+    let text = '';
+    const at = (i) => (i < 5 ? { temperature: 1 } : i < 9 ? { temperature: 1.8 } : i < 13
+      ? { temperature: 1.8, top_k: 5, logit_bias: [[3, -Infinity]] } : { temperature: 1 });
+    for (let i = 0; i < 16; i++) text += s.step(at(i)).piece;
+    expect(p.text.value).toBe(text);
+    // without the changes, the link's settings for every step: another text
+    const plain = parseHash(link.replace(/&changes=[^&]*/, '')).state;
+    const other = createApp(inProcessClient(), { retuneDelay: 0 });
+    await other.init();
+    await other.load(plain);
+    expect(other.main.text.value).not.toBe(p.text.value);
+    s.free();
+    m.free();
+  });
+
+  it('beam search and speculative decoding keep the settings of each step too', async () => {
+    const p = app.main;
+    await p.setStrategy('beam');
+    await p.step();
+    p.setParam('repetition_penalty', 2);
+    await p.step();
+    await p.step();
+    let again = await reload(app);
+    expect(again.link).toContain('changes=0_r1,1&');
+    expect(again.fresh.main.text.value).toBe(p.text.value);
+    await p.setStrategy('speculative');
+    p.setParam('repetition_penalty', 1);
+    await p.step();
+    p.setParam('temperature', 0.3);
+    await p.step();
+    again = await reload(app);
+    expect(again.link).toContain('changes=0_t1,1&');
+    expect(again.fresh.main.text.value).toBe(p.text.value);
   });
 
   it('another strategy', async () => {

@@ -20,11 +20,14 @@ export function EmbedCode({ app, base = typeof document !== 'undefined' ? docume
 
   const make = async () => {
     const state = app.hashState.value;
-    const { code, notes } = embedCode(state, new URL('embed.js', base).href);
+    // paths on this site, not this computer's address: the code works
+    // wherever the playground is hosted, from any lesson page of the site
+    const { code, notes } = embedCode(state, new URL('embed.js', base).pathname);
     const page = new URL(base);
     page.search = '?embed=1';
     page.hash = serializeHash(state);
-    const iframe = `<iframe src="${page.href.replace(/"/g, '&quot;')}" title="Sampler playground" style="width: 100%; height: 720px; border: 0"></iframe>`;
+    const iframeSrc = page.pathname + page.search + page.hash;
+    const iframe = `<iframe src="${iframeSrc.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" title="Sampler playground" style="width: 100%; height: 720px; border: 0"></iframe>`;
     setShown({ code, iframe, notes });
     setCopied('');
     try {
@@ -45,8 +48,10 @@ export function EmbedCode({ app, base = typeof document !== 'undefined' ? docume
           <textarea id="spg-embed-code" ref={box} readOnly rows={3} spellcheck={false} data-testid="embed-code" value={shown.code} />
           <p class="spg-hint" role="status" data-testid="embed-copied">{copied}</p>
           <p class="spg-hint">
-            The element shows the text and the bars with Step, Play and Reset. Add <code>controls="temperature,top-p"</code> (or <code>"all"</code>)
-            for sliders the reader can move, and <code>view="bars"</code>, <code>"nucleus"</code>, <code>"text"</code> or <code>"compare"</code> to choose what it shows.
+            The paths are on this site: a lesson page elsewhere needs the playground's full address, or its own copy of dist/.
+            The element shows the text and the bars with Step, Play, Reset and the page's controls; keep fewer with
+            {' '}<code>controls="temperature,top-p"</code> (none: remove the attribute), and choose what it shows with <code>view="bars"</code>,
+            {' '}<code>"nucleus"</code>, <code>"text"</code> or <code>"compare"</code>.
           </p>
           {shown.notes.map((n) => <p key={n} class="spg-hint">{n}</p>)}
           <label for="spg-embed-iframe">Or, the whole playground in an iframe:</label>

@@ -14,7 +14,8 @@
  *   view         text, bars, nucleus (a comma list; default text,bars), or
  *                compare (2-4 panels, `panels` as in a compare link)
  *   strategy, beams, length-penalty, draft, speculate, regex, grammar,
- *   ban, forced, click, panels: as the URL hash keys of the same names.
+ *   ban, forced, changes, click, scale, panels, theme: as the URL hash keys
+ *   of the same names.
  *
  * Sliders' values outside their range are clamped; any other bad value
  * falls back to its default; each says so in a notice in the element.
@@ -38,7 +39,7 @@ export const VIEW_PARTS = ['text', 'bars', 'nucleus'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
-  'regex', 'grammar', 'ban', 'forced', 'click', 'panels', 'theme'];
+  'regex', 'grammar', 'ban', 'forced', 'changes', 'click', 'scale', 'panels', 'theme'];
 export const ATTRIBUTES = ['model', 'tokenizer', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];
 
 const kebab = (/** @type {string} */ key) => key.replaceAll('_', '-');
@@ -114,10 +115,13 @@ export function parseAttributes(get, base) {
   else if (view) {
     const names = view.split(',').map((s) => s.trim()).filter(Boolean);
     const known = VIEW_PARTS.filter((n) => names.includes(n));
-    if (known.length !== names.length || !known.length) {
-      notices.push(`Ignored view=${JSON.stringify(get('view'))}: the view is a list of ${VIEW_PARTS.join(', ')}, or compare${known.length ? '' : `; using ${DEFAULT_VIEW.join(',')}`}.`);
-    }
+    const unknown = names.filter((n) => !VIEW_PARTS.includes(n));
     if (known.length) parts = known;
+    if (unknown.length || !known.length) {
+      // say exactly what is shown instead
+      const what = unknown.length && known.length ? unknown.map((n) => JSON.stringify(n)).join(', ') + ' in ' : '';
+      notices.push(`Ignored ${what}view=${JSON.stringify(get('view'))}: the view is a list of ${VIEW_PARTS.join(', ')}, or compare; showing ${parts.join(',')}.`);
+    }
   }
   return { state, model, controls, transport, parts, notices };
 }
@@ -176,9 +180,10 @@ export function attributesFor(state) {
 }
 
 /**
- * "Copy embed code": the script tag and the element for a setup.
+ * "Copy embed code": the script tag and the element for a setup, with the
+ * page's controls (every slider, the prompt and the seed).
  * @param {import('../app/hash.js').HashState} state
- * @param {string} src  embed.js's URL
+ * @param {string} src  embed.js's URL (a path on the playground's site)
  * @returns {{code: string, notes: string[]}}
  */
 export function embedCode(state, src) {
@@ -188,7 +193,7 @@ export function embedCode(state, src) {
     notes.push('A model loaded from a file cannot go into the code: put the .bin file on your site and set model="its URL" (and tokenizer="…").');
     s = { ...state, model: defaultState().model };
   }
-  const attrs = attributesFor(s).map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
+  const attrs = [...attributesFor(s), ['controls', CONTROLS.join(',')]].map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
   return {
     code: `<script type="module" src="${escapeAttr(src)}"></script>\n<sampler-playground${attrs}></sampler-playground>`,
     notes,

@@ -87,7 +87,11 @@ describe('parseAttributes', () => {
     expect(cmp.state.panels).toEqual([defaultPanelSpec('greedy'), defaultPanelSpec('chaos')]);
     const bad = parse({ view: 'pie' });
     expect(bad.parts).toEqual(DEFAULT_VIEW);
-    expect(bad.notices[0]).toMatch(/^Ignored view="pie"/);
+    expect(bad.notices[0]).toBe('Ignored view="pie": the view is a list of text, bars, nucleus, or compare; showing text,bars.');
+    // the notice says what is shown instead, and it is shown
+    const part = parse({ view: 'text,graph' });
+    expect(part.parts).toEqual(['text']);
+    expect(part.notices).toEqual(['Ignored "graph" in view="text,graph": the view is a list of text, bars, nucleus, or compare; showing text.']);
   });
 
   it('observes every attribute it reads', () => {
@@ -105,7 +109,7 @@ describe('embedCode', () => {
     const { code, notes } = embedCode(state, SRC);
     expect(notes).toEqual([]);
     expect(code).toBe(`<script type="module" src="${SRC}"></script>\n`
-      + '<sampler-playground model="bigram" temperature="0.7" top-k="40" top-p="0.9" seed="42" prompt="Ma" steps="30"></sampler-playground>');
+      + '<sampler-playground model="bigram" temperature="0.7" top-k="40" top-p="0.9" seed="42" prompt="Ma" steps="30" controls="temperature,top-k,top-p,min-p,repetition-penalty,prompt,seed"></sampler-playground>');
   });
 
   it('round-trips every setting through the element\'s attributes', () => {

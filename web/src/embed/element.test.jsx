@@ -118,9 +118,10 @@ describe('EmbedCode', () => {
     render(<EmbedCode app={app} base="https://site.example/play/index.html" />);
     fireEvent.click(screen.getByTestId('copy-embed'));
     await until(() => screen.queryByTestId('embed-copied')?.textContent);
-    expect(screen.getByTestId('embed-code').value).toBe('<script type="module" src="https://site.example/play/embed.js"></script>\n'
-      + '<sampler-playground model="bigram" temperature="0.7" top-k="0" top-p="1" seed="5" prompt="A&quot;b" steps="3"></sampler-playground>');
+    // paths on the site, never this computer's address; the page's controls
+    expect(screen.getByTestId('embed-code').value).toBe('<script type="module" src="/play/embed.js"></script>\n'
+      + '<sampler-playground model="bigram" temperature="0.7" top-k="0" top-p="1" seed="5" prompt="A&quot;b" steps="3" controls="temperature,top-k,top-p,min-p,repetition-penalty,prompt,seed"></sampler-playground>');
     expect(screen.getByTestId('embed-copied').textContent).toMatch(/^Select the code/);
-    expect(screen.getByTestId('embed-iframe').value).toContain('src="https://site.example/play/index.html?embed=1#model=bigram&temperature=0.7');
+    expect(screen.getByTestId('embed-iframe').value).toContain('src="/play/index.html?embed=1#model=bigram&amp;temperature=0.7');
   });
 });

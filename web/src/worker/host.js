@@ -19,9 +19,12 @@
  *   freeModel {model}
  *   openSession {session, model}           -> {session, model}
  *   closeSession {session}
- *   start {session, prompt, seed, params, steps?, forced?, samples?}
+ *   start {session, prompt, seed, params, steps?, forced?, samples?, schedule?}
  *       a new generation (replaces the old one only if the prompt is good);
- *       `steps` tokens are generated at once (forced: [[index, token]...])
+ *       `steps` tokens are generated at once (forced: [[index, token]...];
+ *       schedule: [{from, params}...], ascending: step i runs with the
+ *       params of the last entry with from <= i, or `params` before the
+ *       first — a link's settings as they were when each token was drawn)
  *   step {session, params, force?, count?, samples?}
  *   preview {session, params, samples?}    re-warp the pending logits; no draw
  *   branch {session, index, token, params, samples?}
@@ -40,9 +43,9 @@
  *       'peek'), samples}: generated step `index` re-warped under params
  *   lab {session, from?}                   -> Lab of the text so far (stats from `from`)
  *   metrics {session} / counters {session} -> session.metrics() / counters()
- *   beamStart {session, prompt, width, lengthPenalty?, params, steps?}
+ *   beamStart {session, prompt, width, lengthPenalty?, params, steps?, schedule?}
  *   beamStep {session, params, count?}     -> BeamAnswer
- *   specStart {session, draft, n, prompt, seed, params, rounds?, samples?}
+ *   specStart {session, draft, n, prompt, seed, params, rounds?, samples?, schedule?}
  *   specRound {session, params, count?, samples?} -> SpecAnswer
  */
 import { CONSTRAINT_BUDGET } from '../app/lab.js';
@@ -51,6 +54,22 @@ import { sampleSummary, summarize } from './summary.js';
 
 /** a generation stops here even when the model could go on */
 export const MAX_TOKENS = 2000;
+
+/** @typedef {Array<{from: number, params: Params}>} Schedule  settings by step, ascending */
+
+/**
+ * The params step i runs with: the last schedule entry from i or before,
+ * else `params`.
+ * @param {Schedule | undefined} schedule @param {number} i @param {Params} params
+ */
+export function paramsAt(schedule, i, params) {
+  let at = params;
+  for (const c of schedule ?? []) {
+    if (c.from > i) break;
+    at = c.params;
+  }
+  return at;
+}
 export { CONSTRAINT_BUDGET };
 
 /**
@@ -410,7 +429,7 @@ export class EngineHost {
   /**
    * @param {{session: string, prompt: string, seed: number | string, params: Params, steps?: number, forced?: Array<[number, number]>, samples?: {n: number, seed: number}, constraint?: import('../engine/engine.js').Constraint | null, budget?: number}} args
    */
-  async start({ session: sid, prompt, seed, params, steps = 0, forced = [], samples, constraint = null, budget }) {
+  async start({ session: sid, prompt, seed, params, steps = 0, forced = [], samples, constraint = null, budget, schedule }) {
     const s = this.get(sid);
     const m = this.modelOf(s);
     const engine = await this.enginePromise;
@@ -431,7 +450,7 @@ export class EngineHost {
     for (let i = 0; i < steps; i++) {
       if (!this.status(s).ready) break;
       const force = byIndex.get(i);
-      out.push(this.stepOnce(s, params, force ?? -1));
+      out.push(this.stepOnce(s, paramsAt(schedule, i, params), force ?? -1));
     }
     return this.answer(s, out, params, samples, 0);
   }
@@ -510,9 +529,9 @@ export class EngineHost {
   /**
    * A new beam search on the session's model (the session's sampled text
    * is left as it is).
-   * @param {{session: string, prompt: string, width: number, lengthPenalty?: number, params: Params, steps?: number}} args
+   * @param {{session: string, prompt: string, width: number, lengthPenalty?: number, params: Params, steps?: number, schedule?: Schedule}} args
    */
-  async beamStart({ session: sid, prompt, width, lengthPenalty = 0, params, steps = 0 }) {
+  async beamStart({ session: sid, prompt, width, lengthPenalty = 0, params, steps = 0, schedule }) {
     const s = this.get(sid);
     const m = this.modelOf(s);
     const engine = await this.enginePromise;
@@ -533,7 +552,7 @@ export class EngineHost {
     }
     this.dropLab(s);
     s.beam = { search, replay, expansions: 0, message: '', width, lengthPenalty };
-    return this.beamRun(s, params, steps);
+    return this.beamRun(s, params, steps, schedule);
   }
 
   /** @param {{session: string, params: Params, count?: number}} args */
@@ -545,9 +564,10 @@ export class EngineHost {
 
   /**
    * @param {SessionEntry} s @param {Params} params @param {number} count
+   * @param {Schedule} [schedule] by expansion, from the first
    * @returns {{hypotheses: Hypothesis[], live: number, expansions: number, width: number, lengthPenalty: number, status: Status, lab: Lab}}
    */
-  beamRun(s, params, count) {
+  beamRun(s, params, count, schedule) {
     const b = /** @type {NonNullable<SessionEntry['beam']>} */ (s.beam);
     for (let i = 0; i < count && !b.message; i++) {
       if (b.expansions >= this.maxTokens) {
@@ -559,7 +579,7 @@ export class EngineHost {
         break;
       }
       try {
-        b.search.step(params);
+        b.search.step(paramsAt(schedule, b.expansions, params));
         b.expansions++;
       } catch (err) {
         if (!(err instanceof EngineError && err.code === 4)) throw err;
@@ -606,9 +626,10 @@ export class EngineHost {
 
   /**
    * A new generation of the session's model, drafted by model `draft`.
-   * @param {{session: string, draft: string, n: number, prompt: string, seed: number | string, params: Params, rounds?: number, samples?: {n: number, seed: number}}} args
+   * @param {{session: string, draft: string, n: number, prompt: string, seed: number | string, params: Params, rounds?: number,
+   *   samples?: {n: number, seed: number}, schedule?: Schedule}} args
    */
-  async specStart({ session: sid, draft, n, prompt, seed, params, rounds = 0, samples }) {
+  async specStart({ session: sid, draft, n, prompt, seed, params, rounds = 0, samples, schedule }) {
     const s = this.get(sid);
     const m = this.modelOf(s);
     const d = this.models.get(draft);
@@ -626,7 +647,7 @@ export class EngineHost {
     }
     this.replaceSession(s, fresh);
     s.spec = { speculator, draft, n, rounds: 0 };
-    return this.specRun(s, params, rounds, samples, 0);
+    return this.specRun(s, params, rounds, samples, 0, schedule);
   }
 
   /** @param {{session: string, params: Params, count?: number, samples?: {n: number, seed: number}}} args */
@@ -639,8 +660,9 @@ export class EngineHost {
   /**
    * @param {SessionEntry} s @param {Params} params @param {number} count
    * @param {{n: number, seed: number} | undefined} samples @param {number} from
+   * @param {Schedule} [schedule] by round, from the first
    */
-  specRun(s, params, count, samples, from) {
+  specRun(s, params, count, samples, from, schedule) {
     const spec = /** @type {NonNullable<SessionEntry['spec']>} */ (s.spec);
     const session = s.session;
     const tok = session.tokenizer;
@@ -652,7 +674,7 @@ export class EngineHost {
       const index = session.nGenerated;
       let r;
       try {
-        r = spec.speculator.round(params);
+        r = spec.speculator.round(paramsAt(schedule, spec.rounds, params));
       } catch (err) {
         if (!(err instanceof EngineError && err.code === 4)) throw err;
         stopped = `${err.message}. Reset to start again.`;
