@@ -61,6 +61,18 @@ function ThemeSwitch({ app }) {
   );
 }
 
+/** The page's introduction. @param {{compare: boolean, className?: string}} props */
+function About({ compare, className }) {
+  return (
+    <p class={className}>
+      A language model gives a probability to every possible next token; a <em>sampler</em> reshapes those
+      probabilities and draws one. Move the sliders and watch the distribution change, step through the text,
+      and click any token to see how it was picked.
+      {compare ? ' Compare mode runs several settings side by side on the same random numbers.' : ' Try beam search and speculative decoding, constrain the text, or compare settings side by side.'}
+    </p>
+  );
+}
+
 /** @param {{app: import('./app/app.js').App, embedded?: boolean}} props */
 function App({ app, embedded = false }) {
   const compare = app.view.value === 'compare';
@@ -81,15 +93,12 @@ function App({ app, embedded = false }) {
           <CopyLink app={app} />
           <EmbedCode app={app} />
         </div>
-        <p>
-          A language model gives a probability to every possible next token; a <em>sampler</em> reshapes those
-          probabilities and draws one. Move the sliders and watch the distribution change, step through the text,
-          and click any token to see how it was picked.
-          {compare ? ' Compare mode runs several settings side by side on the same random numbers.' : ' Try beam search and speculative decoding, constrain the text, or compare settings side by side.'}
-        </p>
+        <About compare={compare} />
       </header>
       <main>{compare ? <CompareView compare={app.compare} /> : <Playground panel={app.main} />}</main>
       <footer class="spg-footer">
+        {/* on a phone the introduction moves here, below the playground */}
+        <About compare={compare} className="spg-about" />
         <p>Everything runs in your browser: a C engine compiled to WebAssembly, in a Web Worker. Settings are kept in the address bar, so a link reproduces the text.</p>
       </footer>
     </div>

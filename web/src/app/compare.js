@@ -46,6 +46,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
 
   const first = computed(() => panels.value[0] ?? null);
   const modelId = computed(() => first.value?.modelId.value ?? '');
+  const loadingModel = computed(() => first.value?.loadingModel.value ?? '');
   const model = computed(() => first.value?.model.value ?? null);
   const seed = computed(() => first.value?.seed.value ?? '42');
   const prompt = computed(() => first.value?.prompt.value ?? '');
@@ -313,7 +314,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   return {
     session: 'compare',
     // state (the shared controls read these as they read a panel's)
-    panels, modelId, model, models, seed, prompt, constraint, errors, notices, busy, ready, readyAttr,
+    panels, modelId, loadingModel, model, models, seed, prompt, constraint, errors, notices, busy, ready, readyAttr,
     playing, speed, progress, status, stepCount, hashState,
     // actions
     init: async () => {}, load, step, play, pause, togglePlay, reset, setSeed, rollSeed, setPrompt, selectModel,

@@ -82,6 +82,23 @@ export function matchPreset(params) {
   return found ? found.id : 'custom';
 }
 
+/**
+ * A panel's settings in a few words: its preset's name, then the
+ * temperature and every setting that is not neutral, and the strategy
+ * ("Balanced: T 0.7 · top-p 0.9", "Custom: T 1 · top-k 5 · beam 4").
+ * @param {{params: import('./params.js').Params, strategy: Strategy, beam: {width: number}}} spec
+ */
+export function describeSettings(spec) {
+  const preset = PRESETS.find((p) => p.id === matchPreset(spec.params)) ?? CUSTOM;
+  const neutral = defaultParams();
+  const bits = PARAM_SPECS
+    .filter((s) => s.key === 'temperature' || /** @type {any} */ (spec.params)[s.key] !== /** @type {any} */ (neutral)[s.key])
+    .map((s) => `${s.key === 'temperature' ? 'T' : s.label.toLowerCase()} ${/** @type {any} */ (spec.params)[s.key]}`);
+  if (spec.strategy === 'beam') bits.push(`beam ${spec.beam.width}`);
+  if (spec.strategy === 'speculative') bits.push('speculative');
+  return `${preset.label}: ${bits.join(' · ')}`;
+}
+
 /** @returns {PanelSpec} */
 export function defaultPanelSpec(preset = 'custom') {
   return {

@@ -90,9 +90,13 @@ export function engineParamsOf(s) {
 export function createPanel(client, { session = 'main', models = signal(BUILTIN_MODELS.map((m) => ({ ...m }))) } = {}) {
   // ---- state ----------------------------------------------------------
   const modelId = signal('');
+  /** the model on its way in ('' when none): the picker shows it at once */
+  const loadingModel = signal('');
   /** @type {import('@preact/signals').Signal<ModelInfo | null>} */
   const model = signal(null);
   const params = signal(defaultParams());
+  /** the setting the learner moved last (a phone's quick control shows it) */
+  const activeParam = signal('temperature');
   /** @type {import('@preact/signals').Signal<import('./lab.js').Strategy>} */
   const strategy = signal('sample');
   const beamOpts = signal({ width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def });
@@ -567,6 +571,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     if (!spec) throw new RangeError(`unknown setting ${key}`);
     const max = key === 'top_k' && model.value ? model.value.vocab : spec.max;
     const v = clampParam(spec, value, max);
+    activeParam.value = key;
     if (params.value[/** @type {keyof import('./params.js').Params} */ (key)] === v) return;
     params.value = { ...params.value, [key]: v };
     settingsChanged();
@@ -780,6 +785,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     if (!entry) return false;
     pause();
     busy.value = `Loading ${entry.name}…`;
+    loadingModel.value = id;
     const onProgress = (/** @type {{loaded: number, total: number}} */ p) => {
       progress.value = { name: entry.name, loaded: p.loaded, total: p.total };
     };
@@ -812,9 +818,11 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       progress.value = null;
       setError('model', /** @type {Error} */ (err).message);
       busy.value = '';
+      loadingModel.value = '';
       return false;
     }
     busy.value = '';
+    loadingModel.value = '';
     if (opts.restart !== false) {
       // a prompt this model cannot encode: say so and start without it
       if (!(await restart()) && prompt.value) {
@@ -929,7 +937,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   return {
     session,
     // state
-    modelId, model, models, params, seed, prompt, steps, forced, next, status,
+    modelId, loadingModel, model, models, params, activeParam, seed, prompt, steps, forced, next, status,
     focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready,
     viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr,
     strategy, beamOpts, specOpts, constraint, bans, barAction, barScale, lab, beam, spec, peeked, peekShown,

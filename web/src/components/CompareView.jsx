@@ -6,7 +6,7 @@
  * text, metrics and chart.
  */
 import { MAX_PANELS, MIN_PANELS } from '../app/hash.js';
-import { PRESETS, STRATEGIES } from '../app/lab.js';
+import { PRESETS, describeSettings } from '../app/lab.js';
 import { ModelPicker, PromptBox, SamplerSliders, SeedField } from './Controls.jsx';
 import { BeamList, SpecRounds } from './Decoders.jsx';
 import { BanList, ConstraintField, StrategyPicker } from './LabControls.jsx';
@@ -57,7 +57,7 @@ function ComparePanel({ compare, panel, index }) {
               if (v !== 'custom') compare.setPreset(panel, v);
             }}
           >
-            {PRESETS.map((p) => <option key={p.id} value={p.id}>{presetLabel(p)}</option>)}
+            {PRESETS.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
             <option value="custom" disabled={preset !== 'custom'}>Custom</option>
           </select>
           <button
@@ -74,7 +74,7 @@ function ComparePanel({ compare, panel, index }) {
         </div>
       </div>
       <details class="spg-cpanel-settings">
-        <summary>Settings: {STRATEGIES.find((s) => s.id === how)?.label}{how === 'beam' ? ` (width ${panel.beamOpts.value.width})` : ''}{panel.bans.value.length ? `, ${panel.bans.value.length} banned` : ''}</summary>
+        <summary data-testid="panel-settings">{describeSettings(panel.panelSpec.value)}{panel.bans.value.length ? ` · ${panel.bans.value.length} banned` : ''}</summary>
         <StrategyPicker panel={panel} uid={uid} onStrategy={(s) => compare.setStrategy(panel, s)} onTuned={retune} />
         <SamplerSliders panel={panel} uid={uid} onChanged={tune} />
         <BanList panel={panel} onChanged={retune} />
@@ -108,14 +108,6 @@ function ComparePanel({ compare, panel, index }) {
 function unusedPreset(panels) {
   const used = new Set(panels.map((p) => p.preset.value));
   return (PRESETS.find((p) => !used.has(p.id)) ?? PRESETS[3]).id;
-}
-
-/** @param {import('../app/lab.js').Preset} p */
-export function presetLabel(p) {
-  const t = p.params.temperature;
-  const bits = [`T ${t}`];
-  if (p.params.top_p !== undefined) bits.push(`p ${p.params.top_p}`);
-  return `${p.label} (${bits.join(', ')})`;
 }
 
 /** @param {{compare: import('../app/compare.js').Compare}} props */

@@ -32,10 +32,14 @@ export function ModelPicker({ panel, uid }) {
   const fileInput = useRef(/** @type {HTMLInputElement | null} */ (null));
   const selectRef = useRef(/** @type {HTMLSelectElement | null} */ (null));
   const busy = panel.busy.value;
+  // the model being loaded, then the one loaded: the picker never names the
+  // old model while the new one is on its way
+  const shownId = panel.loadingModel.value || panel.modelId.value;
+  const loading = panel.loadingModel.value ? panel.models.value.find((m) => m.id === panel.loadingModel.value) : null;
 
   // a refused choice snaps the picker back to the model that is loaded
   useEffect(() => {
-    if (selectRef.current && selectRef.current.value !== panel.modelId.value) selectRef.current.value = panel.modelId.value;
+    if (selectRef.current && selectRef.current.value !== shownId) selectRef.current.value = shownId;
   });
 
   const onChange = async (/** @type {Event} */ e) => {
@@ -74,11 +78,12 @@ export function ModelPicker({ panel, uid }) {
       onDrop={onDrop}
     >
       <label for={`${uid}-model`}>Model</label>
-      <select id={`${uid}-model`} ref={selectRef} value={panel.modelId.value} onChange={onChange} disabled={!!busy && !panel.ready.value} data-testid="model-select">
+      <select id={`${uid}-model`} ref={selectRef} value={shownId} onChange={onChange} disabled={!!busy && !panel.ready.value} data-testid="model-select">
         {panel.models.value.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
         <option value={LOAD_FILE}>Load a llama2.c model…</option>
       </select>
-      {panel.model.value && (
+      {loading && <small class="spg-hint" data-testid="model-info" data-loading="true">Loading {loading.name}…</small>}
+      {!loading && panel.model.value && (
         <small class="spg-hint" data-testid="model-info">
           {panel.model.value.kind === 'bigram' ? 'bigram' : 'transformer'} · {panel.model.value.vocab.toLocaleString('en')} tokens
           {panel.model.value.seqLen > 0 ? ` · context ${panel.model.value.seqLen}` : ''}
@@ -218,6 +223,17 @@ export function SeedField({ panel, uid }) {
 }
 
 /**
+ * Why a sampler setting does nothing under a decoding strategy ('' when it
+ * applies): beam search ranks beams by log-probability and draws nothing,
+ * so only the penalties (and bans) reach it.
+ * @param {import('../app/lab.js').Strategy} strategy @param {string} key
+ */
+export function unusedBecause(strategy, key) {
+  if (strategy === 'beam' && key !== 'repetition_penalty') return 'Not used by beam search: it keeps the most likely beams and draws nothing.';
+  return '';
+}
+
+/**
  * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void, keys?: string[], legend?: string}} props
  *   onChanged: after a setting moved (compare mode regenerates the panel);
  *   keys: just these sliders (the engine's names)
@@ -229,17 +245,22 @@ export function SamplerSliders({ panel, uid, onChanged, keys, legend = 'Sampler'
   return (
     <fieldset class="spg-sliders">
       <legend>{legend}</legend>
-      {specs.map((spec) => (
-        <Slider
-          key={spec.key}
-          id={`${uid}-${spec.key}`}
-          spec={spec}
-          value={/** @type {any} */ (params)[spec.key]}
-          max={sliderMax(spec, vocab)}
-          vocab={vocab}
-          onChange={(v) => { panel.setParam(spec.key, v); onChanged?.(); }}
-        />
-      ))}
+      {specs.map((spec) => {
+        const why = unusedBecause(panel.strategy.value, spec.key);
+        return (
+          <Slider
+            key={spec.key}
+            id={`${uid}-${spec.key}`}
+            spec={spec}
+            value={/** @type {any} */ (params)[spec.key]}
+            max={sliderMax(spec, vocab)}
+            vocab={vocab}
+            disabled={!!why}
+            note={why}
+            onChange={(v) => { panel.setParam(spec.key, v); onChanged?.(); }}
+          />
+        );
+      })}
     </fieldset>
   );
 }

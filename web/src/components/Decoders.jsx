@@ -80,37 +80,39 @@ export function BeamList({ beam, prompt }) {
 const STATUS_TEXT = { accepted: 'drafted and accepted', corrected: 'the model\'s correction of a rejected draft', bonus: 'a bonus token: every draft was accepted' };
 
 /**
- * The speculative text: accepted drafts underlined, each rejected draft
- * struck through before the model's correction, bonus tokens marked.
+ * The speculative text: just the text, laid out as the same text sampled
+ * one token at a time would be; each token's fate is a mark that moves
+ * nothing (accepted drafts underlined, the model's corrections wavy, bonus
+ * tokens boxed).  The rejected drafts are in the rounds view.
  * @param {{prompt: string, spec: import('../app/panel.js').SpecState | null, live: boolean}} props
  */
 export function SpecText({ prompt, spec, live }) {
   const tokens = spec?.tokens ?? [];
   const ref = useTail(tokens.length);
-  const rejected = new Map();
+  /** the draft each corrected token replaced (for its tooltip) */
+  const replaced = new Map();
   for (const r of spec?.rounds ?? []) {
     if (r.rejected) {
       const at = r.tokens.find((t) => t.status === 'corrected');
-      if (at) rejected.set(at.index, r.rejected);
+      if (at) replaced.set(at.index, r.rejected);
     }
   }
   return (
     <div ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group" aria-label="Generated text, by speculative decoding">
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
       {tokens.map((t) => {
-        const r = rejected.get(t.index);
+        const r = replaced.get(t.index);
         return (
-          <span key={t.index}>
-            {r && <span class="spg-spec-rejected" data-testid="spec-rejected" data-token={String(r.token)} data-piece={r.piece} title={`rejected draft ${JSON.stringify(r.piece)}`} />}
-            <span
-              class={`spg-spec-tok is-${t.status}`}
-              data-testid="spec-token"
-              data-status={t.status}
-              data-token={String(t.token)}
-              title={`${JSON.stringify(t.piece)}: ${STATUS_TEXT[t.status]}`}
-            >
-              {t.piece}
-            </span>
+          <span
+            key={t.index}
+            class={`spg-spec-tok is-${t.status}`}
+            data-testid="spec-token"
+            data-status={t.status}
+            data-token={String(t.token)}
+            data-rejected={r ? r.piece : undefined}
+            title={`${JSON.stringify(t.piece)}: ${STATUS_TEXT[t.status]}${r ? ` (the draft was ${JSON.stringify(r.piece)})` : ''}`}
+          >
+            {t.piece}
           </span>
         );
       })}

@@ -100,14 +100,15 @@ describe('beams and speculative rounds', () => {
   };
   spec.tokens = spec.rounds.flatMap((r) => r.tokens);
 
-  it('marks each token\'s fate; a rejected draft is drawn before its correction, outside the text', () => {
+  it('marks each token\'s fate; the text holds only the text (a rejected draft is named in its correction\'s tooltip)', () => {
     render(<SpecText prompt="X" spec={spec} live />);
     const out = screen.getByTestId('output');
     expect(out.textContent).toBe('Xabcf');
-    expect(screen.getAllByTestId('spec-token').map((t) => t.dataset.status)).toEqual(['accepted', 'accepted', 'bonus', 'corrected']);
-    const rej = screen.getByTestId('spec-rejected');
-    expect(rej.dataset.piece).toBe('d');
-    expect(rej.nextElementSibling.dataset.status).toBe('corrected');
+    const toks = screen.getAllByTestId('spec-token');
+    expect(toks.map((t) => t.dataset.status)).toEqual(['accepted', 'accepted', 'bonus', 'corrected']);
+    expect(out.children.length).toBe(5); // the prompt and the four tokens: nothing else
+    expect(toks[3].dataset.rejected).toBe('d');
+    expect(toks[3].title).toContain('the draft was "d"');
   });
 
   it('shows the totals and the rounds, newest first, with unchecked drafts', () => {

@@ -83,7 +83,11 @@ function BeamOptions({ panel, uid, onTuned }) {
           aria-describedby={`${uid}-lp-hint`} data-testid="length-penalty"
           onChange={(e) => set({ lengthPenalty: Number(/** @type {HTMLInputElement} */ (e.currentTarget).value) })}
         />
-        <small id={`${uid}-lp-hint`} class="spg-hint">Score = ln p ÷ length<sup>penalty</sup>; 0 ranks by ln p alone, higher favours longer texts.</small>
+        <small id={`${uid}-lp-hint`} class="spg-hint" data-testid="length-penalty-hint">
+          Beams are ranked by ln p ÷ length<sup>penalty</sup>. At 1 (the usual default) that is the mean ln p per token; at 0
+          it is the total ln p, which only falls as a text grows, so a beam that ends early tends to win: short texts.
+          Above 1, longer texts are favoured.
+        </small>
       </div>
     </div>
   );
@@ -150,13 +154,14 @@ export function ConstraintField({ target, uid, note = '' }) {
   // a constraint set from elsewhere (a link) shows up here
   useEffect(() => { setKind(c.kind); setRegex(c.regex); }, [c.kind, c.regex]);
   const error = target.errors.value.constraint;
-  /** @param {'none' | 'regex' | 'json'} k @param {string} r */
+  /** @param {import('../app/hash.js').ConstraintState['kind']} k @param {string} r */
   const apply = (k, r) => {
     setKind(k);
     if (k === 'regex' && !r) return; // waits for a pattern
     target.setConstraint({ kind: k, regex: r });
   };
-  const kinds = /** @type {const} */ ([['none', 'None'], ['regex', 'Regex'], ['json', 'JSON']]);
+  // "JSON object" first: the usual JSON mode; "Any JSON" also takes a bare null or 3
+  const kinds = /** @type {const} */ ([['none', 'None'], ['regex', 'Regex'], ['json_object', 'JSON object'], ['json', 'Any JSON']]);
   return (
     <fieldset class="spg-constraint">
       <legend>Constraint</legend>
@@ -192,7 +197,14 @@ export function ConstraintField({ target, uid, note = '' }) {
         {kind === 'none'
           ? 'Force the text to match a pattern (character classes, |, ( ), ?, *, +, {m,n}) or to be JSON.'
           : `Tokens that cannot lead to a match are masked (cut by “constraint”); the text ends when it matches, within ${CONSTRAINT_BUDGET} tokens.`}
+        {kind === 'json_object' && ' The text must be one JSON object, { … }.'}
+        {kind === 'json' && ' Any JSON value counts: a bare null, true or 3 ends the text at once.'}
       </small>
+      {(kind === 'json' || kind === 'json_object') && (
+        <small class="spg-hint" data-testid="json-note">
+          The constraint guarantees valid JSON, not good JSON: a tiny model never learned JSON, so its keys and values are odd.
+        </small>
+      )}
       {note && <small class="spg-hint">{note}</small>}
       {error && <p class="spg-calm" role="status" data-testid="constraint-error">{error}</p>}
     </fieldset>

@@ -7,7 +7,7 @@
  */
 import { useRef } from 'preact/hooks';
 
-import { nucleusText, pct } from '../app/format.js';
+import { CUT_LABELS, nucleusText, pct } from '../app/format.js';
 import { SPEC, clampParam } from '../app/params.js';
 
 /**
@@ -84,6 +84,9 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
     curve += ` ${(i + 1) * w},${100 - summary.cum[i] * 100}`;
   }
   const more = summary ? summary.vocab - k : 0;
+  // the legend names every stage that greys a bar here (in the engine's order)
+  const present = new Set(summary ? Array.from({ length: k }, (_, i) => summary.cut[i]) : []);
+  const others = Object.keys(CUT_LABELS).filter((c) => c !== 'kept' && c !== 'top_p' && present.has(c));
 
   return (
     <div class="spg-nucleus">
@@ -124,6 +127,9 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
         <span class="spg-legend">
           <span><i class="spg-key spg-key-fill" /> kept</span>
           <span><i class="spg-key spg-key-topp" /> cut by top-p</span>
+          {others.length > 0 && (
+            <span data-testid="nucleus-legend-cut"><i class="spg-key spg-key-cut" /> cut by {others.map((c) => CUT_LABELS[c]).join(', ')}</span>
+          )}
           <span><i class="spg-key spg-key-curve" /> cumulative</span>
         </span>
       </p>

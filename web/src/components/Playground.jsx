@@ -4,14 +4,17 @@
  * probability bars, nucleus view, and the decoding lab: strategy (beams,
  * speculative rounds), constraint, bans, text metrics and the KV cache.
  */
+import { useEffect, useState } from 'preact/hooks';
+
 import { pct, showPiece } from '../app/format.js';
-import { ModelPicker, PromptBox, SamplerSliders, SeedField } from './Controls.jsx';
+import { PARAM_SPECS, SPEC, clampParam, sliderMax } from '../app/params.js';
+import { ModelPicker, PromptBox, SamplerSliders, SeedField, unusedBecause } from './Controls.jsx';
 import { BeamList, BeamText, SpecRounds, SpecText } from './Decoders.jsx';
 import { BanList, BarAction, ConstraintField, GreedyRoads, StrategyPicker } from './LabControls.jsx';
 import { KVView, Metrics } from './LabViews.jsx';
 import { NucleusView, Readouts } from './NucleusView.jsx';
 import { OutputText } from './OutputText.jsx';
-import { ProbBars } from './ProbBars.jsx';
+import { LOG_DECADES, ProbBars } from './ProbBars.jsx';
 
 /**
  * Step / Play / Reset and the speed: for a panel, or for compare mode's
@@ -50,6 +53,59 @@ export function Transport({ panel, label = 'Generation' }) {
           data-testid="speed"
         />
         <output>{panel.speed.value}/s</output>
+      </div>
+    </div>
+  );
+}
+
+/** the width below which the page is one column, with the phone strip */
+export const NARROW = '(max-width: 820px)';
+
+/** Whether a media query matches, kept up to date. @param {string} query */
+export function useMedia(query) {
+  const mq = typeof matchMedia === 'function' ? matchMedia(query) : null;
+  const [matches, setMatches] = useState(!!mq?.matches);
+  useEffect(() => {
+    if (!mq) return undefined;
+    const on = () => setMatches(mq.matches);
+    on();
+    mq.addEventListener('change', on);
+    return () => mq.removeEventListener('change', on);
+  }, [query]);
+  return matches;
+}
+
+/**
+ * On a phone, a strip fixed at the bottom of the screen: Step / Play /
+ * Reset and one sampler setting (the one moved last, or chosen here), so
+ * the text, the bars and the slider being dragged are on screen together.
+ * @param {{panel: import('../app/panel.js').Panel, uid: string}} props
+ */
+export function PhoneStrip({ panel, uid }) {
+  const key = panel.activeParam.value;
+  const spec = SPEC[key] ?? PARAM_SPECS[0];
+  const vocab = panel.model.value?.vocab ?? 1;
+  const max = sliderMax(spec, vocab);
+  const value = /** @type {any} */ (panel.params.value)[spec.key];
+  const why = unusedBecause(panel.strategy.value, spec.key);
+  const text = spec.format(value, vocab);
+  return (
+    <div class="spg-strip" role="group" aria-label="Play and a quick setting" data-testid="phone-strip">
+      <Transport panel={panel} />
+      <div class="spg-strip-slider">
+        <label class="spg-sr" for={`${uid}-quick-key`}>Quick setting</label>
+        <select
+          id={`${uid}-quick-key`} value={spec.key} data-testid="quick-key"
+          onChange={(e) => { panel.activeParam.value = /** @type {HTMLSelectElement} */ (e.currentTarget).value; }}
+        >
+          {PARAM_SPECS.map((s) => <option key={s.key} value={s.key}>{s.label}</option>)}
+        </select>
+        <input
+          type="range" min={spec.min} max={max} step={spec.step} value={value} disabled={!!why}
+          aria-label={`Quick setting: ${spec.label}`} aria-valuetext={text} title={why || spec.hint} data-testid="quick-slider"
+          onInput={(e) => panel.setParam(spec.key, clampParam(spec, Number(/** @type {HTMLInputElement} */ (e.currentTarget).value), max))}
+        />
+        <output data-testid="quick-value">{text}</output>
       </div>
     </div>
   );
@@ -185,9 +241,42 @@ export function Bars({ panel, onBan }) {
     <ProbBars
       summary={panel.shown.value}
       samples={panel.shownSamples.value}
+      scale={panel.barScale.value}
       onPick={(token, e) => (onBan && live ? onBan(token) : panel.clickBar(token, { force: !onBan && !!e?.shiftKey }))}
       pickHint={!live ? 'Click to branch with this token' : onBan ? 'Click to ban this token' : force ? 'Click to pick this token' : 'Click to ban this token (Shift+click: pick it)'}
     />
+  );
+}
+
+const SCALES = /** @type {const} */ ([
+  ['linear', 'Linear', 'A bar\'s length is its probability: 100 % fills the track.'],
+  ['max', '× largest', 'Lengths relative to the largest bar, which fills the track: small differences show.'],
+  ['log', 'Log', `Log scale: each quarter of the track is a factor of 10, from ${pct(10 ** -LOG_DECADES)} at the left to 100 %.`],
+]);
+
+/**
+ * How long a bar is for its probability: linear, relative to the largest
+ * bar, or log (the sample ticks follow).
+ * @param {{panel: {barScale: import('@preact/signals').Signal<import('../app/hash.js').BarScale>, session: string}}} props
+ */
+export function ScaleSwitch({ panel }) {
+  const scale = panel.barScale.value;
+  return (
+    <div class="spg-scale">
+      <div class="spg-seg spg-seg-small" role="radiogroup" aria-label="Bar scale">
+        <span class="spg-hint" aria-hidden="true">Scale:</span>
+        {SCALES.map(([k, label]) => (
+          <label key={k} class={`spg-seg-opt${scale === k ? ' is-on' : ''}`}>
+            <input
+              type="radio" name={`${panel.session}-bar-scale`} value={k} checked={scale === k}
+              data-testid={`scale-${k}`} onChange={() => { panel.barScale.value = k; }}
+            />
+            <span>{label}</span>
+          </label>
+        ))}
+      </div>
+      <small class="spg-hint" data-testid="scale-note">{SCALES.find(([k]) => k === scale)?.[2]}</small>
+    </div>
   );
 }
 
@@ -264,6 +353,8 @@ function DraftName({ panel }) {
 export function Playground({ panel }) {
   const uid = `spg-${panel.session}`;
   const how = panel.strategy.value;
+  // a phone: Step / Play / Reset move to the strip at the bottom
+  const narrow = useMedia(NARROW);
   return (
     <div class="spg-panel" data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-strategy={how}>
       <Notices panel={panel} />
@@ -283,14 +374,14 @@ export function Playground({ panel }) {
           <section class="spg-card spg-text" aria-labelledby={`${uid}-text-h`}>
             <div class="spg-card-head">
               <h2 id={`${uid}-text-h`}>{how === 'beam' ? 'Text (the best beam)' : 'Text'}</h2>
-              <Transport panel={panel} />
+              {!narrow && <Transport panel={panel} />}
             </div>
             <Output panel={panel} />
             <StatusLine panel={panel} />
             <p class="spg-legend-text spg-hint">
               {how === 'sample' && 'Tint: the darker a token, the less likely it was. Hover or click a token to see how it was picked.'}
               {how === 'beam' && 'Each Step extends the beams by one token.'}
-              {how === 'speculative' && 'Each Step is one round: underlined drafts were accepted, struck-through ones rejected and replaced by the model\'s token; a dotted box marks a bonus token.'}
+              {how === 'speculative' && 'Each Step is one round: underlined tokens are accepted drafts, wavy red ones the model\'s corrections of a rejected draft (the rounds below show what was rejected), and a dotted box marks a bonus token.'}
             </p>
           </section>
           {how === 'beam' && (
@@ -317,6 +408,7 @@ export function Playground({ panel }) {
                   </p>
                 </div>
                 <StepHeading panel={panel} />
+                <ScaleSwitch panel={panel} />
                 <Bars panel={panel} />
                 <SampleControls panel={panel} />
               </section>
@@ -334,6 +426,7 @@ export function Playground({ panel }) {
           </div>
         </div>
       </div>
+      {narrow && <PhoneStrip panel={panel} uid={uid} />}
     </div>
   );
 }

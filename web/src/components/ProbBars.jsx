@@ -6,12 +6,28 @@
  * the token, the sampled token, and optional sample-frequency ticks.  It
  * draws what the summary says; it computes no probability.
  */
-import { useId, useRef } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef } from 'preact/hooks';
 
 import { CUT_LABELS, distributionText, pct, pieceName, showPiece } from '../app/format.js';
 
-/** @param {number} p */
-const width = (p) => `${Math.max(0, Math.min(1, p)) * 100}%`;
+/** decades a log-scale bar spans: 0.01 % (1e-4) to 100 % */
+export const LOG_DECADES = 4;
+
+/**
+ * How long a bar is for a probability, as a fraction of its track: linear
+ * (p itself), relative to the largest value drawn (p / top), or log
+ * (LOG_DECADES decades, 1e-4 at the left end).  A length is always the
+ * value it stands for, on the chosen scale: no animation.
+ * @param {import('../app/hash.js').BarScale} scale @param {number} top
+ */
+export function barLength(scale, top) {
+  if (scale === 'max') return (/** @type {number} */ p) => (top > 0 ? Math.max(0, Math.min(1, p / top)) : 0);
+  if (scale === 'log') return (/** @type {number} */ p) => (p > 0 ? Math.max(0, Math.min(1, 1 + Math.log10(p) / LOG_DECADES)) : 0);
+  return (/** @type {number} */ p) => Math.max(0, Math.min(1, p));
+}
+
+/** pointer travel (px) past which a press is a drag, not a click */
+const DRAG_PX = 5;
 
 /**
  * @param {{
@@ -20,16 +36,51 @@ const width = (p) => `${Math.max(0, Math.min(1, p)) * 100}%`;
  *   onPick?: (token: number, event: MouseEvent) => void,
  *   pickHint?: string,
  *   label?: string,
+ *   scale?: import('../app/hash.js').BarScale,
  * }} props
  */
-export function ProbBars({ summary, samples = null, onPick, pickHint = '', label = 'Next-token probabilities' }) {
+export function ProbBars({ summary, samples = null, onPick, pickHint = '', label = 'Next-token probabilities', scale = 'linear' }) {
   const listRef = useRef(/** @type {HTMLDivElement | null} */ (null));
   const summaryId = `spg-dist-${useId()}`;
+  /** the bar that holds the list's one tab stop (the last one focused) */
+  const tabStop = useRef(/** @type {number | null} */ (null));
+  /** a bar picked while focused: focus stays on it when the bars redraw */
+  const keepFocus = useRef(/** @type {number | null} */ (null));
+  /** where the pointer went down on a bar */
+  const pressed = useRef(/** @type {{x: number, y: number} | null} */ (null));
+
+  // a redraw can move or replace the focused button (a ban reorders the
+  // bars): put the focus back on the bar that had it
+  useLayoutEffect(() => {
+    const id = keepFocus.current;
+    const list = listRef.current;
+    if (id === null || !list) return;
+    const root = /** @type {Document | ShadowRoot} */ (list.getRootNode());
+    const active = root.activeElement;
+    if (active && list.contains(active)) return; // still on a bar
+    // focus fell to the page's body (its button moved or went away); focus
+    // elsewhere was the learner's move
+    if (document.activeElement && document.activeElement !== document.body) {
+      keepFocus.current = null;
+      return;
+    }
+    const button = /** @type {HTMLButtonElement | null} */ (list.querySelector(`[data-token="${id}"] button.spg-bar-btn`)
+      ?? list.querySelector('button.spg-bar-btn'));
+    button?.focus();
+  });
+
   if (!summary) {
     return <div class="spg-bars spg-bars-empty" data-testid="prob-bars" aria-label={label}>No distribution yet.</div>;
   }
   const sampled = summary.kind === 'step' ? summary.token : -1;
   const n = summary.bars;
+  let top = 0;
+  for (let i = 0; i < n; i++) top = Math.max(top, summary.raw[i], summary.final[i]);
+  if (summary.other) top = Math.max(top, summary.other.raw, summary.other.final);
+  const len = barLength(scale, top);
+  const width = (/** @type {number} */ p) => `${len(p) * 100}%`;
+  const stopId = tabStop.current !== null && Array.prototype.includes.call(summary.ids.subarray(0, n), tabStop.current)
+    ? tabStop.current : sampled >= 0 ? sampled : summary.ids[0];
 
   /** Arrow keys move between the bars (one tab stop for the whole list). */
   const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
@@ -45,6 +96,31 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     buttons.forEach((b, i) => { b.tabIndex = i === to ? 0 : -1; });
     buttons[to].focus();
   };
+
+  /** @param {FocusEvent} e */
+  const onFocusIn = (e) => {
+    const bar = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-token]'));
+    const id = bar ? Number(bar.dataset.token) : NaN;
+    if (Number.isInteger(id)) tabStop.current = id;
+  };
+  /** @param {FocusEvent} e */
+  const onFocusOut = (e) => {
+    const to = /** @type {Node | null} */ (e.relatedTarget);
+    if (to && !listRef.current?.contains(to)) keepFocus.current = null; // focus went elsewhere on purpose
+  };
+  /**
+   * A click picks the bar's token, unless the pointer travelled: a drag is
+   * not a click.  (A click from the keyboard has no pointer.)
+   * @param {number} id @param {MouseEvent} e
+   */
+  const onClick = (id, e) => {
+    const down = pressed.current;
+    pressed.current = null;
+    if (e.detail > 0 && down && Math.hypot(e.clientX - down.x, e.clientY - down.y) > DRAG_PX) return;
+    keepFocus.current = id;
+    onPick?.(id, e);
+  };
+  const onPointerDown = (/** @type {PointerEvent} */ e) => { pressed.current = { x: e.clientX, y: e.clientY }; };
 
   const rows = [];
   for (let i = 0; i < n; i++) {
@@ -78,9 +154,10 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
         <button
           type="button"
           class="spg-bar-btn"
-          tabIndex={isSampled || (sampled < 0 && i === 0) ? 0 : -1}
+          tabIndex={id === stopId ? 0 : -1}
           title={`${JSON.stringify(piece)} — model ${pct(raw)}, after penalties and temperature ${pct(summary.tempered[i])}, final ${pct(final)}${kept ? '' : ` (cut by ${badge})`}${pickHint ? `. ${pickHint}` : ''}`}
-          onClick={onPick ? (e) => onPick(id, e) : undefined}
+          onPointerDown={onPick ? onPointerDown : undefined}
+          onClick={onPick ? (e) => onClick(id, e) : undefined}
         >
           <span class="spg-bar-tok" aria-hidden="true">{showPiece(piece)}</span>
           <span class="spg-sr">{pieceName(piece)} </span>
@@ -133,7 +210,10 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   return (
     <>
       <p class="spg-sr" id={summaryId} data-testid="bars-summary">{distributionText(summary)}</p>
-      <div class="spg-bars" data-testid="prob-bars" data-full={summary.full ? 'true' : 'false'} role="list" aria-label={label} aria-describedby={summaryId} ref={listRef} onKeyDown={onKeyDown}>
+      <div
+        class="spg-bars" data-testid="prob-bars" data-full={summary.full ? 'true' : 'false'} data-scale={scale} role="list" aria-label={label}
+        aria-describedby={summaryId} ref={listRef} onKeyDown={onKeyDown} onFocusIn={onFocusIn} onFocusOut={onFocusOut}
+      >
         {rows}
       </div>
     </>

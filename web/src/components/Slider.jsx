@@ -11,17 +11,18 @@ import { clampParam } from '../app/params.js';
  * @param {{
  *   id: string, spec: import('../app/params.js').ParamSpec, value: number,
  *   max?: number, vocab?: number, onChange: (v: number) => void,
- *   disabled?: boolean,
+ *   disabled?: boolean, note?: string,
  * }} props
+ *   note: said instead of the hint (why a disabled slider does not apply)
  */
-export function Slider({ id, spec, value, max = spec.max, vocab, onChange, disabled = false }) {
+export function Slider({ id, spec, value, max = spec.max, vocab, onChange, disabled = false, note = '' }) {
   const text = spec.format(value, vocab);
   const onInput = (/** @type {Event} */ e) => {
     const input = /** @type {HTMLInputElement} */ (e.currentTarget);
     onChange(clampParam(spec, Number(input.value), max));
   };
   return (
-    <div class="spg-slider" data-param={spec.key}>
+    <div class={`spg-slider${disabled ? ' is-disabled' : ''}`} data-param={spec.key}>
       <div class="spg-slider-head">
         <label for={id}>{spec.label}</label>
         <output for={id} data-testid={`value-${spec.key}`}>{text}</output>
@@ -39,7 +40,7 @@ export function Slider({ id, spec, value, max = spec.max, vocab, onChange, disab
         disabled={disabled}
         onInput={onInput}
       />
-      <small id={`${id}-hint`} class="spg-hint">{spec.hint}</small>
+      <small id={`${id}-hint`} class="spg-hint" data-testid={note ? `why-${spec.key}` : undefined}>{note || spec.hint}</small>
     </div>
   );
 }

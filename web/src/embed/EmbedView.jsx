@@ -6,10 +6,8 @@
  * The same components as the page, on the element's own app (its own
  * sessions in the model's shared Worker).
  */
-import { PRESETS } from '../app/lab.js';
-import { defaultParams } from '../app/params.js';
+import { describeSettings } from '../app/lab.js';
 import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
-import { presetLabel } from '../components/CompareView.jsx';
 import { Bars, Notices, Nucleus, Output, StatusLine, Transport } from '../components/Playground.jsx';
 import { SLIDERS } from './attrs.js';
 
@@ -19,20 +17,6 @@ const NAMES = ['A', 'B', 'C', 'D'];
 
 /** the engine's names of the sliders a config shows @param {string[]} controls */
 const sliderKeys = (controls) => controls.filter((c) => c in SLIDERS).map((c) => SLIDERS[/** @type {keyof typeof SLIDERS} */ (c)]);
-
-/** A compare panel's settings in a few words ("T 0.7 · top-p 0.9"). @param {import('../app/panel.js').Panel} panel */
-function settingsOf(panel) {
-  const preset = PRESETS.find((p) => p.id === panel.preset.value);
-  if (preset) return presetLabel(preset);
-  const def = defaultParams();
-  const p = panel.params.value;
-  const short = { temperature: 'T', top_k: 'top-k', top_p: 'top-p', min_p: 'min-p', repetition_penalty: 'penalty' };
-  const bits = Object.entries(short)
-    .filter(([k]) => k === 'temperature' || /** @type {any} */ (p)[k] !== /** @type {any} */ (def)[k])
-    .map(([k, label]) => `${label} ${/** @type {any} */ (p)[k]}`);
-  const how = panel.strategy.value === 'beam' ? ` · beam ${panel.beamOpts.value.width}` : panel.strategy.value === 'speculative' ? ' · speculative' : '';
-  return `Custom (${bits.join(' · ')})${how}`;
-}
 
 /**
  * @param {{app: import('../app/app.js').App, config: import('@preact/signals').Signal<ViewConfig>}} props
@@ -104,7 +88,7 @@ function EmbedCompare({ app, controls, transport }) {
       <div class={`spg-embed-cpanels is-${panels.length}`}>
         {panels.map((p, i) => (
           <section key={p.session} class="spg-card spg-cpanel" aria-labelledby={`spg-${p.session}-h`} data-testid="compare-panel" data-session={p.session} data-preset={p.preset.value}>
-            <h2 id={`spg-${p.session}-h`}>Panel {NAMES[i]} <small class="spg-hint">{settingsOf(p)}</small></h2>
+            <h2 id={`spg-${p.session}-h`}>Panel {NAMES[i]} <small class="spg-hint">{describeSettings(p.panelSpec.value)}</small></h2>
             {keys.length > 0 && <SamplerSliders panel={p} uid={`spg-${p.session}`} keys={keys} legend={`Panel ${NAMES[i]}`} onChanged={() => compare.retune(p)} />}
             <Output panel={p} />
             <StatusLine panel={p} />
