@@ -89,9 +89,11 @@ function App({ app, embedded = false }) {
         <div class="spg-header-row">
           <h1>Sampler playground</h1>
           <ViewSwitch app={app} />
-          <ThemeSwitch app={app} />
-          <CopyLink app={app} />
-          <EmbedCode app={app} />
+          <div class="spg-header-tools">
+            <ThemeSwitch app={app} />
+            <CopyLink app={app} />
+            <EmbedCode app={app} />
+          </div>
         </div>
         <About compare={compare} />
       </header>
