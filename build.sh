@@ -192,6 +192,12 @@ test_python() {
   return $failed
 }
 
+test_types() {
+  # every JavaScript file that says // @ts-check, through its JSDoc (tsconfig.json)
+  say "types: tsc --noEmit"
+  npx tsc --noEmit
+}
+
 test_js() {
   say "Vitest: the engine in Node, the UI's components"
   npx vitest run
@@ -227,6 +233,7 @@ run_tests() {
   local failed=()
   test_c || failed+=(C)
   test_fuzz_short || failed+=(fuzz)
+  test_types || failed+=(types)
   test_js || failed+=(Vitest)
   test_e2e || failed+=(e2e)
   test_browsers || failed+=(browsers)

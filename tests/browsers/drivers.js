@@ -14,6 +14,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { until as untilShared } from '../helpers/until.js';
 
 export const BROWSERS = {
   chromium: { executable: '/usr/bin/chromium', packages: 'chromium' },
@@ -60,17 +61,8 @@ const TRAP = () => {
  * @property {() => Promise<void>} close
  */
 
-/** Waits until fn() (async, in Node) is truthy; its last value in the error. */
-export async function until(fn, timeout = 15000, what = String(fn)) {
-  const t0 = Date.now();
-  let last;
-  for (;;) {
-    last = await fn();
-    if (last) return last;
-    if (Date.now() - t0 > timeout) throw new Error(`timed out after ${timeout} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** the shared wait, with this suite's longer default (browsers start slowly) */
+export const until = (/** @type {() => any} */ fn, timeout = 15000, what = String(fn)) => untilShared(fn, timeout, what);
 
 /** @returns {Promise<number>} a free TCP port on 127.0.0.1 */
 function freePort() {

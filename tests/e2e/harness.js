@@ -1,13 +1,10 @@
-// The e2e tests' browser harness (the decoding lab's tests use it; the
-// issue-4 suite in playground.test.js has its own copy): Debian's Chromium
+// The e2e tests' browser harness (every suite uses it): Debian's Chromium
 // via playwright-core, dist/ served from 127.0.0.1, and every test failing
 // on a console error, a page error, or a request that leaves localhost.
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
-import { loadEngineNode } from '../../web/src/engine/node.js';
-import { DIST, MODELS } from './fixtures.js';
+import { DIST } from './fixtures.js';
 import { serveStatic } from './server.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -16,34 +13,8 @@ export const haveChromium = fs.existsSync(CHROMIUM);
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
 
-/** Waits until fn() (run in Node, polling the page) is truthy. */
-export async function until(fn, timeout = 5000) {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${fn}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-const engines = new Map();
-/** The engine's own text for a setup, computed in Node: what the page must show (prompt excluded). */
-export async function engineText({ prompt = '', seed = 1, params = {}, steps, model = 'bigram' }) {
-  if (!engines.has(model)) {
-    const e = await loadEngineNode('simd');
-    const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, `${model}.bin`))));
-    const tok = model === 'transformer' ? e.loadTokenizer(new Uint8Array(fs.readFileSync(path.join(MODELS, 'transformer_tokenizer.bin')))) : null;
-    engines.set(model, { e, m, tok });
-  }
-  const { e, m, tok } = engines.get(model);
-  const s = e.createSession(m, tok);
-  s.start(prompt, seed);
-  let text = '';
-  for (let i = 0; i < steps && !s.finished; i++) text += s.step(params).piece;
-  s.free();
-  return text;
-}
+export { until } from '../helpers/until.js';
+export { engineText } from '../helpers/engine.js';
 
 /**
  * Sets up the browser and the server for a describe block; returns the
@@ -96,10 +67,13 @@ export function useBrowser() {
    * one of our servers is refused).  The offline cache (sw.js) is blocked
    * unless asked for: most tests are about the page (offline.test.js tests
    * the cache).
-   * @param {{width?: number, height?: number, serviceWorkers?: 'allow' | 'block'}} [o]
+   * @param {{width?: number, height?: number, serviceWorkers?: 'allow' | 'block', colorScheme?: 'light' | 'dark',
+   *   reducedMotion?: 'reduce' | 'no-preference', touch?: boolean}} [o]
    */
-  async function newContext({ width = 1280, height = 900, serviceWorkers = 'block' } = {}) {
-    const context = await h.browser.newContext({ viewport: { width, height }, serviceWorkers });
+  async function newContext({ width = 1280, height = 900, serviceWorkers = 'block', colorScheme = 'light', reducedMotion = 'no-preference', touch = false } = {}) {
+    const context = await h.browser.newContext({
+      viewport: { width, height }, serviceWorkers, colorScheme, reducedMotion, ...(touch ? { hasTouch: true, isMobile: true } : {}),
+    });
     h.contexts.push(context);
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -129,10 +103,11 @@ export function useBrowser() {
   /**
    * A fresh page on the playground (or on `url`), once `ready` is there.
    * @param {{hash?: string, url?: string, width?: number, height?: number, wait?: boolean, ready?: string,
-   *   serviceWorkers?: 'allow' | 'block', context?: import('playwright-core').BrowserContext}} [o]
+   *   serviceWorkers?: 'allow' | 'block', context?: import('playwright-core').BrowserContext,
+   *   colorScheme?: 'light' | 'dark', reducedMotion?: 'reduce' | 'no-preference', touch?: boolean}} [o]
    */
-  async function open({ hash = '', url, width = 1280, height = 900, wait = true, ready = '[data-ready="true"]', serviceWorkers = 'block', context } = {}) {
-    const ctx = context ?? await newContext({ width, height, serviceWorkers });
+  async function open({ hash = '', url, width = 1280, height = 900, wait = true, ready = '[data-ready="true"]', serviceWorkers = 'block', context, ...look } = {}) {
+    const ctx = context ?? await newContext({ width, height, serviceWorkers, ...look });
     const page = watch(await ctx.newPage());
     await page.goto((url ?? h.server.url) + hash);
     if (wait) await page.waitForSelector(ready, { timeout: 15000 });

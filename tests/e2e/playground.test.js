@@ -4,79 +4,17 @@
 // localhost.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { loadEngineNode } from '../../web/src/engine/node.js';
-import { DIST, haveTransformer, LLAMA_TOKENIZER, MODELS, needFixture, randomCheckpoint, skipWithoutLlamaTokenizer } from './fixtures.js';
-import { serveStatic } from './server.js';
+import { haveTransformer, LLAMA_TOKENIZER, MODELS, needFixture, randomCheckpoint, skipWithoutLlamaTokenizer } from './fixtures.js';
+import { engineText as engineGenerated, hashOf, haveChromium, until, useBrowser } from './harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
 if (!haveChromium) {
-  console.warn(`e2e: skipped — ${CHROMIUM} is missing (sudo apt-get install chromium)`);
+  console.warn('e2e: skipped — /usr/bin/chromium is missing (sudo apt-get install chromium)');
 }
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
-
-/** @type {import('playwright-core').Browser} */
-let browser;
-/** @type {Awaited<ReturnType<typeof serveStatic>>} */
-let server;
-/** per test: what went wrong in the page */
-let problems;
-/** per test: every URL the pages asked for (the Worker's fetches too) */
-let requested;
-/** console errors a test expects (e.g. the 404 of a model that is not built) */
-let allowed;
-const contexts = [];
-
-/** The engine's own text for a setup, computed in Node: what the page must show. */
-async function engineText({ prompt = '', seed, params, steps, model = 'bigram' }) {
-  const e = await loadEngineNode('simd');
-  const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, `${model}.bin`))));
-  const tok = model === 'transformer' ? e.loadTokenizer(new Uint8Array(fs.readFileSync(path.join(MODELS, 'transformer_tokenizer.bin')))) : null;
-  const s = e.createSession(m, tok);
-  s.start(prompt, seed);
-  let text = prompt;
-  for (let i = 0; i < steps && !s.finished; i++) text += s.step(params).piece;
-  s.free();
-  tok?.free();
-  m.free();
-  return text;
-}
-
-/**
- * A fresh page on the playground.
- * @param {{hash?: string, width?: number, height?: number, colorScheme?: 'light' | 'dark', reducedMotion?: 'reduce' | 'no-preference', wait?: boolean}} [o]
- */
-async function open({ hash = '', width = 1200, height = 800, colorScheme = 'light', reducedMotion = 'no-preference', wait = true } = {}) {
-  // the offline cache (sw.js) is blocked: these tests are about the page
-  const context = await browser.newContext({ viewport: { width, height }, colorScheme, reducedMotion, serviceWorkers: 'block' });
-  contexts.push(context);
-  // every request is checked; anything not on our server is refused
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    requested.push(url);
-    if (url.startsWith(server.url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
-    problems.push(`request left localhost: ${url}`);
-    return route.abort();
-  });
-  const page = await context.newPage();
-  page.on('console', (msg) => {
-    if (msg.type() !== 'error') return;
-    const text = `${msg.text()} ${msg.location()?.url ?? ''}`;
-    if (!allowed.some((re) => re.test(text))) problems.push(`console error: ${text}`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => {
-    if (!req.url().startsWith(server.url)) return; // reported above
-    problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
-  });
-  await page.goto(server.url + hash);
-  if (wait) await page.waitForSelector('[data-ready="true"]', { timeout: 15000 });
-  return page;
-}
+/** The engine's own text for a setup, the prompt included: what the page must show. */
+const engineText = async (setup) => (setup.prompt ?? '') + await engineGenerated(setup);
 
 const bars = (page) => page.locator('[data-testid="prob-bar"]');
 const tokens = (page) => page.locator('[data-testid="output-token"]');
@@ -84,59 +22,26 @@ const outputText = (page) => page.locator('[data-testid="output"]').textContent(
 const nucleusSize = async (page) => Number(await page.getByTestId('nucleus-size').textContent());
 const entropy = async (page) => Number(await page.getByTestId('entropy').getAttribute('data-value'));
 const slider = (page, label) => page.getByRole('slider', { name: new RegExp(`^${label}`) });
-const hashOf = (page) => page.evaluate(() => location.hash);
 const keptBars = (page) => page.locator('[data-testid="prob-bar"][data-kept="true"]');
 
-/** Waits until fn() (run in Node, polling the page) is truthy. */
-async function until(fn, timeout = 5000) {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${fn}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 describe.skipIf(!haveChromium)('the playground in Chromium', () => {
-  beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
-    server = await serveStatic(DIST);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  afterEach(async () => {
-    const found = problems;
-    while (contexts.length) await contexts.pop().close();
-    expect(found).toEqual([]);
-  });
-
-  beforeEach(() => {
-    problems = [];
-    allowed = [];
-    requested = [];
-  });
+  const { h, open } = useBrowser();
 
   it('is interactive within a second and fetches only what it needs', async () => {
     await (await open()).close(); // a warm-up load (the browser's own start-up is not the page's)
     const times = [];
     let page;
     for (let i = 0; i < 2; i++) {
-      requested = [];
+      h.requested = [];
       page = await open();
       times.push(await page.evaluate(() => performance.getEntriesByName('spg-ready')[0].startTime));
     }
     console.log(`e2e: interactive ${times.map(Math.round).join(' ms, ')} ms after navigation`);
     expect(Math.min(...times)).toBeLessThan(1000);
-    const wasm = requested.filter((u) => u.endsWith('.wasm'));
+    const wasm = h.requested.filter((u) => u.endsWith('.wasm'));
     expect(wasm).toHaveLength(1);
     expect(wasm[0]).toMatch(/engine-simd-[\w-]+\.wasm$/);
-    expect(requested.filter((u) => u.endsWith('.bin')).map((u) => u.replace(/.*\//, ''))).toEqual([expect.stringMatching(/^bigram-[\w-]+\.bin$/)]);
+    expect(h.requested.filter((u) => u.endsWith('.bin')).map((u) => u.replace(/.*\//, ''))).toEqual([expect.stringMatching(/^bigram-[\w-]+\.bin$/)]);
     // the bigram: a bar for each of its 54 tokens, all kept at the defaults
     await expect.poll(() => bars(page).count()).toBe(54);
     expect(await keptBars(page).count()).toBe(54);
@@ -257,12 +162,8 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
   });
 
   it('the p-line follows a finger (touch)', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, serviceWorkers: 'block' });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    await page.goto(server.url);
-    await page.waitForSelector('[data-ready="true"]');
+    const page = await open({ width: 390, height: 844, touch: true });
+    const context = page.context();
     const plot = page.getByTestId('nucleus-plot');
     await plot.scrollIntoViewIfNeeded();
     const box = await plot.boundingBox();
@@ -465,7 +366,7 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
 
   it('the tiny transformer: generates from a link, or says calmly that it is not built', async () => {
     if (!haveTransformer) {
-      allowed = [/Failed to load resource.*404/];
+      h.allowed = [/Failed to load resource.*404/];
       const page = await open({ hash: '#model=transformer&seed=1&steps=4' });
       const notice = page.getByTestId('notice');
       await expect.poll(() => notice.isVisible()).toBe(true);

@@ -5,17 +5,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { loadCliNode, loadEngineNode, MODELS_DIR, ROOT } from '../../web/src/engine/node.js';
-import { IN_CI, needFixture } from '../e2e/fixtures.js';
+import { FIXTURES, IN_CI, needFixture } from '../e2e/fixtures.js';
 
-export { ROOT, MODELS_DIR };
+export { ROOT, MODELS_DIR, FIXTURES };
+/** the shipped transformer and its tokenizer are both there (one meaning everywhere) */
+export { haveTransformer } from '../e2e/fixtures.js';
 export const NATIVE = path.join(ROOT, 'build/sampler');
-export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/llama2c');
 export const haveFixtures = fs.existsSync(path.join(FIXTURES, 'stories260K.bin'));
 /** Skip the tests that need the llama2.c fixtures: missing, and not CI
  * (under CI=true they run, and needFixtures() fails them). */
 export const skipWithoutFixtures = !haveFixtures && !IN_CI;
 export const needFixtures = () => needFixture(path.join(FIXTURES, 'stories260K.bin'));
-export const haveTransformer = fs.existsSync(path.join(MODELS_DIR, 'transformer.bin'));
 
 /** @type {Record<string, Promise<import('../../web/src/engine/engine.js').Engine>>} */
 const engines = {};

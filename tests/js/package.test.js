@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { ATTRIBUTES } from '../../web/src/embed/attrs.js';
-import { inProcessClient } from '../../web/src/app/test-client.js';
+import { inProcessClient } from '../helpers/engine.js';
 import { GUIDE, ROOT, TYPES, attributeTable, packageTexts } from '../../package/build.js';
 
 const guide = fs.readFileSync(GUIDE, 'utf8');

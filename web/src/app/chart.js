@@ -55,6 +55,7 @@ export function stepChart(stats, vocab, { width = 300, height = 100, window = ST
   const y = (/** @type {number} */ bits) => +(height - (Math.max(0, Math.min(yMax, bits)) / yMax) * height).toFixed(3);
   const w = width / Math.max(shown.length, 1);
   let bars = '';
+  /** @type {string[]} */
   const pts = [];
   shown.forEach((s, i) => {
     const x = i * w;

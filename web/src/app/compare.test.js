@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { createApp } from './app.js';
 import { parseHash, serializeHash } from './hash.js';
-import { engineText, inProcessClient } from './test-client.js';
+import { engineText, inProcessClient } from '../../../tests/helpers/engine.js';
 
 const texts = (app) => app.compare.panels.value.map((p) => p.text.value);
 
@@ -22,9 +22,9 @@ describe('compare mode', () => {
     expect(app.view.value).toBe('compare');
     expect(app.ready.value).toBe(true);
     const [g, b, c] = texts(app);
-    expect(g).toBe(await engineText('Ma', 7, { temperature: 0 }, 25));
-    expect(b).toBe(await engineText('Ma', 7, { temperature: 0.7, top_p: 0.9 }, 25));
-    expect(c).toBe(await engineText('Ma', 7, { temperature: 2 }, 25));
+    expect(g).toBe(await engineText({ prompt: 'Ma', seed: 7, params: { temperature: 0 }, steps: 25 }));
+    expect(b).toBe(await engineText({ prompt: 'Ma', seed: 7, params: { temperature: 0.7, top_p: 0.9 }, steps: 25 }));
+    expect(c).toBe(await engineText({ prompt: 'Ma', seed: 7, params: { temperature: 2 }, steps: 25 }));
     expect(serializeHash(app.hashState.value)).toBe('#view=compare&model=bigram&seed=7&prompt=Ma&steps=25&panels=greedy,balanced,chaos');
   });
 
@@ -43,12 +43,12 @@ describe('compare mode', () => {
     await app.load(parseHash('#view=compare&seed=3&steps=15&panels=chaos,balanced').state);
     const [p] = app.compare.panels.value;
     await app.compare.setPreset(p, 'greedy');
-    expect(p.text.value).toBe(await engineText('', 3, { temperature: 0 }, 15));
+    expect(p.text.value).toBe(await engineText({ prompt: '', seed: 3, params: { temperature: 0 }, steps: 15 }));
     await app.compare.setStrategy(p, 'beam');
     expect(p.beam.value.expansions).toBe(15);
     p.beamOpts.value = { width: 1, lengthPenalty: 0 };
     await app.compare.retune(p);
-    expect(p.text.value).toBe(await engineText('', 3, { temperature: 0 }, 15));
+    expect(p.text.value).toBe(await engineText({ prompt: '', seed: 3, params: { temperature: 0 }, steps: 15 }));
     expect(serializeHash(app.hashState.value)).toBe('#view=compare&model=bigram&seed=3&steps=15&panels=greedy_beam1_lp0,balanced');
     p.setParam('top_k', 3);
     await app.compare.retune(p);

@@ -118,7 +118,9 @@ export function normalizeSeed(/** @type {string} */ text) {
  */
 export function parseHash(hash, { from = ' from the link', name = (k) => k } = {}) {
   const state = defaultState();
+  /** @type {string[]} */
   const notices = [];
+  /** @type {Set<string>} */
   const present = new Set();
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (!text) return { state, notices, present };

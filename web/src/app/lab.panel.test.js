@@ -6,15 +6,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { charTokenizer, randomCheckpoint } from '../../../tests/e2e/fixtures.js';
 import { parseHash, serializeHash } from './hash.js';
 import { createPanel } from './panel.js';
-import { engineText, inProcessClient } from './test-client.js';
+import { engineText, inProcessClient } from '../../../tests/helpers/engine.js';
+import { until } from '../../../tests/helpers/until.js';
 
-const until = async (cond, ms = 5000) => {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 describe('the decoding lab in a panel', () => {
   let panel;
@@ -74,7 +68,7 @@ describe('the decoding lab in a panel', () => {
     await panel.greedyVia('top_k');
     expect(panel.params.value).toMatchObject({ temperature: 1, top_k: 1 });
     expect(panel.text.value).toBe(a);
-    expect(a).toBe(await engineText('Ma', 1, { temperature: 0 }, 12));
+    expect(a).toBe(await engineText({ prompt: 'Ma', seed: 1, params: { temperature: 0 }, steps: 12 }));
     await panel.restart({ steps: 0 });
     await panel.greedyVia('temperature');
     expect(panel.steps.value).toHaveLength(30);
@@ -111,7 +105,7 @@ describe('the decoding lab in a panel', () => {
   it('runs beam search, one expansion per step; width 1 is the greedy text', async () => {
     await panel.load(parseHash('#prompt=Ro&strategy=beam&beams=1&steps=15').state);
     expect(panel.beam.value.expansions).toBe(15);
-    expect(panel.text.value).toBe(await engineText('Ro', 1, { temperature: 0 }, 15));
+    expect(panel.text.value).toBe(await engineText({ prompt: 'Ro', seed: 1, params: { temperature: 0 }, steps: 15 }));
     expect(panel.stepCount.value).toBe(15);
     await panel.setBeamOpts({ width: 4 });
     expect(panel.beam.value.width).toBe(4);

@@ -76,6 +76,11 @@ export function constraintArg(c) {
 }
 
 /** @typedef {{params: import('./params.js').Params, bans: number[]}} Settings  the sliders and the bans */
+/**
+ * What a panel needs of the Worker's client (worker/client.js; the tests'
+ * in-process client has the same shape).
+ * @typedef {{request: (op: string, args?: any, transfer?: Transferable[], options?: {onProgress?: (p: {loaded: number, total: number}) => void}) => Promise<any>}} EngineClient
+ */
 
 /** Settings as the engine takes them: the sliders, and the bans as logit biases of -inf. @param {Settings} s */
 export function engineParamsOf(s) {
@@ -83,7 +88,7 @@ export function engineParamsOf(s) {
 }
 
 /**
- * @param {{request: (op: string, args?: any, transfer?: Transferable[]) => Promise<any>}} client
+ * @param {EngineClient} client
  * @param {{session?: string, models?: import('@preact/signals').Signal<ModelEntry[]>}} [options]
  *   models: a list shared by several panels (compare mode)
  */

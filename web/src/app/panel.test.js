@@ -8,18 +8,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { charTokenizer, MODELS, randomCheckpoint } from '../../../tests/e2e/fixtures.js';
 import { parseHash, serializeHash } from './hash.js';
 import { createPanel } from './panel.js';
-import { engineText, inProcessClient } from './test-client.js';
+import { engineText, inProcessClient } from '../../../tests/helpers/engine.js';
+import { until } from '../../../tests/helpers/until.js';
 
 const bigramPath = path.join(MODELS, 'bigram.bin');
 
 const text = (panel) => panel.prompt.value + panel.steps.value.map((s) => s.piece).join('');
-const until = async (cond, ms = 5000) => {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 describe('a panel', () => {
   let panel;
@@ -33,7 +27,7 @@ describe('a panel', () => {
     await panel.load(state, notices);
     expect(panel.ready.value).toBe(true);
     expect(panel.steps.value).toHaveLength(30);
-    expect(text(panel)).toBe('Ma' + await engineText('Ma', 42, state.params, 30));
+    expect(text(panel)).toBe('Ma' + await engineText({ prompt: 'Ma', seed: 42, params: state.params, steps: 30 }));
     expect(serializeHash(panel.hashState.value)).toBe('#model=bigram&temperature=0.7&top_k=40&top_p=0.9&seed=42&prompt=Ma&steps=30');
   });
 
@@ -50,7 +44,7 @@ describe('a panel', () => {
     panel.setParam('temperature', 1);
     await until(() => panel.next.value.nKept === 54 && panel.next.value.params.temperature === 1);
     for (let i = 0; i < 20; i++) await panel.step();
-    expect(text(panel)).toBe(await engineText('', 5, { temperature: 1 }, 20));
+    expect(text(panel)).toBe(await engineText({ prompt: '', seed: 5, params: { temperature: 1 }, steps: 20 }));
   });
 
   it('re-warps a pinned past step when a setting moves during time travel (peek), the text untouched', async () => {

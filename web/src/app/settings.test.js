@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { defaultState, parseHash, serializeHash } from './hash.js';
 import { defaultPanelSpec } from './lab.js';
-import { inProcessClient } from './test-client.js';
+import { inProcessClient } from '../../../tests/helpers/engine.js';
 
 /** every setting of the single view: a value that is not the default */
 const SINGLE = {

@@ -43,21 +43,30 @@ describe('Slider', () => {
     expect(screen.getByTestId('value-top_k').textContent).toBe('off');
   });
 
-  it('clamps what it reports onto its range and grid', () => {
+  // The DOM sanitizes a range input's value itself; the handler must not
+  // rely on that (a browser may round differently, a script may set it):
+  // the input's value is read as given, and clampParam brings it back.
+  /** An input event whose input reads exactly `text`, whatever the DOM would make of it. */
+  const typed = (/** @type {HTMLInputElement} */ input, /** @type {string} */ text) => {
+    Object.defineProperty(input, 'value', { configurable: true, get: () => text });
+    fireEvent.input(input);
+  };
+
+  it('clamps what it reports onto its range and grid (clampParam, not the DOM)', () => {
     const onChange = vi.fn();
     render(<Slider id="t" spec={SPEC.temperature} value={1} onChange={onChange} />);
     const input = screen.getByLabelText('Temperature');
-    for (const [typed, expected] of [['5', 3], ['-2', 0], ['0.7000000000000001', 0.7], ['1.23', 1.25]]) {
-      input.value = typed;
-      fireEvent.input(input);
-      expect(onChange).toHaveBeenLastCalledWith(expected);
+    for (const [text, expected] of [['5', 3], ['-2', 0], ['0.7000000000000001', 0.7], ['1.23', 1.25], ['abc', SPEC.temperature.def]]) {
+      typed(input, text);
+      expect(onChange, text).toHaveBeenLastCalledWith(expected);
     }
     cleanup();
     const onK = vi.fn();
     render(<Slider id="k" spec={SPEC.top_k} value={0} max={54} vocab={54} onChange={onK} />);
     const k = screen.getByLabelText('Top-k');
-    k.value = '999';
-    fireEvent.input(k);
-    expect(onK).toHaveBeenLastCalledWith(54);
+    for (const [text, expected] of [['999', 54], ['12.6', 13], ['-1', 0]]) {
+      typed(k, text);
+      expect(onK, text).toHaveBeenLastCalledWith(expected);
+    }
   });
 });

@@ -34,7 +34,7 @@ export const SLIDERS = /** @type {const} */ ({
 });
 export const CONTROLS = [...Object.keys(SLIDERS), 'prompt', 'seed'];
 /** with no `controls` attribute: no sliders (Step / Play / Reset only) */
-export const DEFAULT_CONTROLS = [];
+export const DEFAULT_CONTROLS = /** @type {string[]} */ ([]);
 export const VIEW_PARTS = ['text', 'bars', 'nucleus'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */

@@ -8,10 +8,11 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { signal } from '@preact/signals';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { inProcessClient } from '../app/test-client.js';
+import { inProcessClient } from '../../../tests/helpers/engine.js';
 import { parseHash } from '../app/hash.js';
 import { EmbedCode } from '../components/EmbedCode.jsx';
 import { setClientFactory } from './registry.js';
+import { until } from '../../../tests/helpers/until.js';
 
 const made = [];
 const terminated = [];
@@ -30,15 +31,6 @@ afterEach(() => {
   cleanup();
 });
 
-const until = async (fn, ms = 10000) => {
-  const t0 = Date.now();
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() - t0 > ms) throw new Error(`timed out: ${fn}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 const $ = (host, sel) => host.shadowRoot.querySelector(sel);
 const $$ = (host, sel) => [...host.shadowRoot.querySelectorAll(sel)];
 const ready = (host) => $(host, '[data-testid="embed"]')?.getAttribute('data-ready') === 'true';

@@ -7,10 +7,11 @@
 // calmly and shares the model's client with the elements.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { engineText, inProcessClient } from '../app/test-client.js';
+import { engineText, inProcessClient } from '../../../tests/helpers/engine.js';
 import { SETTINGS_EVENT, TOKEN_EVENT } from './events.js';
 import { setClientFactory } from './registry.js';
 import { createSession } from './session.js';
+import { until } from '../../../tests/helpers/until.js';
 
 const made = [];
 const terminated = [];
@@ -28,15 +29,6 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-const until = async (fn, ms = 10000) => {
-  const t0 = Date.now();
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() - t0 > ms) throw new Error(`timed out: ${fn}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 const $ = (host, sel) => host.shadowRoot.querySelector(sel);
 const ready = (host) => $(host, '[data-testid="embed"]')?.getAttribute('data-ready') === 'true';
 
@@ -55,7 +47,7 @@ describe('the element\'s events', () => {
   it('sampler-token: one per token, at load and with Step, with the engine\'s text and step record', async () => {
     const { el, tokens, settings } = add('<sampler-playground prompt="Ma" seed="7" temperature="0.8" steps="5"></sampler-playground>');
     await until(() => ready(el));
-    const want = await engineText('Ma', 7, { temperature: 0.8 }, 6);
+    const want = await engineText({ prompt: 'Ma', seed: 7, params: { temperature: 0.8 }, steps: 6 });
     expect(tokens().map((e) => e.detail.index)).toEqual([0, 1, 2, 3, 4]);
     expect(tokens().every((e) => e.target === el && e.detail.panel === 0)).toBe(true);
     expect(tokens().map((e) => e.detail.piece).join('')).toBe(want.slice(0, 5));
@@ -84,7 +76,7 @@ describe('the element\'s events', () => {
     el.setAttribute('seed', '4');
     await until(() => settings().length === 2 && tokens().length === 4);
     expect(settings()[1].detail.seed).toBe('4');
-    expect(tokens().slice(2).map((e) => e.detail.piece).join('')).toBe(await engineText('', 4, { top_p: 0.5 }, 2));
+    expect(tokens().slice(2).map((e) => e.detail.piece).join('')).toBe(await engineText({ prompt: '', seed: 4, params: { top_p: 0.5 }, steps: 2 }));
   });
 
   it('compare mode: each panel\'s tokens, by panel', async () => {
@@ -93,7 +85,7 @@ describe('the element\'s events', () => {
     await until(() => tokens().length === 6);
     expect(tokens().map((e) => `${e.detail.panel}:${e.detail.index}`).sort()).toEqual(['0:0', '0:1', '0:2', '1:0', '1:1', '1:2']);
     const greedy = tokens().filter((e) => e.detail.panel === 0).at(-1).detail.text;
-    expect(greedy).toBe(await engineText('', 2, { temperature: 0 }, 3));
+    expect(greedy).toBe(await engineText({ prompt: '', seed: 2, params: { temperature: 0 }, steps: 3 }));
   });
 });
 
@@ -108,7 +100,7 @@ describe('createSession: the engine for a lesson\'s script', () => {
     const rest = await s.generate(29);
     expect(rest).toHaveLength(29);
     expect(s.records).toHaveLength(30);
-    expect(s.text).toBe(await engineText('Ma', 7, { temperature: 0.8 }, 30));
+    expect(s.text).toBe(await engineText({ prompt: 'Ma', seed: 7, params: { temperature: 0.8 }, steps: 30 }));
     expect(s.next.index).toBe(30);
     s.close();
   });
@@ -124,12 +116,12 @@ describe('createSession: the engine for a lesson\'s script', () => {
     await expect(s.setParams({ top_p: 2 })).rejects.toThrow(/top.p/);
     expect(s.params).toEqual({ top_k: 3 });
     await s.generate(10);
-    expect(s.text).toBe(await engineText('', 1, { top_k: 3 }, 10));
+    expect(s.text).toBe(await engineText({ prompt: '', seed: 1, params: { top_k: 3 }, steps: 10 }));
     // a new text with another seed: the settings stay
     await s.start({ seed: 2 });
     expect(s.records).toHaveLength(0);
     await s.generate(10);
-    expect(s.text).toBe(await engineText('', 2, { top_k: 3 }, 10));
+    expect(s.text).toBe(await engineText({ prompt: '', seed: 2, params: { top_k: 3 }, steps: 10 }));
     s.close();
     await expect(s.step()).rejects.toThrow('this session is closed');
   });

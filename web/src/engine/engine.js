@@ -837,7 +837,10 @@ export class Session {
   }
 }
 
-/** Decodes generated tokens (after the prompt) to text. */
+/**
+ * Decodes generated tokens (after the prompt) to text.
+ * @param {Tokenizer} tokenizer @param {ArrayLike<number>} tokens @param {number} from
+ */
 function decodeTokens(tokenizer, tokens, from) {
   const parts = [];
   for (let i = from; i < tokens.length; i++) {

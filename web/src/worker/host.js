@@ -214,7 +214,7 @@ export async function fetchUrl(url, onProgress) {
 export class EngineHost {
   /**
    * @param {Promise<import('../engine/engine.js').Engine>} engine
-   * @param {{builtins?: Record<string, Builtin>, fetchBytes?: (url: URL | string, onProgress?: OnProgress) => Promise<Uint8Array | null>,
+   * @param {{builtins?: Record<string, Builtin>, fetchBytes?: (url: URL | string | null, onProgress?: OnProgress) => Promise<Uint8Array | null>,
    *   fetchUrl?: (url: string, onProgress?: OnProgress) => Promise<Uint8Array>, maxTokens?: number}} [options]
    */
   constructor(engine, { builtins = {}, fetchBytes: fetcher = fetchBytes, fetchUrl: urlFetcher = fetchUrl, maxTokens = MAX_TOKENS } = {}) {
@@ -404,7 +404,7 @@ export class EngineHost {
   /**
    * Applies a constraint (or lifts it with null); a refused one throws an
    * Error named "ConstraintError" with the engine's message.
-   * @param {SessionEntry} s
+   * @param {Pick<SessionEntry, 'session' | 'constrained'>} s
    * @param {import('../engine/engine.js').Constraint | null | undefined} constraint
    * @param {number | undefined} budget
    */
@@ -427,7 +427,9 @@ export class EngineHost {
   }
 
   /**
-   * @param {{session: string, prompt: string, seed: number | string, params: Params, steps?: number, forced?: Array<[number, number]>, samples?: {n: number, seed: number}, constraint?: import('../engine/engine.js').Constraint | null, budget?: number}} args
+   * @param {{session: string, prompt: string, seed: number | string, params: Params, steps?: number, forced?: Array<[number, number]>,
+   *   samples?: {n: number, seed: number}, constraint?: import('../engine/engine.js').Constraint | null, budget?: number,
+   *   schedule?: Schedule}} args
    */
   async start({ session: sid, prompt, seed, params, steps = 0, forced = [], samples, constraint = null, budget, schedule }) {
     const s = this.get(sid);

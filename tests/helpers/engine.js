@@ -1,0 +1,61 @@
+// @ts-check
+/**
+ * The tests' references from the engine itself (in Node, WASM SIMD): the
+ * text a model gives for a setup — what a page, an element or a panel must
+ * show — and a client whose Worker host runs in process, behind a queue
+ * that clones every message both ways as postMessage does.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { loadEngineNode } from '../../web/src/engine/node.js';
+import { EngineHost } from '../../web/src/worker/host.js';
+import { MODELS } from '../e2e/fixtures.js';
+
+const BIGRAM = path.join(MODELS, 'bigram.bin');
+
+/** @type {Map<string, {m: import('../../web/src/engine/engine.js').Model, tok: import('../../web/src/engine/engine.js').Tokenizer | null, e: import('../../web/src/engine/engine.js').Engine}>} */
+const loaded = new Map();
+
+/**
+ * A shipped model's generated text for a setup (the prompt excluded; it
+ * stops early when the text finishes).
+ * @param {{prompt?: string, seed?: number | string, params?: Record<string, any>, steps: number, model?: 'bigram' | 'transformer'}} setup
+ */
+export async function engineText({ prompt = '', seed = 1, params = {}, steps, model = 'bigram' }) {
+  let entry = loaded.get(model);
+  if (!entry) {
+    const e = await loadEngineNode('simd');
+    const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, `${model}.bin`))));
+    const tok = model === 'transformer' ? e.loadTokenizer(new Uint8Array(fs.readFileSync(path.join(MODELS, 'transformer_tokenizer.bin')))) : null;
+    entry = { e, m, tok };
+    loaded.set(model, entry);
+  }
+  const s = entry.e.createSession(entry.m, entry.tok);
+  s.start(prompt, seed);
+  let text = '';
+  for (let i = 0; i < steps && !s.finished; i++) text += s.step(params).piece;
+  s.free();
+  return text;
+}
+
+/** The page's Worker protocol, in process (the shipped bigram; no transformer). */
+export function inProcessClient() {
+  const host = new EngineHost(loadEngineNode('simd'), {
+    builtins: {
+      bigram: { name: 'Bigram names', url: BIGRAM, missing: 'no bigram' },
+      transformer: { name: 'Tiny transformer', url: '/nonexistent/t.bin', tokenizerUrl: '/nonexistent/tt.bin', missing: 'The tiny transformer is not in this build yet.' },
+    },
+    fetchBytes: async (url) => (url && fs.existsSync(url) ? new Uint8Array(fs.readFileSync(url)) : null),
+  });
+  let queue = Promise.resolve();
+  return {
+    host,
+    /** @param {string} op @param {any} [args] @returns {Promise<any>} */
+    request(op, args = {}) {
+      const run = queue.then(async () => structuredClone(await host.handle(op, structuredClone(args))));
+      queue = run.catch(() => {});
+      return run;
+    },
+  };
+}
