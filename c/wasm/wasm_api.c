@@ -224,39 +224,36 @@ API("api_session_finished") int api_session_finished(const sp_session *s) {
 
 /* ---- the step record ------------------------------------------------ */
 
-API("api_step_vocab") int api_step_vocab(const sp_step *st) {
-    return st->vocab;
+/* The record's numbers and arrays in one call: the fields below, in this
+ * order, as doubles into out[] (an address fits a double exactly), so the
+ * JS wrapper reads a record with one call and one view.  The names go to JS
+ * as one string (api_step_fields): the order is written here only. */
+#define STEP_FIELDS(X)                                                    \
+    X(vocab, st->vocab)                                                   \
+    X(token, st->token)                                                   \
+    X(p, st->p_token)                                                     \
+    X(u, st->u)                                                           \
+    X(n_kept, st->n_kept)                                                 \
+    X(kept_mass, st->kept_mass)                                           \
+    X(entropy_bits, st->entropy_bits)                                     \
+    X(entropy_raw_bits, st->entropy_raw_bits)                             \
+    X(argmax_raw, st->argmax_raw)                                         \
+    X(probs, (uintptr_t)st->probs)                                        \
+    X(probs_raw, (uintptr_t)st->probs_raw)                                \
+    X(probs_tempered, (uintptr_t)st->probs_tempered)                      \
+    X(logits, (uintptr_t)st->logits)                                      \
+    X(cut, (uintptr_t)st->cut)                                            \
+    X(kept, (uintptr_t)st->kept)
+
+#define STEP_NAME(name, value) #name ","
+#define STEP_VALUE(name, value) out[i++] = (double)(value);
+
+API("api_step_fields") const char *api_step_fields(void) {
+    return STEP_FIELDS(STEP_NAME);
 }
-API("api_step_token") int api_step_token(const sp_step *st) {
-    return st->token;
-}
-API("api_step_p") double api_step_p(const sp_step *st) { return st->p_token; }
-API("api_step_u") double api_step_u(const sp_step *st) { return st->u; }
-API("api_step_n_kept") int api_step_n_kept(const sp_step *st) {
-    return st->n_kept;
-}
-API("api_step_kept_mass") double api_step_kept_mass(const sp_step *st) {
-    return st->kept_mass;
-}
-API("api_step_entropy_bits") double api_step_entropy_bits(const sp_step *st) {
-    return st->entropy_bits;
-}
-API("api_step_entropy_raw_bits")
-double api_step_entropy_raw_bits(const sp_step *st) {
-    return st->entropy_raw_bits;
-}
-API("api_step_argmax_raw") int api_step_argmax_raw(const sp_step *st) {
-    return st->argmax_raw;
-}
-API("api_step_probs") const float *api_step_probs(const sp_step *st) {
-    return st->probs;
-}
-API("api_step_probs_raw") const float *api_step_probs_raw(const sp_step *st) {
-    return st->probs_raw;
-}
-API("api_step_probs_tempered")
-const float *api_step_probs_tempered(const sp_step *st) {
-    return st->probs_tempered;
+API("api_step_read") void api_step_read(const sp_step *st, double *out) {
+    int i = 0;
+    STEP_FIELDS(STEP_VALUE)
 }
 API("api_step_top")
 int api_step_top(const sp_step *st, int n, int *ids, double *cum) {
@@ -267,15 +264,6 @@ double api_step_sample_counts(const sp_step *st, double seed_lo,
                               double seed_hi, int n, int *counts) {
     return sp_step_sample_counts(
         st, (uint64_t)(uint32_t)seed_hi << 32 | (uint32_t)seed_lo, n, counts);
-}
-API("api_step_logits") const float *api_step_logits(const sp_step *st) {
-    return st->logits;
-}
-API("api_step_cut") const uint8_t *api_step_cut(const sp_step *st) {
-    return st->cut;
-}
-API("api_step_kept") const int *api_step_kept(const sp_step *st) {
-    return st->kept;
 }
 API("api_cut_name") const char *api_cut_name(int cut) {
     return sp_cut_name(cut);

@@ -15,10 +15,10 @@
  */
 import { batch, computed, signal } from '@preact/signals';
 
-import { SPEED, defaultState, MAX_PANELS, MIN_PANELS } from './hash.js';
+import { SPEED, defaultState, MAX_PANELS, MIN_PANELS, randomSeed } from './hash.js';
 import { defaultPanelSpec } from './lab.js';
 import { BUILTIN_MODELS, createPanel } from './panel.js';
-import { playLoop } from './loop.js';
+import { createPlayer } from './loop.js';
 
 /** ms a panel waits after a settings change before it regenerates */
 export const RETUNE_DELAY = 200;
@@ -38,11 +38,9 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   /** @type {import('@preact/signals').Signal<string[]>} */
   const notices = signal([]);
   const ready = signal(false);
-  const playing = signal(false);
   const speed = signal(SPEED.def);
   const ownBusy = signal('');
   let count = 0;
-  let loopId = 0;
 
   const first = computed(() => panels.value[0] ?? null);
   const modelId = computed(() => first.value?.modelId.value ?? '');
@@ -154,31 +152,18 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
 
   // ---- lockstep ---------------------------------------------------------
 
+  const { playing, play, pause, togglePlay } = createPlayer({
+    step: () => step(),
+    speed: () => speed.value,
+    canStart: () => status.value.ready,
+    onPause: () => { for (const p of panels.value) p.pause(); },
+  });
+
   /** One step of every panel that can go on (a token, an expansion or a round). */
   async function step() {
     const all = panels.value;
     const more = await Promise.all(all.map((p) => (p.status.value?.ready ? p.step() : false)));
     return more.some(Boolean);
-  }
-
-  function play() {
-    if (playing.value || !status.value.ready) return;
-    const id = ++loopId;
-    playing.value = true;
-    playLoop(step, () => speed.value, () => playing.value && id === loopId).then(() => {
-      if (id === loopId) playing.value = false;
-    });
-  }
-
-  function pause() {
-    loopId++;
-    playing.value = false;
-    for (const p of panels.value) p.pause();
-  }
-
-  function togglePlay() {
-    if (playing.value) pause();
-    else play();
   }
 
   function reset() {
@@ -196,7 +181,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   }
 
   function rollSeed() {
-    return setSeed(String(Math.floor(Math.random() * 1e9)));
+    return setSeed(randomSeed());
   }
 
   /** @param {string} text */

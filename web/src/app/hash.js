@@ -22,6 +22,7 @@ import {
   paramError, parseBans, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
 } from './lab.js';
 import { PARAM_SPECS, defaultParams } from './params.js';
+import { MAX_TOKENS } from '../shared/limits.js';
 
 /** Play's steps per second */
 export const SPEED = { min: 1, max: 60, def: 8 };
@@ -29,7 +30,8 @@ export const SPEED = { min: 1, max: 60, def: 8 };
 /** the models a hash can name */
 export const HASH_MODELS = ['bigram', 'transformer'];
 export const MAX_SEED = 18446744073709551615n;
-export const MAX_STEPS = 2000;
+/** the most steps a link replays (the Worker's limit) */
+export const MAX_STEPS = MAX_TOKENS;
 export const MIN_PANELS = 2;
 export const MAX_PANELS = 4;
 /** the panels compare mode opens with */
@@ -100,6 +102,11 @@ export function seedError(text) {
   if (!/^[0-9]+$/.test(text)) return 'must be a whole number (0 to 18446744073709551615)';
   if (BigInt(text) > MAX_SEED) return 'must be at most 18446744073709551615';
   return '';
+}
+
+/** A new seed for the dice. */
+export function randomSeed() {
+  return String(Math.floor(Math.random() * 1e9));
 }
 
 /** Canonical decimal form of a valid seed ("007" -> "7"). */

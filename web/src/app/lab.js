@@ -18,6 +18,8 @@
  */
 import { PARAM_SPECS, SPEC, defaultParams } from './params.js';
 
+export { CONSTRAINT_BUDGET } from '../shared/limits.js';
+
 /** @typedef {'sample' | 'beam' | 'speculative'} Strategy */
 
 /** @type {Array<{id: Strategy, label: string}>} */
@@ -39,9 +41,6 @@ export const SPECULATE = { min: 1, max: 8, def: 4 };
 /** the models a link can name as the draft */
 export const DRAFT_MODELS = ['bigram', 'transformer'];
 export const MAX_BANS = 64;
-/** a constraint must be complete within this many generated tokens (or the
- * model's context, if that leaves fewer) unless the page says otherwise */
-export const CONSTRAINT_BUDGET = 200;
 export const MAX_REGEX = 200;
 
 /**

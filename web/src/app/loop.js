@@ -4,6 +4,8 @@
  * step says there is nothing more or the loop is no longer the current one.
  */
 
+import { batch, signal } from '@preact/signals';
+
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -19,4 +21,37 @@ export async function playLoop(step, speed, current) {
     // a timer between steps: the page renders, the Worker computes
     await sleep(Math.max(0, 1000 / speed() - (performance.now() - t0)));
   }
+}
+
+/**
+ * Play, Pause and the loop between them, for a panel or for compare
+ * mode's panels in lockstep (the one place that knows how).
+ * @param {{step: () => Promise<boolean>, speed: () => number, canStart: () => boolean,
+ *   onPlay?: () => void, onPause?: () => void}} o
+ *   onPlay: as Play starts; onPause: as it stops (by a pause, not by the end)
+ */
+export function createPlayer({ step, speed, canStart, onPlay = () => {}, onPause = () => {} }) {
+  const playing = signal(false);
+  let loopId = 0;
+  function play() {
+    if (playing.value || !canStart()) return;
+    const id = ++loopId;
+    batch(() => {
+      playing.value = true;
+      onPlay();
+    });
+    playLoop(step, speed, () => playing.value && id === loopId).then(() => {
+      if (id === loopId) playing.value = false;
+    });
+  }
+  function pause() {
+    loopId++;
+    playing.value = false;
+    onPause();
+  }
+  function togglePlay() {
+    if (playing.value) pause();
+    else play();
+  }
+  return { playing, play, pause, togglePlay };
 }

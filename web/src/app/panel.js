@@ -16,10 +16,10 @@
  */
 import { batch, computed, signal } from '@preact/signals';
 
-import { SPEED, changesOf, defaultState, normalizeSeed, seedError, settingsAt } from './hash.js';
+import { SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, settingsAt } from './hash.js';
 import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, SPECULATE, matchPreset, presetParams } from './lab.js';
 import { SPEC, clampParam, defaultParams } from './params.js';
-import { playLoop } from './loop.js';
+import { createPlayer } from './loop.js';
 
 /** @typedef {import('../worker/summary.js').StepSummary} StepSummary */
 /** @typedef {import('../worker/host.js').Status} Status */
@@ -144,7 +144,6 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const focus = signal(null);
   /** @type {import('@preact/signals').Signal<number | null>} */
   const hover = signal(null);
-  const playing = signal(false);
   const speed = signal(SPEED.def);
   /** a model file on its way: bytes loaded of total (0: unknown) */
   /** @type {import('@preact/signals').Signal<{name: string, loaded: number, total: number} | null>} */
@@ -230,7 +229,12 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
 
   let epoch = 0; // bumped by every new generation: late answers are dropped
   let drawCount = 0;
-  let loopId = 0;
+  const { playing, play, pause, togglePlay } = createPlayer({
+    step: () => step(),
+    speed: () => speed.value,
+    canStart: () => !!status.value?.ready,
+    onPlay: () => { focus.value = null; },
+  });
   /** @type {Promise<unknown>} */
   let chain = Promise.resolve();
 
@@ -475,28 +479,6 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
    */
   function step(force = -1) {
     return enqueue(() => doStep(strategy.value === 'sample' ? force : -1));
-  }
-
-  function play() {
-    if (playing.value || !status.value?.ready) return;
-    const id = ++loopId;
-    batch(() => {
-      playing.value = true;
-      focus.value = null;
-    });
-    playLoop(step, () => speed.value, () => playing.value && id === loopId).then(() => {
-      if (id === loopId) playing.value = false;
-    });
-  }
-
-  function pause() {
-    loopId++;
-    playing.value = false;
-  }
-
-  function togglePlay() {
-    if (playing.value) pause();
-    else play();
   }
 
   /**
@@ -772,7 +754,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   }
 
   function rollSeed() {
-    return setSeed(String(Math.floor(Math.random() * 1e9)));
+    return setSeed(randomSeed());
   }
 
   /** @param {string} text */

@@ -31,9 +31,15 @@ function SharedRandomness({ compare }) {
 }
 
 /**
- * @param {{compare: import('../app/compare.js').Compare, panel: import('../app/panel.js').Panel, index: number}} props
+ * One compare panel.  On the page it has its preset, settings, strategy,
+ * bans, text, beams or rounds, metrics and next-token bars; in an element
+ * (`sliders` given) its settings in words, those sliders, its text and
+ * its bars.
+ * @param {{compare: import('../app/compare.js').Compare, panel: import('../app/panel.js').Panel, index: number,
+ *   sliders?: string[] | null}} props
+ *   sliders: an element's panel, with these sliders (the engine's names)
  */
-function ComparePanel({ compare, panel, index }) {
+export function ComparePanel({ compare, panel, index, sliders = null }) {
   const uid = `spg-${panel.session}`;
   const how = panel.strategy.value;
   const preset = panel.preset.value;
@@ -42,58 +48,66 @@ function ComparePanel({ compare, panel, index }) {
   const tune = () => compare.retune(panel);
   /** a choice was made: regenerate now */
   const retune = () => compare.retune(panel, { now: true });
+  const full = sliders === null;
   return (
     <section class="spg-card spg-cpanel" aria-labelledby={`${uid}-h`} data-testid="compare-panel" data-session={panel.session} data-strategy={how} data-preset={preset}>
-      <div class="spg-card-head">
-        <h2 id={`${uid}-h`}>Panel {name}</h2>
-        <div class="spg-row spg-cpanel-pick">
-          <label class="spg-sr" for={`${uid}-preset`}>Preset of panel {name}</label>
-          <select
-            id={`${uid}-preset`}
-            value={preset}
-            data-testid="preset-select"
-            onChange={(e) => {
-              const v = /** @type {HTMLSelectElement} */ (e.currentTarget).value;
-              if (v !== 'custom') compare.setPreset(panel, v);
-            }}
-          >
-            {PRESETS.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
-            <option value="custom" disabled={preset !== 'custom'}>Custom</option>
-          </select>
-          <button
-            type="button"
-            class="spg-btn spg-btn-small"
-            aria-label={`Remove panel ${name}`}
-            title="Remove this panel"
-            disabled={compare.panels.value.length <= MIN_PANELS}
-            data-testid="remove-panel"
-            onClick={() => compare.removePanel(panel)}
-          >
-            ×
-          </button>
+      {full ? (
+        <div class="spg-card-head">
+          <h2 id={`${uid}-h`}>Panel {name}</h2>
+          <div class="spg-row spg-cpanel-pick">
+            <label class="spg-sr" for={`${uid}-preset`}>Preset of panel {name}</label>
+            <select
+              id={`${uid}-preset`}
+              value={preset}
+              data-testid="preset-select"
+              onChange={(e) => {
+                const v = /** @type {HTMLSelectElement} */ (e.currentTarget).value;
+                if (v !== 'custom') compare.setPreset(panel, v);
+              }}
+            >
+              {PRESETS.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
+              <option value="custom" disabled={preset !== 'custom'}>Custom</option>
+            </select>
+            <button
+              type="button"
+              class="spg-btn spg-btn-small"
+              aria-label={`Remove panel ${name}`}
+              title="Remove this panel"
+              disabled={compare.panels.value.length <= MIN_PANELS}
+              data-testid="remove-panel"
+              onClick={() => compare.removePanel(panel)}
+            >
+              ×
+            </button>
+          </div>
         </div>
-      </div>
-      <details class="spg-cpanel-settings">
-        <summary data-testid="panel-settings">{describeSettings(panel.panelSpec.value)}{panel.bans.value.length ? ` · ${panel.bans.value.length} banned` : ''}</summary>
-        <StrategyPicker panel={panel} uid={uid} onStrategy={(s) => compare.setStrategy(panel, s)} onTuned={retune} />
-        <SamplerSliders panel={panel} uid={uid} onChanged={tune} />
-        <BanList panel={panel} onChanged={retune} />
-      </details>
+      ) : (
+        <h2 id={`${uid}-h`}>Panel {name} <small class="spg-hint">{describeSettings(panel.panelSpec.value)}</small></h2>
+      )}
+      {full && (
+        <details class="spg-cpanel-settings">
+          <summary data-testid="panel-settings">{describeSettings(panel.panelSpec.value)}{panel.bans.value.length ? ` · ${panel.bans.value.length} banned` : ''}</summary>
+          <StrategyPicker panel={panel} uid={uid} onStrategy={(st) => compare.setStrategy(panel, st)} onTuned={retune} />
+          <SamplerSliders panel={panel} uid={uid} onChanged={tune} />
+          <BanList panel={panel} onChanged={retune} />
+        </details>
+      )}
+      {!full && sliders.length > 0 && <SamplerSliders panel={panel} uid={uid} keys={sliders} legend={`Panel ${name}`} onChanged={tune} />}
       <Output panel={panel} />
       <StatusLine panel={panel} />
-      {how === 'beam' && (
+      {full && how === 'beam' && (
         <details class="spg-cpanel-more">
           <summary>Beams</summary>
           <BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
         </details>
       )}
-      {how === 'speculative' && (
+      {full && how === 'speculative' && (
         <details class="spg-cpanel-more">
           <summary>Rounds</summary>
           <SpecRounds spec={panel.spec.value} draftName={panel.specOpts.value.draft} />
         </details>
       )}
-      <Metrics lab={panel.lab.value} text={panel.text.value} vocab={panel.model.value?.vocab ?? 2} uid={uid} compact />
+      {full && <Metrics lab={panel.lab.value} text={panel.text.value} vocab={panel.model.value?.vocab ?? 2} uid={uid} compact />}
       {how !== 'beam' && (
         <details class="spg-cpanel-more">
           <summary>Next token</summary>

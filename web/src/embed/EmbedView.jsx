@@ -6,14 +6,13 @@
  * The same components as the page, on the element's own app (its own
  * sessions in the model's shared Worker).
  */
-import { describeSettings } from '../app/lab.js';
 import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
+import { ComparePanel } from '../components/CompareView.jsx';
 import { Bars, Notices, Nucleus, Output, StatusLine, Transport } from '../components/Playground.jsx';
 import { SLIDERS } from './attrs.js';
 
 /** @typedef {Pick<import('./attrs.js').Config, 'controls' | 'transport' | 'parts'>} ViewConfig */
 
-const NAMES = ['A', 'B', 'C', 'D'];
 
 /** the engine's names of the sliders a config shows @param {string[]} controls */
 const sliderKeys = (controls) => controls.filter((c) => c in SLIDERS).map((c) => SLIDERS[/** @type {keyof typeof SLIDERS} */ (c)]);
@@ -86,20 +85,7 @@ function EmbedCompare({ app, controls, transport }) {
       )}
       {transport && <Transport panel={compare} label="All panels" />}
       <div class={`spg-embed-cpanels is-${panels.length}`}>
-        {panels.map((p, i) => (
-          <section key={p.session} class="spg-card spg-cpanel" aria-labelledby={`spg-${p.session}-h`} data-testid="compare-panel" data-session={p.session} data-preset={p.preset.value}>
-            <h2 id={`spg-${p.session}-h`}>Panel {NAMES[i]} <small class="spg-hint">{describeSettings(p.panelSpec.value)}</small></h2>
-            {keys.length > 0 && <SamplerSliders panel={p} uid={`spg-${p.session}`} keys={keys} legend={`Panel ${NAMES[i]}`} onChanged={() => compare.retune(p)} />}
-            <Output panel={p} />
-            <StatusLine panel={p} />
-            {p.strategy.value !== 'beam' && (
-              <details class="spg-cpanel-more">
-                <summary>Next token</summary>
-                <Bars panel={p} onBan={(token) => { p.toggleBan(token); compare.retune(p, { now: true }); }} />
-              </details>
-            )}
-          </section>
-        ))}
+        {panels.map((p, i) => <ComparePanel key={p.session} compare={compare} panel={p} index={i} sliders={keys} />)}
       </div>
     </div>
   );

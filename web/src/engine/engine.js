@@ -137,6 +137,8 @@ export class WasmModule {
     this.x = null;
     /** @type {WebAssembly.Memory | null} */
     this.memory = null;
+    /** @type {string[] | undefined} the step record's fields, in api_step_read's order */
+    this.stepFields = undefined;
   }
 
   /** @returns {WebAssembly.Imports} */
@@ -380,16 +382,35 @@ export class Engine extends WasmModule {
   }
 
   /**
+   * A step record's numbers and array addresses, read in one call
+   * (wasm_api.c STEP_FIELDS names them, in order).
+   * @param {number} st pointer to an sp_step
+   * @returns {Record<string, number>}
+   */
+  stepNumbers(st) {
+    const fields = this.stepFields ??= this.cstring(this.x.api_step_fields()).split(',').filter(Boolean);
+    const out = this.malloc(8 * fields.length);
+    /** @type {Record<string, number>} */
+    const f = {};
+    try {
+      this.x.api_step_read(st, out);
+      const values = new Float64Array(/** @type {WebAssembly.Memory} */ (this.memory).buffer, out, fields.length);
+      fields.forEach((name, i) => { f[name] = values[i]; });
+    } finally {
+      this.free(out);
+    }
+    return f;
+  }
+
+  /**
    * Copies a step record out of the engine.
    * @param {number} st pointer to an sp_step
    * @returns {StepRecord}
    */
   readStep(st) {
     const x = this.x;
-    const vocab = x.api_step_vocab(st);
-    const nKept = x.api_step_n_kept(st);
-    const rawPtr = x.api_step_probs_raw(st);
-    const temperedPtr = x.api_step_probs_tempered(st);
+    const f = this.stepNumbers(st);
+    const vocab = f.vocab;
     const n = Math.min(TOP_N, vocab);
     const scratch = this.malloc(12 * n);
     let top;
@@ -405,21 +426,21 @@ export class Engine extends WasmModule {
     }
     return {
       vocab,
-      token: x.api_step_token(st),
-      p: x.api_step_p(st),
-      u: x.api_step_u(st),
-      nKept,
-      keptMass: x.api_step_kept_mass(st),
-      entropyBits: x.api_step_entropy_bits(st),
-      entropyRawBits: x.api_step_entropy_raw_bits(st),
-      argmaxRaw: x.api_step_argmax_raw(st),
-      probs: this.floats(x.api_step_probs(st), vocab).slice(),
-      probsRaw: rawPtr ? this.floats(rawPtr, vocab).slice() : null,
-      probsTempered: temperedPtr ? this.floats(temperedPtr, vocab).slice() : null,
+      token: f.token,
+      p: f.p,
+      u: f.u,
+      nKept: f.n_kept,
+      keptMass: f.kept_mass,
+      entropyBits: f.entropy_bits,
+      entropyRawBits: f.entropy_raw_bits,
+      argmaxRaw: f.argmax_raw,
+      probs: this.floats(f.probs, vocab).slice(),
+      probsRaw: f.probs_raw ? this.floats(f.probs_raw, vocab).slice() : null,
+      probsTempered: f.probs_tempered ? this.floats(f.probs_tempered, vocab).slice() : null,
       top,
-      logits: this.floats(x.api_step_logits(st), vocab).slice(),
-      cut: this.bytes(x.api_step_cut(st), vocab).slice(),
-      kept: this.ints(x.api_step_kept(st), nKept).slice(),
+      logits: this.floats(f.logits, vocab).slice(),
+      cut: this.bytes(f.cut, vocab).slice(),
+      kept: this.ints(f.kept, f.n_kept).slice(),
     };
   }
 
@@ -434,7 +455,7 @@ export class Engine extends WasmModule {
     if (!st) throw new EngineError('no step to draw from yet', 4);
     if (!Number.isInteger(n) || n <= 0 || n > 10_000_000) throw new RangeError(`samples must be an integer in 1..10000000 (got ${n})`);
     const [lo, hi] = splitSeed(seed);
-    const vocab = this.x.api_step_vocab(st);
+    const vocab = this.stepNumbers(st).vocab;
     const counts = this.malloc(4 * vocab);
     try {
       const kl = this.x.api_step_sample_counts(st, lo, hi, n, counts);

@@ -31,7 +31,7 @@
  *       rewind to `index` generated tokens, then append `token`
  *   Results of start/step/preview/branch/constrain: {steps: StepSummary[],
  *       next: StepSummary | null, status: Status, samples: Samples | null,
- *       lab: Lab}
+ *       lab: Lab} (a preview changes no text: no lab)
  *   samples {n, seed}: also draw n samples from `next` (own PRNG).
  *
  * The decoding lab (docs/playground.md has the tables):
@@ -48,12 +48,10 @@
  *   specStart {session, draft, n, prompt, seed, params, rounds?, samples?, schedule?}
  *   specRound {session, params, count?, samples?} -> SpecAnswer
  */
-import { CONSTRAINT_BUDGET } from '../app/lab.js';
 import { EngineError } from '../engine/engine.js';
+import { CONSTRAINT_BUDGET, MAX_TOKENS } from '../shared/limits.js';
 import { sampleSummary, summarize } from './summary.js';
 
-/** a generation stops here even when the model could go on */
-export const MAX_TOKENS = 2000;
 
 /** @typedef {Array<{from: number, params: Params}>} Schedule  settings by step, ascending */
 
@@ -70,7 +68,7 @@ export function paramsAt(schedule, i, params) {
   }
   return at;
 }
-export { CONSTRAINT_BUDGET };
+export { CONSTRAINT_BUDGET, MAX_TOKENS };
 
 /**
  * @typedef {Object} Lab  what the engine measures about the text so far
@@ -471,10 +469,13 @@ export class EngineHost {
     return this.answer(s, out, params, samples, from);
   }
 
-  /** @param {{session: string, params: Params, samples?: {n: number, seed: number}}} args */
+  /**
+   * A slider moved: the next token re-warped, and nothing else (the text,
+   * its metrics and the model's work are as they were: no lab numbers).
+   * @param {{session: string, params: Params, samples?: {n: number, seed: number}}} args
+   */
   preview({ session: sid, params, samples }) {
-    const s = this.get(sid);
-    return this.answer(s, [], params, samples, s.session.nGenerated);
+    return this.answer(this.get(sid), [], params, samples, null);
   }
 
   /**
@@ -761,7 +762,7 @@ export class EngineHost {
    * @param {import('./summary.js').StepSummary[]} steps
    * @param {Params} params
    * @param {{n: number, seed: number} | undefined} samples
-   * @param {number} from
+   * @param {number | null} from  null: the text did not change (no lab)
    */
   answer(s, steps, params, samples, from) {
     const status = this.status(s);
@@ -791,7 +792,7 @@ export class EngineHost {
     if (next && samples) {
       drawn = sampleSummary(next, s.session.sampleCounts(samples.n, samples.seed), samples.n, samples.seed);
     }
-    return { steps, next, status, samples: drawn, lab: this.lab(s, from) };
+    return { steps, next, status, samples: drawn, lab: from === null ? undefined : this.lab(s, from) };
   }
 }
 
