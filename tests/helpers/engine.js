@@ -59,3 +59,22 @@ export function inProcessClient() {
     },
   };
 }
+
+/**
+ * The elements' Worker clients, in process: every client the element
+ * registry asks for (`setClientFactory` of web/src/embed/registry.js) is an
+ * in-process one; `made` and `terminated` record the models' keys.
+ * @param {(factory: (key: string) => {request: Function, terminate: () => void}) => void} setClientFactory
+ */
+export function inProcessClients(setClientFactory) {
+  /** @type {string[]} */
+  const made = [];
+  /** @type {string[]} */
+  const terminated = [];
+  setClientFactory((key) => {
+    made.push(key);
+    const client = inProcessClient();
+    return { request: (/** @type {string} */ op, /** @type {any} */ args) => client.request(op, args), terminate: () => terminated.push(key) };
+  });
+  return { made, terminated };
+}

@@ -8,21 +8,17 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { signal } from '@preact/signals';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { inProcessClient } from '../../../tests/helpers/engine.js';
+import { inProcessClients } from '../../../tests/helpers/engine.js';
 import { parseHash } from '../app/hash.js';
 import { EmbedCode } from '../components/EmbedCode.jsx';
 import { setClientFactory } from './registry.js';
 import { until } from '../../../tests/helpers/until.js';
 
-const made = [];
-const terminated = [];
+let made;
+let terminated;
 
 beforeAll(async () => {
-  setClientFactory((key) => {
-    made.push(key);
-    const client = inProcessClient();
-    return { request: (op, args) => client.request(op, args), terminate: () => terminated.push(key) };
-  });
+  ({ made, terminated } = inProcessClients(setClientFactory));
   await import('./embed.jsx');
 });
 

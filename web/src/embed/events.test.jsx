@@ -7,21 +7,17 @@
 // calmly and shares the model's client with the elements.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { engineText, inProcessClient } from '../../../tests/helpers/engine.js';
+import { engineText, inProcessClients } from '../../../tests/helpers/engine.js';
 import { SETTINGS_EVENT, TOKEN_EVENT } from './events.js';
 import { setClientFactory } from './registry.js';
 import { createSession } from './session.js';
 import { until } from '../../../tests/helpers/until.js';
 
-const made = [];
-const terminated = [];
+let made;
+let terminated;
 
 beforeAll(async () => {
-  setClientFactory((key) => {
-    made.push(key);
-    const client = inProcessClient();
-    return { request: (op, args) => client.request(op, args), terminate: () => terminated.push(key) };
-  });
+  ({ made, terminated } = inProcessClients(setClientFactory));
   await import('./embed.jsx');
 });
 
