@@ -13,7 +13,9 @@ export const haveChromium = fs.existsSync(CHROMIUM);
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
 
-export { until } from '../helpers/until.js';
+import { until } from '../helpers/until.js';
+
+export { until };
 export { engineText } from '../helpers/engine.js';
 
 /**

@@ -19,6 +19,7 @@ import { batch, computed, signal } from '@preact/signals';
 import { SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, settingsAt } from './hash.js';
 import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, SPECULATE, matchPreset, presetParams } from './lab.js';
 import { SPEC, clampParam, defaultParams } from './params.js';
+import { DECODERS } from './decoders/index.js';
 import { createPlayer } from './loop.js';
 
 /** @typedef {import('../worker/summary.js').StepSummary} StepSummary */
@@ -159,6 +160,13 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const busy = signal('Starting the engine…');
   const ready = signal(false);
 
+  /** what the decoders (decoders/*.js) see of this panel */
+  /** @type {import('./decoders/index.js').PanelState} */
+  const state = {
+    client, session, seed, steps, forced, next, samples, beam, spec, status, beamOpts, specOpts, constraint,
+    applyNext, applyLab, sampleArg, ensureModel, setError,
+  };
+
   /** the settings in force: the sliders and the bans */
   const settings = computed(() => ({ params: params.value, bans: bans.value }));
   /** the settings as the engine takes them */
@@ -166,7 +174,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const paramsKey = computed(() => JSON.stringify(engineParams.value));
   /** the step being looked at (time travel), or null: the live next token */
   const viewIndex = computed(() => {
-    if (strategy.value !== 'sample') return null;
+    if (!decoder.value.timeTravel) return null;
     const i = hover.value ?? focus.value;
     return i !== null && i < steps.value.length ? i : null;
   });
@@ -184,18 +192,12 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   });
   /** the samples that go with the distribution on screen */
   const shownSamples = computed(() => (viewIndex.value === null ? samples.value : peekShown.value?.samples ?? null));
+  /** the decoding strategy's side of the panel (decoders/*.js) */
+  const decoder = computed(() => DECODERS[strategy.value]);
   /** how many times Step has advanced this text (what a link's `steps` replays) */
-  const stepCount = computed(() => {
-    if (strategy.value === 'beam') return beam.value?.expansions ?? 0;
-    if (strategy.value === 'speculative') return spec.value?.rounds.length ?? 0;
-    return steps.value.length;
-  });
+  const stepCount = computed(() => decoder.value.count(state));
   /** the generated text (after the prompt) */
-  const text = computed(() => {
-    if (strategy.value === 'beam') return beam.value?.hypotheses[0]?.text ?? '';
-    if (strategy.value === 'speculative') return (spec.value?.tokens ?? []).map((t) => t.piece).join('');
-    return steps.value.map((st) => st.piece).join('');
-  });
+  const text = computed(() => decoder.value.text(state));
   /** the preset these settings are, or 'custom' */
   const preset = computed(() => matchPreset(params.value));
   /** the live Top-p alone (the nucleus view re-renders only for it) */
@@ -322,30 +324,16 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     const changes = opts.changes ?? [];
     // what each step will run with, for the Worker (only where it is not the live settings)
     const schedule = changes.map((c) => ({ from: c.from, params: engineParamsOf(c) }));
+    const decoder = DECODERS[strategy.value];
+    /** @type {import('./decoders/index.js').Run} */
+    const run = {
+      prompt: text, count, params: engineParams.value, schedule, forced: opts.forced ?? [],
+      constraint: wanted, engineConstraint: constraintArg(wanted),
+    };
     try {
-      const how = strategy.value;
-      /** @type {any} */
-      let res;
-      if (how === 'beam') {
-        res = await client.request('beamStart', {
-          session, prompt: text, width: beamOpts.value.width, lengthPenalty: beamOpts.value.lengthPenalty,
-          params: engineParams.value, steps: count, schedule,
-        });
-      } else if (how === 'speculative') {
-        await ensureModel(specOpts.value.draft, 'spec');
-        res = await client.request('specStart', {
-          session, draft: specOpts.value.draft, n: specOpts.value.n, prompt: text, seed: seed.value,
-          params: engineParams.value, rounds: count, samples: sampleArg(), schedule,
-        });
-      } else {
-        res = await client.request('start', {
-          session, prompt: text, seed: seed.value, params: engineParams.value,
-          steps: count, forced: opts.forced ?? [], samples: sampleArg(),
-          constraint: constraintArg(wanted), schedule,
-        });
-      }
+      const res = await decoder.start(state, run);
       if (e !== epoch) return false;
-      const ran = how === 'beam' ? res.expansions : how === 'speculative' ? res.rounds.length : res.steps.length;
+      const ran = decoder.ran(res);
       batch(() => {
         stepSettings.value = Array.from({ length: ran }, (_, i) => settingsAt(changes, i, live));
         prompt.value = text;
@@ -353,25 +341,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         peeked.value = null;
         focus.value = null;
         hover.value = null;
-        if (how === 'beam') {
-          steps.value = [];
-          forced.value = [];
-          next.value = null;
-          samples.value = null;
-          spec.value = null;
-          applyBeam(res);
-        } else {
-          beam.value = null;
-          spec.value = how === 'speculative' ? { rounds: [], tokens: [], totals: res.totals, draft: res.draft, n: res.n } : null;
-          steps.value = res.steps;
-          forced.value = how === 'sample' ? (opts.forced ?? []).filter(([i]) => i < res.steps.length) : [];
-          if (how === 'speculative') applySpec(res);
-          applyNext(res);
-        }
-        if (how === 'sample') {
-          constraint.value = wanted;
-          setError('constraint');
-        }
+        decoder.began(state, res, run);
         setError('prompt');
         setError('engine');
         setError('spec');
@@ -405,66 +375,20 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     }
   }
 
-  /** @param {any} res a beam answer */
-  function applyBeam(res) {
-    beam.value = {
-      hypotheses: res.hypotheses, live: res.live, expansions: res.expansions, width: res.width, lengthPenalty: res.lengthPenalty,
-    };
-    status.value = res.status;
-    applyLab(res.lab, res.status.nGenerated);
-  }
-
-  /** @param {any} res a speculative answer (its rounds are new) */
-  function applySpec(res) {
-    const old = spec.value ?? { rounds: [], tokens: [], totals: res.totals, draft: res.draft, n: res.n };
-    spec.value = {
-      rounds: old.rounds.concat(res.rounds),
-      tokens: old.tokens.concat(res.rounds.flatMap((/** @type {SpecRound} */ r) => r.tokens)),
-      totals: res.totals,
-      draft: res.draft,
-      n: res.n,
-    };
-  }
-
   /** @param {number} force */
   async function doStep(force) {
     if (!status.value?.ready) return false;
     const e = epoch;
-    const index = steps.value.length;
-    const how = strategy.value;
+    const decoder = DECODERS[strategy.value];
     const used = settings.value;
     const before = stepCount.peek();
-    /** notes the settings of the Step that just ran (if it ran) */
-    const record = (/** @type {boolean} */ ran) => {
-      if (ran) stepSettings.value = [...stepSettings.value.slice(0, before), used];
-    };
     try {
-      if (how === 'beam') {
-        const res = await client.request('beamStep', { session, params: engineParamsOf(used) });
-        if (e !== epoch) return false;
-        batch(() => {
-          applyBeam(res);
-          record(res.expansions > before);
-        });
-        return res.status.ready;
-      }
-      if (how === 'speculative') {
-        const res = await client.request('specRound', { session, params: engineParamsOf(used), samples: sampleArg() });
-        if (e !== epoch) return false;
-        batch(() => {
-          applySpec(res);
-          applyNext(res);
-          record(res.rounds.length > 0);
-        });
-        return res.status.ready;
-      }
-      const res = await client.request('step', { session, params: engineParamsOf(used), force, samples: sampleArg() });
+      const res = await decoder.step(state, engineParamsOf(used), force);
       if (e !== epoch) return false;
       batch(() => {
-        steps.value = steps.value.concat(res.steps);
-        record(res.steps.length > 0);
-        if (force >= 0) forced.value = [...forced.value, [index, force]];
-        applyNext(res);
+        decoder.stepped(state, res, force);
+        // the settings this Step ran with (a link replays them)
+        if (decoder.ran(res) > 0) stepSettings.value = [...stepSettings.value.slice(0, before), used];
       });
       return res.status.ready;
     } catch (err) {
@@ -478,7 +402,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
    * beam expansion, or a round of speculative decoding.
    */
   function step(force = -1) {
-    return enqueue(() => doStep(strategy.value === 'sample' ? force : -1));
+    return enqueue(() => doStep(decoder.value.forcing ? force : -1));
   }
 
   /**
@@ -510,7 +434,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
 
   /** Re-warps the pending logits with the current settings (no draw). */
   const refreshPreview = coalesced(async () => {
-    if (!status.value?.ready || strategy.value === 'beam') return;
+    if (!status.value?.ready || !decoder.value.previews) return;
     const e = epoch;
     const n = stepCountNow();
     const res = await client.request('preview', { session, params: engineParams.value, samples: sampleArg() });
@@ -518,12 +442,12 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   });
 
   /** generated tokens so far (steps in sampling; the spec text) */
-  const stepCountNow = () => (strategy.value === 'speculative' ? spec.value?.tokens.length ?? 0 : steps.value.length);
+  const stepCountNow = () => decoder.peek().generated(state);
 
   /** Re-warps the pinned past step with the current settings (time travel, no draw). */
   const refreshPeek = coalesced(async () => {
     const i = focus.value;
-    if (i === null || strategy.value !== 'sample' || i >= steps.value.length) return;
+    if (i === null || !decoder.value.timeTravel || i >= steps.value.length) return;
     const e = epoch;
     const key = paramsKey.value;
     const drawn = sampling.value ? { n: SAMPLE_COUNT, seed: drawCount * 1000003 + i } : undefined;
@@ -617,7 +541,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       if (steps.value[i].token !== token) branch(i, token);
       return;
     }
-    if (strategy.value === 'sample') step(token);
+    if (decoder.value.forcing) step(token);
   }
 
   /**
@@ -628,7 +552,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
    */
   function clickBar(token, { force = false } = {}) {
     if (viewIndex.value !== null) return pick(token);
-    if ((force || barAction.value === 'force') && strategy.value === 'sample') return step(token);
+    if ((force || barAction.value === 'force') && decoder.value.forcing) return step(token);
     return toggleBan(token);
   }
 
@@ -700,7 +624,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
    */
   function setConstraint(c) {
     setError('constraint');
-    if (strategy.value !== 'sample') {
+    if (!decoder.value.constrains) {
       constraint.value = c;
       return Promise.resolve(true);
     }
@@ -715,7 +639,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
    */
   function greedyVia(road) {
     params.value = { ...params.value, temperature: road === 'temperature' ? 0 : 1, top_k: road === 'temperature' ? 0 : 1 };
-    if (strategy.value !== 'sample') strategy.value = 'sample';
+    strategy.value = 'sample'; // greedy decoding is sampling's
     return restart({ steps: steps.value.length || GREEDY_STEPS });
   }
 
@@ -725,7 +649,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   function drawSamples() {
     drawCount++;
     sampling.value = true;
-    if (focus.value !== null && viewIndex.value !== null && strategy.value === 'sample') return refreshPeek();
+    if (focus.value !== null && viewIndex.value !== null && decoder.value.timeTravel) return refreshPeek();
     focus.value = null;
     return refreshPreview();
   }
@@ -902,7 +826,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       started = await restart({ ...run, prompt: '' });
       setError('prompt', why);
     }
-    if (strategy.value !== 'sample') constraint.value = wanted;
+    if (!decoder.value.constrains) constraint.value = wanted; // kept for when it applies
     ready.value = true;
     if (typeof performance !== 'undefined' && performance.mark) performance.mark('spg-ready');
     return started;

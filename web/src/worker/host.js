@@ -50,24 +50,22 @@
  */
 import { EngineError } from '../engine/engine.js';
 import { CONSTRAINT_BUDGET, MAX_TOKENS } from '../shared/limits.js';
+import { beamStart, beamStep } from './beam.js';
+import { branch, constrain, peek, preview, start, step } from './sample.js';
+import { specRound, specStart } from './speculative.js';
 import { sampleSummary, summarize } from './summary.js';
 
-
-/** @typedef {Array<{from: number, params: Params}>} Schedule  settings by step, ascending */
+export { paramsAt } from './schedule.js';
+/** @typedef {import('./schedule.js').Schedule} Schedule */
 
 /**
- * The params step i runs with: the last schedule entry from i or before,
- * else `params`.
- * @param {Schedule | undefined} schedule @param {number} i @param {Params} params
+ * The requests of each decoding strategy, by name: sampling (sample.js),
+ * beam search (beam.js), speculative decoding (speculative.js).
+ * @type {Record<string, (host: EngineHost, args: any) => any>}
  */
-export function paramsAt(schedule, i, params) {
-  let at = params;
-  for (const c of schedule ?? []) {
-    if (c.from > i) break;
-    at = c.params;
-  }
-  return at;
-}
+const STRATEGY_OPS = { start, step, preview, branch, constrain, peek, beamStart, beamStep, specStart, specRound };
+
+
 export { CONSTRAINT_BUDGET, MAX_TOKENS };
 
 /**
@@ -239,20 +237,15 @@ export class EngineHost {
       case 'freeModel': return this.freeModel(args.model);
       case 'openSession': return this.openSession(args.session, args.model);
       case 'closeSession': return this.closeSession(args.session);
-      case 'start': return this.start(args);
-      case 'step': return this.step(args);
-      case 'preview': return this.preview(args);
-      case 'branch': return this.branch(args);
-      case 'constrain': return this.constrain(args);
-      case 'peek': return this.peek(args);
       case 'lab': return this.lab(this.get(args.session), args.from ?? 0);
       case 'metrics': return this.get(args.session).session.metrics();
       case 'counters': return this.get(args.session).session.counters();
-      case 'beamStart': return this.beamStart(args);
-      case 'beamStep': return this.beamStep(args);
-      case 'specStart': return this.specStart(args);
-      case 'specRound': return this.specRound(args);
-      default: throw new TypeError(`unknown request "${op}"`);
+      default: {
+        // a decoding strategy's request (sample.js, beam.js, speculative.js)
+        const run = Object.hasOwn(STRATEGY_OPS, op) ? STRATEGY_OPS[op] : null;
+        if (!run) throw new TypeError(`unknown request "${op}"`);
+        return run(this, args);
+      }
     }
   }
 
@@ -422,286 +415,6 @@ export class EngineHost {
     const s = this.sessions.get(sid);
     if (!s) throw new RangeError(`no session "${sid}"`);
     return s;
-  }
-
-  /**
-   * @param {{session: string, prompt: string, seed: number | string, params: Params, steps?: number, forced?: Array<[number, number]>,
-   *   samples?: {n: number, seed: number}, constraint?: import('../engine/engine.js').Constraint | null, budget?: number,
-   *   schedule?: Schedule}} args
-   */
-  async start({ session: sid, prompt, seed, params, steps = 0, forced = [], samples, constraint = null, budget, schedule }) {
-    const s = this.get(sid);
-    const m = this.modelOf(s);
-    const engine = await this.enginePromise;
-    // a fresh session object: if the prompt (or the constraint) is refused,
-    // the old generation is still there, untouched
-    const fresh = engine.createSession(m.model, m.tokenizer);
-    try {
-      fresh.start(prompt, seed);
-      if (constraint) this.applyConstraint({ session: fresh, constrained: false }, constraint, budget);
-    } catch (err) {
-      fresh.free();
-      throw err;
-    }
-    this.replaceSession(s, fresh);
-    s.constrained = !!constraint;
-    const byIndex = new Map(forced);
-    const out = [];
-    for (let i = 0; i < steps; i++) {
-      if (!this.status(s).ready) break;
-      const force = byIndex.get(i);
-      out.push(this.stepOnce(s, paramsAt(schedule, i, params), force ?? -1));
-    }
-    return this.answer(s, out, params, samples, 0);
-  }
-
-  /**
-   * @param {{session: string, params: Record<string, number>, force?: number, count?: number, samples?: {n: number, seed: number}}} args
-   */
-  step({ session: sid, params, force = -1, count = 1, samples }) {
-    const s = this.get(sid);
-    const from = s.session.nGenerated;
-    const out = [];
-    for (let i = 0; i < count; i++) {
-      if (!this.status(s).ready) break;
-      out.push(this.stepOnce(s, params, i === 0 ? force : -1));
-    }
-    return this.answer(s, out, params, samples, from);
-  }
-
-  /**
-   * A slider moved: the next token re-warped, and nothing else (the text,
-   * its metrics and the model's work are as they were: no lab numbers).
-   * @param {{session: string, params: Params, samples?: {n: number, seed: number}}} args
-   */
-  preview({ session: sid, params, samples }) {
-    return this.answer(this.get(sid), [], params, samples, null);
-  }
-
-  /**
-   * @param {{session: string, index: number, token: number, params: Record<string, number>, samples?: {n: number, seed: number}}} args
-   */
-  branch({ session: sid, index, token, params, samples }) {
-    const s = this.get(sid);
-    if (!Number.isInteger(token) || token < 0 || token >= s.session.vocab) {
-      throw new RangeError(`branch: token ${token} is outside the vocabulary (0..${s.session.vocab - 1})`);
-    }
-    s.session.rewind(index);
-    for (const i of [...s.forced]) if (i >= index) s.forced.delete(i);
-    const out = [this.stepOnce(s, params, token)];
-    return this.answer(s, out, params, samples, index);
-  }
-
-  /**
-   * Constrains the text from here on (null lifts the constraint).
-   * @param {{session: string, constraint: import('../engine/engine.js').Constraint | null, budget?: number, params: Params, samples?: {n: number, seed: number}}} args
-   */
-  constrain({ session: sid, constraint, budget, params, samples }) {
-    const s = this.get(sid);
-    this.applyConstraint(s, constraint, budget);
-    return this.answer(s, [], params, samples, s.session.nGenerated);
-  }
-
-  /**
-   * Time travel: generated step `index` re-warped under params; the text,
-   * its random numbers and the pending token stay as they are.
-   * @param {{session: string, index: number, params: Params, samples?: {n: number, seed: number}}} args
-   */
-  peek({ session: sid, index, params, samples }) {
-    const s = this.get(sid);
-    const session = s.session;
-    const rec = session.peek(index, params);
-    const tokens = session.tokens;
-    const at = session.nPrompt + index;
-    const step = summarize(rec, {
-      kind: 'peek', index, history: tokens.slice(0, at), params,
-      pieceOf: (id) => session.tokenizer.piece(id),
-    });
-    if (at < tokens.length) {
-      // the token the text has at this step, and its probability now
-      step.token = tokens[at];
-      step.piece = session.tokenizer.piece(tokens[at]);
-      step.p = rec.probs[tokens[at]];
-    }
-    const drawn = samples ? sampleSummary(step, session.sampleCounts(samples.n, samples.seed), samples.n, samples.seed) : null;
-    return { step, samples: drawn };
-  }
-
-  // ---- beam search ------------------------------------------------------
-
-  /**
-   * A new beam search on the session's model (the session's sampled text
-   * is left as it is).
-   * @param {{session: string, prompt: string, width: number, lengthPenalty?: number, params: Params, steps?: number, schedule?: Schedule}} args
-   */
-  async beamStart({ session: sid, prompt, width, lengthPenalty = 0, params, steps = 0, schedule }) {
-    const s = this.get(sid);
-    const m = this.modelOf(s);
-    const engine = await this.enginePromise;
-    const tokenizer = m.tokenizer || m.model.tokenizer;
-    const promptTokens = tokenizer ? tokenizer.encode(prompt).length + 2 : 2;
-    const maxTokens = m.model.seqLen > 0 ? m.model.seqLen : promptTokens + this.maxTokens;
-    const search = engine.createBeamSearch(m.model, m.tokenizer, { width, lengthPenalty, maxTokens });
-    let replay = null;
-    try {
-      search.start(prompt);
-      // a session that follows the best beam, for the engine's metrics of it
-      replay = engine.createSession(m.model, m.tokenizer);
-      replay.start(prompt, 0);
-    } catch (err) {
-      search.free();
-      replay?.free();
-      throw err;
-    }
-    this.dropLab(s);
-    s.beam = { search, replay, expansions: 0, message: '', width, lengthPenalty };
-    return this.beamRun(s, params, steps, schedule);
-  }
-
-  /** @param {{session: string, params: Params, count?: number}} args */
-  beamStep({ session: sid, params, count = 1 }) {
-    const s = this.get(sid);
-    if (!s.beam) throw new RangeError('no beam search has been started in this session (beamStart)');
-    return this.beamRun(s, params, count);
-  }
-
-  /**
-   * @param {SessionEntry} s @param {Params} params @param {number} count
-   * @param {Schedule} [schedule] by expansion, from the first
-   * @returns {{hypotheses: Hypothesis[], live: number, expansions: number, width: number, lengthPenalty: number, status: Status, lab: Lab}}
-   */
-  beamRun(s, params, count, schedule) {
-    const b = /** @type {NonNullable<SessionEntry['beam']>} */ (s.beam);
-    for (let i = 0; i < count && !b.message; i++) {
-      if (b.expansions >= this.maxTokens) {
-        b.message = `Stopped after ${this.maxTokens} tokens. Reset to start again.`;
-        break;
-      }
-      if (b.search.live === 0) {
-        b.message = 'Every beam has ended its text.';
-        break;
-      }
-      try {
-        b.search.step(paramsAt(schedule, b.expansions, params));
-        b.expansions++;
-      } catch (err) {
-        if (!(err instanceof EngineError && err.code === 4)) throw err;
-        b.message = /every hypothesis/.test(err.message) ? 'Every beam has ended its text.' : `${err.message}. Reset to start again.`;
-      }
-    }
-    if (!b.message && b.search.live === 0) b.message = 'Every beam has ended its text.';
-    const hyps = b.search.hypotheses();
-    const nPrompt = b.replay.nPrompt;
-    const best = hyps[0];
-    this.follow(b.replay, best ? best.tokens : null);
-    return {
-      hypotheses: hyps.map((h) => ({
-        text: h.text, length: h.tokens.length - nPrompt, logprob: h.logprob, score: h.score, finished: h.finished,
-      })),
-      live: b.search.live,
-      expansions: b.expansions,
-      width: b.width,
-      lengthPenalty: b.lengthPenalty,
-      status: { nGenerated: best ? best.tokens.length - nPrompt : 0, ready: !b.message, finished: !!best?.finished, message: b.message },
-      lab: { metrics: b.replay.metrics(), counters: null, costs: [], statsFrom: 0, stats: b.replay.stats() },
-    };
-  }
-
-  /**
-   * Makes the replay session hold `tokens` (prompt included): rewinds to
-   * the common prefix and forces the rest, so its metrics are the engine's
-   * metrics of that text.  The forced steps are warped at temperature 0:
-   * beam search picks, it does not sample.
-   * @param {import('../engine/engine.js').Session} replay
-   * @param {Int32Array | null} tokens
-   */
-  follow(replay, tokens) {
-    if (!tokens) return;
-    const have = replay.tokens;
-    const nPrompt = replay.nPrompt;
-    let k = nPrompt;
-    while (k < have.length && k < tokens.length && have[k] === tokens[k]) k++;
-    if (k < have.length) replay.rewind(k - nPrompt);
-    for (let i = k; i < tokens.length && !replay.finished; i++) replay.step({ temperature: 0 }, { force: tokens[i] });
-  }
-
-  // ---- speculative decoding ----------------------------------------------
-
-  /**
-   * A new generation of the session's model, drafted by model `draft`.
-   * @param {{session: string, draft: string, n: number, prompt: string, seed: number | string, params: Params, rounds?: number,
-   *   samples?: {n: number, seed: number}, schedule?: Schedule}} args
-   */
-  async specStart({ session: sid, draft, n, prompt, seed, params, rounds = 0, samples, schedule }) {
-    const s = this.get(sid);
-    const m = this.modelOf(s);
-    const d = this.models.get(draft);
-    if (!d) throw new RangeError(`no model "${draft}" is loaded to draft with`);
-    const engine = await this.enginePromise;
-    const fresh = engine.createSession(m.model, m.tokenizer);
-    let speculator = null;
-    try {
-      speculator = engine.createSpeculator(fresh, d.model, d.tokenizer, n);
-      speculator.start(prompt, seed);
-    } catch (err) {
-      speculator?.free();
-      fresh.free();
-      throw err;
-    }
-    this.replaceSession(s, fresh);
-    s.spec = { speculator, draft, n, rounds: 0 };
-    return this.specRun(s, params, rounds, samples, 0, schedule);
-  }
-
-  /** @param {{session: string, params: Params, count?: number, samples?: {n: number, seed: number}}} args */
-  specRound({ session: sid, params, count = 1, samples }) {
-    const s = this.get(sid);
-    if (!s.spec) throw new RangeError('no speculative decoding has been started in this session (specStart)');
-    return this.specRun(s, params, count, samples, s.session.nGenerated);
-  }
-
-  /**
-   * @param {SessionEntry} s @param {Params} params @param {number} count
-   * @param {{n: number, seed: number} | undefined} samples @param {number} from
-   * @param {Schedule} [schedule] by round, from the first
-   */
-  specRun(s, params, count, samples, from, schedule) {
-    const spec = /** @type {NonNullable<SessionEntry['spec']>} */ (s.spec);
-    const session = s.session;
-    const tok = session.tokenizer;
-    /** @type {SpecRound[]} */
-    const rounds = [];
-    let stopped = '';
-    for (let i = 0; i < count; i++) {
-      if (!this.status(s).ready) break;
-      const index = session.nGenerated;
-      let r;
-      try {
-        r = spec.speculator.round(paramsAt(schedule, spec.rounds, params));
-      } catch (err) {
-        if (!(err instanceof EngineError && err.code === 4)) throw err;
-        stopped = `${err.message}. Reset to start again.`;
-        break;
-      }
-      spec.rounds++;
-      this.logCost(s);
-      const finished = session.finished;
-      const tokens = r.tokens.map((t, j) => {
-        const end = finished && j === r.tokens.length - 1;
-        return { index: index + j, token: t.token, piece: end ? '' : t.piece, status: t.status, end };
-      });
-      const drafted = Array.from(r.drafted, (id) => ({ token: id, piece: id >= 0 ? tok.piece(id) : '' }));
-      const at = tokens.findIndex((t) => t.status === 'corrected');
-      rounds.push({ round: spec.rounds, index, drafted, tokens, rejected: at >= 0 && at < drafted.length ? drafted[at] : null });
-    }
-    const ans = this.answer(s, [], params, samples, from);
-    if (stopped && ans.status.ready) {
-      ans.status.ready = false;
-      ans.status.message = stopped;
-      ans.next = null;
-      ans.samples = null;
-    }
-    return { ...ans, rounds, totals: spec.speculator.totals(), n: spec.n, draft: spec.draft };
   }
 
   // ---- helpers --------------------------------------------------------

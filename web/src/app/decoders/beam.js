@@ -1,0 +1,43 @@
+// @ts-check
+/**
+ * Beam search, one expansion a Step: the text is the best beam's; no
+ * random numbers, no next-token distribution of its own.
+ */
+
+/**
+ * Folds a beam answer in.
+ * @param {import('./index.js').PanelState} p @param {any} res
+ */
+function applyBeam(p, res) {
+  p.beam.value = {
+    hypotheses: res.hypotheses, live: res.live, expansions: res.expansions, width: res.width, lengthPenalty: res.lengthPenalty,
+  };
+  p.status.value = res.status;
+  p.applyLab(res.lab, res.status.nGenerated);
+}
+
+/** @type {import('./index.js').Decoder} */
+export const beam = {
+  timeTravel: false,
+  forcing: false,
+  constrains: false,
+  previews: false,
+  count: (p) => p.beam.value?.expansions ?? 0,
+  generated: (p) => p.status.value?.nGenerated ?? 0,
+  text: (p) => p.beam.value?.hypotheses[0]?.text ?? '',
+  start: (p, run) => p.client.request('beamStart', {
+    session: p.session, prompt: run.prompt, width: p.beamOpts.value.width, lengthPenalty: p.beamOpts.value.lengthPenalty,
+    params: run.params, steps: run.count, schedule: run.schedule,
+  }),
+  began(p, res) {
+    p.steps.value = [];
+    p.forced.value = [];
+    p.next.value = null;
+    p.samples.value = null;
+    p.spec.value = null;
+    applyBeam(p, res);
+  },
+  step: (p, params) => p.client.request('beamStep', { session: p.session, params }),
+  stepped: (p, res) => applyBeam(p, res),
+  ran: (res) => res.expansions,
+};

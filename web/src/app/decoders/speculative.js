@@ -1,0 +1,52 @@
+// @ts-check
+/**
+ * Speculative decoding, one round a Step: the draft model proposes, the
+ * panel's model verifies; the text is every round's tokens.
+ */
+
+/**
+ * Adds an answer's rounds.
+ * @param {import('./index.js').PanelState} p @param {any} res
+ */
+function applyRounds(p, res) {
+  const old = p.spec.value ?? { rounds: [], tokens: [], totals: res.totals, draft: res.draft, n: res.n };
+  p.spec.value = {
+    rounds: old.rounds.concat(res.rounds),
+    tokens: old.tokens.concat(res.rounds.flatMap((/** @type {import('../../worker/host.js').SpecRound} */ r) => r.tokens)),
+    totals: res.totals,
+    draft: res.draft,
+    n: res.n,
+  };
+}
+
+/** @type {import('./index.js').Decoder} */
+export const speculative = {
+  timeTravel: false,
+  forcing: false,
+  constrains: false,
+  previews: true,
+  count: (p) => p.spec.value?.rounds.length ?? 0,
+  generated: (p) => p.spec.value?.tokens.length ?? 0,
+  text: (p) => (p.spec.value?.tokens ?? []).map((t) => t.piece).join(''),
+  async start(p, run) {
+    await p.ensureModel(p.specOpts.value.draft, 'spec');
+    return p.client.request('specStart', {
+      session: p.session, draft: p.specOpts.value.draft, n: p.specOpts.value.n, prompt: run.prompt, seed: p.seed.value,
+      params: run.params, rounds: run.count, samples: p.sampleArg(), schedule: run.schedule,
+    });
+  },
+  began(p, res) {
+    p.beam.value = null;
+    p.spec.value = { rounds: [], tokens: [], totals: res.totals, draft: res.draft, n: res.n };
+    p.steps.value = res.steps;
+    p.forced.value = [];
+    applyRounds(p, res);
+    p.applyNext(res);
+  },
+  step: (p, params) => p.client.request('specRound', { session: p.session, params, samples: p.sampleArg() }),
+  stepped(p, res) {
+    applyRounds(p, res);
+    p.applyNext(res);
+  },
+  ran: (res) => res.rounds.length,
+};

@@ -1,0 +1,121 @@
+// @ts-check
+/**
+ * sample.js — the Worker's side of sampling, one token a step: a new text
+ * (start), steps, a re-warp of the next token (preview), a branch, a
+ * constraint, and a look at a past step (peek).  Each takes the host
+ * (models, sessions, the answer's shape: host.js) and the request's args.
+ */
+import { paramsAt } from './schedule.js';
+import { sampleSummary, summarize } from './summary.js';
+
+/** @typedef {import('./host.js').Params} Params */
+/** @typedef {import('./schedule.js').Schedule} Schedule */
+
+/**
+ * @param {import('./host.js').EngineHost} host
+ * @param {{session: string, prompt: string, seed: number | string, params: Params, steps?: number, forced?: Array<[number, number]>,
+ *   samples?: {n: number, seed: number}, constraint?: import('../engine/engine.js').Constraint | null, budget?: number,
+ *   schedule?: Schedule}} args
+ */
+export async function start(host, { session: sid, prompt, seed, params, steps = 0, forced = [], samples, constraint = null, budget, schedule }) {
+  const s = host.get(sid);
+  const m = host.modelOf(s);
+  const engine = await host.enginePromise;
+  // a fresh session object: if the prompt (or the constraint) is refused,
+  // the old generation is still there, untouched
+  const fresh = engine.createSession(m.model, m.tokenizer);
+  try {
+    fresh.start(prompt, seed);
+    if (constraint) host.applyConstraint({ session: fresh, constrained: false }, constraint, budget);
+  } catch (err) {
+    fresh.free();
+    throw err;
+  }
+  host.replaceSession(s, fresh);
+  s.constrained = !!constraint;
+  const byIndex = new Map(forced);
+  const out = [];
+  for (let i = 0; i < steps; i++) {
+    if (!host.status(s).ready) break;
+    const force = byIndex.get(i);
+    out.push(host.stepOnce(s, paramsAt(schedule, i, params), force ?? -1));
+  }
+  return host.answer(s, out, params, samples, 0);
+}
+
+/**
+ * @param {import('./host.js').EngineHost} host
+ * @param {{session: string, params: Record<string, number>, force?: number, count?: number, samples?: {n: number, seed: number}}} args
+ */
+export function step(host, { session: sid, params, force = -1, count = 1, samples }) {
+  const s = host.get(sid);
+  const from = s.session.nGenerated;
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    if (!host.status(s).ready) break;
+    out.push(host.stepOnce(s, params, i === 0 ? force : -1));
+  }
+  return host.answer(s, out, params, samples, from);
+}
+
+/**
+ * A slider moved: the next token re-warped, and nothing else (the text,
+ * its metrics and the model's work are as they were: no lab numbers).
+ * @param {import('./host.js').EngineHost} host
+ * @param {{session: string, params: Params, samples?: {n: number, seed: number}}} args
+ */
+export function preview(host, { session: sid, params, samples }) {
+  return host.answer(host.get(sid), [], params, samples, null);
+}
+
+/**
+ * @param {import('./host.js').EngineHost} host
+ * @param {{session: string, index: number, token: number, params: Record<string, number>, samples?: {n: number, seed: number}}} args
+ */
+export function branch(host, { session: sid, index, token, params, samples }) {
+  const s = host.get(sid);
+  if (!Number.isInteger(token) || token < 0 || token >= s.session.vocab) {
+    throw new RangeError(`branch: token ${token} is outside the vocabulary (0..${s.session.vocab - 1})`);
+  }
+  s.session.rewind(index);
+  for (const i of [...s.forced]) if (i >= index) s.forced.delete(i);
+  const out = [host.stepOnce(s, params, token)];
+  return host.answer(s, out, params, samples, index);
+}
+
+/**
+ * Constrains the text from here on (null lifts the constraint).
+ * @param {import('./host.js').EngineHost} host
+ * @param {{session: string, constraint: import('../engine/engine.js').Constraint | null, budget?: number, params: Params, samples?: {n: number, seed: number}}} args
+ */
+export function constrain(host, { session: sid, constraint, budget, params, samples }) {
+  const s = host.get(sid);
+  host.applyConstraint(s, constraint, budget);
+  return host.answer(s, [], params, samples, s.session.nGenerated);
+}
+
+/**
+ * Time travel: generated step `index` re-warped under params; the text,
+ * its random numbers and the pending token stay as they are.
+ * @param {import('./host.js').EngineHost} host
+ * @param {{session: string, index: number, params: Params, samples?: {n: number, seed: number}}} args
+ */
+export function peek(host, { session: sid, index, params, samples }) {
+  const s = host.get(sid);
+  const session = s.session;
+  const rec = session.peek(index, params);
+  const tokens = session.tokens;
+  const at = session.nPrompt + index;
+  const step = summarize(rec, {
+    kind: 'peek', index, history: tokens.slice(0, at), params,
+    pieceOf: (id) => session.tokenizer.piece(id),
+  });
+  if (at < tokens.length) {
+    // the token the text has at this step, and its probability now
+    step.token = tokens[at];
+    step.piece = session.tokenizer.piece(tokens[at]);
+    step.p = rec.probs[tokens[at]];
+  }
+  const drawn = samples ? sampleSummary(step, session.sampleCounts(samples.n, samples.seed), samples.n, samples.seed) : null;
+  return { step, samples: drawn };
+}
