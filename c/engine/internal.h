@@ -57,6 +57,17 @@ static inline vec4 v4_exp(vec4 x) {
     return v4_and(v4_mul(p, scale), v4_ge(x, lo));
 }
 
+/* ---- the sampler's settings (sampler/params.c) ------------------------- */
+
+/* sp_params_check without the order's rule (a stage set but left out):
+ * what a warp needs.  Beam search warps with a chain of its own, leaving
+ * out the stages a search does not use, whatever the settings say. */
+int sp_params_check_ranges(const sp_params *p, int vocab, char *err);
+
+/* Mirostat's target after a token of final probability p_token was drawn
+ * (mu NaN: its start, 2 tau); mu itself when mirostat is off. */
+float sp_mirostat_update(const sp_params *p, float mu, float p_token);
+
 /* ---- kernels (kernels.c); every sum in the canonical order of vec4.h ---- */
 
 /* out[i] = exp(x[i] - shift); returns the canonical sum of out (float). */

@@ -14,15 +14,19 @@
  *   sp_session   model + state + tokenizer + sampler + history + PRNG:
  *                what the CLI, the WASM API and the tests drive.
  *
- * The pipeline, always in this order (each stage a pure function of the
- * candidates and the parameters; masking writes -INFINITY; nothing is
- * normalized until the final softmax):
+ * The sampler chain: an ordered list of stages (sp_stage), each one
+ * function of the candidates and the parameters (masking writes -INFINITY;
+ * nothing is normalized until the final softmax).  The default order:
  *
- *   [constraint mask] -> logit bias -> repetition penalty -> frequency &
- *   presence penalties -> temperature -> top-k -> top-p -> min-p ->
- *   typical-p -> softmax -> draw
+ *   [constraint mask] -> logit bias -> penalties (repetition, frequency,
+ *   presence) -> DRY -> no-repeat-ngram -> temperature (dynamic
+ *   temperature) -> top-nσ -> top-k -> top-p -> min-p -> typical-p ->
+ *   epsilon -> eta -> top-a -> XTC -> [mirostat] -> softmax -> draw
  *
- * (the constraint mask runs only when a regex or grammar is set)
+ * (the constraint mask runs first when a regex or grammar is set; mirostat,
+ * when on, is the chain's last stage: it sets the final truncation and
+ * learns from the token drawn).  Every stage is off at its neutral
+ * settings; sp_params.order reorders them (--samplers).
  *
  * DETERMINISM — same seed + model + prompt + settings => byte-identical
  * output in the native CLI, the WASM SIMD build, the scalar WASM build and
@@ -115,6 +119,13 @@ typedef enum {
     SP_CUT_TYPICAL_P,
     SP_CUT_MASK,         /* masked logit given by the model or the request */
     SP_CUT_CONSTRAINT,   /* cannot continue the regex / grammar */
+    SP_CUT_TOP_N_SIGMA,
+    SP_CUT_EPSILON,
+    SP_CUT_ETA,
+    SP_CUT_TOP_A,
+    SP_CUT_XTC,
+    SP_CUT_NO_REPEAT_NGRAM,
+    SP_CUT_MIROSTAT,
     SP_CUT_COUNT
 } sp_cut;
 
@@ -126,7 +137,32 @@ typedef struct {
 } sp_bias;
 
 #define SP_MAX_BIAS 256
+#define SP_MAX_DRY_BREAKERS 32    /* sequence breakers of DRY */
+#define SP_MAX_DRY_BREAKER_LEN 8  /* tokens in one breaker */
 
+/* The stages of the sampler chain (the order they have by default). */
+typedef enum {
+    SP_STAGE_BIAS = 0,
+    SP_STAGE_PENALTIES,
+    SP_STAGE_DRY,
+    SP_STAGE_NO_REPEAT_NGRAM,
+    SP_STAGE_TEMPERATURE,
+    SP_STAGE_TOP_N_SIGMA,
+    SP_STAGE_TOP_K,
+    SP_STAGE_TOP_P,
+    SP_STAGE_MIN_P,
+    SP_STAGE_TYPICAL_P,
+    SP_STAGE_EPSILON,
+    SP_STAGE_ETA,
+    SP_STAGE_TOP_A,
+    SP_STAGE_XTC,
+    SP_STAGE_COUNT
+} sp_stage;
+
+/* The sampler settings.  Each field is declared once, with its name, CLI
+ * flag, range, neutral value and documentation, in the parameter registry
+ * (sp_param_info, sampler/params.c); the CLI, the WASM API, the page and
+ * the docs read it from there. */
 typedef struct {
     float temperature;        /* >= 0; 0 = greedy; default 1 */
     int top_k;                /* >= 0; 0 or >= vocab = off */
@@ -137,16 +173,93 @@ typedef struct {
     float frequency_penalty;  /* finite; 0 = off */
     float presence_penalty;   /* finite; 0 = off */
     int penalty_last_n;       /* >= 0; 0 = the whole history */
+    float top_n_sigma;        /* <= 0 off */
+    float epsilon_cutoff;     /* [0, 1); 0 off */
+    float eta_cutoff;         /* [0, 1); 0 off */
+    float top_a;              /* >= 0; 0 off */
+    float xtc_probability;    /* [0, 1]; 0 off */
+    float xtc_threshold;      /* [0, 1]; > 0.5 off; default 0.1 */
+    float dry_multiplier;     /* >= 0; 0 off */
+    float dry_base;           /* >= 1; default 1.75 */
+    int dry_allowed_length;   /* >= 1; default 2 */
+    int dry_penalty_last_n;   /* >= 0; 0 = the whole history */
+    float dynatemp_range;     /* >= 0; 0 off */
+    float dynatemp_exp;       /* > 0; default 1 */
+    int no_repeat_ngram_size; /* >= 0; 0 off */
+    int mirostat;             /* 0 off, 1 or 2 */
+    float mirostat_tau;       /* > 0; default 5 */
+    float mirostat_eta;       /* > 0; default 0.1 */
     int n_bias;
     sp_bias bias[SP_MAX_BIAS];
+    /* DRY's sequence breakers: token sequences that end a repeat */
+    int n_dry_breakers;
+    int dry_breaker_len[SP_MAX_DRY_BREAKERS];
+    int dry_breakers[SP_MAX_DRY_BREAKERS][SP_MAX_DRY_BREAKER_LEN];
+    /* the chain's order: n_order stages from order[]; 0 = the default */
+    int n_order;
+    uint8_t order[SP_STAGE_COUNT];
 } sp_params;
 
-/* The neutral settings: T 1, everything else off. */
+/* The neutral settings: T 1, everything else off, the default order. */
 void sp_params_default(sp_params *p);
+
+/* ---- the registry: every stage and every parameter, declared once ---- */
+
+/* A stage's name ("top_p"), or NULL past SP_STAGE_COUNT. */
+const char *sp_stage_name(int stage);
+/* The stage called name, or -1. */
+int sp_stage_find(const char *name);
+
+enum { SP_PARAM_FLOAT = 0, SP_PARAM_INT = 1 };
+enum {
+    SP_PARAM_MIN_OPEN = 1,   /* the range excludes its lower end */
+    SP_PARAM_MAX_OPEN = 2,   /* ... its upper end */
+    SP_PARAM_IN_LINK = 4     /* a playground link always states it */
+};
+
+typedef struct {
+    const char *name;   /* the API's and the link's: "top_p" */
+    const char *flag;   /* the CLI's, without "--": "top-p" */
+    const char *code;   /* its short code in compact links: "p" */
+    const char *label;  /* for people: "Top-p" */
+    const char *doc;    /* one line: what it does, and its off value */
+    int stage;          /* the sp_stage it belongs to */
+    int type;           /* SP_PARAM_FLOAT or SP_PARAM_INT */
+    int flags;          /* SP_PARAM_* */
+    double min, max;    /* its range (+-INFINITY: open-ended) */
+    double neutral;     /* its default: the stage does nothing */
+    double ui_min, ui_max, ui_step; /* the range a lesson's slider spans */
+} sp_param_info;
+
+/* The number of parameters, and the i-th one's declaration (NULL past). */
+int sp_param_count(void);
+const sp_param_info *sp_param_at(int i);
+/* The parameter called name (or flag), or -1. */
+int sp_param_find(const char *name);
+/* Sets parameter i from a number: SP_ERR_ARG when it is not a whole
+ * number for an integer parameter (the range is sp_params_check's). */
+int sp_params_set(sp_params *p, int i, double value, char *err);
+double sp_params_get(const sp_params *p, int i);
+/* Whether stage's parameters turn it on. */
+int sp_stage_active(const sp_params *p, int stage);
+
+/* The chain's order from a list of stage names separated by commas or
+ * semicolons, or a preset: "default", "hf" (Hugging Face generate's) or
+ * "llama.cpp" (llama.cpp's default); SP_ERR_ARG names an unknown stage or
+ * a stage given twice. */
+int sp_params_set_order(sp_params *p, const char *list, char *err);
+/* The chain as names joined by commas, into out (at least 256 bytes). */
+void sp_params_order_text(const sp_params *p, char *out, size_t size);
+
+/* Adds a DRY sequence breaker (1..SP_MAX_DRY_BREAKER_LEN token ids). */
+int sp_params_add_dry_breaker(sp_params *p, const int *tokens, int n,
+                              char *err);
 
 /* Checks every field; on failure returns SP_ERR_ARG and a message that names
  * the parameter, e.g. "top-p must be in (0, 1] (got 1.5)".  vocab bounds the
- * bias token ids (pass 0 to skip that check).  The engine checks parameters
+ * bias token ids (pass 0 to skip that check).  A parameter set away from
+ * its neutral value whose stage the order leaves out is an error too ("top-p
+ * is set but the chain leaves out top_p").  The engine checks parameters
  * here and in the constructors below, and nowhere else: the front-ends
  * report its messages (the CLI puts "--" before the name). */
 int sp_params_check(const sp_params *p, int vocab, char *err);
@@ -197,6 +310,17 @@ int sp_sampler_vocab(const sp_sampler *s);
 int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
                     int n_history, const sp_params *p, sp_step *step,
                     char *err);
+
+/* What a warp draws on besides the logits and the settings: the step's
+ * XTC draw (in [0, 1): XTC acts when it is below xtc_probability) and
+ * mirostat's running surprise target mu (NaN: its start, 2 tau).  A
+ * session sets both for each step (each from its own seeded stream, so the
+ * step's main uniform stays the i-th); a bare sampler uses 0 and NaN. */
+typedef struct {
+    double xtc_u;
+    float mirostat_mu;
+} sp_sampler_state;
+void sp_sampler_set_state(sp_sampler *s, const sp_sampler_state *state);
 
 /* Tokens the next warps may choose: allowed[vocab], 0 = masked by a
  * constraint (cut stage "constraint"); NULL = all.  The array is borrowed

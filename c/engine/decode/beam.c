@@ -218,13 +218,14 @@ int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
     int len = b->live[0].n; /* all live beams have the same length */
     if (len >= b->cap || (b->seq_len > 0 && len >= b->seq_len))
         return sp_fail(err, SP_ERR_STATE, "context full: %d tokens", len);
-    /* the logits processors only: bias and penalties */
+    /* beam search's chain: the logits processors only (it ranks, it does
+     * not sample: no temperature, no cutoffs, no mirostat) */
+    static const uint8_t CHAIN[] = {SP_STAGE_BIAS, SP_STAGE_PENALTIES,
+                                    SP_STAGE_DRY, SP_STAGE_NO_REPEAT_NGRAM};
     sp_params p = *params;
-    p.temperature = 1.0f;
-    p.top_k = 0;
-    p.top_p = 1.0f;
-    p.min_p = 0.0f;
-    p.typical_p = 1.0f;
+    p.n_order = (int)sizeof CHAIN;
+    memcpy(p.order, CHAIN, sizeof CHAIN);
+    p.mirostat = 0;
     int n_cands = 0;
     for (int i = 0; i < b->n_live; i++) {
         hyp *h = &b->live[i];

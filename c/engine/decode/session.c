@@ -41,6 +41,9 @@ struct sp_session {
     uint8_t *allowed; /* [vocab] the mask of the next step */
     const uint8_t *fixed_allowed; /* a mask for every step, NULL = none */
     sp_token_stat *stats; /* [cap], one per generated token */
+    float *mu;        /* [cap + 1]: mirostat's target before generated step
+                       * i (NaN: its start), kept so that a rewind or a look
+                       * at the past finds it as it was */
     float *aside;     /* [vocab] the pending logits during sp_session_peek */
     char fault[SP_ERR_LEN]; /* why the model cannot go on, "" if it can */
 };
@@ -86,6 +89,7 @@ void sp_session_free(sp_session *s) {
     free(s->stats);
     free(s->aside);
     sp_cvocab_free(s->cvocab);
+    free(s->mu);
     free(s);
 }
 
@@ -99,7 +103,9 @@ static int push_token(sp_session *s, int token, char *err) {
         sp_token_stat *stats =
             realloc(s->stats, sizeof(sp_token_stat) * (size_t)cap);
         if (stats) s->stats = stats;
-        if (!tokens || !stats)
+        float *mu = realloc(s->mu, sizeof(float) * ((size_t)cap + 1));
+        if (mu) s->mu = mu;
+        if (!tokens || !stats || !mu)
             return sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
         s->cap = cap;
     }
@@ -165,8 +171,25 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
         return rc;
     }
     s->n_prompt = n;
+    if (s->mu) s->mu[0] = NAN; /* mirostat starts from 2 tau */
     if (s->constraint) sp_cstate_start(s->constraint, &s->cstate);
     return SP_OK;
+}
+
+/* The uniform XTC draws at generated step `step`: a stream of its own,
+ * from the seed and the step, so the step's main uniform stays the i-th
+ * of the seed's stream whatever XTC does (and a rewind finds it again). */
+static double xtc_uniform(uint64_t seed, int step) {
+    sp_rng r;
+    sp_rng_seed(&r, seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(step + 1)));
+    return sp_rng_uniform(&r);
+}
+
+/* What the warp of generated step `step` draws on besides the logits. */
+static void set_state(sp_session *s, int step) {
+    sp_sampler_state st = {xtc_uniform(s->seed, step),
+                           s->mu ? s->mu[step] : NAN};
+    sp_sampler_set_state(s->sampler, &st);
 }
 
 static int is_end_of_text(const sp_session *s, int token) {
@@ -305,7 +328,9 @@ static int prepare_mask(sp_session *s, char *err) {
 int sp_session_preview(sp_session *s, const sp_params *p, char *err) {
     int rc = check_ready(s, err);
     if (rc == SP_OK) rc = prepare_mask(s, err);
+    if (rc == SP_OK) rc = sp_params_check(p, sp_model_vocab(s->model), err);
     if (rc != SP_OK) return rc;
+    set_state(s, s->n_tokens - s->n_prompt);
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,
                          &s->step, err);
     s->has_step = rc == SP_OK;
@@ -341,8 +366,11 @@ int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
         rc = sp_fail(err, SP_ERR_STATE, "peek: position %d is invalid", pos);
     } else {
         sp_sampler_set_mask(s->sampler, s->fixed_allowed); /* no constraint */
-        rc = sp_sampler_warp(s->sampler, logits, s->tokens, pos + 1, p,
-                             &s->step, err);
+        rc = sp_params_check(p, sp_model_vocab(s->model), err);
+        set_state(s, n);
+        if (rc == SP_OK)
+            rc = sp_sampler_warp(s->sampler, logits, s->tokens, pos + 1, p,
+                                 &s->step, err);
     }
     if (s->pending) memcpy(s->pending, s->aside, bytes);
     s->has_step = rc == SP_OK;
@@ -362,6 +390,10 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     if (force >= 0 && s->constraint && !s->allowed[force])
         return sp_fail(err, SP_ERR_ARG, "force: token %d cannot continue the "
                        "text under the constraint", force);
+    rc = sp_params_check(p, sp_model_vocab(s->model), err);
+    if (rc != SP_OK) return rc;
+    int step_index = s->n_tokens - s->n_prompt;
+    set_state(s, step_index);
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,
                          &s->step, err);
     if (rc != SP_OK) {
@@ -378,6 +410,9 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     }
     rc = push_token(s, s->step.token, err);
     if (rc != SP_OK) return rc;
+    /* mirostat learns from the token drawn (its final probability) */
+    s->mu[step_index + 1] = sp_mirostat_update(p, s->mu[step_index],
+                                               s->step.p_token);
     sp_token_stat *stat = &s->stats[s->n_tokens - 1 - s->n_prompt];
     stat->p = s->step.p_token;
     stat->logp_raw = ((double)s->step.logits[s->step.token] - s->step.raw_max) -

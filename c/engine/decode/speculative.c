@@ -183,6 +183,16 @@ static int draw_from(const float *probs, int vocab, double u) {
 int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err) {
     sp_session *tgt = sp->target, *dft = sp->draft;
     sp->round_n = sp->round_n_drafted = 0;
+    /* the acceptance rule needs the draft's and the model's distributions
+     * to depend on the text alone: no stage of its own randomness */
+    if (p->mirostat)
+        return sp_fail(err, SP_ERR_ARG, "speculative decoding: mirostat "
+                       "learns from each token drawn; use it when sampling "
+                       "one token at a time");
+    if (sp_stage_active(p, SP_STAGE_XTC) && p->xtc_probability < 1.0f)
+        return sp_fail(err, SP_ERR_ARG, "speculative decoding: XTC with a "
+                       "probability below 1 draws at random; use 1, or "
+                       "sample one token at a time");
     if (sp_session_finished(tgt))
         return sp_fail(err, SP_ERR_STATE, "the text is finished: the model "
                        "emitted its end-of-text token");

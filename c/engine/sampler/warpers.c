@@ -1,14 +1,12 @@
 /*
- * warpers.c — the sampler pipeline: logit warpers, the final softmax, the
- * draw, and the step record a lesson reads.
+ * warpers.c — the sampler chain: the classic stages (logit bias, penalties,
+ * temperature, top-k, top-p, min-p, typical-p), the chain that runs every
+ * stage in its order, the final softmax, the draw, and the step record a
+ * lesson reads.  The other stages: repeats.c (DRY, no-repeat-ngram),
+ * cutoffs.c (top-nσ, epsilon, eta, top-a, XTC, mirostat); the registry of
+ * stages and parameters: params.c.
  *
- * Every warper has one shape, void warp_x(sp_candidates *c, const sp_params
- * *p): it edits the candidates' working logits (masking with -INFINITY and
- * noting in c->cut which stage removed a token) and never normalizes.  They
- * run in one fixed order (RESHAPE, then TRUNCATE, below), as in llama.cpp's
- * sampler chain.
- *
- * Cost: the vocabulary can hold 32 000-50 000 tokens and the pipeline runs
+ * Cost: the vocabulary can hold 32 000-50 000 tokens and the chain runs
  * every step, so nothing sorts the vocabulary.  The stages before top-k work
  * in place on the dense logits; top-k finds its threshold with a k-element
  * heap in one pass (O(V log k)) and builds the candidate list; later stages
@@ -19,128 +17,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "candidates.h"
 
 #define LN2 0.69314718055994530942
 
-typedef struct {
-    double mass; /* unnormalized probability (exp of the shifted logit) */
-    float key;   /* ascending key of the stage's order */
-    int id;      /* token id: breaks ties of key */
-} sel_item;
-
-struct sp_sampler {
-    int vocab;
-    int want_raw;     /* compute probs_raw and its entropy */
-    const uint8_t *allowed; /* constraint mask, NULL = none */
-    float *logits;    /* copy of the model's logits */
-    float *probs_raw;
-    float *probs_tempered; /* softmax after bias, penalties, temperature */
-    float *work;      /* working logits, edited by the warpers */
-    float *probs;     /* final distribution */
-    int *probs_ids;   /* the tokens where probs is nonzero: the last kept */
-    int n_probs;
-    uint8_t *cut;
-    int *ids;         /* candidate list */
-    float *cand_logit; /* compact logits of the candidate list */
-    float *cand_exp;   /* compact exps */
-    float *heap;       /* top-k min-heap */
-    int *counts;       /* zero between uses */
-    sel_item *sel;
-};
-
-/* What a warper sees: the working logits and the candidates among them. */
-typedef struct {
-    int vocab;
-    const uint8_t *allowed; /* the constraint's mask, NULL = none */
-    float *logits;  /* [vocab], -INFINITY = masked */
-    uint8_t *cut;   /* [vocab], sp_cut */
-    int *ids;       /* candidates in ascending id order, once listed */
-    int n;          /* their count, once listed */
-    int listed;     /* 0: not built yet; the candidates are the finite logits
-                     * (always 0 in the reshaping stages: only the
-                     * truncating ones build the list) */
-    const int *history; /* the penalties' window */
-    int n_history;
-    sp_sampler *s;  /* scratch */
-} sp_candidates;
-
-typedef void (*sp_warper)(sp_candidates *c, const sp_params *p);
-
-/* ------------------------------------------------------------ parameters */
+/* ------------------------------------------------------------ cut names */
 
 static const char *const CUT_NAMES[SP_CUT_COUNT] = {
     "kept", "bias", "temperature", "top_k", "top_p", "min_p", "typical_p",
-    "mask", "constraint"};
+    "mask", "constraint", "top_n_sigma", "epsilon", "eta", "top_a", "xtc",
+    "no_repeat_ngram", "mirostat"};
 
 const char *sp_cut_name(int cut) {
     return cut >= 0 && cut < SP_CUT_COUNT ? CUT_NAMES[cut] : "unknown";
-}
-
-void sp_params_default(sp_params *p) {
-    memset(p, 0, sizeof *p);
-    p->temperature = 1.0f;
-    p->top_k = 0;
-    p->top_p = 1.0f;
-    p->min_p = 0.0f;
-    p->typical_p = 1.0f;
-    p->repetition_penalty = 1.0f;
-}
-
-static int finite(float x) { return x - x == 0.0f; }
-
-int sp_params_check(const sp_params *p, int vocab, char *err) {
-    if (!finite(p->temperature) || p->temperature < 0.0f)
-        return sp_fail(err, SP_ERR_ARG, "temperature must be a finite number "
-                       ">= 0 (got %g)", (double)p->temperature);
-    if (p->top_k < 0)
-        return sp_fail(err, SP_ERR_ARG, "top-k must be >= 0 (got %d)",
-                       p->top_k);
-    if (!(p->top_p > 0.0f && p->top_p <= 1.0f))
-        return sp_fail(err, SP_ERR_ARG, "top-p must be in (0, 1] (got %g)",
-                       (double)p->top_p);
-    if (!(p->min_p >= 0.0f && p->min_p <= 1.0f))
-        return sp_fail(err, SP_ERR_ARG, "min-p must be in [0, 1] (got %g)",
-                       (double)p->min_p);
-    if (!(p->typical_p > 0.0f && p->typical_p <= 1.0f))
-        return sp_fail(err, SP_ERR_ARG, "typical-p must be in (0, 1] (got %g)",
-                       (double)p->typical_p);
-    if (!finite(p->repetition_penalty) || p->repetition_penalty <= 0.0f)
-        return sp_fail(err, SP_ERR_ARG, "repetition-penalty must be a finite "
-                       "number > 0 (got %g)", (double)p->repetition_penalty);
-    if (!finite(p->frequency_penalty))
-        return sp_fail(err, SP_ERR_ARG, "frequency-penalty must be a finite "
-                       "number (got %g)", (double)p->frequency_penalty);
-    if (!finite(p->presence_penalty))
-        return sp_fail(err, SP_ERR_ARG, "presence-penalty must be a finite "
-                       "number (got %g)", (double)p->presence_penalty);
-    if (p->penalty_last_n < 0)
-        return sp_fail(err, SP_ERR_ARG, "penalty-last-n must be >= 0 (got %d)",
-                       p->penalty_last_n);
-    if (p->n_bias < 0 || p->n_bias > SP_MAX_BIAS)
-        return sp_fail(err, SP_ERR_ARG, "logit-bias: at most %d entries "
-                       "(got %d)", SP_MAX_BIAS, p->n_bias);
-    for (int i = 0; i < p->n_bias; i++) {
-        const sp_bias *b = &p->bias[i];
-        if (b->token < 0 || (vocab > 0 && b->token >= vocab))
-            return sp_fail(err, SP_ERR_ARG, "logit-bias token %d is outside "
-                           "the vocabulary (0..%d)", b->token, vocab - 1);
-        if (!(finite(b->value) || b->value == -INFINITY))
-            return sp_fail(err, SP_ERR_ARG, "logit-bias value for token %d "
-                           "must be a finite number or -inf (got %g)",
-                           b->token, (double)b->value);
-    }
-    return SP_OK;
-}
-
-int sp_params_add_bias(sp_params *p, int token, float value, char *err) {
-    if (p->n_bias < 0 || p->n_bias >= SP_MAX_BIAS)
-        return sp_fail(err, SP_ERR_ARG, "logit-bias: at most %d entries",
-                       SP_MAX_BIAS);
-    p->bias[p->n_bias].token = token;
-    p->bias[p->n_bias].value = value;
-    p->n_bias++;
-    return SP_OK;
 }
 
 /* ------------------------------------------------------------- sampler */
@@ -164,7 +53,9 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->cand_exp = malloc(v * sizeof(float));
     s->heap = malloc(v * sizeof(float));
     s->counts = calloc(v, sizeof(int));
-    s->sel = malloc(v * sizeof(sel_item));
+    s->sel = malloc(v * sizeof(sp_sel_item));
+    s->state.xtc_u = 0.0;
+    s->state.mirostat_mu = NAN;
     if (!s->logits || !s->probs_raw || !s->probs_tempered || !s->work ||
         !s->probs || !s->probs_ids || !s->cut ||
         !s->ids || !s->cand_logit || !s->cand_exp || !s->heap || !s->counts ||
@@ -189,6 +80,7 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->cand_exp);
     free(s->heap);
     free(s->counts);
+    free(s->repeat);
     free(s->sel);
     free(s);
 }
@@ -201,11 +93,15 @@ void sp_sampler_set_mask(sp_sampler *s, const uint8_t *allowed) {
     s->allowed = allowed;
 }
 
+void sp_sampler_set_state(sp_sampler *s, const sp_sampler_state *state) {
+    s->state = *state;
+}
+
 /* -------------------------------------------------------- candidate list */
 
 /* Builds the list of candidates (finite working logits, ascending) if the
  * dense stages have not yet. */
-static void cands_list(sp_candidates *c) {
+void sp_cands_list(sp_candidates *c) {
     if (c->listed) return;
     int n = 0;
     for (int i = 0; i < c->vocab; i++)
@@ -215,7 +111,7 @@ static void cands_list(sp_candidates *c) {
 }
 
 /* Removes from the list the tokens a stage has cut (order is kept). */
-static void cands_compact(sp_candidates *c) {
+void sp_cands_compact(sp_candidates *c) {
     int n = 0;
     for (int j = 0; j < c->n; j++)
         if (c->cut[c->ids[j]] == SP_CUT_NONE) c->ids[n++] = c->ids[j];
@@ -224,13 +120,13 @@ static void cands_compact(sp_candidates *c) {
 
 /* Penalties and biases keep logits finite: an overflow must not turn a
  * token into +inf (or into a -inf no stage claimed). */
-static float clamp_finite(float x) {
+float sp_clamp_finite(float x) {
     if (x > FLT_MAX) return FLT_MAX;
     if (x < -FLT_MAX) return -FLT_MAX;
     return x;
 }
 
-static void cut_token(sp_candidates *c, int id, sp_cut stage) {
+void sp_cands_cut(sp_candidates *c, int id, sp_cut stage) {
     c->logits[id] = -INFINITY;
     c->cut[id] = (uint8_t)stage;
 }
@@ -238,7 +134,7 @@ static void cut_token(sp_candidates *c, int id, sp_cut stage) {
 /* Gathers the candidates' logits, subtracts their max and exponentiates:
  * cand_exp[j] = exp(logit[ids[j]] - max).  Returns max; *z gets the sum of
  * the exps in list order (double). */
-static float cands_exp(sp_candidates *c, double *z) {
+float sp_cands_exp(sp_candidates *c, double *z) {
     float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
     for (int j = 0; j < c->n; j++) cl[j] = c->logits[c->ids[j]];
     float m = sp_max(cl, c->n);
@@ -249,12 +145,12 @@ static float cands_exp(sp_candidates *c, double *z) {
     return m;
 }
 
-static int item_less(const sel_item *a, const sel_item *b) {
+static int item_less(const sp_sel_item *a, const sp_sel_item *b) {
     return a->key < b->key || (a->key == b->key && a->id < b->id);
 }
 
-static void item_swap(sel_item *a, sel_item *b) {
-    sel_item t = *a;
+static void item_swap(sp_sel_item *a, sp_sel_item *b) {
+    sp_sel_item t = *a;
     *a = *b;
     *b = t;
 }
@@ -264,7 +160,7 @@ static void item_swap(sel_item *a, sel_item *b) {
  * total falls short).  Quickselect-style partitioning with a median-of-three
  * pivot (deterministic): expected O(n), and only the last few items around
  * the boundary get sorted. */
-static int select_mass_prefix(sel_item *it, int n, double target) {
+static int select_mass_prefix(sp_sel_item *it, int n, double target) {
     int lo = 0, hi = n;
     double acc = 0.0; /* mass of it[0..lo), all certainly selected */
     while (hi - lo > 16) {
@@ -304,9 +200,9 @@ static int select_mass_prefix(sel_item *it, int n, double target) {
 /* Keeps the first m items of sel (as chosen by select_mass_prefix) and cuts
  * every other candidate with `stage`. */
 static void keep_selected(sp_candidates *c, int m, sp_cut stage) {
-    sel_item *sel = c->s->sel;
-    for (int j = m; j < c->n; j++) cut_token(c, sel[j].id, stage);
-    cands_compact(c);
+    sp_sel_item *sel = c->s->sel;
+    for (int j = m; j < c->n; j++) sp_cands_cut(c, sel[j].id, stage);
+    sp_cands_compact(c);
 }
 
 /* s->logits = s->work = logits, and cut = SP_CUT_MASK where a logit is -inf,
@@ -350,18 +246,23 @@ static void warp_constraint(sp_candidates *c, const sp_params *p) {
     if (!c->allowed) return;
     for (int i = 0; i < c->vocab; i++)
         if (!c->allowed[i] && c->cut[i] == SP_CUT_NONE)
-            cut_token(c, i, SP_CUT_CONSTRAINT);
+            sp_cands_cut(c, i, SP_CUT_CONSTRAINT);
 }
 
 static void warp_logit_bias(sp_candidates *c, const sp_params *p) {
+    int banned = 0;
     for (int i = 0; i < p->n_bias; i++) {
         int id = p->bias[i].token;
         if (c->cut[id] != SP_CUT_NONE) continue;
-        if (p->bias[i].value == -INFINITY)
-            cut_token(c, id, SP_CUT_BIAS);
-        else
-            c->logits[id] = clamp_finite(c->logits[id] + p->bias[i].value);
+        if (p->bias[i].value == -INFINITY) {
+            sp_cands_cut(c, id, SP_CUT_BIAS);
+            banned = 1;
+        } else {
+            c->logits[id] = sp_clamp_finite(c->logits[id] + p->bias[i].value);
+        }
     }
+    /* a chain may put the bias after a cutoff stage: keep its list exact */
+    if (banned && c->listed) sp_cands_compact(c);
 }
 
 static void warp_repetition_penalty(sp_candidates *c, const sp_params *p) {
@@ -373,7 +274,7 @@ static void warp_repetition_penalty(sp_candidates *c, const sp_params *p) {
         int id = c->history[i];
         if (seen[id]++) continue;
         float x = c->logits[id];
-        if (x != -INFINITY) c->logits[id] = clamp_finite(x > 0.0f ? x / r : x * r);
+        if (x != -INFINITY) c->logits[id] = sp_clamp_finite(x > 0.0f ? x / r : x * r);
     }
     for (int i = 0; i < c->n_history; i++) seen[c->history[i]] = 0;
 }
@@ -389,25 +290,62 @@ static void warp_frequency_presence(sp_candidates *c, const sp_params *p) {
         if (!count[id]) continue; /* already done */
         if (c->logits[id] != -INFINITY)
             c->logits[id] =
-                clamp_finite(c->logits[id] - ((float)count[id] * f + pres));
+                sp_clamp_finite(c->logits[id] - ((float)count[id] * f + pres));
         count[id] = 0;
     }
 }
 
+/* The penalties stage: the repetition penalty, then frequency and
+ * presence, over the penalty window. */
+static void warp_penalties(sp_candidates *c, const sp_params *p) {
+    warp_repetition_penalty(c, p);
+    warp_frequency_presence(c, p);
+}
+
+/* Greedy: the largest candidate logit alone (ties -> the lowest id). */
+static void keep_argmax(sp_candidates *c, float m) {
+    int best = sp_scan_ge(c->logits, m, 0, c->vocab);
+    for (int i = 0; i < c->vocab; i++)
+        if (i != best && c->cut[i] == SP_CUT_NONE)
+            sp_cands_cut(c, i, SP_CUT_TEMPERATURE);
+    c->ids[0] = best;
+    c->n = 1;
+    c->listed = 1;
+}
+
+/* Dynamic temperature (entropy-based, as llama.cpp's temp_ext): the
+ * temperature moves within [T - range, T + range] with the alive tokens'
+ * normalized entropy raised to exp.  Returns the temperature to use. */
+static float dynamic_temperature(sp_candidates *c, const sp_params *p) {
+    sp_cands_list(c);
+    if (c->n <= 1) return 1.0f; /* one token or none: nothing to scale */
+    double z;
+    float m = sp_cands_exp(c, &z);
+    const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
+    double log_z = sp_log(z), h = 0.0; /* entropy in nats */
+    for (int j = 0; j < c->n; j++)
+        if (ce[j] > 0.0f) h -= (ce[j] / z) * (((double)cl[j] - m) - log_z);
+    double h_max = sp_log((double)c->n);
+    double lo = p->temperature - p->dynatemp_range;
+    double hi = (double)p->temperature + p->dynatemp_range;
+    if (lo < 0.0) lo = 0.0;
+    double share = h > 0.0 ? h / h_max : 0.0;
+    return (float)(lo + (hi - lo) * (share > 0.0 ? sp_pow(share, p->dynatemp_exp) : 0.0));
+}
+
 static void warp_temperature(sp_candidates *c, const sp_params *p) {
     float t = p->temperature;
+    if (p->dynatemp_range > 0.0f) {
+        /* only one token left: nothing to do (llama.cpp returns here too) */
+        if (!c->listed) sp_cands_list(c);
+        if (c->n <= 1) return;
+        t = dynamic_temperature(c, p);
+    }
     if (t == 1.0f) return;
-    /* the largest candidate logit, ties -> lowest id */
     float m = sp_max(c->logits, c->vocab);
     if (m == -INFINITY) return; /* nothing left */
-    int best = sp_scan_ge(c->logits, m, 0, c->vocab);
-    if (t == 0.0f) { /* greedy: the argmax alone */
-        for (int i = 0; i < c->vocab; i++)
-            if (i != best && c->cut[i] == SP_CUT_NONE)
-                cut_token(c, i, SP_CUT_TEMPERATURE);
-        c->ids[0] = best;
-        c->n = 1;
-        c->listed = 1;
+    if (t <= 0.0f) { /* greedy: the argmax alone */
+        keep_argmax(c, m);
         return;
     }
     /* (x - max) / T: the same distribution as x / T, but a tiny T cannot
@@ -482,8 +420,8 @@ static void warp_top_k(sp_candidates *c, const sp_params *p) {
     if (c->listed) {
         for (int j = 0; j < c->n; j++)
             if (c->logits[c->ids[j]] < kth)
-                cut_token(c, c->ids[j], SP_CUT_TOP_K);
-        cands_compact(c);
+                sp_cands_cut(c, c->ids[j], SP_CUT_TOP_K);
+        sp_cands_compact(c);
         return;
     }
     /* Sixteen tokens at a time: a block where none stays and none was cut
@@ -510,12 +448,12 @@ static void warp_top_k(sp_candidates *c, const sp_params *p) {
         }
         for (int j = i; j < i + 16; j++) {
             if (c->logits[j] >= kth) c->ids[n++] = j;
-            else if (c->cut[j] == SP_CUT_NONE) cut_token(c, j, SP_CUT_TOP_K);
+            else if (c->cut[j] == SP_CUT_NONE) sp_cands_cut(c, j, SP_CUT_TOP_K);
         }
     }
     for (; i < c->vocab; i++) {
         if (c->logits[i] >= kth) c->ids[n++] = i;
-        else if (c->cut[i] == SP_CUT_NONE) cut_token(c, i, SP_CUT_TOP_K);
+        else if (c->cut[i] == SP_CUT_NONE) sp_cands_cut(c, i, SP_CUT_TOP_K);
     }
     c->n = n;
     c->listed = 1;
@@ -523,11 +461,11 @@ static void warp_top_k(sp_candidates *c, const sp_params *p) {
 
 static void warp_top_p(sp_candidates *c, const sp_params *p) {
     if (p->top_p >= 1.0f) return;
-    cands_list(c);
+    sp_cands_list(c);
     if (c->n <= 1) return;
     double z;
-    cands_exp(c, &z);
-    sel_item *sel = c->s->sel;
+    sp_cands_exp(c, &z);
+    sp_sel_item *sel = c->s->sel;
     for (int j = 0; j < c->n; j++) {
         sel[j].mass = c->s->cand_exp[j];
         sel[j].key = -c->s->cand_exp[j]; /* most probable first */
@@ -539,15 +477,15 @@ static void warp_top_p(sp_candidates *c, const sp_params *p) {
 
 static void warp_min_p(sp_candidates *c, const sp_params *p) {
     if (p->min_p <= 0.0f) return;
-    cands_list(c);
+    sp_cands_list(c);
     if (c->n <= 1) return;
     double z;
-    cands_exp(c, &z);
+    sp_cands_exp(c, &z);
     /* p_i / p_max = exp(x_i - max) = cand_exp[j]; the max itself is 1 */
     for (int j = 0; j < c->n; j++)
         if (c->s->cand_exp[j] < p->min_p)
-            cut_token(c, c->ids[j], SP_CUT_MIN_P);
-    cands_compact(c);
+            sp_cands_cut(c, c->ids[j], SP_CUT_MIN_P);
+    sp_cands_compact(c);
 }
 
 static void warp_typical_p(sp_candidates *c, const sp_params *p) {
@@ -555,17 +493,17 @@ static void warp_typical_p(sp_candidates *c, const sp_params *p) {
      * surprisal -log p is closest to the entropy H, fewest first, until
      * their mass reaches typical_p */
     if (p->typical_p >= 1.0f) return;
-    cands_list(c);
+    sp_cands_list(c);
     if (c->n <= 1) return;
     double z;
-    float m = cands_exp(c, &z);
+    float m = sp_cands_exp(c, &z);
     double log_z = sp_log(z);
     const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
     /* H = -sum p log p, with log p_j = (x_j - m) - log z */
     double h = 0.0;
     for (int j = 0; j < c->n; j++)
         if (ce[j] > 0.0f) h -= (ce[j] / z) * (((double)cl[j] - m) - log_z);
-    sel_item *sel = c->s->sel;
+    sp_sel_item *sel = c->s->sel;
     for (int j = 0; j < c->n; j++) {
         double surprisal = log_z - ((double)cl[j] - m);
         sel[j].mass = ce[j];
@@ -576,16 +514,19 @@ static void warp_typical_p(sp_candidates *c, const sp_params *p) {
     keep_selected(c, kept, SP_CUT_TYPICAL_P);
 }
 
-/* The pipeline: the reshaping stages, then the truncating ones.  Between
- * the two the step record takes a snapshot of the distribution the
- * truncations see (the nucleus view draws its cumulative curve from it). */
-static const sp_warper RESHAPE[] = {
-    warp_constraint,         warp_logit_bias, warp_repetition_penalty,
-    warp_frequency_presence, warp_temperature,
-};
-static const sp_warper TRUNCATE[] = {
-    warp_top_k, warp_top_p, warp_min_p, warp_typical_p,
-};
+/* The chain's stages, by sp_stage (params.c names them). */
+static const sp_stage_fn STAGES[SP_STAGE_COUNT] = {
+    warp_logit_bias,      warp_penalties, sp_stage_dry,
+    sp_stage_no_repeat_ngram, warp_temperature, sp_stage_top_n_sigma,
+    warp_top_k,           warp_top_p,     warp_min_p,
+    warp_typical_p,       sp_stage_epsilon, sp_stage_eta,
+    sp_stage_top_a,       sp_stage_xtc};
+
+/* The first of the cutoff stages (top-nσ ... XTC) in sp_stage's order:
+ * just before the chain's first cutoff the step record takes a snapshot of
+ * the distribution the cutoffs see (the nucleus view draws its cumulative
+ * curve from it). */
+#define FIRST_CUTOFF SP_STAGE_TOP_N_SIGMA
 
 /* ------------------------------------------------------------ the step */
 
@@ -595,11 +536,22 @@ static double entropy_bits(float z, double weighted) {
     return h > 0.0 ? h : 0.0;
 }
 
+/* probs_tempered: the softmax of the working logits as they stand (every
+ * cut left -inf in them, so the dense softmax is it).  Returns 1. */
+static int snapshot(sp_sampler *s, int v) {
+    float tm = sp_max(s->work, v);
+    if (tm != -INFINITY) {
+        float tz = sp_exp_shift_sum(s->work, tm, s->probs_tempered, v);
+        sp_div_scalar(s->probs_tempered, tz, v);
+    }
+    return 1;
+}
+
 int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
                     int n_history, const sp_params *p, sp_step *step,
                     char *err) {
     int v = s->vocab;
-    int rc = sp_params_check(p, v, err);
+    int rc = sp_params_check_ranges(p, v, err);
     if (rc != SP_OK) return rc;
     if (n_history < 0 || (n_history > 0 && !history))
         return sp_fail(err, SP_ERR_ARG, "history: bad length %d", n_history);
@@ -612,10 +564,20 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
         p->presence_penalty == 0.0f)
         window = 0;
     const int *recent = window ? history + (n_history - window) : NULL;
-    for (int i = 0; i < window; i++)
-        if (recent[i] < 0 || recent[i] >= v)
+    /* DRY and no-repeat-ngram read the whole history, the penalties their
+     * window: every id they read must be in the vocabulary */
+    int whole = p->dry_multiplier != 0.0f || p->no_repeat_ngram_size > 0;
+    const int *read = whole ? history : recent;
+    for (int i = 0, n = whole ? n_history : window; i < n; i++)
+        if (read[i] < 0 || read[i] >= v)
             return sp_fail(err, SP_ERR_ARG, "history token %d is outside the "
-                           "vocabulary (0..%d)", recent[i], v - 1);
+                           "vocabulary (0..%d)", read[i], v - 1);
+    if (p->dry_multiplier != 0.0f && n_history > s->repeat_cap) {
+        int *grown = realloc(s->repeat, sizeof(int) * (size_t)n_history);
+        if (!grown) return sp_fail(err, SP_ERR_NOMEM, "sampler: out of memory");
+        s->repeat = grown;
+        s->repeat_cap = n_history;
+    }
     int bad = sp_find_not_below(logits, INFINITY, v);
     if (bad >= 0)
         return sp_fail(err, SP_ERR_FORMAT, "logits: token %d is %s; the "
@@ -643,21 +605,22 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
             entropy_bits(z, sp_dot_shift_pos(s->probs_raw, logits, m, v));
     }
 
-    sp_candidates c = {v,    s->allowed, s->work, s->cut, s->ids, 0,
-                       0,    recent,     window,  s};
-    for (size_t i = 0; i < sizeof RESHAPE / sizeof RESHAPE[0]; i++)
-        RESHAPE[i](&c, p);
-    if (s->want_raw) {
-        /* every cut so far left -inf in work, so the dense softmax is it */
-        float tm = sp_max(s->work, v);
-        if (tm != -INFINITY) {
-            float tz = sp_exp_shift_sum(s->work, tm, s->probs_tempered, v);
-            sp_div_scalar(s->probs_tempered, tz, v);
-        }
+    sp_candidates c = {v,      s->allowed, s->work,   s->cut, s->ids, 0, 0,
+                       recent, window,     history,   n_history, s};
+    warp_constraint(&c, p);
+    int n_stages = p->n_order ? p->n_order : SP_STAGE_COUNT;
+    int snapped = !s->want_raw;
+    for (int i = 0; i < n_stages; i++) {
+        int stage = p->n_order ? p->order[i] : i;
+        if (!snapped && stage >= FIRST_CUTOFF) snapped = snapshot(s, v);
+        STAGES[stage](&c, p);
     }
-    for (size_t i = 0; i < sizeof TRUNCATE / sizeof TRUNCATE[0]; i++)
-        TRUNCATE[i](&c, p);
-    cands_list(&c);
+    if (p->mirostat) { /* the chain's last word, when on */
+        if (!snapped) snapped = snapshot(s, v);
+        sp_stage_mirostat(&c, p);
+    }
+    if (!snapped) snapshot(s, v);
+    sp_cands_list(&c);
     if (c.n == 0)
         return sp_fail(err, SP_ERR_STATE, "no token left: every token is "
                        "banned, masked or ruled out by the constraint");

@@ -1,0 +1,90 @@
+/*
+ * candidates.h — what the sampler's stages share (warpers.c, repeats.c,
+ * cutoffs.c): the sampler's scratch memory, the candidates a stage sees,
+ * and the few operations every stage uses on them.
+ *
+ * Every stage has one shape, void stage(sp_candidates *c, const sp_params
+ * *p): it edits the working logits (masking with -INFINITY and noting in
+ * c->cut which stage removed a token) and never normalizes.  A stage that
+ * needs probabilities takes the softmax over the tokens still alive
+ * (sp_cands_exp): the chain's earlier stages shape what it sees.
+ */
+#ifndef SP_CANDIDATES_H
+#define SP_CANDIDATES_H
+
+#include "internal.h"
+
+typedef struct {
+    double mass; /* unnormalized probability (exp of the shifted logit) */
+    float key;   /* ascending key of the stage's order */
+    int id;      /* token id: breaks ties of key */
+} sp_sel_item;
+
+struct sp_sampler {
+    int vocab;
+    int want_raw;     /* compute probs_raw and its entropy */
+    const uint8_t *allowed; /* constraint mask, NULL = none */
+    float *logits;    /* copy of the model's logits */
+    float *probs_raw;
+    float *probs_tempered; /* softmax before the first cutoff stage */
+    float *work;      /* working logits, edited by the stages */
+    float *probs;     /* final distribution */
+    int *probs_ids;   /* the tokens where probs is nonzero: the last kept */
+    int n_probs;
+    uint8_t *cut;
+    int *ids;         /* candidate list */
+    float *cand_logit; /* compact logits of the candidate list */
+    float *cand_exp;   /* compact exps */
+    float *heap;       /* top-k min-heap */
+    int *counts;       /* zero between uses */
+    int *repeat;       /* DRY's repeat lengths, [repeat_cap] */
+    int repeat_cap;
+    sp_sel_item *sel;
+    sp_sampler_state state; /* what a stage draws on besides the logits */
+};
+
+/* What a stage sees: the working logits and the candidates among them. */
+typedef struct {
+    int vocab;
+    const uint8_t *allowed; /* the constraint's mask, NULL = none */
+    float *logits;  /* [vocab], -INFINITY = masked */
+    uint8_t *cut;   /* [vocab], sp_cut */
+    int *ids;       /* candidates in ascending id order, once listed */
+    int n;          /* their count, once listed */
+    int listed;     /* 0: not built yet; the candidates are the finite logits
+                     * (the dense stages work before any list is built) */
+    const int *history; /* the penalties' window */
+    int n_history;
+    const int *all;     /* the whole history (DRY, no-repeat-ngram) */
+    int n_all;
+    sp_sampler *s;  /* scratch */
+} sp_candidates;
+
+typedef void (*sp_stage_fn)(sp_candidates *c, const sp_params *p);
+
+/* Builds the candidate list (finite working logits, ascending ids). */
+void sp_cands_list(sp_candidates *c);
+/* Removes from the list the tokens a stage has cut (order kept). */
+void sp_cands_compact(sp_candidates *c);
+/* Masks token id, noting the stage. */
+void sp_cands_cut(sp_candidates *c, int id, sp_cut stage);
+/* The list's logits into cand_logit and exp(logit - max) into cand_exp;
+ * returns max, *z the sum of the exps in list order. */
+float sp_cands_exp(sp_candidates *c, double *z);
+/* Keeps the tokens whose logit is >= threshold (ties with it too) and
+ * cuts the others with stage; the list stays compact. */
+void sp_cands_keep_at_least(sp_candidates *c, float threshold, sp_cut stage);
+/* Clamps a shifted logit into the finite floats. */
+float sp_clamp_finite(float x);
+
+/* the stages of repeats.c and cutoffs.c */
+void sp_stage_dry(sp_candidates *c, const sp_params *p);
+void sp_stage_no_repeat_ngram(sp_candidates *c, const sp_params *p);
+void sp_stage_top_n_sigma(sp_candidates *c, const sp_params *p);
+void sp_stage_epsilon(sp_candidates *c, const sp_params *p);
+void sp_stage_eta(sp_candidates *c, const sp_params *p);
+void sp_stage_top_a(sp_candidates *c, const sp_params *p);
+void sp_stage_xtc(sp_candidates *c, const sp_params *p);
+void sp_stage_mirostat(sp_candidates *c, const sp_params *p);
+
+#endif /* SP_CANDIDATES_H */

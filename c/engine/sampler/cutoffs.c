@@ -1,0 +1,278 @@
+/*
+ * cutoffs.c — the newer truncation stages: top-nσ, epsilon, eta, top-a,
+ * XTC, and mirostat (v1 and v2).  Each looks at the tokens still alive at
+ * its place in the chain; the probabilities it sees are their softmax
+ * (after the temperature, if the temperature came earlier).  Epsilon, eta
+ * and top-a never cut a token tied with the most likely one.
+ *
+ * Definitions: llama.cpp's src/llama-sampling.cpp (top-nσ, XTC, mirostat)
+ * and Hugging Face's logits processors (epsilon, eta); top-a from its
+ * author's description (keep p >= a * p_max^2).  No stage sorts the
+ * vocabulary: thresholds are found in one pass over the candidates.
+ */
+#include "candidates.h"
+
+#define LN2 0.69314718055994530942
+
+/* Cuts every candidate whose probability p_j = ce[j] / z is below
+ * threshold, unless its logit ties the largest (ce[j] == 1). */
+static void cut_below(sp_candidates *c, double z, double threshold,
+                      sp_cut stage) {
+    const float *ce = c->s->cand_exp;
+    int cut = 0;
+    for (int j = 0; j < c->n; j++) {
+        if (ce[j] == 1.0f) continue; /* exp(0): the most likely, and ties */
+        if ((double)ce[j] / z < threshold) {
+            sp_cands_cut(c, c->ids[j], stage);
+            cut = 1;
+        }
+    }
+    if (cut) sp_cands_compact(c);
+}
+
+/* Top-nσ (Tang et al. 2024): keep the logits within n population standard
+ * deviations of the largest, among the alive ones. */
+void sp_stage_top_n_sigma(sp_candidates *c, const sp_params *p) {
+    if (p->top_n_sigma <= 0.0f) return;
+    sp_cands_list(c);
+    if (c->n <= 1) return;
+    const float *x = c->logits;
+    double max = -INFINITY, sum = 0.0;
+    for (int j = 0; j < c->n; j++) {
+        double v = x[c->ids[j]];
+        if (v > max) max = v;
+        sum += v;
+    }
+    double mean = sum / c->n, acc = 0.0;
+    for (int j = 0; j < c->n; j++) {
+        double d = x[c->ids[j]] - mean;
+        acc += d * d;
+    }
+    double sigma = sqrt(acc / c->n);
+    double floor_ = max - (double)p->top_n_sigma * sigma;
+    int cut = 0;
+    for (int j = 0; j < c->n; j++)
+        if ((double)x[c->ids[j]] < floor_) {
+            sp_cands_cut(c, c->ids[j], SP_CUT_TOP_N_SIGMA);
+            cut = 1;
+        }
+    if (cut) sp_cands_compact(c);
+}
+
+/* Epsilon sampling (Hewitt et al. 2022): keep p >= epsilon. */
+void sp_stage_epsilon(sp_candidates *c, const sp_params *p) {
+    if (p->epsilon_cutoff <= 0.0f) return;
+    sp_cands_list(c);
+    if (c->n <= 1) return;
+    double z;
+    sp_cands_exp(c, &z);
+    cut_below(c, z, (double)p->epsilon_cutoff, SP_CUT_EPSILON);
+}
+
+/* Eta sampling (Hewitt et al. 2022): keep p >= min(eta, sqrt(eta) e^-H),
+ * H the alive distribution's entropy in nats. */
+void sp_stage_eta(sp_candidates *c, const sp_params *p) {
+    if (p->eta_cutoff <= 0.0f) return;
+    sp_cands_list(c);
+    if (c->n <= 1) return;
+    double z;
+    float m = sp_cands_exp(c, &z);
+    const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
+    double log_z = sp_log(z), h = 0.0;
+    for (int j = 0; j < c->n; j++)
+        if (ce[j] > 0.0f) h -= (ce[j] / z) * (((double)cl[j] - m) - log_z);
+    double eta = p->eta_cutoff;
+    double adaptive = sqrt(eta) * sp_exp(-h);
+    cut_below(c, z, eta < adaptive ? eta : adaptive, SP_CUT_ETA);
+}
+
+/* Top-a: keep p >= a * p_max^2. */
+void sp_stage_top_a(sp_candidates *c, const sp_params *p) {
+    if (p->top_a <= 0.0f) return;
+    sp_cands_list(c);
+    if (c->n <= 1) return;
+    double z;
+    sp_cands_exp(c, &z);
+    double p_max = 1.0 / z; /* the largest has exp(0) = 1 */
+    cut_below(c, z, (double)p->top_a * p_max * p_max, SP_CUT_TOP_A);
+}
+
+/* (p desc, id asc): the rank order of the nucleus */
+static int ranks_before_mass(const float *ce, const int *ids, int a, int b) {
+    return ce[a] > ce[b] || (ce[a] == ce[b] && ids[a] < ids[b]);
+}
+
+/* XTC, "exclude top choices" (llama.cpp's): with probability
+ * xtc_probability (the step's own draw), when at least two tokens have
+ * p >= threshold, remove all of them but the least likely. */
+void sp_stage_xtc(sp_candidates *c, const sp_params *p) {
+    if (p->xtc_probability <= 0.0f || p->xtc_threshold > 0.5f) return;
+    if (!(c->s->state.xtc_u < (double)p->xtc_probability)) return;
+    sp_cands_list(c);
+    if (c->n < 2) return;
+    double z;
+    sp_cands_exp(c, &z);
+    const float *ce = c->s->cand_exp;
+    /* the tokens at or above the threshold, and the least likely of them */
+    int above = 0, last = -1;
+    for (int j = 0; j < c->n; j++) {
+        if ((double)ce[j] / z < (double)p->xtc_threshold) continue;
+        above++;
+        if (last < 0 || ranks_before_mass(ce, c->ids, last, j)) last = j;
+    }
+    if (above < 2) return;
+    for (int j = 0; j < c->n; j++)
+        if (j != last && (double)ce[j] / z >= (double)p->xtc_threshold)
+            sp_cands_cut(c, c->ids[j], SP_CUT_XTC);
+    sp_cands_compact(c);
+}
+
+/* The m most likely candidates' masses, best first (a heap of m, then a
+ * sort of those m only): mirostat v1's estimate of the Zipf exponent. */
+static int top_masses(sp_candidates *c, int m, double *out) {
+    const float *ce = c->s->cand_exp;
+    int *h = c->s->probs_ids; /* free scratch until the final softmax */
+    if (m > c->n) m = c->n;
+    int hn = 0;
+    for (int j = 0; j < c->n; j++) {
+        /* a min-heap by rank: its root is the worst of the best m */
+        if (hn < m) {
+            int i = hn++;
+            h[i] = j;
+            while (i > 0 && ranks_before_mass(ce, c->ids, h[(i - 1) / 2], h[i])) {
+                int t = h[i];
+                h[i] = h[(i - 1) / 2];
+                h[(i - 1) / 2] = t;
+                i = (i - 1) / 2;
+            }
+        } else if (ranks_before_mass(ce, c->ids, j, h[0])) {
+            h[0] = j;
+            for (int i = 0;;) {
+                int l = 2 * i + 1, r = l + 1, w = i;
+                if (l < hn && ranks_before_mass(ce, c->ids, h[w], h[l])) w = l;
+                if (r < hn && ranks_before_mass(ce, c->ids, h[w], h[r])) w = r;
+                if (w == i) break;
+                int t = h[i];
+                h[i] = h[w];
+                h[w] = t;
+                i = w;
+            }
+        }
+    }
+    /* insertion sort of the m, best first */
+    for (int i = 1; i < hn; i++)
+        for (int k = i; k > 0 && ranks_before_mass(ce, c->ids, h[k], h[k - 1]); k--) {
+            int t = h[k];
+            h[k] = h[k - 1];
+            h[k - 1] = t;
+        }
+    for (int i = 0; i < hn; i++) out[i] = ce[h[i]];
+    return hn;
+}
+
+/* The k-th largest of the candidates' masses (a min-heap of k). */
+static double kth_largest_mass(sp_candidates *c, int k) {
+    const float *ce = c->s->cand_exp;
+    float *h = c->s->heap;
+    int hn = 0;
+    for (int j = 0; j < c->n; j++) {
+        float x = ce[j];
+        if (hn < k) {
+            int i = hn++;
+            h[i] = x;
+            while (i > 0 && h[(i - 1) / 2] > h[i]) {
+                float t = h[i];
+                h[i] = h[(i - 1) / 2];
+                h[(i - 1) / 2] = t;
+                i = (i - 1) / 2;
+            }
+        } else if (x > h[0]) {
+            h[0] = x;
+            for (int i = 0;;) {
+                int l = 2 * i + 1, r = l + 1, w = i;
+                if (l < hn && h[l] < h[w]) w = l;
+                if (r < hn && h[r] < h[w]) w = r;
+                if (w == i) break;
+                float t = h[i];
+                h[i] = h[w];
+                h[w] = t;
+                i = w;
+            }
+        }
+    }
+    return h[0];
+}
+
+/*
+ * Mirostat (Basu et al. 2021) as llama.cpp has it, the chain's last stage
+ * when on.  mu, the surprise target the session keeps from step to step,
+ * starts at 2 tau and learns from each token drawn (sp_mirostat_update).
+ *   v2: keep the tokens whose surprise -log2 p is at most mu (the most
+ *       likely if none).
+ *   v1: estimate the Zipf exponent s from the 100 most likely tokens, and
+ *       keep the k = ((s-1) 2^mu / (1 - V^(1-s)))^(1/s) most likely (top-k).
+ */
+void sp_stage_mirostat(sp_candidates *c, const sp_params *p) {
+    if (!p->mirostat) return;
+    sp_cands_list(c);
+    if (c->n <= 1) return;
+    double mu = c->s->state.mirostat_mu;
+    if (mu != mu) mu = 2.0 * p->mirostat_tau;
+    double z;
+    sp_cands_exp(c, &z);
+    const float *ce = c->s->cand_exp;
+    if (p->mirostat == 2) {
+        /* -log2(p) <= mu  <=>  p >= 2^-mu */
+        double floor_ = sp_exp(-mu * LN2);
+        int kept = 0;
+        for (int j = 0; j < c->n; j++)
+            if ((double)ce[j] / z >= floor_) kept++;
+        if (kept == 0) { /* keep the most likely (ties: the lowest id) */
+            int best = 0;
+            for (int j = 1; j < c->n; j++)
+                if (ranks_before_mass(ce, c->ids, j, best)) best = j;
+            for (int j = 0; j < c->n; j++)
+                if (j != best) sp_cands_cut(c, c->ids[j], SP_CUT_MIROSTAT);
+        } else {
+            for (int j = 0; j < c->n; j++)
+                if ((double)ce[j] / z < floor_)
+                    sp_cands_cut(c, c->ids[j], SP_CUT_MIROSTAT);
+        }
+        sp_cands_compact(c);
+        return;
+    }
+    /* v1 */
+    double top[100];
+    int m = top_masses(c, 100, top);
+    double sum_tb = 0.0, sum_tt = 0.0;
+    for (int i = 0; i + 1 < m; i++) {
+        double t = sp_log((double)(i + 2) / (double)(i + 1));
+        double b = sp_log(top[i] / top[i + 1]);
+        sum_tb += t * b;
+        sum_tt += t * t;
+    }
+    double s = sum_tt > 0.0 ? sum_tb / sum_tt : 1.0;
+    double eps = s - 1.0;
+    double k = 1.0;
+    if (eps > 1e-12 && s > 0.0) {
+        double denom = 1.0 - sp_pow((double)c->vocab, -eps);
+        double base = eps * sp_exp(mu * LN2) / denom;
+        if (base > 0.0) k = sp_pow(base, 1.0 / s);
+    } else {
+        k = (double)c->n; /* no decay to estimate: keep them all */
+    }
+    int keep = k < 1.0 ? 1 : k > (double)c->n ? c->n : (int)k;
+    if (keep >= c->n) return;
+    /* top-k on the masses: keep those >= the keep-th largest (and ties) */
+    double kth = kth_largest_mass(c, keep);
+    for (int j = 0; j < c->n; j++)
+        if ((double)ce[j] < kth) sp_cands_cut(c, c->ids[j], SP_CUT_MIROSTAT);
+    sp_cands_compact(c);
+}
+
+float sp_mirostat_update(const sp_params *p, float mu, float p_token) {
+    if (!p->mirostat) return mu;
+    double m = mu != mu ? 2.0 * p->mirostat_tau : mu;
+    double surprise = p_token > 0.0f ? -sp_log((double)p_token) / LN2 : 0.0;
+    return (float)(m - (double)p->mirostat_eta * (surprise - p->mirostat_tau));
+}

@@ -1,0 +1,429 @@
+/*
+ * params.c — the sampler's registry: every stage of the chain and every
+ * parameter, declared once.  The CLI's options and --help, the WASM API
+ * (a parameter set by name), the JavaScript wrapper, the page's controls
+ * and link keys and docs/samplers.md are all read from these two tables.
+ *
+ * A parameter's declaration: its name (the API's and the link's), its CLI
+ * flag, a short code for compact links, a label and one line of doc, the
+ * stage it belongs to, its type and range, its neutral value (the stage
+ * does nothing at it), and the range a lesson's slider spans.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const STAGE_NAMES[SP_STAGE_COUNT] = {
+    "bias",  "penalties", "dry",   "no_repeat_ngram", "temperature",
+    "top_n_sigma", "top_k", "top_p", "min_p", "typical_p",
+    "epsilon", "eta",     "top_a", "xtc"};
+
+const char *sp_stage_name(int stage) {
+    return stage >= 0 && stage < SP_STAGE_COUNT ? STAGE_NAMES[stage] : NULL;
+}
+
+int sp_stage_find(const char *name) {
+    for (int i = 0; i < SP_STAGE_COUNT; i++)
+        if (!strcmp(STAGE_NAMES[i], name)) return i;
+    return -1;
+}
+
+#define F SP_PARAM_FLOAT
+#define I SP_PARAM_INT
+#define LO SP_PARAM_MIN_OPEN
+#define HI SP_PARAM_MAX_OPEN
+#define LINK SP_PARAM_IN_LINK
+#define INF INFINITY
+
+typedef struct {
+    sp_param_info info;
+    size_t offset; /* of the field in sp_params */
+} param_def;
+
+#define P(field, flag, code, label, doc, stage, type, flags, lo, hi, neutral, \
+          umin, umax, ustep)                                                  \
+    {{#field, flag, code, label, doc, stage, type, flags, lo, hi, neutral,   \
+      umin, umax, ustep},                                                     \
+     offsetof(sp_params, field)}
+
+static const param_def PARAMS[] = {
+    P(temperature, "temperature", "t", "Temperature",
+      "divide the logits by T: below 1 sharper, above 1 flatter; 0 = greedy",
+      SP_STAGE_TEMPERATURE, F, LINK, 0, INF, 1, 0, 3, 0.05),
+    P(top_k, "top-k", "k", "Top-k",
+      "keep the k most likely tokens (and any tied with the k-th); 0 = off",
+      SP_STAGE_TOP_K, I, LINK, 0, INF, 0, 0, 100000, 1),
+    P(top_p, "top-p", "p", "Top-p",
+      "keep the fewest most likely tokens whose mass reaches p; 1 = off",
+      SP_STAGE_TOP_P, F, LO | LINK, 0, 1, 1, 0.01, 1, 0.01),
+    P(min_p, "min-p", "m", "Min-p",
+      "drop tokens below this fraction of the top token's probability; 0 = off",
+      SP_STAGE_MIN_P, F, 0, 0, 1, 0, 0, 1, 0.01),
+    P(typical_p, "typical-p", "y", "Typical-p",
+      "keep the tokens whose surprise is nearest the entropy, up to this mass; "
+      "1 = off",
+      SP_STAGE_TYPICAL_P, F, LO, 0, 1, 1, 0.01, 1, 0.01),
+    P(repetition_penalty, "repetition-penalty", "r", "Repetition penalty",
+      "divide (or multiply, if negative) the logit of every token seen; "
+      "1 = off",
+      SP_STAGE_PENALTIES, F, LO, 0, INF, 1, 1, 2, 0.05),
+    P(frequency_penalty, "frequency-penalty", "f", "Frequency penalty",
+      "subtract this times the number of times a token was seen; 0 = off",
+      SP_STAGE_PENALTIES, F, 0, -INF, INF, 0, -2, 2, 0.05),
+    P(presence_penalty, "presence-penalty", "pr", "Presence penalty",
+      "subtract this from every token seen at all; 0 = off",
+      SP_STAGE_PENALTIES, F, 0, -INF, INF, 0, -2, 2, 0.05),
+    P(penalty_last_n, "penalty-last-n", "n", "Penalty window",
+      "the penalties look at the last n tokens; 0 = the whole text",
+      SP_STAGE_PENALTIES, I, 0, 0, INF, 0, 0, 256, 1),
+    P(top_n_sigma, "top-n-sigma", "ns", "Top-nσ",
+      "keep logits within n standard deviations of the largest; 0 = off",
+      SP_STAGE_TOP_N_SIGMA, F, 0, -INF, INF, 0, 0, 5, 0.1),
+    P(epsilon_cutoff, "epsilon-cutoff", "ep", "Epsilon cutoff",
+      "drop tokens with probability below epsilon; 0 = off",
+      SP_STAGE_EPSILON, F, HI, 0, 1, 0, 0, 0.1, 0.001),
+    P(eta_cutoff, "eta-cutoff", "et", "Eta cutoff",
+      "drop tokens below min(eta, sqrt(eta) e^-H), H the entropy; 0 = off",
+      SP_STAGE_ETA, F, HI, 0, 1, 0, 0, 0.1, 0.001),
+    P(top_a, "top-a", "a", "Top-a",
+      "drop tokens below a times the top probability squared; 0 = off",
+      SP_STAGE_TOP_A, F, 0, 0, INF, 0, 0, 1, 0.01),
+    P(xtc_probability, "xtc-probability", "xp", "XTC probability",
+      "how often XTC removes the top choices; 0 = off",
+      SP_STAGE_XTC, F, 0, 0, 1, 0, 0, 1, 0.05),
+    P(xtc_threshold, "xtc-threshold", "xt", "XTC threshold",
+      "the tokens at or above it but the least likely are removed; > 0.5 = off",
+      SP_STAGE_XTC, F, 0, 0, 1, 0.1, 0, 0.6, 0.01),
+    P(dry_multiplier, "dry-multiplier", "dm", "DRY multiplier",
+      "penalty on a token that would extend a repeat; 0 = off",
+      SP_STAGE_DRY, F, 0, 0, INF, 0, 0, 2, 0.05),
+    P(dry_base, "dry-base", "db", "DRY base",
+      "the penalty grows as base^(repeat length - allowed length)",
+      SP_STAGE_DRY, F, 0, 1, INF, 1.75, 1, 3, 0.05),
+    P(dry_allowed_length, "dry-allowed-length", "dl", "DRY allowed length",
+      "repeats up to this long go unpunished",
+      SP_STAGE_DRY, I, 0, 1, INF, 2, 1, 10, 1),
+    P(dry_penalty_last_n, "dry-penalty-last-n", "dn", "DRY window",
+      "DRY looks at the last n tokens; 0 = the whole text",
+      SP_STAGE_DRY, I, 0, 0, INF, 0, 0, 256, 1),
+    P(dynatemp_range, "dynatemp-range", "dr", "Dynamic temperature range",
+      "temperature moves within T +- range with the entropy; 0 = off",
+      SP_STAGE_TEMPERATURE, F, 0, 0, INF, 0, 0, 2, 0.05),
+    P(dynatemp_exp, "dynatemp-exp", "de", "Dynamic temperature exponent",
+      "the entropy's share is raised to this power",
+      SP_STAGE_TEMPERATURE, F, LO, 0, INF, 1, 0.1, 4, 0.1),
+    P(no_repeat_ngram_size, "no-repeat-ngram-size", "ng", "No-repeat n-gram",
+      "a token that would repeat an n-gram of the text is removed; 0 = off",
+      SP_STAGE_NO_REPEAT_NGRAM, I, 0, 0, INF, 0, 0, 8, 1),
+    P(mirostat, "mirostat", "mi", "Mirostat",
+      "aim at a steady surprise: 1 or 2 (the version); 0 = off",
+      -1, I, 0, 0, 2, 0, 0, 2, 1),
+    P(mirostat_tau, "mirostat-tau", "mt", "Mirostat target",
+      "the surprise (bits per token) mirostat aims at",
+      -1, F, LO, 0, INF, 5, 0.5, 10, 0.5),
+    P(mirostat_eta, "mirostat-eta", "me", "Mirostat rate",
+      "how fast mirostat learns from each token",
+      -1, F, LO, 0, INF, 0.1, 0.01, 1, 0.01),
+};
+#define N_PARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
+
+#undef P
+#undef F
+#undef I
+#undef LO
+#undef HI
+#undef LINK
+#undef INF
+
+int sp_param_count(void) { return N_PARAMS; }
+
+const sp_param_info *sp_param_at(int i) {
+    return i >= 0 && i < N_PARAMS ? &PARAMS[i].info : NULL;
+}
+
+int sp_param_find(const char *name) {
+    for (int i = 0; i < N_PARAMS; i++)
+        if (!strcmp(PARAMS[i].info.name, name) ||
+            !strcmp(PARAMS[i].info.flag, name))
+            return i;
+    return -1;
+}
+
+int sp_params_set(sp_params *p, int i, double value, char *err) {
+    if (i < 0 || i >= N_PARAMS)
+        return sp_fail(err, SP_ERR_ARG, "unknown sampler parameter %d", i);
+    const param_def *d = &PARAMS[i];
+    char *field = (char *)p + d->offset;
+    if (d->info.type == SP_PARAM_INT) {
+        /* whole numbers only; the range is sp_params_check's */
+        if (!(value == floor(value)) || value < -2147483648.0 ||
+            value > 2147483647.0)
+            return sp_fail(err, SP_ERR_ARG, "%s must be an integer (got %g)",
+                           d->info.flag, value);
+        int x = (int)value;
+        memcpy(field, &x, sizeof x);
+    } else {
+        float x = (float)value;
+        memcpy(field, &x, sizeof x);
+    }
+    return SP_OK;
+}
+
+double sp_params_get(const sp_params *p, int i) {
+    if (i < 0 || i >= N_PARAMS) return NAN;
+    const char *field = (const char *)p + PARAMS[i].offset;
+    if (PARAMS[i].info.type == SP_PARAM_INT) {
+        int x;
+        memcpy(&x, field, sizeof x);
+        return x;
+    }
+    float x;
+    memcpy(&x, field, sizeof x);
+    return x;
+}
+
+void sp_params_default(sp_params *p) {
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < N_PARAMS; i++)
+        sp_params_set(p, i, PARAMS[i].info.neutral, NULL);
+}
+
+int sp_stage_active(const sp_params *p, int stage) {
+    switch (stage) {
+    case SP_STAGE_BIAS: return p->n_bias > 0;
+    case SP_STAGE_PENALTIES:
+        return p->repetition_penalty != 1.0f || p->frequency_penalty != 0.0f ||
+               p->presence_penalty != 0.0f;
+    case SP_STAGE_DRY: return p->dry_multiplier != 0.0f;
+    case SP_STAGE_NO_REPEAT_NGRAM: return p->no_repeat_ngram_size > 0;
+    case SP_STAGE_TEMPERATURE:
+        return p->temperature != 1.0f || p->dynatemp_range > 0.0f;
+    case SP_STAGE_TOP_N_SIGMA: return p->top_n_sigma > 0.0f;
+    case SP_STAGE_TOP_K: return p->top_k > 0;
+    case SP_STAGE_TOP_P: return p->top_p < 1.0f;
+    case SP_STAGE_MIN_P: return p->min_p > 0.0f;
+    case SP_STAGE_TYPICAL_P: return p->typical_p < 1.0f;
+    case SP_STAGE_EPSILON: return p->epsilon_cutoff > 0.0f;
+    case SP_STAGE_ETA: return p->eta_cutoff > 0.0f;
+    case SP_STAGE_TOP_A: return p->top_a > 0.0f;
+    case SP_STAGE_XTC:
+        return p->xtc_probability > 0.0f && p->xtc_threshold <= 0.5f;
+    default: return 0;
+    }
+}
+
+static int finite(float x) { return x - x == 0.0f; }
+
+/* "top-p must be in (0, 1] (got 1.5)": the range in words, from the
+ * declaration (the messages the engine has always given). */
+static int range_fail(char *err, const param_def *d, double v) {
+    const sp_param_info *in = &d->info;
+    char range[96];
+    int lo_open = (in->flags & SP_PARAM_MIN_OPEN) != 0;
+    int hi_open = (in->flags & SP_PARAM_MAX_OPEN) != 0;
+    if (isfinite(in->min) && isfinite(in->max))
+        snprintf(range, sizeof range, "in %c%g, %g%c", lo_open ? '(' : '[',
+                 in->min, in->max, hi_open ? ')' : ']');
+    else if (isfinite(in->min))
+        snprintf(range, sizeof range, "%s%s %g",
+                 in->type == SP_PARAM_FLOAT ? "a finite number " : "",
+                 lo_open ? ">" : ">=", in->min);
+    else
+        snprintf(range, sizeof range, "a finite number");
+    if (in->type == SP_PARAM_INT)
+        return sp_fail(err, SP_ERR_ARG, "%s must be %s (got %d)", in->flag,
+                       range, (int)v);
+    return sp_fail(err, SP_ERR_ARG, "%s must be %s (got %g)", in->flag, range,
+                   v);
+}
+
+static int in_range(const param_def *d, double v) {
+    const sp_param_info *in = &d->info;
+    if (in->type == SP_PARAM_FLOAT && !finite((float)v)) return 0;
+    if (in->flags & SP_PARAM_MIN_OPEN ? !(v > in->min) : !(v >= in->min))
+        return 0;
+    if (in->flags & SP_PARAM_MAX_OPEN ? !(v < in->max) : !(v <= in->max))
+        return 0;
+    return 1;
+}
+
+/* Whether the chain holds stage (the default order holds every stage). */
+static int in_order(const sp_params *p, int stage) {
+    if (p->n_order == 0) return 1;
+    for (int i = 0; i < p->n_order; i++)
+        if (p->order[i] == stage) return 1;
+    return 0;
+}
+
+int sp_params_check_ranges(const sp_params *p, int vocab, char *err) {
+    for (int i = 0; i < N_PARAMS; i++) {
+        double v = sp_params_get(p, i);
+        if (!in_range(&PARAMS[i], v)) return range_fail(err, &PARAMS[i], v);
+    }
+    if (p->n_bias < 0 || p->n_bias > SP_MAX_BIAS)
+        return sp_fail(err, SP_ERR_ARG, "logit-bias: at most %d entries "
+                       "(got %d)", SP_MAX_BIAS, p->n_bias);
+    for (int i = 0; i < p->n_bias; i++) {
+        const sp_bias *b = &p->bias[i];
+        if (b->token < 0 || (vocab > 0 && b->token >= vocab))
+            return sp_fail(err, SP_ERR_ARG, "logit-bias token %d is outside "
+                           "the vocabulary (0..%d)", b->token, vocab - 1);
+        if (!(finite(b->value) || b->value == -INFINITY))
+            return sp_fail(err, SP_ERR_ARG, "logit-bias value for token %d "
+                           "must be a finite number or -inf (got %g)",
+                           b->token, (double)b->value);
+    }
+    if (p->n_dry_breakers < 0 || p->n_dry_breakers > SP_MAX_DRY_BREAKERS)
+        return sp_fail(err, SP_ERR_ARG, "dry-sequence-breaker: at most %d",
+                       SP_MAX_DRY_BREAKERS);
+    for (int i = 0; i < p->n_dry_breakers; i++) {
+        int n = p->dry_breaker_len[i];
+        if (n < 1 || n > SP_MAX_DRY_BREAKER_LEN)
+            return sp_fail(err, SP_ERR_ARG, "dry-sequence-breaker %d has %d "
+                           "tokens (1..%d)", i + 1, n, SP_MAX_DRY_BREAKER_LEN);
+        for (int j = 0; j < n; j++) {
+            int t = p->dry_breakers[i][j];
+            if (t < 0 || (vocab > 0 && t >= vocab))
+                return sp_fail(err, SP_ERR_ARG, "dry-sequence-breaker token "
+                               "%d is outside the vocabulary (0..%d)", t,
+                               vocab - 1);
+        }
+    }
+    if (p->n_order < 0 || p->n_order > SP_STAGE_COUNT)
+        return sp_fail(err, SP_ERR_ARG, "samplers: %d stages (at most %d)",
+                       p->n_order, SP_STAGE_COUNT);
+    for (int i = 0; i < p->n_order; i++)
+        if (p->order[i] >= SP_STAGE_COUNT)
+            return sp_fail(err, SP_ERR_ARG, "samplers: stage %d is unknown",
+                           p->order[i]);
+    return SP_OK;
+}
+
+int sp_params_check(const sp_params *p, int vocab, char *err) {
+    int rc = sp_params_check_ranges(p, vocab, err);
+    if (rc != SP_OK) return rc;
+    /* a setting whose stage the chain leaves out would be ignored: say so */
+    for (int s = 0; s < SP_STAGE_COUNT; s++) {
+        if (in_order(p, s) || !sp_stage_active(p, s)) continue;
+        for (int i = 0; i < N_PARAMS; i++) {
+            if (PARAMS[i].info.stage != s) continue;
+            if (sp_params_get(p, i) == PARAMS[i].info.neutral) continue;
+            return sp_fail(err, SP_ERR_ARG, "%s is set but the samplers' "
+                           "order leaves out %s", PARAMS[i].info.flag,
+                           STAGE_NAMES[s]);
+        }
+        return sp_fail(err, SP_ERR_ARG, "%s is set but the samplers' order "
+                       "leaves out %s", s == SP_STAGE_BIAS ? "logit-bias"
+                       : STAGE_NAMES[s], STAGE_NAMES[s]);
+    }
+    return SP_OK;
+}
+
+int sp_params_add_bias(sp_params *p, int token, float value, char *err) {
+    if (p->n_bias < 0 || p->n_bias >= SP_MAX_BIAS)
+        return sp_fail(err, SP_ERR_ARG, "logit-bias: at most %d entries",
+                       SP_MAX_BIAS);
+    p->bias[p->n_bias].token = token;
+    p->bias[p->n_bias].value = value;
+    p->n_bias++;
+    return SP_OK;
+}
+
+int sp_params_add_dry_breaker(sp_params *p, const int *tokens, int n,
+                              char *err) {
+    if (p->n_dry_breakers < 0 || p->n_dry_breakers >= SP_MAX_DRY_BREAKERS)
+        return sp_fail(err, SP_ERR_ARG, "dry-sequence-breaker: at most %d",
+                       SP_MAX_DRY_BREAKERS);
+    if (n < 1 || n > SP_MAX_DRY_BREAKER_LEN)
+        return sp_fail(err, SP_ERR_ARG, "dry-sequence-breaker: %d tokens "
+                       "(1..%d)", n, SP_MAX_DRY_BREAKER_LEN);
+    int k = p->n_dry_breakers++;
+    p->dry_breaker_len[k] = n;
+    for (int i = 0; i < n; i++) p->dry_breakers[k][i] = tokens[i];
+    return SP_OK;
+}
+
+/* ---------------------------------------------------------------- order */
+
+/* Hugging Face generate's logits processors, in the order it applies
+ * them, and llama.cpp's default chain (after the logit bias). */
+static const uint8_t ORDER_HF[] = {
+    SP_STAGE_BIAS,  SP_STAGE_PENALTIES, SP_STAGE_NO_REPEAT_NGRAM,
+    SP_STAGE_TEMPERATURE, SP_STAGE_TOP_K, SP_STAGE_TOP_P, SP_STAGE_MIN_P,
+    SP_STAGE_TYPICAL_P, SP_STAGE_EPSILON, SP_STAGE_ETA};
+static const uint8_t ORDER_LLAMA_CPP[] = {
+    SP_STAGE_BIAS,  SP_STAGE_PENALTIES, SP_STAGE_DRY, SP_STAGE_TOP_N_SIGMA,
+    SP_STAGE_TOP_K, SP_STAGE_TYPICAL_P, SP_STAGE_TOP_P, SP_STAGE_MIN_P,
+    SP_STAGE_XTC,   SP_STAGE_TEMPERATURE};
+
+static void set_order(sp_params *p, const uint8_t *order, int n) {
+    p->n_order = n;
+    memcpy(p->order, order, (size_t)n);
+}
+
+int sp_params_set_order(sp_params *p, const char *list, char *err) {
+    while (*list == ' ') list++;
+    if (!strcmp(list, "default") || !*list) {
+        p->n_order = 0;
+        return SP_OK;
+    }
+    if (!strcmp(list, "hf")) {
+        set_order(p, ORDER_HF, (int)sizeof ORDER_HF);
+        return SP_OK;
+    }
+    if (!strcmp(list, "llama.cpp")) {
+        set_order(p, ORDER_LLAMA_CPP, (int)sizeof ORDER_LLAMA_CPP);
+        return SP_OK;
+    }
+    uint8_t order[SP_STAGE_COUNT];
+    int n = 0;
+    const char *at = list;
+    while (*at) {
+        size_t len = strcspn(at, ",;");
+        const char *end = at + len;
+        while (len && (at[0] == ' ')) at++, len--;
+        while (len && at[len - 1] == ' ') len--;
+        char name[32];
+        if (len == 0 || len >= sizeof name)
+            return sp_fail(err, SP_ERR_ARG, "samplers: '%.*s' is not a stage "
+                           "(the stages: bias, penalties, dry, "
+                           "no_repeat_ngram, temperature, top_n_sigma, top_k, "
+                           "top_p, min_p, typical_p, epsilon, eta, top_a, xtc;"
+                           " or default, hf, llama.cpp)", (int)(len < 31 ? len
+                           : 31), at);
+        memcpy(name, at, len);
+        name[len] = '\0';
+        int s = sp_stage_find(name);
+        if (s < 0)
+            return sp_fail(err, SP_ERR_ARG, "samplers: '%s' is not a stage "
+                           "(the stages: bias, penalties, dry, "
+                           "no_repeat_ngram, temperature, top_n_sigma, top_k, "
+                           "top_p, min_p, typical_p, epsilon, eta, top_a, xtc;"
+                           " or default, hf, llama.cpp)", name);
+        for (int i = 0; i < n; i++)
+            if (order[i] == s)
+                return sp_fail(err, SP_ERR_ARG, "samplers: %s is listed "
+                               "twice", name);
+        order[n++] = (uint8_t)s;
+        at = *end ? end + 1 : end;
+    }
+    set_order(p, order, n);
+    return SP_OK;
+}
+
+void sp_params_order_text(const sp_params *p, char *out, size_t size) {
+    size_t used = 0;
+    out[0] = '\0';
+    int n = p->n_order ? p->n_order : SP_STAGE_COUNT;
+    for (int i = 0; i < n; i++) {
+        int s = p->n_order ? p->order[i] : i;
+        int w = snprintf(out + used, size - used, "%s%s", i ? "," : "",
+                         STAGE_NAMES[s]);
+        if (w < 0 || (size_t)w >= size - used) break;
+        used += (size_t)w;
+    }
+}
