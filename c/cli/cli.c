@@ -7,6 +7,7 @@
  * argument.  Every error is one line on stderr that names what is wrong.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -52,20 +53,41 @@ static const char USAGE[] =
     "  sampler encode --tokenizer PATH|--model PATH --text TEXT [--bos] "
     "[--eos]\n"
     "      prints {\"ids\": [...]}\n"
-    "SAMPLER OPTIONS (applied in this order):\n"
+    "SAMPLER OPTIONS (the chain's stages in their default order):\n";
+
+static const char USAGE_END[] =
+    "  --samplers LIST         the chain's order: stage names joined by ,\n"
+    "                          or ; (a stage left out must stay off), or\n"
+    "                          default, hf or llama.cpp\n"
     "  --logit-bias ID=VALUE   add VALUE to a logit; -inf bans (repeatable)\n"
-    "  --repetition-penalty R  CTRL penalty on tokens seen (1 = off)\n"
-    "  --frequency-penalty F   logit -= count * F (0 = off)\n"
-    "  --presence-penalty F    logit -= F if seen (0 = off)\n"
-    "  --penalty-last-n N      penalties look at the last N tokens (0 = all)\n"
-    "  --temperature T         divide logits by T; 0 = greedy (default 1)\n"
-    "  --top-k K               keep the K most likely (0 = off)\n"
-    "  --top-p P               keep the smallest set with mass >= P (1 = off)\n"
-    "  --min-p M               keep p >= M * max p (0 = off)\n"
-    "  --typical-p P           locally typical sampling (1 = off)\n"
+    "  --dry-sequence-breaker TEXT  DRY: TEXT's tokens end a repeat "
+    "(repeatable)\n"
     "Defaults: --seed 42, --steps 64.  Models: `bigram` and `transformer` "
     "name\n"
     "the shipped ones.\n";
+
+/* The usage, with every sampler option from the engine's registry: its
+ * flag, its stage, and its one line of doc. */
+static void print_help(void) {
+    sp_buf b = {0};
+    sp_buf_puts(&b, USAGE);
+    for (int st = 0; st <= SP_STAGE_COUNT; st++) {
+        /* the stages in order, then the settings of no stage (mirostat) */
+        for (int k = 0; k < sp_param_count(); k++) {
+            const sp_param_info *in = sp_param_at(k);
+            if (in->stage != (st == SP_STAGE_COUNT ? -1 : st)) continue;
+            char opt[64];
+            snprintf(opt, sizeof opt, "--%s %s", in->flag,
+                     in->type == SP_PARAM_INT ? "N" : "X");
+            sp_buf_printf(&b, "  %-23s [%s] %s\n", opt,
+                          st == SP_STAGE_COUNT ? "mirostat" : sp_stage_name(st),
+                          in->doc);
+        }
+    }
+    sp_buf_puts(&b, USAGE_END);
+    if (b.len) sp_host_write(1, b.data, (int)b.len);
+    sp_buf_free(&b);
+}
 
 /* ------------------------------------------------------------- output */
 
@@ -184,43 +206,58 @@ static int parse_seed(const char *s, uint64_t *out) {
     const char *v = opt_value(a);                                           \
     if (!v) return say_error(EXIT_BAD_ARG, "%s needs a value", (a)->name)
 
+/* Options whose value is text the model's tokenizer turns into tokens. */
+typedef struct {
+    const char *breakers[SP_MAX_DRY_BREAKERS]; /* --dry-sequence-breaker */
+    int n;
+} sampler_texts;
+
 /* Reads a sampler option at argv[i] if it is one: 1 read, 0 not a sampler
- * option, or -EXIT_BAD_ARG after printing why. */
-static int sampler_option(args *a, sp_params *p) {
-    static const struct {
-        const char *name;
-        int is_int;
-        size_t offset;
-    } OPTS[] = {
-        {"--temperature", 0, offsetof(sp_params, temperature)},
-        {"--top-k", 1, offsetof(sp_params, top_k)},
-        {"--top-p", 0, offsetof(sp_params, top_p)},
-        {"--min-p", 0, offsetof(sp_params, min_p)},
-        {"--typical-p", 0, offsetof(sp_params, typical_p)},
-        {"--repetition-penalty", 0, offsetof(sp_params, repetition_penalty)},
-        {"--frequency-penalty", 0, offsetof(sp_params, frequency_penalty)},
-        {"--presence-penalty", 0, offsetof(sp_params, presence_penalty)},
-        {"--penalty-last-n", 1, offsetof(sp_params, penalty_last_n)},
-    };
-    for (size_t k = 0; k < sizeof OPTS / sizeof OPTS[0]; k++) {
-        if (!is_opt(a, OPTS[k].name)) continue;
+ * option, or -EXIT_BAD_ARG after printing why.  texts: where text options
+ * go (NULL: the command has no tokenizer). */
+static int sampler_option(args *a, sp_params *p, sampler_texts *texts) {
+    /* every parameter of the engine's registry, as --flag VALUE */
+    for (int k = 0; k < sp_param_count(); k++) {
+        const sp_param_info *info = sp_param_at(k);
+        char name[48];
+        snprintf(name, sizeof name, "--%s", info->flag);
+        if (!is_opt(a, name)) continue;
         const char *v = opt_value(a);
         if (!v) return -say_error(EXIT_BAD_ARG, "%s needs a value", a->name);
-        char *field = (char *)p + OPTS[k].offset;
-        if (OPTS[k].is_int) {
-            int x;
-            if (!parse_int(v, &x))
+        double x;
+        if (info->type == SP_PARAM_INT) {
+            int whole;
+            if (!parse_int(v, &whole))
                 return -say_error(EXIT_BAD_ARG, "%s: '%s' is not an integer",
                                   a->name, v);
-            memcpy(field, &x, sizeof x);
-        } else {
-            double x;
-            if (!parse_double(v, &x))
-                return -say_error(EXIT_BAD_ARG, "%s: '%s' is not a number",
-                                  a->name, v);
-            float xf = (float)x;
-            memcpy(field, &xf, sizeof xf);
+            x = whole;
+        } else if (!parse_double(v, &x)) {
+            return -say_error(EXIT_BAD_ARG, "%s: '%s' is not a number",
+                              a->name, v);
         }
+        sp_params_set(p, k, x, NULL); /* the range: check_params */
+        return 1;
+    }
+    if (is_opt(a, "--samplers")) {
+        const char *v = opt_value(a);
+        if (!v) return -say_error(EXIT_BAD_ARG, "%s needs a value", a->name);
+        char err[SP_ERR_LEN];
+        if (sp_params_set_order(p, v, err) != SP_OK)
+            return -say_error(EXIT_BAD_ARG, "--%s", err);
+        return 1;
+    }
+    if (is_opt(a, "--dry-sequence-breaker")) {
+        /* text: made tokens once the tokenizer is known (dry_breakers) */
+        const char *v = opt_value(a);
+        if (!v) return -say_error(EXIT_BAD_ARG, "%s needs a value", a->name);
+        if (!texts)
+            return -say_error(EXIT_BAD_ARG, "--dry-sequence-breaker needs a "
+                              "model's tokenizer; a warp request gives DRY's "
+                              "breakers as token ids (\"dry_breakers\")");
+        if (texts->n == SP_MAX_DRY_BREAKERS)
+            return -say_error(EXIT_BAD_ARG, "--dry-sequence-breaker: at most "
+                              "%d", SP_MAX_DRY_BREAKERS);
+        texts->breakers[texts->n++] = v;
         return 1;
     }
     if (is_opt(a, "--logit-bias")) {
@@ -373,7 +410,7 @@ static int cmd_warp(args *a) {
     uint64_t seed = 0;
     int draw = 0;
     for (a->i = 2; a->i < a->argc; a->i++) {
-        int r = sampler_option(a, &p);
+        int r = sampler_option(a, &p, NULL);
         if (r < 0) return -r;
         if (r > 0) continue;
         if (is_opt(a, "--seed")) {
@@ -397,7 +434,7 @@ static int cmd_warp(args *a) {
     int status = 0;
     sp_sampler *s = NULL;
     if (sp_parse_warp_request((const char *)text, size, &logits, &n_logits,
-                              &history, &n_history, err) != SP_OK) {
+                              &history, &n_history, &p, err) != SP_OK) {
         status = say_error(EXIT_BAD_FILE, "%s", err);
         goto done;
     }
@@ -411,6 +448,9 @@ static int cmd_warp(args *a) {
         goto done;
     }
     sp_step st;
+    /* with a seed, XTC draws as a session's first step would */
+    sp_sampler_state state = {draw ? sp_xtc_uniform(seed, 0) : 0.0, NAN};
+    sp_sampler_set_state(s, &state);
     int rc = sp_sampler_warp(s, logits, history, n_history, &p, &st, err);
     if (rc != SP_OK) {
         status = say_error(rc == SP_ERR_ARG ? EXIT_BAD_ARG : EXIT_BAD_FILE,
@@ -441,6 +481,15 @@ static int cmd_warp(args *a) {
     }
     sp_buf_puts(&b, "],");
     put_step_report(&b, &st);
+    /* who cut what, in the chain's order */
+    const char *names[SP_STAGE_COUNT + 3];
+    int counts[SP_STAGE_COUNT + 3];
+    int n_cuts = sp_step_cuts(&st, &p, names, counts);
+    sp_buf_puts(&b, ",\"stages\":[");
+    for (int i = 0; i < n_cuts; i++)
+        sp_buf_printf(&b, "%s{\"stage\":\"%s\",\"cut\":%d}", i ? "," : "",
+                      names[i], counts[i]);
+    sp_buf_puts(&b, "]");
     if (draw) {
         sp_buf_printf(&b, ",\"token\":%d,\"p\":", st.token);
         sp_buf_num(&b, st.p_token);
@@ -474,6 +523,7 @@ typedef struct {
     double length_penalty;
     const char *draft, *draft_tokenizer; /* --draft MODEL, or NULL */
     int speculate;       /* --speculate N (with --draft) */
+    sampler_texts texts; /* --dry-sequence-breaker TEXT... */
 } gen_request;
 
 /* The grammars --grammar names, and the engine's constraint for each. */
@@ -502,7 +552,7 @@ static int parse_generate(args *a, gen_request *g) {
     g->seed = DEFAULT_SEED;
     g->steps = DEFAULT_STEPS;
     for (a->i = 2; a->i < a->argc; a->i++) {
-        int r = sampler_option(a, &g->params);
+        int r = sampler_option(a, &g->params, &g->texts);
         if (r < 0) return -r;
         if (r > 0) continue;
         if (is_opt(a, "--metrics") && !a->value) {
@@ -923,6 +973,28 @@ static int run_speculative(const loaded *target, const gen_request *g) {
 
 /* ---- the command */
 
+/* DRY's sequence breakers, given as text: the model's tokens for each. */
+static int add_breakers(gen_request *g, const loaded *l) {
+    const sp_tokenizer *tok = l->tokenizer ? l->tokenizer
+                                           : sp_model_tokenizer(l->model);
+    for (int i = 0; i < g->texts.n; i++) {
+        int ids[SP_MAX_DRY_BREAKER_LEN + 2];
+        char err[SP_ERR_LEN];
+        const char *text = g->texts.breakers[i];
+        int n = sp_encode(tok, text, 0, 0, ids, SP_MAX_DRY_BREAKER_LEN + 1,
+                          err);
+        if (n < 0 || n > SP_MAX_DRY_BREAKER_LEN)
+            return say_error(EXIT_BAD_ARG, "--dry-sequence-breaker: '%s' %s",
+                             text, n < 0 ? err : "is more than 8 tokens");
+        if (n == 0)
+            return say_error(EXIT_BAD_ARG, "--dry-sequence-breaker: '%s' is "
+                             "no token", text);
+        if (sp_params_add_dry_breaker(&g->params, ids, n, err) != SP_OK)
+            return say_error(EXIT_BAD_ARG, "--%s", err);
+    }
+    return 0;
+}
+
 static int cmd_generate(args *a) {
     gen_request g;
     int status = parse_generate(a, &g);
@@ -937,6 +1009,7 @@ static int cmd_generate(args *a) {
     }
     loaded l;
     status = load_model(g.model, g.tokenizer, 1, &l);
+    if (!status) status = add_breakers(&g, &l);
     if (!status) status = check_params(&g.params, sp_model_vocab(l.model));
     if (!status) {
         if (g.beams) status = run_beams(&l, &g);
@@ -1086,7 +1159,7 @@ int sp_cli_main(int argc, char **argv) {
                          "generate, logits or encode (see sampler --help)");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        sp_host_write(1, USAGE, (int)strlen(USAGE));
+        print_help();
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
@@ -1098,7 +1171,7 @@ int sp_cli_main(int argc, char **argv) {
     }
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            sp_host_write(1, USAGE, (int)strlen(USAGE));
+            print_help();
             return 0;
         }
     }

@@ -5,7 +5,9 @@
  *   {"logits": [2, 1, 0, "-inf"], "history": [0, 2]}
  *
  * "logits" (required) holds numbers; a masked token may be written "-inf"
- * (JSON has no infinities) or null.  "history" (optional) holds token ids.
+ * (JSON has no infinities) or null.  "history" (optional) holds token ids,
+ * and "dry_breakers" (optional) token ids that end a repeat for DRY (one
+ * token each: a request has no tokenizer to make longer ones).
  * Anything else is an error with its byte offset: the request is small and
  * strictness catches typos ("histroy") that leniency would hide.
  */
@@ -176,10 +178,11 @@ fail:
 
 int sp_parse_warp_request(const char *text, size_t len, float **logits,
                           int *n_logits, int **history, int *n_history,
-                          char *err) {
+                          sp_params *params, char *err) {
     reader r = {text, len, 0, err};
-    float *lg = NULL, *hist = NULL;
-    int nl = 0, nh = 0, have_logits = 0, have_history = 0;
+    float *lg = NULL, *hist = NULL, *breakers = NULL;
+    int nl = 0, nh = 0, nb = 0, have_logits = 0, have_history = 0;
+    int have_breakers = 0;
     int rc = expect(&r, '{');
     if (rc == SP_OK && peek(&r) == '}') {
         r.at++;
@@ -195,6 +198,9 @@ int sp_parse_warp_request(const char *text, size_t len, float **logits,
             } else if (strcmp(key, "history") == 0 && !have_history) {
                 rc = read_array(&r, "history", 0, &hist, &nh);
                 have_history = 1;
+            } else if (strcmp(key, "dry_breakers") == 0 && !have_breakers) {
+                rc = read_array(&r, "dry_breakers", 0, &breakers, &nb);
+                have_breakers = 1;
             } else {
                 /* the key as printable ASCII (\xNN otherwise): one line */
                 char shown[4 * sizeof key], what[180];
@@ -241,6 +247,16 @@ int sp_parse_warp_request(const char *text, size_t len, float **logits,
         }
     }
     free(hist);
+    /* each breaker one token id; the engine checks it with the rest */
+    for (int i = 0; rc == SP_OK && i < nb; i++) {
+        int id = (int)breakers[i];
+        if (breakers[i] != (float)id)
+            rc = sp_fail(err, SP_ERR_FORMAT, "request: dry_breakers[%d] = "
+                         "%.9g is not a token id", i, (double)breakers[i]);
+        else
+            rc = sp_params_add_dry_breaker(params, &id, 1, err);
+    }
+    free(breakers);
     if (rc != SP_OK) {
         free(lg);
         free(ids);

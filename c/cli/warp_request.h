@@ -7,10 +7,13 @@
 
 #include <stddef.h>
 
-/* Parses {"logits": [...], "history": [...]}; the arrays are malloc'd.
- * Returns SP_OK, or an sp error code with a message in err. */
+#include "sampler.h"
+
+/* Parses {"logits": [...], "history": [...], "dry_breakers": [...]}; the
+ * arrays are malloc'd, the breakers added to params.  Returns SP_OK, or an
+ * sp error code with a message in err. */
 int sp_parse_warp_request(const char *text, size_t len, float **logits,
                           int *n_logits, int **history, int *n_history,
-                          char *err);
+                          sp_params *params, char *err);
 
 #endif /* SP_CLI_WARP_REQUEST_H */

@@ -242,6 +242,10 @@ int sp_params_set(sp_params *p, int i, double value, char *err);
 double sp_params_get(const sp_params *p, int i);
 /* Whether stage's parameters turn it on. */
 int sp_stage_active(const sp_params *p, int stage);
+/* The sp_cut a stage marks the tokens it removes with (SP_CUT_NONE for
+ * the stages that only reshape: the penalties, DRY). */
+int sp_stage_cut(int stage);
+
 
 /* The chain's order from a list of stage names separated by commas or
  * semicolons, or a preset: "default", "hf" (Hugging Face generate's) or
@@ -321,6 +325,10 @@ typedef struct {
     float mirostat_mu;
 } sp_sampler_state;
 void sp_sampler_set_state(sp_sampler *s, const sp_sampler_state *state);
+/* XTC's uniform for generated step `step` of a text seeded with seed: a
+ * stream of its own, so a step's main uniform stays the i-th of the seed's
+ * stream whatever XTC does (and a rewind finds the same one again). */
+double sp_xtc_uniform(uint64_t seed, int step);
 
 /* Tokens the next warps may choose: allowed[vocab], 0 = masked by a
  * constraint (cut stage "constraint"); NULL = all.  The array is borrowed
@@ -339,6 +347,13 @@ void sp_sampler_set_raw(sp_sampler *s, int on);
  * with an n-element heap: the vocabulary is never sorted.  Returns the
  * count (n, or vocab if smaller). */
 int sp_step_top(const sp_step *st, int n, int *ids, double *cum);
+
+/* Who cut what in a warp, in the chain's order: the mask and the
+ * constraint first, then each stage of p's chain, then mirostat; an entry
+ * for every one that cut at least one token.  Fills names[] and counts[]
+ * (SP_STAGE_COUNT + 3 each at most) and returns the entries. */
+int sp_step_cuts(const sp_step *st, const sp_params *p, const char **names,
+                 int *counts);
 
 /* Draws n tokens from the step's final distribution with a PRNG of its own
  * (seeded by seed; the generation's stream is not touched) into

@@ -631,8 +631,10 @@ static void request_fails(const char *text, const char *needle) {
     float *logits = NULL;
     int *history = NULL, nl = -1, nh = -1;
     strcpy(err, "(untouched)");
+    sp_params rp;
+    sp_params_default(&rp);
     int rc = sp_parse_warp_request(text, strlen(text), &logits, &nl, &history,
-                                   &nh, err);
+                                   &nh, &rp, err);
     CHECK_EQ_INT(rc, SP_ERR_FORMAT);
     CHECK_STR_CONTAINS(err, needle);
     check_one_line(err);
@@ -702,8 +704,10 @@ static void test_requests(void) {
     strcpy(spaced + ws, "{\"logits\": [1, \"-inf\", null]}");
     float *logits = NULL;
     int *history = NULL, nl = 0, nh = 0;
+    sp_params rp;
+    sp_params_default(&rp);
     CHECK_EQ_INT(sp_parse_warp_request(spaced, strlen(spaced), &logits, &nl,
-                                       &history, &nh, err), SP_OK);
+                                       &history, &nh, &rp, err), SP_OK);
     CHECK_EQ_INT(nl, 3);
     CHECK(logits && logits[1] == -INFINITY && logits[2] == -INFINITY);
     free(logits);
@@ -711,7 +715,7 @@ static void test_requests(void) {
     free(spaced);
     /* not NUL-terminated: the length rules */
     CHECK_EQ_INT(sp_parse_warp_request("{\"logits\": [7]}xyz", 15, &logits,
-                                       &nl, &history, &nh, err), SP_OK);
+                                       &nl, &history, &nh, &rp, err), SP_OK);
     CHECK_EQ_INT(nl, 1);
     free(logits);
     free(history);

@@ -110,7 +110,9 @@ static void run(int sc, const uint8_t *payload, size_t n) {
         size_t len = n ? n : strlen(tiny_request);
         float *logits = NULL;
         int *history = NULL, nl = 0, nh = 0;
-        if (sp_parse_warp_request(text, len, &logits, &nl, &history, &nh,
+        sp_params rp;
+        sp_params_default(&rp);
+        if (sp_parse_warp_request(text, len, &logits, &nl, &history, &nh, &rp,
                                   err) != SP_OK) {
             fz_check_error(err);
             return;

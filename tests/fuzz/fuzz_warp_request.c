@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int *history = NULL, nl = 0, nh = 0;
     err[0] = '\0';
     int rc = sp_parse_warp_request((const char *)data + at, size - at, &logits,
-                                   &nl, &history, &nh, err);
+                                   &nl, &history, &nh, &p, err);
     if (rc != SP_OK) {
         fz_check_error(err);
         FZ_ASSERT(logits == NULL && history == NULL);

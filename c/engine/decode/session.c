@@ -176,18 +176,9 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
     return SP_OK;
 }
 
-/* The uniform XTC draws at generated step `step`: a stream of its own,
- * from the seed and the step, so the step's main uniform stays the i-th
- * of the seed's stream whatever XTC does (and a rewind finds it again). */
-static double xtc_uniform(uint64_t seed, int step) {
-    sp_rng r;
-    sp_rng_seed(&r, seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(step + 1)));
-    return sp_rng_uniform(&r);
-}
-
 /* What the warp of generated step `step` draws on besides the logits. */
 static void set_state(sp_session *s, int step) {
-    sp_sampler_state st = {xtc_uniform(s->seed, step),
+    sp_sampler_state st = {sp_xtc_uniform(s->seed, step),
                            s->mu ? s->mu[step] : NAN};
     sp_sampler_set_state(s->sampler, &st);
 }

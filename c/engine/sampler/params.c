@@ -216,6 +216,39 @@ int sp_stage_active(const sp_params *p, int stage) {
     }
 }
 
+int sp_stage_cut(int stage) {
+    static const uint8_t CUTS[SP_STAGE_COUNT] = {
+        SP_CUT_BIAS,        SP_CUT_NONE,     SP_CUT_NONE,
+        SP_CUT_NO_REPEAT_NGRAM, SP_CUT_TEMPERATURE, SP_CUT_TOP_N_SIGMA,
+        SP_CUT_TOP_K,       SP_CUT_TOP_P,    SP_CUT_MIN_P,
+        SP_CUT_TYPICAL_P,   SP_CUT_EPSILON,  SP_CUT_ETA,
+        SP_CUT_TOP_A,       SP_CUT_XTC};
+    return stage >= 0 && stage < SP_STAGE_COUNT ? CUTS[stage] : SP_CUT_NONE;
+}
+
+int sp_step_cuts(const sp_step *st, const sp_params *p, const char **names,
+                 int *counts) {
+    int by_cut[SP_CUT_COUNT] = {0};
+    for (int i = 0; i < st->vocab; i++) by_cut[st->cut[i]]++;
+    int n = 0;
+    /* what comes before the chain, the chain, what ends it */
+    int seq[SP_STAGE_COUNT + 3], ns = 0;
+    seq[ns++] = SP_CUT_MASK;
+    seq[ns++] = SP_CUT_CONSTRAINT;
+    int stages = p->n_order ? p->n_order : SP_STAGE_COUNT;
+    for (int i = 0; i < stages; i++) {
+        int cut = sp_stage_cut(p->n_order ? p->order[i] : i);
+        if (cut != SP_CUT_NONE) seq[ns++] = cut;
+    }
+    seq[ns++] = SP_CUT_MIROSTAT;
+    for (int i = 0; i < ns; i++) {
+        if (!by_cut[seq[i]]) continue;
+        names[n] = sp_cut_name(seq[i]);
+        counts[n++] = by_cut[seq[i]];
+    }
+    return n;
+}
+
 static int finite(float x) { return x - x == 0.0f; }
 
 /* "top-p must be in (0, 1] (got 1.5)": the range in words, from the

@@ -35,3 +35,11 @@ double sp_rng_uniform(sp_rng *rng) {
     uint32_t b = sp_rng_u32(rng) >> 6;
     return ((double)a * 67108864.0 + (double)b) * (1.0 / 9007199254740992.0);
 }
+
+double sp_xtc_uniform(uint64_t seed, int step) {
+    /* the seed moved by a multiple of the golden ratio per step: a PCG32
+     * stream per step, unrelated to the text's own */
+    sp_rng r;
+    sp_rng_seed(&r, seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(step + 1)));
+    return sp_rng_uniform(&r);
+}
