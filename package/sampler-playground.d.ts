@@ -154,16 +154,19 @@ export interface StepRecord {
   tempered: Float32Array;
   /** the distribution the token is drawn from (0 where cut) */
   final: Float32Array;
-  /** the stage that cut each row: 'kept', 'bias', 'temperature', 'top_k', 'top_p', 'min_p', 'typical_p', 'mask', 'constraint' */
+  /** the stage that cut each row: 'kept', 'bias', 'temperature', 'top_k', 'top_p', 'min_p', 'typical_p', 'mask', 'constraint',
+   * 'top_n_sigma', 'epsilon', 'eta', 'top_a', 'xtc', 'no_repeat_ngram', 'mirostat' */
   cut: string[];
   /** cumulative tempered mass after each row (NaN past the engine's 64 ranked tokens) */
   cum: Float64Array;
   /** 1: a penalty applied to this row's token */
   penalized: Uint8Array;
+  /** who cut how many tokens of the whole vocabulary, in the chain's order (only what cut one) */
+  cuts: Array<{ stage: string; cut: number }>;
   /** the tokens past the first `bars` rows, for a large vocabulary */
   other: { count: number; raw: number; tempered: number; final: number; kept: number } | null;
   /** the settings that produced it */
-  params: Record<string, number>;
+  params: Record<string, any>;
 }
 
 /** A loaded model. */

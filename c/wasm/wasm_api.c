@@ -81,12 +81,6 @@ int api_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
 
 /* ---- parameters ----------------------------------------------------- */
 
-enum {
-    P_TEMPERATURE, P_TOP_K, P_TOP_P, P_MIN_P, P_TYPICAL_P,
-    P_REPETITION_PENALTY, P_FREQUENCY_PENALTY, P_PRESENCE_PENALTY,
-    P_PENALTY_LAST_N
-};
-
 API("api_params_new") sp_params *api_params_new(void) {
     sp_params *p = malloc(sizeof *p);
     if (p) sp_params_default(p);
@@ -97,27 +91,61 @@ API("api_params_reset") void api_params_reset(sp_params *p) {
     sp_params_default(p);
 }
 
-/* Stores one field; integers must be whole numbers in int range. */
-API("api_params_set") int api_params_set(sp_params *p, int field, double v) {
-    int is_int = field == P_TOP_K || field == P_PENALTY_LAST_N;
-    if (is_int && !(v >= -2147483648.0 && v <= 2147483647.0 && v == (int)v))
-        return sp_fail(last_error, SP_ERR_ARG, "%s must be an integer (got "
-                       "%g)", field == P_TOP_K ? "top-k" : "penalty-last-n",
-                       v);
-    switch (field) {
-    case P_TEMPERATURE: p->temperature = (float)v; break;
-    case P_TOP_K: p->top_k = (int)v; break;
-    case P_TOP_P: p->top_p = (float)v; break;
-    case P_MIN_P: p->min_p = (float)v; break;
-    case P_TYPICAL_P: p->typical_p = (float)v; break;
-    case P_REPETITION_PENALTY: p->repetition_penalty = (float)v; break;
-    case P_FREQUENCY_PENALTY: p->frequency_penalty = (float)v; break;
-    case P_PRESENCE_PENALTY: p->presence_penalty = (float)v; break;
-    case P_PENALTY_LAST_N: p->penalty_last_n = (int)v; break;
-    default:
-        return sp_fail(last_error, SP_ERR_ARG, "unknown parameter %d", field);
+/* The registry (sampler/params.c): JavaScript reads every parameter's
+ * declaration from here, and sets a parameter by its index. */
+API("api_param_count") int api_param_count(void) { return sp_param_count(); }
+API("api_param_find") int api_param_find(const char *name) {
+    return sp_param_find(name);
+}
+/* Its texts: 0 name, 1 flag, 2 code, 3 label, 4 doc, 5 stage name. */
+API("api_param_text") const char *api_param_text(int i, int which) {
+    const sp_param_info *in = sp_param_at(i);
+    if (!in) return "";
+    switch (which) {
+    case 0: return in->name;
+    case 1: return in->flag;
+    case 2: return in->code;
+    case 3: return in->label;
+    case 4: return in->doc;
+    case 5: return in->stage >= 0 ? sp_stage_name(in->stage) : "mirostat";
+    default: return "";
     }
-    return SP_OK;
+}
+/* Its numbers into out[9]: type, flags, min, max, neutral, ui_min,
+ * ui_max, ui_step, stage. */
+API("api_param_numbers") void api_param_numbers(int i, double *out) {
+    const sp_param_info *in = sp_param_at(i);
+    if (!in) return;
+    double v[9] = {in->type,   in->flags,  in->min,     in->max,  in->neutral,
+                   in->ui_min, in->ui_max, in->ui_step, in->stage};
+    for (int k = 0; k < 9; k++) out[k] = v[k];
+}
+API("api_stage_name") const char *api_stage_name(int stage) {
+    const char *name = sp_stage_name(stage);
+    return name ? name : "";
+}
+API("api_stage_cut") int api_stage_cut(int stage) { return sp_stage_cut(stage); }
+
+/* Stores parameter i (the engine checks its range in api_params_check). */
+API("api_params_set") int api_params_set(sp_params *p, int i, double v) {
+    return sp_params_set(p, i, v, last_error);
+}
+
+/* The chain's order: stage names, or default, hf, llama.cpp. */
+API("api_params_set_order")
+int api_params_set_order(sp_params *p, const char *list) {
+    return sp_params_set_order(p, list, last_error);
+}
+API("api_params_order") const char *api_params_order(const sp_params *p) {
+    static char text[512];
+    sp_params_order_text(p, text, sizeof text);
+    return text;
+}
+
+/* Adds a DRY sequence breaker of n token ids. */
+API("api_params_add_dry_breaker")
+int api_params_add_dry_breaker(sp_params *p, const int *tokens, int n) {
+    return sp_params_add_dry_breaker(p, tokens, n, last_error);
 }
 
 /* Appends a logit bias; the engine checks the rest (api_params_check). */
@@ -264,6 +292,18 @@ double api_step_sample_counts(const sp_step *st, double seed_lo,
                               double seed_hi, int n, int *counts) {
     return sp_step_sample_counts(
         st, (uint64_t)(uint32_t)seed_hi << 32 | (uint32_t)seed_lo, n, counts);
+}
+/* Who cut what, in the chain's order: cut names' codes and counts
+ * (SP_STAGE_COUNT + 3 each at most); returns the entries. */
+API("api_step_cuts")
+int api_step_cuts(const sp_step *st, const sp_params *p, int *codes,
+                  int *counts) {
+    const char *names[SP_STAGE_COUNT + 3];
+    int n = sp_step_cuts(st, p, names, counts);
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < SP_CUT_COUNT; c++)
+            if (!strcmp(sp_cut_name(c), names[i])) codes[i] = c;
+    return n;
 }
 API("api_cut_name") const char *api_cut_name(int cut) {
     return sp_cut_name(cut);

@@ -37,12 +37,6 @@ export const CASES = [
   { name: 'stories260K greedy', model: 'stories', steps: 30, params: { temperature: 0 } },
 ];
 
-const FLAGS = {
-  temperature: '--temperature', top_k: '--top-k', top_p: '--top-p', min_p: '--min-p', typical_p: '--typical-p',
-  repetition_penalty: '--repetition-penalty', frequency_penalty: '--frequency-penalty',
-  presence_penalty: '--presence-penalty', penalty_last_n: '--penalty-last-n',
-};
-
 /**
  * The native CLI's arguments for a case.
  * @param {Setup} c @param {{stories: string, storiesTokenizer: string}} files
@@ -55,7 +49,7 @@ export function cliArgs(c, files) {
   if (c.seed) args.push('--seed', c.seed);
   for (const [k, v] of Object.entries(c.params ?? {})) {
     if (k === 'logit_bias') for (const [id, b] of v) args.push('--logit-bias', `${id}=${b === -Infinity ? '-inf' : b}`);
-    else args.push(FLAGS[k], String(v));
+    else args.push(`--${k.replaceAll('_', '-')}`, String(v)); // the registry's flag: its name with - for _
   }
   if (c.constraint?.regex) args.push('--regex', c.constraint.regex);
   if (c.constraint?.grammar) args.push('--grammar', c.constraint.grammar);

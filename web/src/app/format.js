@@ -32,7 +32,7 @@ export function showPiece(piece) {
     .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-/** What a learner reads for each cut stage (engine.js CUT_NAMES). */
+/** What a learner reads for each cut stage (the engine's cutNames). */
 export const CUT_LABELS = /** @type {Record<string, string>} */ ({
   kept: 'kept',
   bias: 'banned',

@@ -35,28 +35,32 @@ export const TOP_N = 64;
 const SP_ERR_ARG = 2;
 
 /** The sampler settings, by name; all optional. */
-export const PARAM_FIELDS = /** @type {const} */ ([
-  'temperature', 'top_k', 'top_p', 'min_p', 'typical_p',
-  'repetition_penalty', 'frequency_penalty', 'presence_penalty', 'penalty_last_n',
-]);
-
-export const CUT_NAMES = /** @type {const} */ ([
-  'kept', 'bias', 'temperature', 'top_k', 'top_p', 'min_p', 'typical_p', 'mask', 'constraint',
-]);
+/**
+ * Sampler settings: any parameter of the engine's registry by its name
+ * (Engine.params lists them: temperature, top_k, top_p, min_p, typical_p,
+ * the penalties, top_n_sigma, xtc_probability, dry_multiplier, mirostat,
+ * ...), plus three that are not numbers: logit_bias (token id -> value
+ * added to its logit; -Infinity bans it), samplers (the chain's order:
+ * stage names joined by commas, or "default", "hf", "llama.cpp") and
+ * dry_breakers (DRY's sequence breakers, each a token id or a list of ids).
+ * @typedef {Record<string, any>} SamplerParams
+ */
 
 /**
- * @typedef {Object} SamplerParams
- * @property {number} [temperature]        >= 0; 0 = greedy (default 1)
- * @property {number} [top_k]              integer >= 0; 0 = off
- * @property {number} [top_p]              (0, 1]; 1 = off
- * @property {number} [min_p]              [0, 1]; 0 = off
- * @property {number} [typical_p]          (0, 1]; 1 = off
- * @property {number} [repetition_penalty] > 0; 1 = off
- * @property {number} [frequency_penalty]  0 = off
- * @property {number} [presence_penalty]   0 = off
- * @property {number} [penalty_last_n]     integer >= 0; 0 = whole history
- * @property {Array<[number, number]> | Record<string, number>} [logit_bias]
- *   token id -> value added to its logit; -Infinity bans it
+ * One parameter of the engine's registry (c/engine/sampler/params.c).
+ * @typedef {Object} ParamInfo
+ * @property {string} name   the API's and a link's key ("top_p")
+ * @property {string} flag   the CLI's ("top-p")
+ * @property {string} code   its short code in compact links ("p")
+ * @property {string} label  for people ("Top-p")
+ * @property {string} doc    one line: what it does, and its off value
+ * @property {string} stage  the stage it belongs to ("top_p"; "mirostat")
+ * @property {'float' | 'int'} type
+ * @property {number} min @property {number} max   its range
+ * @property {boolean} minOpen @property {boolean} maxOpen  the range excludes that end
+ * @property {boolean} inLink  a playground link always states it
+ * @property {number} neutral  its default: the stage does nothing
+ * @property {number} uiMin @property {number} uiMax @property {number} uiStep  a lesson slider's range
  */
 
 /**
@@ -84,7 +88,9 @@ export const CUT_NAMES = /** @type {const} */ ([
  *   truncating stages rank first (descending, ties by id) and the cumulative
  *   tempered mass after each: the nucleus view's bars and curve
  * @property {Float32Array} logits    the model's logits
- * @property {Uint8Array} cut         per token: index into CUT_NAMES
+ * @property {Uint8Array} cut         per token: index into cutNames
+ * @property {string[]} cutNames      the engine's names of what cuts (Engine.cutNames)
+ * @property {Array<{stage: string, cut: number}>} cuts  who cut how many tokens, in the chain's order
  * @property {Int32Array} kept        kept token ids, ascending
  * @property {Uint8Array} [pieceBytes] the chosen token's bytes (sessions)
  * @property {string} [piece]         the same, decoded (sessions)
@@ -234,11 +240,50 @@ export class WasmModule {
 }
 
 export class Engine extends WasmModule {
+  constructor() {
+    super();
+    /** the sampler's parameters, as the engine declares them @type {ParamInfo[]} */
+    this.params = [];
+    /** name -> index in params @type {Map<string, number>} */
+    this.paramIndex = new Map();
+    /** the chain's stages in their default order @type {string[]} */
+    this.stages = [];
+    /** the names of what can cut a token (StepRecord.cut indexes them) @type {string[]} */
+    this.cutNames = [];
+  }
+
   /** @param {WebAssembly.Instance} instance */
   attach(instance) {
     super.attach(instance);
     /** which kernels this build runs: "wasm-simd128" or "scalar" */
     this.backend = this.cstring(this.x.api_vec4_backend());
+    this.params = this.readRegistry();
+    this.paramIndex = new Map(this.params.map((p, i) => [p.name, i]));
+    for (let i = 0; this.cstring(this.x.api_stage_name(i)); i++) this.stages.push(this.cstring(this.x.api_stage_name(i)));
+    for (let i = 0; ; i++) {
+      const name = this.cstring(this.x.api_cut_name(i));
+      if (name === 'unknown') break;
+      this.cutNames.push(name);
+    }
+  }
+
+  /** The parameter registry, read once from the engine. @returns {ParamInfo[]} */
+  readRegistry() {
+    const x = this.x;
+    /** @type {ParamInfo[]} */
+    const out = [];
+    const n = x.api_param_count();
+    for (let i = 0; i < n; i++) {
+      const text = (/** @type {number} */ which) => this.cstring(x.api_param_text(i, which));
+      const { values: v } = this.readDoubles((ptr) => x.api_param_numbers(i, ptr), 9);
+      out.push({
+        name: text(0), flag: text(1), code: text(2), label: text(3), doc: text(4), stage: text(5),
+        type: v[0] === 1 ? 'int' : 'float',
+        minOpen: (v[1] & 1) !== 0, maxOpen: (v[1] & 2) !== 0, inLink: (v[1] & 4) !== 0,
+        min: v[2], max: v[3], neutral: v[4], uiMin: v[5], uiMax: v[6], uiStep: v[7],
+      });
+    }
+    return out;
   }
 
   lastError() {
@@ -361,11 +406,33 @@ export class Engine extends WasmModule {
     this.x.api_params_reset(ptr);
     for (const [key, value] of Object.entries(params)) {
       if (value === undefined) continue;
-      if (key === 'logit_bias') continue;
-      const field = PARAM_FIELDS.indexOf(/** @type {any} */ (key));
-      if (field < 0) throw new TypeError(`unknown sampler parameter "${key}"`);
+      if (key === 'logit_bias' || key === 'samplers' || key === 'dry_breakers') continue;
+      const field = this.paramIndex.get(key);
+      if (field === undefined) throw new TypeError(`unknown sampler parameter "${key}"`);
       if (typeof value !== 'number') throw new TypeError(`${key.replaceAll('_', '-')} must be a number (got ${typeof value})`);
       this.check(this.x.api_params_set(ptr, field, value));
+    }
+    if (params.samplers !== undefined) {
+      if (typeof params.samplers !== 'string') throw new TypeError('samplers must be a string of stage names (or default, hf, llama.cpp)');
+      const text = this.allocString(params.samplers, 'samplers');
+      try {
+        this.check(this.x.api_params_set_order(ptr, text));
+      } finally {
+        this.free(text);
+      }
+    }
+    for (const breaker of params.dry_breakers ?? []) {
+      const ids = Array.isArray(breaker) ? breaker : [breaker];
+      if (!ids.every((t) => Number.isInteger(t) && t >= 0 && t <= 2147483647)) {
+        throw new RangeError(`dry_breakers: ${JSON.stringify(breaker)} is not a token id or a list of them`);
+      }
+      const arr = this.malloc(4 * Math.max(1, ids.length));
+      try {
+        this.ints(arr, ids.length).set(ids);
+        this.check(this.x.api_params_add_dry_breaker(ptr, arr, ids.length));
+      } finally {
+        this.free(arr);
+      }
     }
     const bias = params.logit_bias;
     if (bias !== undefined) {
@@ -405,9 +472,11 @@ export class Engine extends WasmModule {
   /**
    * Copies a step record out of the engine.
    * @param {number} st pointer to an sp_step
+   * @param {number} [params] the settings it was warped with: the record
+   *   then says who cut what, in the chain's order (`cuts`)
    * @returns {StepRecord}
    */
-  readStep(st) {
+  readStep(st, params = 0) {
     const x = this.x;
     const f = this.stepNumbers(st);
     const vocab = f.vocab;
@@ -440,8 +509,29 @@ export class Engine extends WasmModule {
       top,
       logits: this.floats(f.logits, vocab).slice(),
       cut: this.bytes(f.cut, vocab).slice(),
+      cutNames: this.cutNames,
+      cuts: params ? this.stepCuts(st, params) : [],
       kept: this.ints(f.kept, f.n_kept).slice(),
     };
+  }
+
+  /**
+   * Who cut what in a warp, in the chain's order (the mask and the
+   * constraint first, mirostat last): only what cut a token.
+   * @param {number} st pointer to an sp_step @param {number} params its settings
+   * @returns {Array<{stage: string, cut: number}>}
+   */
+  stepCuts(st, params) {
+    const n = this.stages.length + 3;
+    const codes = this.malloc(8 * n);
+    try {
+      const k = this.x.api_step_cuts(st, params, codes, codes + 4 * n);
+      const c = this.ints(codes, k).slice();
+      const counts = this.ints(codes + 4 * n, k).slice();
+      return Array.from(c, (code, i) => ({ stage: this.cutNames[code], cut: counts[i] }));
+    } finally {
+      this.free(codes);
+    }
   }
 
   /**
@@ -619,7 +709,7 @@ export class Sampler {
     } finally {
       e.free(hist);
     }
-    return e.readStep(e.x.api_sampler_step(this.handle));
+    return e.readStep(e.x.api_sampler_step(this.handle), this.params);
   }
 
   /**
@@ -631,7 +721,7 @@ export class Sampler {
     const e = this.engine;
     if (typeof u !== 'number' || !(u >= 0 && u < 1)) throw new RangeError(`u must be in [0, 1) (got ${u})`);
     e.check(e.x.api_sampler_draw(this.handle, u));
-    return e.readStep(e.x.api_sampler_step(this.handle));
+    return e.readStep(e.x.api_sampler_step(this.handle), this.params);
   }
 
   /**
@@ -697,7 +787,7 @@ export class Session {
     const n = this.nTokens;
     const prev = n > 0 ? this.tokens[n - 1] : -1;
     e.check(e.x.api_session_step(this.handle, this.params, force));
-    const rec = e.readStep(e.x.api_session_step_record(this.handle));
+    const rec = e.readStep(e.x.api_session_step_record(this.handle), this.params);
     // an end-of-text token (EOS; the bigram's boundary under a constraint)
     // ends the text: its piece is not text
     rec.end = e.x.api_session_is_end(this.handle, rec.token) !== 0;
@@ -715,7 +805,7 @@ export class Session {
     const e = this.engine;
     e.writeParams(this.params, params, this.vocab);
     e.check(e.x.api_session_preview(this.handle, this.params));
-    return e.readStep(e.x.api_session_step_record(this.handle));
+    return e.readStep(e.x.api_session_step_record(this.handle), this.params);
   }
 
   /**
@@ -731,7 +821,7 @@ export class Session {
     if (!Number.isInteger(n)) throw new TypeError('peek: n must be an integer');
     e.writeParams(this.params, params, this.vocab);
     e.check(e.x.api_session_peek(this.handle, n, this.params));
-    return e.readStep(e.x.api_session_step_record(this.handle));
+    return e.readStep(e.x.api_session_step_record(this.handle), this.params);
   }
 
   /**

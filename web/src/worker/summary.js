@@ -9,17 +9,11 @@
  * said where it happens.  No Preact, no DOM: it runs in the Worker and in
  * Node tests.
  */
-import { CUT_NAMES } from '../engine/engine.js';
-
 /** vocabularies up to this size get a bar for every token */
 export const ALL_BARS_MAX = 128;
 /** larger vocabularies: bars for this many ranked tokens, then "other" */
 export const TOP_BARS = 30;
 
-/** The cut stages by index (the engine's names). */
-export const CUT_STAGES = CUT_NAMES;
-
-export { CUT_NAMES };
 
 /**
  * @typedef {Object} OtherMass  the tokens a large-vocabulary summary leaves out
@@ -60,11 +54,13 @@ export { CUT_NAMES };
  * @property {Float32Array} raw
  * @property {Float32Array} tempered
  * @property {Float32Array} final
- * @property {string[]} cut    the stage that cut each row (CUT_STAGES:
+ * @property {string[]} cut    the stage that cut each row (the engine's cutNames:
  *   'kept', 'bias', 'top_k', 'top_p', 'min_p', 'temperature', 'constraint', ...)
  * @property {Float64Array} cum cumulative tempered mass after each row, from
  *   top.cum (NaN past the engine's TOP_N ranked tokens)
  * @property {Uint8Array} penalized  1: a penalty applied to this token
+ * @property {Array<{stage: string, cut: number}>} cuts  who cut how many
+ *   tokens, in the chain's order (the engine's count, the whole vocabulary)
  * @property {OtherMass | null} other  the tokens past the first `bars` rows
  * @property {Record<string, number>} params  the settings that produced it
  */
@@ -117,7 +113,7 @@ export function summarize(rec, ctx) {
     out.raw[i] = rawProbs[id];
     out.tempered[i] = tempered[id];
     out.final[i] = rec.probs[id];
-    cut.push(CUT_STAGES[rec.cut[id]] ?? `stage ${rec.cut[id]}`);
+    cut.push(rec.cutNames[rec.cut[id]] ?? `stage ${rec.cut[id]}`);
     if (i < rec.top.cum.length) out.cum[i] = rec.top.cum[i];
     out.penalized[i] = penalizedSet.has(id) ? 1 : 0;
     pieces.push(ctx.pieceOf(id));
@@ -167,6 +163,7 @@ export function summarize(rec, ctx) {
     cut,
     ...out,
     other,
+    cuts: rec.cuts,
     params: { ...ctx.params },
   };
 }
