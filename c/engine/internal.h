@@ -64,9 +64,6 @@ static inline vec4 v4_exp(vec4 x) {
  * out the stages a search does not use, whatever the settings say. */
 int sp_params_check_ranges(const sp_params *p, int vocab, char *err);
 
-/* Mirostat's target after a token of final probability p_token was drawn
- * (mu NaN: its start, 2 tau); mu itself when mirostat is off. */
-float sp_mirostat_update(const sp_params *p, float mu, float p_token);
 
 /* ---- kernels (kernels.c); every sum in the canonical order of vec4.h ---- */
 

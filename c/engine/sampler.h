@@ -287,6 +287,8 @@ typedef struct {
     const uint8_t *cut;     /* sp_cut: which stage removed the token */
     const int *kept;        /* kept token ids, ascending; [n_kept] */
     int n_kept;             /* nucleus size */
+    const int *penalized;   /* the tokens a penalty or DRY changed */
+    int n_penalized;        /*   (each once, in the order they were met) */
     double kept_mass;       /* raw-distribution mass of the kept tokens */
     double entropy_raw_bits;
     double entropy_bits;    /* of the final distribution */
@@ -325,6 +327,9 @@ typedef struct {
     float mirostat_mu;
 } sp_sampler_state;
 void sp_sampler_set_state(sp_sampler *s, const sp_sampler_state *state);
+/* Mirostat's target after a token of final probability p_token was drawn
+ * (mu NaN: its start, 2 tau); mu itself when mirostat is off. */
+float sp_mirostat_update(const sp_params *p, float mu, float p_token);
 /* XTC's uniform for generated step `step` of a text seeded with seed: a
  * stream of its own, so a step's main uniform stays the i-th of the seed's
  * stream whatever XTC does (and a rewind finds the same one again). */

@@ -271,7 +271,9 @@ API("api_session_finished") int api_session_finished(const sp_session *s) {
     X(probs_tempered, (uintptr_t)st->probs_tempered)                      \
     X(logits, (uintptr_t)st->logits)                                      \
     X(cut, (uintptr_t)st->cut)                                            \
-    X(kept, (uintptr_t)st->kept)
+    X(kept, (uintptr_t)st->kept)                                          \
+    X(penalized, (uintptr_t)st->penalized)                                \
+    X(n_penalized, st->n_penalized)
 
 #define STEP_NAME(name, value) #name ","
 #define STEP_VALUE(name, value) out[i++] = (double)(value);

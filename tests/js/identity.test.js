@@ -53,6 +53,49 @@ describe('generate is byte-identical in every build', () => {
   });
 });
 
+// every newer sampler, and the chain in other orders
+const CHAIN_SETTINGS = [
+  ['--top-n-sigma', '1.2'],
+  ['--epsilon-cutoff', '0.02', '--temperature', '1.4'],
+  ['--eta-cutoff', '0.01', '--temperature', '1.2'],
+  ['--top-a', '0.3'],
+  ['--xtc-probability', '0.5', '--xtc-threshold', '0.08'],
+  ['--dry-multiplier', '0.8', '--dry-base', '1.75', '--dry-allowed-length', '2', '--dry-sequence-breaker', 'a'],
+  ['--dynatemp-range', '0.8', '--dynatemp-exp', '1.5'],
+  ['--no-repeat-ngram-size', '3'],
+  ['--mirostat', '1', '--mirostat-tau', '4'],
+  ['--mirostat', '2', '--mirostat-tau', '3', '--mirostat-eta', '0.2', '--temperature', '0.9'],
+  ['--samplers', 'llama.cpp', '--temperature', '0.7', '--top-p', '0.9', '--min-p', '0.05'],
+  ['--samplers', 'hf', '--temperature', '1.5', '--top-k', '20', '--epsilon-cutoff', '0.01'],
+  ['--samplers', 'top_p,temperature', '--temperature', '0.5', '--top-p', '0.8'],
+];
+
+describe('every sampler and order is byte-identical in every build', () => {
+  it.each(CHAIN_SETTINGS.map((s) => [s.join(' '), s]))('bigram %s', async (_, settings) => {
+    for (const seed of ['3', '77']) {
+      const r = await sameEverywhere(['generate', '--model', 'bigram', '--steps', '150', '--seed', seed, ...settings]);
+      expect(r.status).toBe(0);
+      await sameEverywhere(['generate', '--model', 'bigram', '--steps', '30', '--seed', seed, '--json', ...settings]);
+    }
+  });
+
+  it.skipIf(!haveTransformer)('the shipped transformer', async () => {
+    for (const settings of CHAIN_SETTINGS) {
+      const r = await sameEverywhere(['generate', '--model', 'transformer', '--prompt', 'And God', '--steps', '60', '--seed', '5', ...settings]);
+      expect(r.status).toBe(0);
+    }
+  });
+
+  it('the errors too: a stage set but left out, an unknown stage', async () => {
+    const left = await sameEverywhere(['generate', '--model', 'bigram', '--samplers', 'top_k', '--top-p', '0.5']);
+    expect(left.status).toBe(2);
+    expect(left.stderr).toContain('--top-p is set but the samplers\' order leaves out top_p');
+    const unknown = await sameEverywhere(['generate', '--model', 'bigram', '--samplers', 'top_k,nope']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("'nope' is not a stage");
+  });
+});
+
 describe('warp is byte-identical in every build', () => {
   it('on random and Zipf logits of 5000 tokens', async () => {
     const rand = lcg(7);

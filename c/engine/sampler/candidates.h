@@ -37,6 +37,9 @@ struct sp_sampler {
     float *cand_exp;   /* compact exps */
     float *heap;       /* top-k min-heap */
     int *counts;       /* zero between uses */
+    int *penalized;    /* [vocab] the tokens a penalty changed this warp */
+    int n_penalized;
+    uint8_t *pen_mark; /* [vocab] 1 where penalized holds it */
     int *repeat;       /* DRY's repeat lengths, [repeat_cap] */
     int repeat_cap;
     sp_sel_item *sel;
@@ -74,6 +77,8 @@ float sp_cands_exp(sp_candidates *c, double *z);
 /* Keeps the tokens whose logit is >= threshold (ties with it too) and
  * cuts the others with stage; the list stays compact. */
 void sp_cands_keep_at_least(sp_candidates *c, float threshold, sp_cut stage);
+/* Notes that a penalty changed token id's logit (once per token). */
+void sp_cands_penalized(sp_candidates *c, int id);
 /* Clamps a shifted logit into the finite floats. */
 float sp_clamp_finite(float x);
 

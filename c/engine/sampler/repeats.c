@@ -104,6 +104,7 @@ void sp_stage_dry(sp_candidates *c, const sp_params *p) {
         double penalty = (double)p->dry_multiplier *
                          sp_pow((double)p->dry_base, (double)e);
         c->logits[id] = sp_clamp_finite((float)(c->logits[id] - penalty));
+        sp_cands_penalized(c, id);
     }
 }
 

@@ -53,13 +53,15 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->cand_exp = malloc(v * sizeof(float));
     s->heap = malloc(v * sizeof(float));
     s->counts = calloc(v, sizeof(int));
+    s->penalized = malloc(v * sizeof(int));
+    s->pen_mark = calloc(v, 1);
     s->sel = malloc(v * sizeof(sp_sel_item));
     s->state.xtc_u = 0.0;
     s->state.mirostat_mu = NAN;
     if (!s->logits || !s->probs_raw || !s->probs_tempered || !s->work ||
         !s->probs || !s->probs_ids || !s->cut ||
         !s->ids || !s->cand_logit || !s->cand_exp || !s->heap || !s->counts ||
-        !s->sel) {
+        !s->penalized || !s->pen_mark || !s->sel) {
         sp_sampler_free(s);
         return NULL;
     }
@@ -80,6 +82,8 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->cand_exp);
     free(s->heap);
     free(s->counts);
+    free(s->penalized);
+    free(s->pen_mark);
     free(s->repeat);
     free(s->sel);
     free(s);
@@ -124,6 +128,13 @@ float sp_clamp_finite(float x) {
     if (x > FLT_MAX) return FLT_MAX;
     if (x < -FLT_MAX) return -FLT_MAX;
     return x;
+}
+
+void sp_cands_penalized(sp_candidates *c, int id) {
+    sp_sampler *s = c->s;
+    if (s->pen_mark[id]) return;
+    s->pen_mark[id] = 1;
+    s->penalized[s->n_penalized++] = id;
 }
 
 void sp_cands_cut(sp_candidates *c, int id, sp_cut stage) {
@@ -275,6 +286,7 @@ static void warp_repetition_penalty(sp_candidates *c, const sp_params *p) {
         if (seen[id]++) continue;
         float x = c->logits[id];
         if (x != -INFINITY) c->logits[id] = sp_clamp_finite(x > 0.0f ? x / r : x * r);
+        sp_cands_penalized(c, id);
     }
     for (int i = 0; i < c->n_history; i++) seen[c->history[i]] = 0;
 }
@@ -292,6 +304,7 @@ static void warp_frequency_presence(sp_candidates *c, const sp_params *p) {
             c->logits[id] =
                 sp_clamp_finite(c->logits[id] - ((float)count[id] * f + pres));
         count[id] = 0;
+        sp_cands_penalized(c, id);
     }
 }
 
@@ -589,6 +602,8 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
                        "(-inf)");
 
     intake(s, logits, v);
+    for (int i = 0; i < s->n_penalized; i++) s->pen_mark[s->penalized[i]] = 0;
+    s->n_penalized = 0;
 
     memset(step, 0, sizeof *step);
     step->vocab = v;
@@ -652,6 +667,8 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->cut = s->cut;
     step->kept = s->ids;
     step->n_kept = c.n;
+    step->penalized = s->penalized;
+    step->n_penalized = s->n_penalized;
     step->token = -1;
     step->p_token = 0.0f;
     step->u = NAN;

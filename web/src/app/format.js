@@ -32,18 +32,19 @@ export function showPiece(piece) {
     .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-/** What a learner reads for each cut stage (the engine's cutNames). */
-export const CUT_LABELS = /** @type {Record<string, string>} */ ({
-  kept: 'kept',
+/** The words a learner reads for what cut a token where the engine's name
+ * says too little (a ban is a bias of -inf; a temperature of 0 is greedy). */
+const CUT_WORDS = /** @type {Record<string, string>} */ ({
   bias: 'banned',
   temperature: 'greedy',
-  top_k: 'top-k',
-  top_p: 'top-p',
-  min_p: 'min-p',
-  typical_p: 'typical-p',
   mask: 'masked',
-  constraint: 'constraint',
 });
+
+/** What a learner reads for the stage that cut a token (an engine cut name:
+ * its words, else the name as the CLI spells it, "top-k"). */
+export function cutLabel(/** @type {string} */ name) {
+  return CUT_WORDS[name] ?? name.replaceAll('_', '-');
+}
 
 /** A piece's name for screen readers: "space", "newline", or the piece made visible. */
 export function pieceName(/** @type {string} */ piece) {

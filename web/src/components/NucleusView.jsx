@@ -7,7 +7,7 @@
  */
 import { useRef } from 'preact/hooks';
 
-import { CUT_LABELS, nucleusText, pct } from '../app/format.js';
+import { cutLabel, nucleusText, pct } from '../app/format.js';
 import { SPEC, clampParam } from '../app/params.js';
 
 /**
@@ -86,7 +86,8 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
   const more = summary ? summary.vocab - k : 0;
   // the legend names every stage that greys a bar here (in the engine's order)
   const present = new Set(summary ? Array.from({ length: k }, (_, i) => summary.cut[i]) : []);
-  const others = Object.keys(CUT_LABELS).filter((c) => c !== 'kept' && c !== 'top_p' && present.has(c));
+  // (in the chain's order, from the engine's list of who cut what)
+  const others = (summary?.cuts ?? []).map((c) => c.stage).filter((c) => c !== 'top_p' && present.has(c));
 
   return (
     <div class="spg-nucleus">
@@ -128,7 +129,7 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
           <span><i class="spg-key spg-key-fill" /> kept</span>
           <span><i class="spg-key spg-key-topp" /> cut by top-p</span>
           {others.length > 0 && (
-            <span data-testid="nucleus-legend-cut"><i class="spg-key spg-key-cut" /> cut by {others.map((c) => CUT_LABELS[c]).join(', ')}</span>
+            <span data-testid="nucleus-legend-cut"><i class="spg-key spg-key-cut" /> cut by {others.map(cutLabel).join(', ')}</span>
           )}
           <span><i class="spg-key spg-key-curve" /> cumulative</span>
         </span>

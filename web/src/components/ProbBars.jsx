@@ -8,7 +8,7 @@
  */
 import { useId, useLayoutEffect, useRef } from 'preact/hooks';
 
-import { CUT_LABELS, distributionText, pct, pieceName, showPiece } from '../app/format.js';
+import { cutLabel, distributionText, pct, pieceName, showPiece } from '../app/format.js';
 
 /** decades a log-scale bar spans: 0.01 % (1e-4) to 100 % */
 export const LOG_DECADES = 4;
@@ -133,7 +133,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     const raw = summary.raw[i];
     const freq = samples ? samples.freq[i] : -1;
     const isSampled = id === sampled;
-    const badge = kept ? (penalized ? 'penalty' : '') : CUT_LABELS[cutName] ?? cutName;
+    const badge = kept ? (penalized ? 'penalty' : '') : cutLabel(cutName);
     // the button's name is its text: the piece's name (its symbol is for
     // the eye), the probability, the stage that cut it, and what else holds
     const also = `${penalized && !kept ? ', penalized' : ''}${isSampled ? ', sampled' : ''}`;

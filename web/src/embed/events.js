@@ -39,8 +39,8 @@ export const SETTINGS_EVENT = 'sampler-settings';
  * @property {string} model   bigram, transformer or url:… (a model given by its URL)
  * @property {string} prompt
  * @property {string} seed    decimal (seeds go up to 2^64 - 1)
- * @property {Record<string, number>} params  the sampler's settings by the engine's names:
- *   temperature, top_k, top_p, min_p, typical_p, repetition_penalty, …
+ * @property {Record<string, number>} params  the sampler's settings by the engine's names
+ *   (temperature, top_k, top_p, …: docs/samplers.md lists them all)
  * @property {'sample' | 'beam' | 'speculative'} strategy
  */
 

@@ -11,10 +11,10 @@
  *   record.piece, record.p, s.text, s.next     // what was drawn, the text, what comes next
  *   s.close();
  *
- * Settings use the engine's names (temperature, top_k, top_p, min_p,
- * typical_p, repetition_penalty, frequency_penalty, presence_penalty,
- * penalty_last_n, logit_bias); the same model, prompt, seed and settings
- * give the text the `sampler` command line and the elements give.
+ * Settings use the engine's names (temperature, top_k, top_p, …, and
+ * logit_bias, samplers; docs/samplers.md lists them all); the same model,
+ * prompt, seed and settings give the text the `sampler` command line and
+ * the elements give.
  */
 import { modelChoice } from './attrs.js';
 import { acquireClient, releaseClient } from './registry.js';

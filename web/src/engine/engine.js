@@ -37,9 +37,8 @@ const SP_ERR_ARG = 2;
 /** The sampler settings, by name; all optional. */
 /**
  * Sampler settings: any parameter of the engine's registry by its name
- * (Engine.params lists them: temperature, top_k, top_p, min_p, typical_p,
- * the penalties, top_n_sigma, xtc_probability, dry_multiplier, mirostat,
- * ...), plus three that are not numbers: logit_bias (token id -> value
+ * (Engine.params lists them all), plus three that are not numbers:
+ * logit_bias (token id -> value
  * added to its logit; -Infinity bans it), samplers (the chain's order:
  * stage names joined by commas, or "default", "hf", "llama.cpp") and
  * dry_breakers (DRY's sequence breakers, each a token id or a list of ids).
@@ -92,6 +91,7 @@ const SP_ERR_ARG = 2;
  * @property {string[]} cutNames      the engine's names of what cuts (Engine.cutNames)
  * @property {Array<{stage: string, cut: number}>} cuts  who cut how many tokens, in the chain's order
  * @property {Int32Array} kept        kept token ids, ascending
+ * @property {Int32Array} penalized   the tokens a penalty or DRY changed
  * @property {Uint8Array} [pieceBytes] the chosen token's bytes (sessions)
  * @property {string} [piece]         the same, decoded (sessions)
  * @property {boolean} [end]          the token ended the text (sessions)
@@ -512,6 +512,7 @@ export class Engine extends WasmModule {
       cutNames: this.cutNames,
       cuts: params ? this.stepCuts(st, params) : [],
       kept: this.ints(f.kept, f.n_kept).slice(),
+      penalized: this.ints(f.penalized, f.n_penalized).slice(),
     };
   }
 

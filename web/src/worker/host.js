@@ -424,12 +424,11 @@ export class EngineHost {
    */
   stepOnce(s, params, force) {
     const index = s.session.nGenerated;
-    const history = s.session.tokens;
     const rec = s.session.step(params, { force });
     this.logCost(s);
     if (force >= 0) s.forced.add(index);
     return summarize(rec, {
-      kind: 'step', index, forced: force >= 0, history, params,
+      kind: 'step', index, forced: force >= 0, params,
       pieceOf: (id) => s.session.tokenizer.piece(id),
     });
   }
@@ -485,7 +484,7 @@ export class EngineHost {
       try {
         const rec = s.session.preview(params);
         next = summarize(rec, {
-          kind: 'preview', index: status.nGenerated, history: s.session.tokens, params,
+          kind: 'preview', index: status.nGenerated, params,
           pieceOf: (id) => s.session.tokenizer.piece(id),
         });
       } catch (err) {

@@ -107,7 +107,7 @@ export function peek(host, { session: sid, index, params, samples }) {
   const tokens = session.tokens;
   const at = session.nPrompt + index;
   const step = summarize(rec, {
-    kind: 'peek', index, history: tokens.slice(0, at), params,
+    kind: 'peek', index, params,
     pieceOf: (id) => session.tokenizer.piece(id),
   });
   if (at < tokens.length) {

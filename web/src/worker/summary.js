@@ -69,7 +69,7 @@ export const TOP_BARS = 30;
  * @param {import('../engine/engine.js').StepRecord} rec
  * @param {{
  *   kind: 'step' | 'preview' | 'peek', index: number, forced?: boolean,
- *   pieceOf: (id: number) => string, history: ArrayLike<number>,
+ *   pieceOf: (id: number) => string,
  *   params: Record<string, number>,
  * }} ctx
  * @returns {StepSummary}
@@ -103,7 +103,7 @@ export function summarize(rec, ctx) {
     cum: new Float64Array(n).fill(NaN),
     penalized: new Uint8Array(n),
   };
-  const penalizedSet = penalizedTokens(ctx.history, ctx.params);
+  const penalizedSet = new Set(rec.penalized); // the engine's: what a penalty or DRY changed
   /** @type {string[]} */
   const pieces = [];
   /** @type {string[]} */
@@ -166,25 +166,6 @@ export function summarize(rec, ctx) {
     cuts: rec.cuts,
     params: { ...ctx.params },
   };
-}
-
-/**
- * The tokens a repetition, frequency or presence penalty touches: those in
- * the history window (penalty_last_n; 0 = all of it) when a penalty is on.
- * @param {ArrayLike<number>} history
- * @param {Record<string, number>} params
- * @returns {Set<number>}
- */
-export function penalizedTokens(history, params) {
-  const on = (params.repetition_penalty ?? 1) !== 1
-    || (params.frequency_penalty ?? 0) !== 0
-    || (params.presence_penalty ?? 0) !== 0;
-  const set = new Set();
-  if (!on) return set;
-  const lastN = params.penalty_last_n ?? 0;
-  const from = lastN > 0 ? Math.max(0, history.length - lastN) : 0;
-  for (let i = from; i < history.length; i++) set.add(history[i]);
-  return set;
 }
 
 /**
