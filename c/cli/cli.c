@@ -53,6 +53,8 @@ static const char USAGE[] =
     "  sampler encode --tokenizer PATH|--model PATH --text TEXT [--bos] "
     "[--eos]\n"
     "      prints {\"ids\": [...]}\n"
+    "  sampler params\n"
+    "      prints the sampler's registry: every stage and parameter, as JSON\n"
     "SAMPLER OPTIONS (the chain's stages in their default order):\n";
 
 static const char USAGE_END[] =
@@ -1021,6 +1023,73 @@ static int cmd_generate(args *a) {
     return status;
 }
 
+/* ------------------------------------------------------------ params */
+
+static void put_json_text(sp_buf *b, const char *key, const char *value) {
+    sp_buf_printf(b, "\"%s\":", key);
+    sp_buf_json_str(b, value, strlen(value));
+}
+
+/* `sampler params`: the engine's registry as JSON, for the page's build
+ * and the docs (one object: the stages in their default order, the
+ * parameters with every field of their declaration). */
+static int cmd_params(args *a) {
+    if (a->argc > 2)
+        return say_error(EXIT_BAD_ARG, "params takes no options (see sampler "
+                         "--help)");
+    sp_buf b = {0};
+    sp_buf_puts(&b, "{\"stages\":[");
+    for (int s = 0; s < SP_STAGE_COUNT; s++) {
+        sp_buf_printf(&b, "%s{", s ? "," : "");
+        put_json_text(&b, "name", sp_stage_name(s));
+        sp_buf_puts(&b, ",");
+        put_json_text(&b, "label", sp_stage_label(s));
+        sp_buf_puts(&b, ",");
+        put_json_text(&b, "doc", sp_stage_doc(s));
+        sp_buf_printf(&b, ",\"cut\":\"%s\"}", sp_cut_name(sp_stage_cut(s)));
+    }
+    sp_buf_puts(&b, "],\"params\":[");
+    for (int i = 0; i < sp_param_count(); i++) {
+        const sp_param_info *in = sp_param_at(i);
+        sp_buf_puts(&b, i ? ",\n{" : "\n{");
+        put_json_text(&b, "name", in->name);
+        sp_buf_puts(&b, ",");
+        put_json_text(&b, "flag", in->flag);
+        sp_buf_puts(&b, ",");
+        put_json_text(&b, "code", in->code);
+        sp_buf_puts(&b, ",");
+        put_json_text(&b, "label", in->label);
+        sp_buf_puts(&b, ",");
+        put_json_text(&b, "doc", in->doc);
+        sp_buf_puts(&b, ",");
+        put_json_text(&b, "stage", in->stage >= 0 ? sp_stage_name(in->stage)
+                                                   : "mirostat");
+        sp_buf_printf(&b, ",\"type\":\"%s\",\"min\":",
+                      in->type == SP_PARAM_INT ? "int" : "float");
+        /* +-infinity as JSON's null */
+        sp_buf_num(&b, in->min);
+        sp_buf_puts(&b, ",\"max\":");
+        sp_buf_num(&b, in->max);
+        sp_buf_printf(&b, ",\"minOpen\":%s,\"maxOpen\":%s,\"inLink\":%s",
+                      in->flags & SP_PARAM_MIN_OPEN ? "true" : "false",
+                      in->flags & SP_PARAM_MAX_OPEN ? "true" : "false",
+                      in->flags & SP_PARAM_IN_LINK ? "true" : "false");
+        sp_buf_puts(&b, ",\"neutral\":");
+        sp_buf_num(&b, in->neutral);
+        sp_buf_puts(&b, ",\"uiMin\":");
+        sp_buf_num(&b, in->ui_min);
+        sp_buf_puts(&b, ",\"uiMax\":");
+        sp_buf_num(&b, in->ui_max);
+        sp_buf_puts(&b, ",\"uiStep\":");
+        sp_buf_num(&b, in->ui_step);
+        sp_buf_puts(&b, "}");
+    }
+    sp_buf_puts(&b, "]}\n");
+    out_buf(&b, 1);
+    sp_buf_free(&b);
+    return 0;
+}
+
 /* ------------------------------------------------------ logits, encode */
 
 static int cmd_logits(args *a) {
@@ -1179,6 +1248,7 @@ int sp_cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "generate")) return cmd_generate(&a);
     if (!strcmp(cmd, "logits")) return cmd_logits(&a);
     if (!strcmp(cmd, "encode")) return cmd_encode(&a);
+    if (!strcmp(cmd, "params")) return cmd_params(&a);
     return say_error(EXIT_BAD_ARG, "unknown command '%s' (warp, generate, "
-                     "logits or encode)", cmd);
+                     "logits, encode or params)", cmd);
 }

@@ -209,6 +209,9 @@ void sp_params_default(sp_params *p);
 const char *sp_stage_name(int stage);
 /* The stage called name, or -1. */
 int sp_stage_find(const char *name);
+/* A stage for people: its label ("Top-p") and one line of what it does. */
+const char *sp_stage_label(int stage);
+const char *sp_stage_doc(int stage);
 
 enum { SP_PARAM_FLOAT = 0, SP_PARAM_INT = 1 };
 enum {

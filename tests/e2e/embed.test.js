@@ -210,7 +210,7 @@ describe.skipIf(!haveChromium)('<sampler-playground> on lesson pages', () => {
     // paths on the site (a lesson anywhere on it can use them), and the page's controls
     expect(code).toBe('<script type="module" src="/playground/embed.js"></script>\n'
       + '<sampler-playground model="bigram" temperature="0.6" top-k="20" top-p="0.9" seed="9" prompt="Ma" steps="15" ban="3"'
-      + ' controls="temperature,top-k,top-p,min-p,repetition-penalty,prompt,seed"></sampler-playground>');
+      + ' controls="temperature,top-k,top-p,prompt,seed"></sampler-playground>');
     expect(await page.getByTestId('embed-iframe').inputValue()).toContain(`src="/playground/?embed=1${hash.replaceAll('&', '&amp;')}"`);
     const text = await generated(page);
     pages['/lessons/copied.html'] = `<!doctype html><html><head><meta charset="utf-8"><title>Copied</title></head><body>\n${code}\n</body></html>`;

@@ -293,7 +293,7 @@ describe.skipIf(!haveChromium)('the page tells the truth', () => {
     const code = await page.getByTestId('embed-code').inputValue();
     expect(code).not.toContain('http');
     expect(code).toContain('src="/embed.js"');
-    expect(code).toContain('controls="temperature,top-k,top-p,min-p,repetition-penalty,prompt,seed"');
+    expect(code).toContain('controls="temperature,top-k,top-p,prompt,seed"');
     expect(await page.getByTestId('embed-iframe').inputValue()).toContain('src="/?embed=1#model=bigram');
     // the code, pasted into a lesson page: the element has the sliders
     const server = await h.serve(DIST, { files: { '/lesson.html': lesson(code.split('\n')[1], { src: '/embed.js' }) } });

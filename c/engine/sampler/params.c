@@ -22,8 +22,33 @@ static const char *const STAGE_NAMES[SP_STAGE_COUNT] = {
     "top_n_sigma", "top_k", "top_p", "min_p", "typical_p",
     "epsilon", "eta",     "top_a", "xtc"};
 
+/* Each stage for people: its label, and what it does in one line. */
+static const char *const STAGE_TEXTS[SP_STAGE_COUNT][2] = {
+    {"Logit bias", "adds a value to chosen tokens' logits; -inf bans them"},
+    {"Penalties", "pushes down the tokens the text already has"},
+    {"DRY", "pushes down a token that would extend a repeat of the text"},
+    {"No-repeat n-gram", "removes a token that would repeat an n-gram"},
+    {"Temperature", "sharpens (below 1) or flattens (above 1) the distribution"},
+    {"Top-nσ", "keeps the logits near the largest, in standard deviations"},
+    {"Top-k", "keeps the k most likely tokens"},
+    {"Top-p", "keeps the fewest likely tokens that hold mass p (the nucleus)"},
+    {"Min-p", "keeps the tokens at least this fraction as likely as the top"},
+    {"Typical-p", "keeps the tokens whose surprise is nearest the entropy"},
+    {"Epsilon cutoff", "drops the tokens below a fixed probability"},
+    {"Eta cutoff", "drops the tokens below a bar that falls as entropy grows"},
+    {"Top-a", "drops the tokens below a times the top probability squared"},
+    {"XTC", "sometimes removes the top choices, leaving the least likely"}};
+
 const char *sp_stage_name(int stage) {
     return stage >= 0 && stage < SP_STAGE_COUNT ? STAGE_NAMES[stage] : NULL;
+}
+
+const char *sp_stage_label(int stage) {
+    return stage >= 0 && stage < SP_STAGE_COUNT ? STAGE_TEXTS[stage][0] : NULL;
+}
+
+const char *sp_stage_doc(int stage) {
+    return stage >= 0 && stage < SP_STAGE_COUNT ? STAGE_TEXTS[stage][1] : NULL;
 }
 
 int sp_stage_find(const char *name) {

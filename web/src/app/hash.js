@@ -19,9 +19,9 @@
  */
 import {
   BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, LEGACY_LENGTH_PENALTY, MAX_REGEX, SPECULATE, applySettingField, defaultPanelSpec,
-  paramError, parseBans, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
+  orderFromField, paramError, parseBans, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
 } from './lab.js';
-import { PARAM_SPECS, defaultParams } from './params.js';
+import { PARAM_SPECS, STAGES, defaultParams } from './params.js';
 import { MAX_TOKENS } from '../shared/limits.js';
 
 /** Play's steps per second */
@@ -63,13 +63,15 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {Change[]} [changes]  the settings each Step ran with, where
  *   they were not the link's (a slider moved while the text was written)
  * @property {BarScale} [barScale]  how a bar's length shows its probability
+ * @property {string} [samplers]  the chain's order: '' (the default), 'hf',
+ *   'llama.cpp', or stage names joined by commas
  */
 
 /**
  * From Step `from` on (0-based, in Step presses: tokens, beam expansions
  * or speculative rounds), the sampler settings were these, until the next
  * change; before the first change the link's own settings apply.
- * @typedef {{from: number, params: import('./params.js').Params, bans: number[]}} Change
+ * @typedef {{from: number, params: import('./params.js').Params, bans: number[], samplers?: string}} Change
  */
 
 /** @typedef {'linear' | 'max' | 'log'} BarScale */
@@ -91,6 +93,7 @@ export function defaultState() {
     theme: 'auto',
     changes: [],
     barScale: 'linear',
+    samplers: '',
   };
 }
 
@@ -198,6 +201,12 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
         if (THEMES.includes(/** @type {any} */ (value))) state.theme = /** @type {Theme} */ (value);
         else bad(key, value, 'the theme must be auto, light or dark', 'auto');
         break;
+      case 'samplers': {
+        const order = orderFromField(value.split(',').map((x) => x.trim().replaceAll('_', '-')).join('.'));
+        if (order === null) bad(key, value, `the order is default, hf, llama.cpp or stage names joined by commas (${STAGES.map((s) => s.name).join(', ')})`, 'the default order');
+        else state.samplers = order;
+        break;
+      }
       case 'scale':
         if (BAR_SCALES.includes(/** @type {any} */ (value))) state.barScale = /** @type {BarScale} */ (value);
         else bad(key, value, 'the bar scale must be linear, max or log', 'linear');
@@ -296,7 +305,7 @@ export function parseChanges(text, state) {
     const from = Number(head);
     if (from >= state.steps) return { list: [], why: `step ${from} is past the link's ${state.steps} steps` };
     if (list.length && from <= list[list.length - 1].from) return { list: [], why: 'the steps must be in increasing order' };
-    const into = { params: { ...state.params }, bans: [...state.bans] };
+    const into = { params: { ...state.params }, bans: [...state.bans], samplers: state.samplers ?? '' };
     for (const f of fields) {
       const why = applySettingField(f, into);
       if (why === null) return { list: [], why: `unknown field "${f}"` };
@@ -311,7 +320,7 @@ export function parseChanges(text, state) {
  * The settings Step `i` runs with under a list of changes (the link's own
  * before the first change).
  * @param {Change[] | undefined} changes @param {number} i
- * @param {{params: import('./params.js').Params, bans: number[]}} live
+ * @param {{params: import('./params.js').Params, bans: number[], samplers?: string}} live
  */
 export function settingsAt(changes, i, live) {
   let at = live;
@@ -326,8 +335,8 @@ export function settingsAt(changes, i, live) {
  * The changes of a list of per-Step settings against the live ones: an
  * entry wherever a Step ran with other settings than the one before it
  * (the first against the live settings).
- * @param {Array<{params: import('./params.js').Params, bans: number[]}>} perStep
- * @param {{params: import('./params.js').Params, bans: number[]}} live
+ * @param {Array<{params: import('./params.js').Params, bans: number[], samplers?: string}>} perStep
+ * @param {{params: import('./params.js').Params, bans: number[], samplers?: string}} live
  * @returns {Change[]}
  */
 export function changesOf(perStep, live) {
@@ -336,7 +345,7 @@ export function changesOf(perStep, live) {
   let before = settingFields(live, live).join('_');
   perStep.forEach((s, i) => {
     const key = settingFields(s, live).join('_');
-    if (key !== before) list.push({ from: i, params: s.params, bans: s.bans });
+    if (key !== before) list.push({ from: i, params: s.params, bans: s.bans, samplers: s.samplers ?? '' });
     before = key;
   });
   return list;
@@ -370,9 +379,7 @@ export function serializeHash(state) {
   search.set('model', state.model);
   for (const spec of PARAM_SPECS) {
     const v = /** @type {any} */ (state.params)[spec.key];
-    if (spec.key === 'min_p' || spec.key === 'repetition_penalty') {
-      if (v === spec.def) continue; // the less-used settings: only when on
-    }
+    if (!spec.inLink && v === spec.def) continue; // the others: only when on
     search.set(spec.key, String(v));
   }
   search.set('seed', state.seed);
@@ -381,7 +388,7 @@ export function serializeHash(state) {
   const strategy = state.strategy ?? 'sample';
   const forced = strategy === 'sample' ? state.forced.filter(([i]) => i < state.steps) : [];
   if (forced.length) search.set('forced', forced.map(([i, t]) => `${i}.${t}`).join(','));
-  const live = { params: state.params, bans: state.bans ?? [] };
+  const live = { params: state.params, bans: state.bans ?? [], samplers: state.samplers ?? '' };
   const changes = (state.changes ?? []).filter((c) => c.from < state.steps);
   if (changes.length) search.set('changes', changes.map((c) => [c.from, ...settingFields(c, live)].join('_')).join(','));
   // the strategy's options are always written; the other strategies'
@@ -398,6 +405,7 @@ export function serializeHash(state) {
   if (state.bans?.length) search.set('ban', state.bans.join(','));
   if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
   if (state.barAction === 'force') search.set('click', 'force');
+  if (state.samplers) search.set('samplers', state.samplers);
   if (state.barScale && state.barScale !== 'linear') search.set('scale', state.barScale);
   if (state.theme && state.theme !== 'auto') search.set('theme', state.theme);
   return `#${search.toString().replaceAll('%2C', ',')}`;

@@ -72,7 +72,7 @@ describe('serializeHash', () => {
     const state = {
       ...defaultState(),
       model: 'transformer',
-      params: { temperature: 0.35, top_k: 12, top_p: 0.83, min_p: 0.05, repetition_penalty: 1.3 },
+      params: { ...defaultParams(), temperature: 0.35, top_k: 12, top_p: 0.83, min_p: 0.05, repetition_penalty: 1.3 },
       seed: '18446744073709551615',
       prompt: 'And God said, "Let there be light" & #1',
       steps: 25,
@@ -111,9 +111,11 @@ describe('clampParam', () => {
     expect(clampParam(SPEC.min_p, NaN)).toBe(0);
   });
 
-  it('has a label and a neutral default for every slider', () => {
-    expect(PARAM_SPECS.map((s) => s.label)).toEqual(['Temperature', 'Top-k', 'Top-p', 'Min-p', 'Repetition penalty']);
-    expect(defaultParams()).toEqual({ temperature: 1, top_k: 0, top_p: 1, min_p: 0, repetition_penalty: 1 });
+  it('has a label and a neutral default for every slider: the engine\'s registry, all of it', () => {
+    expect(PARAM_SPECS.slice(0, 6).map((s) => s.label)).toEqual(['Temperature', 'Top-k', 'Top-p', 'Min-p', 'Typical-p', 'Repetition penalty']);
+    expect(PARAM_SPECS.length).toBeGreaterThanOrEqual(25);
+    expect(defaultParams()).toMatchObject({ temperature: 1, top_k: 0, top_p: 1, min_p: 0, repetition_penalty: 1, typical_p: 1, xtc_threshold: 0.1, dry_base: 1.75, mirostat: 0 });
+    for (const s of PARAM_SPECS) expect(s.hint.length, s.key).toBeGreaterThan(10);
   });
 });
 

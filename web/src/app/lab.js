@@ -16,7 +16,7 @@
  *   (bigram when left out), banA.B.C banned token ids.
  * The shortest form is written: the preset that needs the fewest fields.
  */
-import { PARAM_SPECS, SPEC, defaultParams } from './params.js';
+import { PARAM_SPECS, SPEC, STAGES, defaultParams } from './params.js';
 
 export { CONSTRAINT_BUDGET } from '../shared/limits.js';
 
@@ -50,6 +50,7 @@ export const MAX_REGEX = 200;
  * @property {{width: number, lengthPenalty: number}} beam
  * @property {{draft: string, n: number}} spec
  * @property {number[]} bans   banned token ids (logit bias -inf), ascending
+ * @property {string} [samplers]  the chain's order ('' or absent: the default)
  */
 
 /**
@@ -85,7 +86,7 @@ export function matchPreset(params) {
  * A panel's settings in a few words: its preset's name, then the
  * temperature and every setting that is not neutral, and the strategy
  * ("Balanced: T 0.7 · top-p 0.9", "Custom: T 1 · top-k 5 · beam 4").
- * @param {{params: import('./params.js').Params, strategy: Strategy, beam: {width: number}}} spec
+ * @param {{params: import('./params.js').Params, strategy: Strategy, beam: {width: number}, samplers?: string}} spec
  */
 export function describeSettings(spec) {
   const preset = PRESETS.find((p) => p.id === matchPreset(spec.params)) ?? CUSTOM;
@@ -95,6 +96,7 @@ export function describeSettings(spec) {
     .map((s) => `${s.key === 'temperature' ? 'T' : s.label.toLowerCase()} ${/** @type {any} */ (spec.params)[s.key]}`);
   if (spec.strategy === 'beam') bits.push(`beam ${spec.beam.width}`);
   if (spec.strategy === 'speculative') bits.push('speculative');
+  if (spec.samplers) bits.push(`order ${spec.samplers.replaceAll(',', ' → ')}`);
   return `${preset.label}: ${bits.join(' · ')}`;
 }
 
@@ -106,12 +108,13 @@ export function defaultPanelSpec(preset = 'custom') {
     beam: { width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def },
     spec: { draft: 'bigram', n: SPECULATE.def },
     bans: [],
+    samplers: '',
   };
 }
 
-/** the short field names of the sampler settings */
-const SHORT = /** @type {Record<string, string>} */ ({ t: 'temperature', k: 'top_k', p: 'top_p', m: 'min_p', r: 'repetition_penalty' });
-const SHORT_OF = Object.fromEntries(Object.entries(SHORT).map(([k, v]) => [v, k]));
+/** the sampler settings' short codes in compact links (the engine's registry declares them) */
+const SHORT = /** @type {Record<string, string>} */ (Object.fromEntries(PARAM_SPECS.map((s) => [s.code, s.key])));
+const SHORT_OF = /** @type {Record<string, string>} */ (Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s.code])));
 
 /**
  * Checks a sampler setting from a link; '' when it is fine, else why not.
@@ -145,14 +148,15 @@ export function parseBans(text, sep) {
 }
 
 /**
- * Applies one sampler-settings field of a link (tX, kN, pX, mX, rX, or
- * banA.B.C; a bare "ban" lifts every ban) to `into`.
- * @param {string} f @param {{params: import('./params.js').Params, bans: number[]}} into
+ * Applies one sampler-settings field of a link (a parameter's code and its
+ * value: t0.7, k40, p0.9, m0.05, r1.2, y0.9, ns1.5, ...; or banA.B.C, a
+ * bare "ban" lifting every ban) to `into`.
+ * @param {string} f @param {{params: import('./params.js').Params, bans: number[], samplers?: string}} into
  * @returns {string | null} null: not such a field; '' applied; else why not
  */
 export function applySettingField(f, into) {
   let m;
-  if ((m = /^([tkpmr])(-?[0-9]+(?:\.[0-9]+)?)$/.exec(f))) {
+  if ((m = /^([a-z]+)(-?[0-9]+(?:\.[0-9]+)?)$/.exec(f)) && Object.hasOwn(SHORT, m[1])) {
     const key = SHORT[m[1]];
     const v = Number(m[2]);
     const why = paramError(key, v);
@@ -165,20 +169,50 @@ export function applySettingField(f, into) {
     into.bans = bans;
     return '';
   }
+  if ((m = /^o(.*)$/.exec(f))) {
+    const order = orderFromField(m[1]);
+    if (order === null) return `the order must be default, hf, llama.cpp or stage names joined by dots (${STAGES.map((s) => s.name.replaceAll('_', '-')).join('.')})`;
+    into.samplers = order;
+    return '';
+  }
   return null;
+}
+
+/**
+ * The chain's order as a link field writes it after "o": a preset, or the
+ * stages' names (- for _) joined by dots; '' for the default order.
+ * @param {string} samplers  the engine's form: '' | 'hf' | 'llama.cpp' | 'top_p,temperature'
+ */
+export function orderField(samplers) {
+  if (!samplers || samplers === 'default' || samplers === 'hf' || samplers === 'llama.cpp') return samplers === 'default' ? '' : samplers;
+  return samplers.split(',').map((s) => s.trim().replaceAll('_', '-')).join('.');
+}
+
+/**
+ * The engine's form of an order field; null when it names no stage.
+ * @param {string} field
+ */
+export function orderFromField(field) {
+  if (field === '' || field === 'default') return '';
+  if (field === 'hf' || field === 'llama.cpp') return field;
+  const names = field.split('.').map((s) => s.replaceAll('-', '_'));
+  const known = new Set(STAGES.map((s) => s.name));
+  if (!names.every((n) => known.has(n)) || new Set(names).size !== names.length) return null;
+  return names.join(',');
 }
 
 /**
  * The settings fields that turn `base` into `to` (the sliders that differ,
  * and the bans when they do: "ban" alone for none).
- * @param {{params: import('./params.js').Params, bans: number[]}} to
- * @param {{params: import('./params.js').Params, bans: number[]}} base
+ * @param {{params: import('./params.js').Params, bans: number[], samplers?: string}} to
+ * @param {{params: import('./params.js').Params, bans: number[], samplers?: string}} base
  */
 export function settingFields(to, base) {
   const fields = PARAM_SPECS
     .filter((s) => /** @type {any} */ (to.params)[s.key] !== /** @type {any} */ (base.params)[s.key])
     .map((s) => `${SHORT_OF[s.key]}${/** @type {any} */ (to.params)[s.key]}`);
   if (to.bans.join('.') !== base.bans.join('.')) fields.push(`ban${to.bans.join('.')}`);
+  if ((to.samplers ?? '') !== (base.samplers ?? '')) fields.push(`o${orderField(to.samplers ?? '') || 'default'}`);
   return fields;
 }
 
@@ -263,5 +297,6 @@ export function serializePanelSpec(spec) {
     out.push(`spec${spec.spec.n}${draft === 'bigram' ? '' : `-${draft}`}`);
   }
   if (spec.bans.length) out.push(`ban${spec.bans.join('.')}`);
+  if (spec.samplers) out.push(`o${orderField(spec.samplers)}`);
   return out.join('_');
 }

@@ -76,7 +76,7 @@ export function constraintArg(c) {
   return null;
 }
 
-/** @typedef {{params: import('./params.js').Params, bans: number[]}} Settings  the sliders and the bans */
+/** @typedef {{params: import('./params.js').Params, bans: number[], samplers?: string}} Settings  the sliders, the bans and the chain's order */
 /**
  * What a panel needs of the Worker's client (worker/client.js; the tests'
  * in-process client has the same shape).
@@ -85,7 +85,10 @@ export function constraintArg(c) {
 
 /** Settings as the engine takes them: the sliders, and the bans as logit biases of -inf. @param {Settings} s */
 export function engineParamsOf(s) {
-  return s.bans.length ? { ...s.params, logit_bias: s.bans.map((t) => [t, -Infinity]) } : s.params;
+  /** @type {Record<string, any>} */
+  const out = s.bans.length ? { ...s.params, logit_bias: s.bans.map((t) => [t, -Infinity]) } : { ...s.params };
+  if (s.samplers) out.samplers = s.samplers;
+  return out;
 }
 
 /**
@@ -101,6 +104,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** @type {import('@preact/signals').Signal<ModelInfo | null>} */
   const model = signal(null);
   const params = signal(defaultParams());
+  /** the chain's order: '' (the default), 'hf', 'llama.cpp', or stage names joined by commas */
+  const samplers = signal('');
   /** the setting the learner moved last (a phone's quick control shows it) */
   const activeParam = signal('temperature');
   /** @type {import('@preact/signals').Signal<import('./lab.js').Strategy>} */
@@ -168,7 +173,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   };
 
   /** the settings in force: the sliders and the bans */
-  const settings = computed(() => ({ params: params.value, bans: bans.value }));
+  const settings = computed(() => ({ params: params.value, bans: bans.value, samplers: samplers.value }));
   /** the settings as the engine takes them */
   const engineParams = computed(() => engineParamsOf(settings.value));
   const paramsKey = computed(() => JSON.stringify(engineParams.value));
@@ -222,11 +227,12 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     speed: speed.value,
     barAction: barAction.value,
     barScale: barScale.value,
+    samplers: samplers.value,
     changes: changesOf(stepSettings.value.slice(0, stepCount.value), settings.value),
   }));
   /** this panel's own settings, as a compare link has them */
   const panelSpec = computed(() => ({
-    params: params.value, strategy: strategy.value, beam: beamOpts.value, spec: specOpts.value, bans: bans.value,
+    params: params.value, strategy: strategy.value, beam: beamOpts.value, spec: specOpts.value, bans: bans.value, samplers: samplers.value,
   }));
 
   let epoch = 0; // bumped by every new generation: late answers are dropped
@@ -791,6 +797,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       if (state.speed !== undefined) speed.value = state.speed;
       if (state.barAction !== undefined) barAction.value = state.barAction;
       barScale.value = state.barScale ?? 'linear';
+      samplers.value = state.samplers ?? '';
       setError('seed');
       setError('constraint');
       setError('spec');
@@ -848,7 +855,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   return {
     session,
     // state
-    modelId, loadingModel, model, models, params, activeParam, seed, prompt, steps, forced, next, status,
+    modelId, loadingModel, model, models, params, activeParam, samplers, seed, prompt, steps, forced, next, status,
     focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready,
     viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr,
     strategy, beamOpts, specOpts, constraint, bans, barAction, barScale, lab, beam, spec, peeked, peekShown,

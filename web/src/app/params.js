@@ -1,67 +1,91 @@
 // @ts-check
 /**
- * params.js — the sliders' settings: ranges, defaults and clamping.  The
- * engine validates every value again; these bounds keep the UI inside the
- * ranges the lesson uses.
+ * params.js — the sampler's settings as the page shows them, all read
+ * from the engine's registry (every stage and parameter is declared once,
+ * in c/engine/sampler/params.c; build.sh writes it to
+ * shared/registry.gen.js): each parameter's key, label, one line of doc,
+ * its slider's range and grid, its neutral value and its stage; and the
+ * chain's stages in their default order.  The engine validates every value
+ * again; the sliders' bounds keep the UI inside the ranges a lesson uses.
  */
+import registry from '../shared/registry.gen.js';
 
 /**
  * @typedef {Object} ParamSpec
  * @property {string} key     the engine's parameter name (and the hash key)
  * @property {string} label   visible label; the slider's accessible name
- * @property {string} hint
+ * @property {string} hint    one line: what it does, and its off value
  * @property {number} min
  * @property {number} max     top-k: replaced by the vocabulary size
  * @property {number} step
- * @property {number} def     default (the neutral value: "off")
+ * @property {number} def     its neutral value: the stage does nothing
+ * @property {string} stage   the chain's stage it belongs to ('mirostat': after the chain)
+ * @property {string} code    its short code in compact links (compare panels, changes=)
+ * @property {string} flag    the CLI's flag and the element's attribute, without "--"
+ * @property {'int' | 'float'} type
+ * @property {boolean} inLink a link always states it
  * @property {(v: number, vocab?: number) => string} format
  */
-
-const fixed = (/** @type {number} */ digits) => (/** @type {number} */ v) => v.toFixed(digits);
-
-/** @type {ParamSpec[]} */
-export const PARAM_SPECS = [
-  {
-    key: 'temperature', label: 'Temperature', hint: '0 = greedy (always the most likely token)',
-    min: 0, max: 3, step: 0.05, def: 1,
-    format: (v) => (v === 0 ? '0 (greedy)' : v.toFixed(2)),
-  },
-  {
-    key: 'top_k', label: 'Top-k', hint: 'keep the k most likely tokens (ties with the k-th too); 0 = off',
-    min: 0, max: 100000, step: 1, def: 0,
-    format: (v, vocab) => (v === 0 || (vocab !== undefined && v >= vocab) ? 'off' : String(v)),
-  },
-  {
-    key: 'top_p', label: 'Top-p', hint: 'keep the smallest set with this much probability; 1 = off',
-    min: 0.01, max: 1, step: 0.01, def: 1,
-    format: (v) => (v === 1 ? '1 (off)' : v.toFixed(2)),
-  },
-  {
-    key: 'min_p', label: 'Min-p', hint: 'drop tokens below this fraction of the top token; 0 = off',
-    min: 0, max: 1, step: 0.01, def: 0,
-    format: (v) => (v === 0 ? '0 (off)' : v.toFixed(2)),
-  },
-  {
-    key: 'repetition_penalty', label: 'Repetition penalty', hint: 'discourage tokens already in the text; 1 = off',
-    min: 1, max: 2, step: 0.05, def: 1,
-    format: fixed(2),
-  },
-];
-
-/** @type {Record<string, ParamSpec>} */
-export const SPEC = Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s]));
-
-/** @typedef {{temperature: number, top_k: number, top_p: number, min_p: number, repetition_penalty: number}} Params */
-
-/** @returns {Params} */
-export function defaultParams() {
-  return /** @type {Params} */ (Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s.def])));
-}
 
 /** decimals of a step: 0.05 -> 2 */
 function decimals(/** @type {number} */ step) {
   const s = String(step);
   return s.includes('.') ? s.length - s.indexOf('.') - 1 : 0;
+}
+
+/**
+ * A value as a learner reads it: the doc's "; X = word" says what its
+ * special value means ("0 (greedy)", "1 (off)"; an integer that is off
+ * reads "off").
+ * @param {{name: string, doc: string, type: string, uiStep: number}} p
+ */
+function formatter(p) {
+  const m = /;\s*(-?[\d.]+) = ([^;]+)$/.exec(p.doc);
+  const special = m ? Number(m[1]) : NaN;
+  const word = m ? m[2] : '';
+  const digits = decimals(p.uiStep);
+  return (/** @type {number} */ v, /** @type {number | undefined} */ vocab) => {
+    // top-k at the vocabulary's size keeps everything
+    if (p.name === 'top_k' && vocab !== undefined && v >= vocab) return 'off';
+    if (v === special) return p.type === 'int' && word === 'off' ? 'off' : `${m?.[1]} (${word})`;
+    return p.type === 'int' ? String(v) : v.toFixed(digits);
+  };
+}
+
+/** @type {ParamSpec[]} */
+export const PARAM_SPECS = registry.params.map((p) => ({
+  key: p.name,
+  label: p.label,
+  hint: p.doc,
+  min: p.uiMin,
+  max: p.uiMax,
+  step: p.uiStep,
+  def: p.neutral,
+  stage: p.stage,
+  code: p.code,
+  flag: p.flag,
+  type: /** @type {'int' | 'float'} */ (p.type),
+  inLink: p.inLink,
+  format: formatter(p),
+}));
+
+/** @type {Record<string, ParamSpec>} */
+export const SPEC = Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s]));
+
+/**
+ * The chain's stages in their default order (the engine's names, labels
+ * and one line each).
+ * @type {Array<{name: string, label: string, doc: string}>}
+ */
+export const STAGES = registry.stages.map((s) => ({ name: s.name, label: s.label, doc: s.doc }));
+/** @type {Record<string, {name: string, label: string, doc: string}>} */
+export const STAGE = Object.fromEntries(STAGES.map((s) => [s.name, s]));
+
+/** @typedef {Record<string, number>} Params  every parameter by its key */
+
+/** @returns {Params} */
+export function defaultParams() {
+  return Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s.def]));
 }
 
 /**

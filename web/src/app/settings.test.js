@@ -9,13 +9,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { defaultState, parseHash, serializeHash } from './hash.js';
 import { defaultPanelSpec } from './lab.js';
+import { defaultParams } from './params.js';
 import { inProcessClient } from '../../../tests/helpers/engine.js';
 
 /** every setting of the single view: a value that is not the default */
 const SINGLE = {
   view: 'single',
   model: 'transformer',
-  params: { temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 },
+  params: { ...defaultParams(), temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2, typical_p: 0.9, top_n_sigma: 2, xtc_probability: 0.5 },
   seed: '18446744073709551615',
   prompt: 'And God said, "let there be & light" #1',
   steps: 12,
@@ -28,10 +29,11 @@ const SINGLE = {
   speed: 42,
   barAction: 'force',
   theme: 'dark',
+  samplers: 'llama.cpp',
   changes: [
-    { from: 3, params: { temperature: 1.5, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17] },
-    { from: 7, params: { temperature: 0.7, top_k: 0, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [] },
-    { from: 9, params: { temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17] },
+    { from: 3, params: { ...defaultParams(), temperature: 1.5, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], samplers: 'hf' },
+    { from: 7, params: { ...defaultParams(), temperature: 0.7, top_k: 0, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2, dry_multiplier: 0.8 }, bans: [], samplers: 'temperature,top_p' },
+    { from: 9, params: { ...defaultParams(), temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], samplers: 'hf' },
   ],
   barScale: 'log',
 };

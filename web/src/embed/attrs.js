@@ -5,7 +5,8 @@
  *
  *   model        bigram | transformer | the URL of a llama2.c .bin
  *   tokenizer    the URL of its tokenizer.bin (with a model URL)
- *   temperature, top-k, top-p, min-p, repetition-penalty   the sliders
+ *   temperature, top-k, top-p, ...: every sampler setting, by its CLI
+ *                flag (docs/samplers.md lists them)
  *   seed, prompt, steps (tokens generated at load), speed (Play's steps/s)
  *   controls     a comma list of what the reader can change: temperature,
  *                top-k, top-p, min-p, repetition-penalty, prompt, seed, or
@@ -21,17 +22,12 @@
  * falls back to its default; each says so in a notice in the element.
  */
 import { defaultState, parseHash, serializeHash } from '../app/hash.js';
-import { SPEC } from '../app/params.js';
+import { PARAM_SPECS, SPEC } from '../app/params.js';
 import { BUILTIN_MODELS } from '../app/panel.js';
 
-/** slider attribute -> the engine's setting */
-export const SLIDERS = /** @type {const} */ ({
-  temperature: 'temperature',
-  'top-k': 'top_k',
-  'top-p': 'top_p',
-  'min-p': 'min_p',
-  'repetition-penalty': 'repetition_penalty',
-});
+/** slider attribute (the CLI's flag) -> the engine's setting: every
+ * parameter of the engine's registry */
+export const SLIDERS = /** @type {Record<string, string>} */ (Object.fromEntries(PARAM_SPECS.map((s) => [s.flag, s.key])));
 export const CONTROLS = [...Object.keys(SLIDERS), 'prompt', 'seed'];
 /** with no `controls` attribute: no sliders (Step / Play / Reset only) */
 export const DEFAULT_CONTROLS = /** @type {string[]} */ ([]);
@@ -39,7 +35,7 @@ export const VIEW_PARTS = ['text', 'bars', 'nucleus'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
-  'regex', 'grammar', 'ban', 'forced', 'changes', 'click', 'scale', 'panels', 'theme'];
+  'regex', 'grammar', 'ban', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme'];
 export const ATTRIBUTES = ['model', 'tokenizer', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];
 
 const kebab = (/** @type {string} */ key) => key.replaceAll('_', '-');
@@ -180,8 +176,19 @@ export function attributesFor(state) {
 }
 
 /**
+ * The controls an element copied from a setup gets: the sliders a link
+ * always states (temperature, top-k, top-p), every other setting in use
+ * there, and the prompt and the seed.
+ * @param {import('../app/hash.js').HashState} state
+ */
+export function controlsFor(state) {
+  const used = PARAM_SPECS.filter((s) => s.inLink || /** @type {any} */ (state.params)[s.key] !== s.def);
+  return [...used.map((s) => s.flag), 'prompt', 'seed'];
+}
+
+/**
  * "Copy embed code": the script tag and the element for a setup, with the
- * page's controls (every slider, the prompt and the seed).
+ * controls in use (controlsFor).
  * @param {import('../app/hash.js').HashState} state
  * @param {string} src  embed.js's URL (a path on the playground's site)
  * @returns {{code: string, notes: string[]}}
@@ -193,7 +200,7 @@ export function embedCode(state, src) {
     notes.push('A model loaded from a file cannot go into the code: put the .bin file on your site and set model="its URL" (and tokenizer="…").');
     s = { ...state, model: defaultState().model };
   }
-  const attrs = [...attributesFor(s), ['controls', CONTROLS.join(',')]].map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
+  const attrs = [...attributesFor(s), ['controls', controlsFor(s).join(',')]].map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
   return {
     code: `<script type="module" src="${escapeAttr(src)}"></script>\n<sampler-playground${attrs}></sampler-playground>`,
     notes,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { defaultState, parseHash } from '../app/hash.js';
 import { defaultPanelSpec } from '../app/lab.js';
+import { PARAM_SPECS, defaultParams } from '../app/params.js';
 import { ATTRIBUTES, DEFAULT_CONTROLS, DEFAULT_VIEW, embedCode, parseAttributes } from './attrs.js';
 
 const PAGE = 'https://lessons.example/course/temp.html';
@@ -38,13 +39,13 @@ describe('parseAttributes', () => {
     expect(c.notices).toEqual([]);
     expect(c.state.model).toBe('transformer');
     expect(c.model.key).toBe('transformer');
-    expect(c.state.params).toEqual({ temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.3 });
+    expect(c.state.params).toEqual({ ...defaultParams(), temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.3 });
     expect(c.state).toMatchObject({ seed: '7', prompt: 'And God', steps: 20, speed: 30 });
   });
 
   it('clamps sliders out of range, and falls back to the default for what is not a number, with notices', () => {
     const c = parse({ temperature: '9', 'top-k': '2.6', 'top-p': '0', 'min-p': 'lots', 'repetition-penalty': '', seed: '-1', steps: '1e9' });
-    expect(c.state.params).toEqual({ temperature: 3, top_k: 3, top_p: 0.01, min_p: 0, repetition_penalty: 1 });
+    expect(c.state.params).toEqual({ ...defaultParams(), temperature: 3, top_k: 3, top_p: 0.01, min_p: 0, repetition_penalty: 1 });
     expect(c.state.seed).toBe('42');
     expect(c.state.steps).toBe(0);
     expect(c.notices).toHaveLength(7);
@@ -73,7 +74,9 @@ describe('parseAttributes', () => {
   it('controls and view choose what is shown', () => {
     expect(parse({ controls: 'temperature, top-k' })).toMatchObject({ controls: ['temperature', 'top-k'], transport: true });
     expect(parse({ controls: '' })).toMatchObject({ controls: [], transport: false });
-    expect(parse({ controls: 'all' }).controls).toEqual(['temperature', 'top-k', 'top-p', 'min-p', 'repetition-penalty', 'prompt', 'seed']);
+    // all: every sampler setting the engine has, and the prompt and the seed
+    expect(parse({ controls: 'all' }).controls).toEqual([...PARAM_SPECS.map((s) => s.flag), 'prompt', 'seed']);
+    expect(parse({ controls: 'typical-p,xtc-probability' }).controls).toEqual(['typical-p', 'xtc-probability']);
     const odd = parse({ controls: 'temperature,volume' });
     expect(odd.controls).toEqual(['temperature']);
     expect(odd.notices[0]).toMatch(/^Ignored controls "volume"/);
@@ -109,7 +112,7 @@ describe('embedCode', () => {
     const { code, notes } = embedCode(state, SRC);
     expect(notes).toEqual([]);
     expect(code).toBe(`<script type="module" src="${SRC}"></script>\n`
-      + '<sampler-playground model="bigram" temperature="0.7" top-k="40" top-p="0.9" seed="42" prompt="Ma" steps="30" controls="temperature,top-k,top-p,min-p,repetition-penalty,prompt,seed"></sampler-playground>');
+      + '<sampler-playground model="bigram" temperature="0.7" top-k="40" top-p="0.9" seed="42" prompt="Ma" steps="30" controls="temperature,top-k,top-p,prompt,seed"></sampler-playground>');
   });
 
   it('round-trips every setting through the element\'s attributes', () => {

@@ -108,7 +108,7 @@ describe('EmbedCode', () => {
     await until(() => screen.queryByTestId('embed-copied')?.textContent);
     // paths on the site, never this computer's address; the page's controls
     expect(screen.getByTestId('embed-code').value).toBe('<script type="module" src="/play/embed.js"></script>\n'
-      + '<sampler-playground model="bigram" temperature="0.7" top-k="0" top-p="1" seed="5" prompt="A&quot;b" steps="3" controls="temperature,top-k,top-p,min-p,repetition-penalty,prompt,seed"></sampler-playground>');
+      + '<sampler-playground model="bigram" temperature="0.7" top-k="0" top-p="1" seed="5" prompt="A&quot;b" steps="3" controls="temperature,top-k,top-p,prompt,seed"></sampler-playground>');
     expect(screen.getByTestId('embed-copied').textContent).toMatch(/^Select the code/);
     expect(screen.getByTestId('embed-iframe').value).toContain('src="/play/index.html?embed=1#model=bigram&amp;temperature=0.7');
   });

@@ -8,6 +8,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { engineText, inProcessClients } from '../../../tests/helpers/engine.js';
+import { defaultParams } from '../app/params.js';
 import { SETTINGS_EVENT, TOKEN_EVENT } from './events.js';
 import { setClientFactory } from './registry.js';
 import { createSession } from './session.js';
@@ -67,7 +68,7 @@ describe('the element\'s events', () => {
     el.setAttribute('top-p', '0.5');
     await until(() => settings().length === 1);
     expect(settings()[0].detail).toMatchObject({ panel: 0, model: 'bigram', prompt: '', seed: '3', strategy: 'sample' });
-    expect(settings()[0].detail.params).toEqual({ temperature: 1, top_k: 0, top_p: 0.5, min_p: 0, repetition_penalty: 1 });
+    expect(settings()[0].detail.params).toEqual({ ...defaultParams(), top_p: 0.5 });
     expect(tokens()).toHaveLength(2);
     el.setAttribute('seed', '4');
     await until(() => settings().length === 2 && tokens().length === 4);
