@@ -71,8 +71,14 @@ sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
     s->state = sp_state_new(m);
     s->sampler = sp_sampler_new(sp_model_vocab(m));
     s->cap = 256;
+    /* every per-token array exists from the start at cap entries, and
+     * push_token only ever grows them together: a failed growth leaves
+     * each at least cap long, so no later step meets a missing one */
     s->tokens = malloc(sizeof(int) * (size_t)s->cap);
-    if (!s->state || !s->sampler || !s->tokens) goto nomem;
+    s->stats = malloc(sizeof(sp_token_stat) * (size_t)s->cap);
+    s->mu = malloc(sizeof(float) * ((size_t)s->cap + 1));
+    if (!s->state || !s->sampler || !s->tokens || !s->stats || !s->mu)
+        goto nomem;
     return s;
 nomem:
     sp_session_free(s);
@@ -96,8 +102,8 @@ void sp_session_free(sp_session *s) {
 sp_sampler *sp_session_sampler(sp_session *s) { return s->sampler; }
 
 static int push_token(sp_session *s, int token, char *err) {
-    if (s->n_tokens == s->cap || !s->stats) {
-        int cap = s->n_tokens == s->cap ? s->cap * 2 : s->cap;
+    if (s->n_tokens == s->cap) {
+        int cap = s->cap * 2;
         int *tokens = realloc(s->tokens, sizeof(int) * (size_t)cap);
         if (tokens) s->tokens = tokens;
         sp_token_stat *stats =
@@ -171,7 +177,7 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
         return rc;
     }
     s->n_prompt = n;
-    if (s->mu) s->mu[0] = NAN; /* mirostat starts from 2 tau */
+    s->mu[0] = NAN; /* mirostat starts from 2 tau */
     if (s->constraint) sp_cstate_start(s->constraint, &s->cstate);
     return SP_OK;
 }
@@ -179,7 +185,7 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
 /* What the warp of generated step `step` draws on besides the logits. */
 static void set_state(sp_session *s, int step) {
     sp_sampler_state st = {sp_xtc_uniform(s->seed, step),
-                           s->mu ? s->mu[step] : NAN};
+                           s->mu[step]};
     sp_sampler_set_state(s->sampler, &st);
 }
 
