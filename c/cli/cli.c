@@ -1070,10 +1070,12 @@ static int cmd_params(args *a) {
         sp_buf_num(&b, in->min);
         sp_buf_puts(&b, ",\"max\":");
         sp_buf_num(&b, in->max);
-        sp_buf_printf(&b, ",\"minOpen\":%s,\"maxOpen\":%s,\"inLink\":%s",
+        sp_buf_printf(&b, ",\"minOpen\":%s,\"maxOpen\":%s,\"inLink\":%s,"
+                      "\"switch\":%s",
                       in->flags & SP_PARAM_MIN_OPEN ? "true" : "false",
                       in->flags & SP_PARAM_MAX_OPEN ? "true" : "false",
-                      in->flags & SP_PARAM_IN_LINK ? "true" : "false");
+                      in->flags & SP_PARAM_IN_LINK ? "true" : "false",
+                      in->flags & SP_PARAM_SWITCH ? "true" : "false");
         sp_buf_puts(&b, ",\"neutral\":");
         sp_buf_num(&b, in->neutral);
         sp_buf_puts(&b, ",\"uiMin\":");
@@ -1082,9 +1084,28 @@ static int cmd_params(args *a) {
         sp_buf_num(&b, in->ui_max);
         sp_buf_puts(&b, ",\"uiStep\":");
         sp_buf_num(&b, in->ui_step);
+        sp_buf_puts(&b, ",\"uiOn\":");
+        sp_buf_num(&b, in->ui_on);
         sp_buf_puts(&b, "}");
     }
-    sp_buf_puts(&b, "]}\n");
+    /* the order's presets, as the engine spells them out */
+    sp_buf_puts(&b, "],\n\"presets\":{");
+    for (int k = 0; sp_order_preset(k); k++) {
+        sp_params p;
+        sp_params_default(&p);
+        sp_params_set_order(&p, sp_order_preset(k), NULL);
+        char order[512];
+        sp_params_order_text(&p, order, sizeof order);
+        sp_buf_printf(&b, "%s\"%s\":\"%s\"", k ? "," : "",
+                      sp_order_preset(k), order);
+    }
+    /* the stages beam search applies (the page greys out the others) */
+    const uint8_t *beam;
+    int n_beam = sp_beam_chain(&beam);
+    sp_buf_puts(&b, "},\n\"beamStages\":\"");
+    for (int k = 0; k < n_beam; k++)
+        sp_buf_printf(&b, "%s%s", k ? "," : "", sp_stage_name(beam[k]));
+    sp_buf_puts(&b, "\"}\n");
     out_buf(&b, 1);
     sp_buf_free(&b);
     return 0;

@@ -217,7 +217,8 @@ enum { SP_PARAM_FLOAT = 0, SP_PARAM_INT = 1 };
 enum {
     SP_PARAM_MIN_OPEN = 1,   /* the range excludes its lower end */
     SP_PARAM_MAX_OPEN = 2,   /* ... its upper end */
-    SP_PARAM_IN_LINK = 4     /* a playground link always states it */
+    SP_PARAM_IN_LINK = 4,    /* a playground link always states it */
+    SP_PARAM_SWITCH = 8      /* away from neutral, it turns its stage on */
 };
 
 typedef struct {
@@ -232,6 +233,7 @@ typedef struct {
     double min, max;    /* its range (+-INFINITY: open-ended) */
     double neutral;     /* its default: the stage does nothing */
     double ui_min, ui_max, ui_step; /* the range a lesson's slider spans */
+    double ui_on;       /* a switch's value when a learner turns its stage on */
 } sp_param_info;
 
 /* The number of parameters, and the i-th one's declaration (NULL past). */
@@ -257,6 +259,8 @@ int sp_stage_cut(int stage);
 int sp_params_set_order(sp_params *p, const char *list, char *err);
 /* The chain as names joined by commas, into out (at least 256 bytes). */
 void sp_params_order_text(const sp_params *p, char *out, size_t size);
+/* The i-th preset's name ("default", "hf", "llama.cpp"; NULL past). */
+const char *sp_order_preset(int i);
 
 /* Adds a DRY sequence breaker (1..SP_MAX_DRY_BREAKER_LEN token ids). */
 int sp_params_add_dry_breaker(sp_params *p, const int *tokens, int n,
@@ -537,6 +541,9 @@ void sp_beam_free(sp_beam_search *b);
 int sp_beam_start(sp_beam_search *b, const char *prompt, char *err);
 /* One expansion; bias and penalties of p apply, its warpers do not.
  * SP_ERR_STATE when every hypothesis is finished or the context is full. */
+/* The stages beam search applies, in order (the logits processors: it
+ * ranks and draws nothing); returns their number. */
+int sp_beam_chain(const uint8_t **stages);
 int sp_beam_step(sp_beam_search *b, const sp_params *p, char *err);
 int sp_beam_live(const sp_beam_search *b);     /* beams still growing */
 int sp_beam_count(const sp_beam_search *b);    /* live + finished */

@@ -111,14 +111,14 @@ API("api_param_text") const char *api_param_text(int i, int which) {
     default: return "";
     }
 }
-/* Its numbers into out[9]: type, flags, min, max, neutral, ui_min,
- * ui_max, ui_step, stage. */
+/* Its numbers into out[10]: type, flags, min, max, neutral, ui_min,
+ * ui_max, ui_step, stage, ui_on. */
 API("api_param_numbers") void api_param_numbers(int i, double *out) {
     const sp_param_info *in = sp_param_at(i);
     if (!in) return;
-    double v[9] = {in->type,   in->flags,  in->min,     in->max,  in->neutral,
-                   in->ui_min, in->ui_max, in->ui_step, in->stage};
-    for (int k = 0; k < 9; k++) out[k] = v[k];
+    double v[10] = {in->type,   in->flags,  in->min,     in->max,   in->neutral,
+                    in->ui_min, in->ui_max, in->ui_step, in->stage, in->ui_on};
+    for (int k = 0; k < 10; k++) out[k] = v[k];
 }
 API("api_stage_name") const char *api_stage_name(int stage) {
     const char *name = sp_stage_name(stage);

@@ -63,7 +63,7 @@ describe.skipIf(!haveChromium)('accessibility', () => {
     await until(async () => (await page.locator('sampler-playground [data-testid="embed"][data-ready="true"]').count()) === 2, 15000);
     found['lesson page with two elements'] = await audit(page);
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
-  });
+  }, 240_000); // nine pages, each audited whole: about a minute on an idle machine
 
   it('every control is reached with Tab, in order, and shows its focus', async () => {
     const page = await open({ hash: '#seed=5&steps=8' });

@@ -250,6 +250,8 @@ describe.skipIf(!haveChromium)('the page tells the truth', () => {
     expect(await page.getByTestId('nucleus-legend-cut').textContent()).toContain('top-k');
     // beam search: temperature and truncation do not apply, and say why
     await page.getByTestId('strategy-beam').check();
+    // (the penalties' stage is closed while it is off: open it)
+    await page.locator('[data-stage="penalties"] [data-testid="stage-more"]').click();
     await until(async () => (await page.getByRole('slider', { name: /^Temperature/ }).isDisabled()));
     expect(await page.getByRole('slider', { name: /^Top-p/ }).isDisabled()).toBe(true);
     expect(await page.getByRole('slider', { name: /^Repetition penalty/ }).isDisabled()).toBe(false);

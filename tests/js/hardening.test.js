@@ -246,7 +246,10 @@ describe.each(['simd', 'scalar'])('hostile files through the WASM engine (%s)', 
     model.free();
   });
 
-  it('encodes a 2 MB prompt in well under a second', async () => {
+  // quadratic merging took minutes on 1 MB; linear takes a fraction of a
+  // second (the bound is that gap, not a timing budget: a loaded machine
+  // must not fail it)
+  it('encodes a 2 MB prompt in linear time', async () => {
     const e = await engine(flavor);
     const tok = e.loadTokenizer(tinyTok);
     const text = 'abc'.repeat(700000);
@@ -254,7 +257,7 @@ describe.each(['simd', 'scalar'])('hostile files through the WASM engine (%s)', 
     const ids = tok.encode(text, { bos: true });
     const ms = performance.now() - t0;
     expect(ids.length).toBe(2 + 700000);
-    expect(ms).toBeLessThan(3000);
+    expect(ms).toBeLessThan(30000);
     expect(() => tok.encode('a'.repeat((1 << 24) + 1))).toThrow(
       new RangeError('prompt: 16777217 bytes is too long (at most 16777216)'));
     tok.free();

@@ -211,6 +211,16 @@ static int worst_done(const sp_beam_search *b) {
     return w;
 }
 
+/* beam search's chain: the logits processors only (it ranks, it does not
+ * sample: no temperature, no cutoffs, no mirostat) */
+static const uint8_t BEAM_CHAIN[] = {SP_STAGE_BIAS, SP_STAGE_PENALTIES,
+                                     SP_STAGE_DRY, SP_STAGE_NO_REPEAT_NGRAM};
+
+int sp_beam_chain(const uint8_t **stages) {
+    *stages = BEAM_CHAIN;
+    return (int)sizeof BEAM_CHAIN;
+}
+
 int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
     if (b->n_live == 0)
         return sp_fail(err, SP_ERR_STATE, "beams: every hypothesis is "
@@ -218,13 +228,9 @@ int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
     int len = b->live[0].n; /* all live beams have the same length */
     if (len >= b->cap || (b->seq_len > 0 && len >= b->seq_len))
         return sp_fail(err, SP_ERR_STATE, "context full: %d tokens", len);
-    /* beam search's chain: the logits processors only (it ranks, it does
-     * not sample: no temperature, no cutoffs, no mirostat) */
-    static const uint8_t CHAIN[] = {SP_STAGE_BIAS, SP_STAGE_PENALTIES,
-                                    SP_STAGE_DRY, SP_STAGE_NO_REPEAT_NGRAM};
     sp_params p = *params;
-    p.n_order = (int)sizeof CHAIN;
-    memcpy(p.order, CHAIN, sizeof CHAIN);
+    p.n_order = (int)sizeof BEAM_CHAIN;
+    memcpy(p.order, BEAM_CHAIN, sizeof BEAM_CHAIN);
     p.mirostat = 0;
     int n_cands = 0;
     for (int i = 0; i < b->n_live; i++) {

@@ -62,6 +62,7 @@ int sp_stage_find(const char *name) {
 #define LO SP_PARAM_MIN_OPEN
 #define HI SP_PARAM_MAX_OPEN
 #define LINK SP_PARAM_IN_LINK
+#define SW SP_PARAM_SWITCH
 #define INF INFINITY
 
 typedef struct {
@@ -70,89 +71,89 @@ typedef struct {
 } param_def;
 
 #define P(field, flag, code, label, doc, stage, type, flags, lo, hi, neutral, \
-          umin, umax, ustep)                                                  \
+          umin, umax, ustep, on)                                              \
     {{#field, flag, code, label, doc, stage, type, flags, lo, hi, neutral,   \
-      umin, umax, ustep},                                                     \
+      umin, umax, ustep, on},                                                 \
      offsetof(sp_params, field)}
 
 static const param_def PARAMS[] = {
     P(temperature, "temperature", "t", "Temperature",
       "divide the logits by T: below 1 sharper, above 1 flatter; 0 = greedy",
-      SP_STAGE_TEMPERATURE, F, LINK, 0, INF, 1, 0, 3, 0.05),
+      SP_STAGE_TEMPERATURE, F, LINK | SW, 0, INF, 1, 0, 3, 0.05, 0.7),
     P(top_k, "top-k", "k", "Top-k",
       "keep the k most likely tokens (and any tied with the k-th); 0 = off",
-      SP_STAGE_TOP_K, I, LINK, 0, INF, 0, 0, 100000, 1),
+      SP_STAGE_TOP_K, I, LINK | SW, 0, INF, 0, 0, 100000, 1, 10),
     P(top_p, "top-p", "p", "Top-p",
       "keep the fewest most likely tokens whose mass reaches p; 1 = off",
-      SP_STAGE_TOP_P, F, LO | LINK, 0, 1, 1, 0.01, 1, 0.01),
+      SP_STAGE_TOP_P, F, LO | LINK | SW, 0, 1, 1, 0.01, 1, 0.01, 0.9),
     P(min_p, "min-p", "m", "Min-p",
       "drop tokens below this fraction of the top token's probability; 0 = off",
-      SP_STAGE_MIN_P, F, 0, 0, 1, 0, 0, 1, 0.01),
+      SP_STAGE_MIN_P, F, SW, 0, 1, 0, 0, 1, 0.01, 0.05),
     P(typical_p, "typical-p", "y", "Typical-p",
       "keep the tokens whose surprise is nearest the entropy, up to this mass; "
       "1 = off",
-      SP_STAGE_TYPICAL_P, F, LO, 0, 1, 1, 0.01, 1, 0.01),
+      SP_STAGE_TYPICAL_P, F, LO | SW, 0, 1, 1, 0.01, 1, 0.01, 0.9),
     P(repetition_penalty, "repetition-penalty", "r", "Repetition penalty",
       "divide (or multiply, if negative) the logit of every token seen; "
       "1 = off",
-      SP_STAGE_PENALTIES, F, LO, 0, INF, 1, 1, 2, 0.05),
+      SP_STAGE_PENALTIES, F, LO | SW, 0, INF, 1, 1, 2, 0.05, 1.2),
     P(frequency_penalty, "frequency-penalty", "f", "Frequency penalty",
       "subtract this times the number of times a token was seen; 0 = off",
-      SP_STAGE_PENALTIES, F, 0, -INF, INF, 0, -2, 2, 0.05),
+      SP_STAGE_PENALTIES, F, SW, -INF, INF, 0, -2, 2, 0.05, 0.3),
     P(presence_penalty, "presence-penalty", "pr", "Presence penalty",
       "subtract this from every token seen at all; 0 = off",
-      SP_STAGE_PENALTIES, F, 0, -INF, INF, 0, -2, 2, 0.05),
+      SP_STAGE_PENALTIES, F, SW, -INF, INF, 0, -2, 2, 0.05, 0.3),
     P(penalty_last_n, "penalty-last-n", "n", "Penalty window",
       "the penalties look at the last n tokens; 0 = the whole text",
-      SP_STAGE_PENALTIES, I, 0, 0, INF, 0, 0, 256, 1),
+      SP_STAGE_PENALTIES, I, 0, 0, INF, 0, 0, 256, 1, 0),
     P(top_n_sigma, "top-n-sigma", "ns", "Top-nσ",
       "keep logits within n standard deviations of the largest; 0 = off",
-      SP_STAGE_TOP_N_SIGMA, F, 0, -INF, INF, 0, 0, 5, 0.1),
+      SP_STAGE_TOP_N_SIGMA, F, SW, -INF, INF, 0, 0, 5, 0.1, 1),
     P(epsilon_cutoff, "epsilon-cutoff", "ep", "Epsilon cutoff",
       "drop tokens with probability below epsilon; 0 = off",
-      SP_STAGE_EPSILON, F, HI, 0, 1, 0, 0, 0.1, 0.001),
+      SP_STAGE_EPSILON, F, HI | SW, 0, 1, 0, 0, 0.1, 0.001, 0.02),
     P(eta_cutoff, "eta-cutoff", "et", "Eta cutoff",
       "drop tokens below min(eta, sqrt(eta) e^-H), H the entropy; 0 = off",
-      SP_STAGE_ETA, F, HI, 0, 1, 0, 0, 0.1, 0.001),
+      SP_STAGE_ETA, F, HI | SW, 0, 1, 0, 0, 0.1, 0.001, 0.02),
     P(top_a, "top-a", "a", "Top-a",
       "drop tokens below a times the top probability squared; 0 = off",
-      SP_STAGE_TOP_A, F, 0, 0, INF, 0, 0, 1, 0.01),
+      SP_STAGE_TOP_A, F, SW, 0, INF, 0, 0, 1, 0.01, 0.2),
     P(xtc_probability, "xtc-probability", "xp", "XTC probability",
       "how often XTC removes the top choices; 0 = off",
-      SP_STAGE_XTC, F, 0, 0, 1, 0, 0, 1, 0.05),
+      SP_STAGE_XTC, F, SW, 0, 1, 0, 0, 1, 0.05, 0.5),
     P(xtc_threshold, "xtc-threshold", "xt", "XTC threshold",
       "the tokens at or above it but the least likely are removed; > 0.5 = off",
-      SP_STAGE_XTC, F, 0, 0, 1, 0.1, 0, 0.6, 0.01),
+      SP_STAGE_XTC, F, 0, 0, 1, 0.1, 0, 0.6, 0.01, 0.1),
     P(dry_multiplier, "dry-multiplier", "dm", "DRY multiplier",
       "penalty on a token that would extend a repeat; 0 = off",
-      SP_STAGE_DRY, F, 0, 0, INF, 0, 0, 2, 0.05),
+      SP_STAGE_DRY, F, SW, 0, INF, 0, 0, 2, 0.05, 0.8),
     P(dry_base, "dry-base", "db", "DRY base",
       "the penalty grows as base^(repeat length - allowed length)",
-      SP_STAGE_DRY, F, 0, 1, INF, 1.75, 1, 3, 0.05),
+      SP_STAGE_DRY, F, 0, 1, INF, 1.75, 1, 3, 0.05, 1.75),
     P(dry_allowed_length, "dry-allowed-length", "dl", "DRY allowed length",
       "repeats up to this long go unpunished",
-      SP_STAGE_DRY, I, 0, 1, INF, 2, 1, 10, 1),
+      SP_STAGE_DRY, I, 0, 1, INF, 2, 1, 10, 1, 2),
     P(dry_penalty_last_n, "dry-penalty-last-n", "dn", "DRY window",
       "DRY looks at the last n tokens; 0 = the whole text",
-      SP_STAGE_DRY, I, 0, 0, INF, 0, 0, 256, 1),
+      SP_STAGE_DRY, I, 0, 0, INF, 0, 0, 256, 1, 0),
     P(dynatemp_range, "dynatemp-range", "dr", "Dynamic temperature range",
       "temperature moves within T +- range with the entropy; 0 = off",
-      SP_STAGE_TEMPERATURE, F, 0, 0, INF, 0, 0, 2, 0.05),
+      SP_STAGE_TEMPERATURE, F, SW, 0, INF, 0, 0, 2, 0.05, 0.5),
     P(dynatemp_exp, "dynatemp-exp", "de", "Dynamic temperature exponent",
       "the entropy's share is raised to this power",
-      SP_STAGE_TEMPERATURE, F, LO, 0, INF, 1, 0.1, 4, 0.1),
+      SP_STAGE_TEMPERATURE, F, LO, 0, INF, 1, 0.1, 4, 0.1, 1),
     P(no_repeat_ngram_size, "no-repeat-ngram-size", "ng", "No-repeat n-gram",
       "a token that would repeat an n-gram of the text is removed; 0 = off",
-      SP_STAGE_NO_REPEAT_NGRAM, I, 0, 0, INF, 0, 0, 8, 1),
+      SP_STAGE_NO_REPEAT_NGRAM, I, SW, 0, INF, 0, 0, 8, 1, 3),
     P(mirostat, "mirostat", "mi", "Mirostat",
       "aim at a steady surprise: 1 or 2 (the version); 0 = off",
-      -1, I, 0, 0, 2, 0, 0, 2, 1),
+      -1, I, SW, 0, 2, 0, 0, 2, 1, 2),
     P(mirostat_tau, "mirostat-tau", "mt", "Mirostat target",
       "the surprise (bits per token) mirostat aims at",
-      -1, F, LO, 0, INF, 5, 0.5, 10, 0.5),
+      -1, F, LO, 0, INF, 5, 0.5, 10, 0.5, 5),
     P(mirostat_eta, "mirostat-eta", "me", "Mirostat rate",
       "how fast mirostat learns from each token",
-      -1, F, LO, 0, INF, 0.1, 0.01, 1, 0.01),
+      -1, F, LO, 0, INF, 0.1, 0.01, 1, 0.01, 0.1),
 };
 #define N_PARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
 
@@ -162,6 +163,7 @@ static const param_def PARAMS[] = {
 #undef LO
 #undef HI
 #undef LINK
+#undef SW
 #undef INF
 
 int sp_param_count(void) { return N_PARAMS; }
@@ -418,25 +420,58 @@ static const uint8_t ORDER_LLAMA_CPP[] = {
     SP_STAGE_TOP_K, SP_STAGE_TYPICAL_P, SP_STAGE_TOP_P, SP_STAGE_MIN_P,
     SP_STAGE_XTC,   SP_STAGE_TEMPERATURE};
 
+/* The presets by name ("default": n_order 0, every stage in sp_stage's
+ * order). */
+static const struct {
+    const char *name;
+    const uint8_t *order;
+    int n;
+} PRESETS[] = {
+    {"default", NULL, 0},
+    {"hf", ORDER_HF, (int)sizeof ORDER_HF},
+    {"llama.cpp", ORDER_LLAMA_CPP, (int)sizeof ORDER_LLAMA_CPP},
+};
+#define N_PRESETS ((int)(sizeof PRESETS / sizeof PRESETS[0]))
+
+const char *sp_order_preset(int i) {
+    return i >= 0 && i < N_PRESETS ? PRESETS[i].name : NULL;
+}
+
 static void set_order(sp_params *p, const uint8_t *order, int n) {
     p->n_order = n;
-    memcpy(p->order, order, (size_t)n);
+    if (n) memcpy(p->order, order, (size_t)n);
+}
+
+/* "(the stages: bias, ..., xtc; or default, hf, llama.cpp)": what an
+ * order may name, for its error messages. */
+static void order_names(char *out, size_t size) {
+    size_t used = 0;
+    int w = snprintf(out, size, "(the stages: ");
+    for (int i = 0; w >= 0 && (size_t)w < size - used && i < SP_STAGE_COUNT;
+         i++) {
+        used += (size_t)w;
+        w = snprintf(out + used, size - used, "%s%s", i ? ", " : "",
+                     STAGE_NAMES[i]);
+    }
+    for (int i = 0; w >= 0 && (size_t)w < size - used && i < N_PRESETS; i++) {
+        used += (size_t)w;
+        w = snprintf(out + used, size - used, "%s%s", i ? ", " : "; or ",
+                     PRESETS[i].name);
+    }
+    if (w >= 0 && (size_t)w < size - used)
+        snprintf(out + used + (size_t)w, size - used - (size_t)w, ")");
 }
 
 int sp_params_set_order(sp_params *p, const char *list, char *err) {
     while (*list == ' ') list++;
-    if (!strcmp(list, "default") || !*list) {
-        p->n_order = 0;
-        return SP_OK;
-    }
-    if (!strcmp(list, "hf")) {
-        set_order(p, ORDER_HF, (int)sizeof ORDER_HF);
-        return SP_OK;
-    }
-    if (!strcmp(list, "llama.cpp")) {
-        set_order(p, ORDER_LLAMA_CPP, (int)sizeof ORDER_LLAMA_CPP);
-        return SP_OK;
-    }
+    if (!*list) list = "default";
+    for (int i = 0; i < N_PRESETS; i++)
+        if (!strcmp(list, PRESETS[i].name)) {
+            set_order(p, PRESETS[i].order, PRESETS[i].n);
+            return SP_OK;
+        }
+    char names[256];
+    order_names(names, sizeof names);
     uint8_t order[SP_STAGE_COUNT];
     int n = 0;
     const char *at = list;
@@ -448,20 +483,13 @@ int sp_params_set_order(sp_params *p, const char *list, char *err) {
         char name[32];
         if (len == 0 || len >= sizeof name)
             return sp_fail(err, SP_ERR_ARG, "samplers: '%.*s' is not a stage "
-                           "(the stages: bias, penalties, dry, "
-                           "no_repeat_ngram, temperature, top_n_sigma, top_k, "
-                           "top_p, min_p, typical_p, epsilon, eta, top_a, xtc;"
-                           " or default, hf, llama.cpp)", (int)(len < 31 ? len
-                           : 31), at);
+                           "%s", (int)(len < 31 ? len : 31), at, names);
         memcpy(name, at, len);
         name[len] = '\0';
         int s = sp_stage_find(name);
         if (s < 0)
             return sp_fail(err, SP_ERR_ARG, "samplers: '%s' is not a stage "
-                           "(the stages: bias, penalties, dry, "
-                           "no_repeat_ngram, temperature, top_n_sigma, top_k, "
-                           "top_p, min_p, typical_p, epsilon, eta, top_a, xtc;"
-                           " or default, hf, llama.cpp)", name);
+                           "%s", name, names);
         for (int i = 0; i < n; i++)
             if (order[i] == s)
                 return sp_fail(err, SP_ERR_ARG, "samplers: %s is listed "

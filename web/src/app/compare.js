@@ -16,7 +16,7 @@
 import { batch, computed, signal } from '@preact/signals';
 
 import { SPEED, defaultState, MAX_PANELS, MIN_PANELS, randomSeed } from './hash.js';
-import { defaultPanelSpec } from './lab.js';
+import { ORDER_LESSON, defaultPanelSpec } from './lab.js';
 import { BUILTIN_MODELS, createPanel } from './panel.js';
 import { createPlayer } from './loop.js';
 
@@ -284,6 +284,17 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
     return true;
   }
 
+  /**
+   * Two panels with the same settings in two orders (ORDER_LESSON): what
+   * the order of the chain changes, side by side on the same random
+   * numbers, regenerated to the panels' number of steps.
+   */
+  function showOrders() {
+    const base = defaultPanelSpec();
+    const specs = ORDER_LESSON.orders.map((samplers) => ({ ...base, params: { ...base.params, ...ORDER_LESSON.params }, samplers }));
+    return load({ ...hashState.value, steps: stepCount.value, panels: specs });
+  }
+
   /** @param {import('./panel.js').Panel} p */
   function removePanel(p) {
     if (panels.value.length <= MIN_PANELS) return false;
@@ -305,7 +316,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
     playing, speed, progress, status, stepCount, hashState,
     // actions
     init: async () => {}, load, step, play, pause, togglePlay, reset, setSeed, rollSeed, setPrompt, selectModel,
-    loadFiles, setConstraint, retune, setPreset, setStrategy, addPanel, removePanel, dismissNotices,
+    loadFiles, setConstraint, retune, setPreset, setStrategy, addPanel, removePanel, showOrders, dismissNotices,
   };
 }
 

@@ -70,6 +70,15 @@ export const PRESETS = [
 ];
 const CUSTOM = { id: 'custom', label: 'Custom', params: {} };
 
+/**
+ * "The order matters": settings whose result depends on the order — a hot
+ * temperature flattens the distribution, so top-p after it keeps many
+ * tokens, and before it keeps few (then the temperature spreads the mass
+ * over those few).  Compare mode shows them in the default order (top-p
+ * after temperature) and in llama.cpp's (temperature last).
+ */
+export const ORDER_LESSON = { params: { temperature: 2.5, top_p: 0.5 }, orders: ['', 'llama.cpp'] };
+
 /** A preset's full settings. @param {string} id */
 export function presetParams(id) {
   const p = PRESETS.find((x) => x.id === id) ?? CUSTOM;

@@ -18,7 +18,7 @@ import { batch, computed, signal } from '@preact/signals';
 
 import { SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, settingsAt } from './hash.js';
 import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, SPECULATE, matchPreset, presetParams } from './lab.js';
-import { SPEC, clampParam, defaultParams } from './params.js';
+import { PARAM_SPECS, SPEC, clampParam, defaultParams, orderName, orderOf } from './params.js';
 import { DECODERS } from './decoders/index.js';
 import { createPlayer } from './loop.js';
 
@@ -511,6 +511,48 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     setParams(presetParams(id));
   }
 
+  // ---- the chain -----------------------------------------------------------
+
+  /** the values a stage had when the learner turned it off (to turn it on again) */
+  /** @type {Map<string, Record<string, number>>} */
+  const offValues = new Map();
+
+  /**
+   * Puts the chain's stages in this order (a preset's name when it is
+   * one); the bars re-warp at once, the following steps use it.
+   * @param {string[]} stages
+   */
+  function setOrder(stages) {
+    const name = orderName(stages);
+    if (name === samplers.value) return;
+    samplers.value = name;
+    settingsChanged();
+  }
+
+  /**
+   * Turns a stage on (its switch to the value it had, or to a typical one;
+   * into the chain if the order left it out) or off (every switch to
+   * neutral).
+   * @param {string} stage @param {boolean} on
+   */
+  function setStageOn(stage, on) {
+    const switches = PARAM_SPECS.filter((s) => s.stage === stage && s.isSwitch);
+    /** @type {Record<string, number>} */
+    const next = { ...params.value };
+    if (on) {
+      const before = offValues.get(stage);
+      if (before) Object.assign(next, before);
+      else if (switches[0]) next[switches[0].key] = switches[0].on;
+      const order = orderOf(samplers.value);
+      if (stage !== 'mirostat' && !order.includes(stage)) samplers.value = orderName([...order, stage]);
+    } else {
+      offValues.set(stage, Object.fromEntries(switches.filter((s) => params.value[s.key] !== s.def).map((s) => [s.key, params.value[s.key]])));
+      for (const s of switches) next[s.key] = s.def;
+    }
+    params.value = next;
+    settingsChanged();
+  }
+
   /** Pins a past step (time travel), or null: back to the next token. */
   function pin(/** @type {number | null} */ i) {
     batch(() => {
@@ -861,7 +903,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     strategy, beamOpts, specOpts, constraint, bans, barAction, barScale, lab, beam, spec, peeked, peekShown,
     settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
     // actions
-    init, load, restart, step, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview,
+    init, load, restart, step, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview, setOrder, setStageOn,
     branch, pick, pin, clickBar, toggleBan, setBans, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,
     selectModel, loadFiles, dismissNotices, setStrategy, setBeamOpts, setSpecOpts, setConstraint, greedyVia,
     reset: () => restart(),

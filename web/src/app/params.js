@@ -24,6 +24,8 @@ import registry from '../shared/registry.gen.js';
  * @property {string} flag    the CLI's flag and the element's attribute, without "--"
  * @property {'int' | 'float'} type
  * @property {boolean} inLink a link always states it
+ * @property {boolean} isSwitch away from its neutral value it turns its stage on
+ * @property {number} on      its value when a learner turns its stage on
  * @property {(v: number, vocab?: number) => string} format
  */
 
@@ -66,6 +68,8 @@ export const PARAM_SPECS = registry.params.map((p) => ({
   flag: p.flag,
   type: /** @type {'int' | 'float'} */ (p.type),
   inLink: p.inLink,
+  isSwitch: p.switch,
+  on: p.uiOn,
   format: formatter(p),
 }));
 
@@ -80,6 +84,41 @@ export const SPEC = Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s]));
 export const STAGES = registry.stages.map((s) => ({ name: s.name, label: s.label, doc: s.doc }));
 /** @type {Record<string, {name: string, label: string, doc: string}>} */
 export const STAGE = Object.fromEntries(STAGES.map((s) => [s.name, s]));
+
+/**
+ * The order's presets, as the engine spells them out (stage names).
+ * @type {Record<string, string[]>}
+ */
+export const ORDER_PRESETS = Object.fromEntries(Object.entries(registry.presets).map(([k, v]) => [k, String(v).split(',')]));
+
+/** The stages beam search applies (it ranks and draws: the logits processors only). */
+export const BEAM_STAGES = String(registry.beamStages).split(',');
+
+/**
+ * The chain's stages in an order ('' | 'default' | 'hf' | 'llama.cpp' |
+ * names joined by commas).
+ * @param {string} samplers
+ */
+export function orderOf(samplers) {
+  if (!samplers) return ORDER_PRESETS.default;
+  return ORDER_PRESETS[samplers] ?? samplers.split(',');
+}
+
+/**
+ * An order's shortest name: a preset's name when it is one ('' for the
+ * default), else the names joined by commas.
+ * @param {string[]} stages
+ */
+export function orderName(stages) {
+  const text = stages.join(',');
+  for (const [name, list] of Object.entries(ORDER_PRESETS)) if (list.join(',') === text) return name === 'default' ? '' : name;
+  return text;
+}
+
+/** Whether a stage's settings turn it on (any of its switches away from neutral). @param {Params} params @param {string} stage */
+export function stageOn(params, stage) {
+  return PARAM_SPECS.some((s) => s.stage === stage && s.isSwitch && params[s.key] !== s.def);
+}
 
 /** @typedef {Record<string, number>} Params  every parameter by its key */
 

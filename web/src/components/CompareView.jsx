@@ -7,9 +7,10 @@
  */
 import { MAX_PANELS, MIN_PANELS } from '../app/hash.js';
 import { PRESETS, describeSettings } from '../app/lab.js';
+import { ChainEditor } from './ChainEditor.jsx';
 import { ModelPicker, PromptBox, SamplerSliders, SeedField } from './Controls.jsx';
 import { BeamList, SpecRounds } from './Decoders.jsx';
-import { BanList, ConstraintField, StrategyPicker } from './LabControls.jsx';
+import { ConstraintField, StrategyPicker } from './LabControls.jsx';
 import { Metrics } from './LabViews.jsx';
 import { Bars, Notices, Output, StatusLine, Transport } from './Playground.jsx';
 
@@ -88,8 +89,7 @@ export function ComparePanel({ compare, panel, index, sliders = null }) {
         <details class="spg-cpanel-settings">
           <summary data-testid="panel-settings">{describeSettings(panel.panelSpec.value)}{panel.bans.value.length ? ` · ${panel.bans.value.length} banned` : ''}</summary>
           <StrategyPicker panel={panel} uid={uid} onStrategy={(st) => compare.setStrategy(panel, st)} onTuned={retune} />
-          <SamplerSliders panel={panel} uid={uid} onChanged={tune} />
-          <BanList panel={panel} onChanged={retune} />
+          <ChainEditor panel={panel} uid={uid} onChanged={tune} />
         </details>
       )}
       {!full && sliders.length > 0 && <SamplerSliders panel={panel} uid={uid} keys={sliders} legend={`Panel ${name}`} onChanged={tune} />}
@@ -109,7 +109,7 @@ export function ComparePanel({ compare, panel, index, sliders = null }) {
       )}
       {full && <Metrics lab={panel.lab.value} text={panel.text.value} vocab={panel.model.value?.vocab ?? 2} uid={uid} compact />}
       {how !== 'beam' && (
-        <details class="spg-cpanel-more">
+        <details class="spg-cpanel-more" open={compare.panels.value.some((p) => p.samplers.value !== '')}>
           <summary>Next token</summary>
           <Bars panel={panel} onBan={(token) => { panel.toggleBan(token); retune(); }} />
         </details>
@@ -143,6 +143,15 @@ export function CompareView({ compare }) {
           <Transport panel={compare} label="All panels" />
           <button type="button" class="spg-btn" disabled={n >= MAX_PANELS} data-testid="add-panel" onClick={() => compare.addPanel(unusedPreset(panels))}>
             Add a panel
+          </button>
+          <button
+            type="button"
+            class="spg-btn"
+            data-testid="show-orders"
+            title="Two panels: temperature 2.5 and top-p 0.5, with top-p after the temperature (the default) and before it (llama.cpp's order)"
+            onClick={() => compare.showOrders()}
+          >
+            Same settings, two orders
           </button>
         </div>
         <SharedRandomness compare={compare} />

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { PROGRESS_MIN_BYTES } from '../app/panel.js';
-import { PARAM_SPECS, sliderMax } from '../app/params.js';
+import { BEAM_STAGES, PARAM_SPECS, SPEC, sliderMax } from '../app/params.js';
 import { Slider } from './Slider.jsx';
 
 const LOAD_FILE = '__load_file__';
@@ -225,12 +225,35 @@ export function SeedField({ panel, uid }) {
 /**
  * Why a sampler setting does nothing under a decoding strategy ('' when it
  * applies): beam search ranks beams by log-probability and draws nothing,
- * so only the penalties (and bans) reach it.
+ * so only the stages that reshape the logits (the engine's beam chain)
+ * reach it.
  * @param {import('../app/lab.js').Strategy} strategy @param {string} key
  */
 export function unusedBecause(strategy, key) {
-  if (strategy === 'beam' && key !== 'repetition_penalty') return 'Not used by beam search: it keeps the most likely beams and draws nothing.';
+  if (strategy === 'beam' && !BEAM_STAGES.includes(SPEC[key]?.stage)) return 'Not used by beam search: it keeps the most likely beams and draws nothing.';
   return '';
+}
+
+/**
+ * One parameter's slider, disabled with the reason where the decoding
+ * strategy does not use it.
+ * @param {{panel: import('../app/panel.js').Panel, uid: string, spec: import('../app/params.js').ParamSpec, onChanged?: () => void}} props
+ */
+export function ParamSlider({ panel, uid, spec, onChanged }) {
+  const vocab = panel.model.value?.vocab ?? 1;
+  const why = unusedBecause(panel.strategy.value, spec.key);
+  return (
+    <Slider
+      id={`${uid}-${spec.key}`}
+      spec={spec}
+      value={/** @type {any} */ (panel.params.value)[spec.key]}
+      max={sliderMax(spec, vocab)}
+      vocab={vocab}
+      disabled={!!why}
+      note={why}
+      onChange={(v) => { panel.setParam(spec.key, v); onChanged?.(); }}
+    />
+  );
 }
 
 /**
@@ -239,28 +262,11 @@ export function unusedBecause(strategy, key) {
  *   keys: just these sliders (the engine's names)
  */
 export function SamplerSliders({ panel, uid, onChanged, keys, legend = 'Sampler' }) {
-  const vocab = panel.model.value?.vocab ?? 1;
-  const params = panel.params.value;
   const specs = keys ? PARAM_SPECS.filter((s) => keys.includes(s.key)) : PARAM_SPECS;
   return (
     <fieldset class="spg-sliders">
       <legend>{legend}</legend>
-      {specs.map((spec) => {
-        const why = unusedBecause(panel.strategy.value, spec.key);
-        return (
-          <Slider
-            key={spec.key}
-            id={`${uid}-${spec.key}`}
-            spec={spec}
-            value={/** @type {any} */ (params)[spec.key]}
-            max={sliderMax(spec, vocab)}
-            vocab={vocab}
-            disabled={!!why}
-            note={why}
-            onChange={(v) => { panel.setParam(spec.key, v); onChanged?.(); }}
-          />
-        );
-      })}
+      {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
     </fieldset>
   );
 }

@@ -7,10 +7,11 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { pct, showPiece } from '../app/format.js';
-import { PARAM_SPECS, SPEC, clampParam, sliderMax } from '../app/params.js';
-import { ModelPicker, PromptBox, SamplerSliders, SeedField, unusedBecause } from './Controls.jsx';
+import { BEAM_STAGES, PARAM_SPECS, SPEC, STAGE, clampParam, sliderMax } from '../app/params.js';
+import { ChainEditor } from './ChainEditor.jsx';
+import { ModelPicker, PromptBox, SeedField, unusedBecause } from './Controls.jsx';
 import { BeamList, BeamText, SpecRounds, SpecText } from './Decoders.jsx';
-import { BanList, BarAction, ConstraintField, GreedyRoads, StrategyPicker } from './LabControls.jsx';
+import { BarAction, ConstraintField, GreedyRoads, StrategyPicker } from './LabControls.jsx';
 import { KVView, Metrics } from './LabViews.jsx';
 import { NucleusView, Readouts } from './NucleusView.jsx';
 import { OutputText } from './OutputText.jsx';
@@ -146,6 +147,11 @@ function StepHeading({ panel }) {
   const sampling = panel.strategy.value === 'sample';
   return (
     <div class="spg-stephead" data-testid="step-heading">
+      {s && s.nKept === 1 && sampling && (
+        <p class="spg-note" data-testid="seed-free">
+          One token is left after the chain: this step no longer depends on the seed — every seed picks it.
+        </p>
+      )}
       <p>
         <strong>Next token</strong>{panel.status.value?.nGenerated ? ` (step ${panel.status.value.nGenerated + 1})` : ''}.
         <span class="spg-hint">
@@ -332,7 +338,13 @@ function KVCard({ panel, uid }) {
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 function SamplerNote({ panel }) {
   const how = panel.strategy.value;
-  if (how === 'beam') return <p class="spg-hint" data-testid="sampler-note">Beam search uses no temperature or truncation: only the repetition penalty and the bans apply.</p>;
+  if (how === 'beam') {
+    return (
+      <p class="spg-hint" data-testid="sampler-note">
+        Beam search uses no temperature or truncation: only {BEAM_STAGES.map((s) => STAGE[s].label.toLowerCase()).join(', ')} apply.
+      </p>
+    );
+  }
   if (how === 'speculative') return <p class="spg-hint" data-testid="sampler-note">The draft and the model both sample with these settings; the acceptance rule compares their distributions.</p>;
   return null;
 }
@@ -364,11 +376,10 @@ export function Playground({ panel }) {
           <PromptBox panel={panel} uid={uid} />
           <SeedField panel={panel} uid={uid} />
           <StrategyPicker panel={panel} uid={uid} />
-          <SamplerSliders panel={panel} uid={uid} />
           <SamplerNote panel={panel} />
+          <ChainEditor panel={panel} uid={uid} />
           <GreedyRoads panel={panel} />
           <ConstraintField target={panel} uid={uid} note={how === 'sample' ? '' : 'Constraints apply when sampling: switch to Sample to use one.'} />
-          <BanList panel={panel} />
         </aside>
         <div class="spg-main">
           <section class="spg-card spg-text" aria-labelledby={`${uid}-text-h`}>

@@ -58,6 +58,8 @@ const SP_ERR_ARG = 2;
  * @property {number} min @property {number} max   its range
  * @property {boolean} minOpen @property {boolean} maxOpen  the range excludes that end
  * @property {boolean} inLink  a playground link always states it
+ * @property {boolean} switch  away from neutral it turns its stage on
+ * @property {number} uiOn     its value when a learner turns its stage on
  * @property {number} neutral  its default: the stage does nothing
  * @property {number} uiMin @property {number} uiMax @property {number} uiStep  a lesson slider's range
  */
@@ -275,12 +277,12 @@ export class Engine extends WasmModule {
     const n = x.api_param_count();
     for (let i = 0; i < n; i++) {
       const text = (/** @type {number} */ which) => this.cstring(x.api_param_text(i, which));
-      const { values: v } = this.readDoubles((ptr) => x.api_param_numbers(i, ptr), 9);
+      const { values: v } = this.readDoubles((ptr) => x.api_param_numbers(i, ptr), 10);
       out.push({
         name: text(0), flag: text(1), code: text(2), label: text(3), doc: text(4), stage: text(5),
         type: v[0] === 1 ? 'int' : 'float',
-        minOpen: (v[1] & 1) !== 0, maxOpen: (v[1] & 2) !== 0, inLink: (v[1] & 4) !== 0,
-        min: v[2], max: v[3], neutral: v[4], uiMin: v[5], uiMax: v[6], uiStep: v[7],
+        minOpen: (v[1] & 1) !== 0, maxOpen: (v[1] & 2) !== 0, inLink: (v[1] & 4) !== 0, switch: (v[1] & 8) !== 0,
+        min: v[2], max: v[3], neutral: v[4], uiMin: v[5], uiMax: v[6], uiStep: v[7], uiOn: v[9],
       });
     }
     return out;

@@ -1,0 +1,148 @@
+// The sampler chain on the page: its stages listed in the order they run,
+// reordered by dragging a handle (the mouse, and a finger) and by the
+// keyboard, the three presets, the stages' switches and cut counts, the
+// order in the link (the CLI's --samplers text, byte for byte), compare
+// mode's "same settings, two orders", and the note that a step with one
+// token left no longer depends on the seed.
+import { describe, expect, it } from 'vitest';
+
+import { engineText, generated, hashOf, haveChromium, stepTimes, until, useBrowser } from './harness.js';
+
+const order = (page) => page.getByTestId('chain').first().getAttribute('data-order');
+const stage = (page, name) => page.locator(`[data-testid="stage"][data-stage="${name}"]`).first();
+const handle = (page, name) => stage(page, name).getByTestId('stage-handle');
+const nucleusSize = async (page) => Number(await page.getByTestId('nucleus-size').first().textContent());
+
+/** Drags a stage's handle onto another stage's upper half with the mouse (pointer events). */
+async function dragOnto(page, from, to) {
+  await stage(page, to).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  const a = await handle(page, from).boundingBox();
+  const b = await stage(page, to).boundingBox();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2, b.y + 4, { steps: 6 });
+  await page.mouse.move(a.x + a.width / 2, b.y + 2, { steps: 2 });
+  await page.mouse.up();
+}
+
+const DEFAULT = 'bias,penalties,dry,no_repeat_ngram,temperature,top_n_sigma,top_k,top_p,min_p,typical_p,epsilon,eta,top_a,xtc';
+
+describe.skipIf(!haveChromium)('the sampler chain', () => {
+  const { open } = useBrowser();
+
+  it('lists every stage in the default order; a drag puts top-p before temperature: fewer tokens kept, the CLI\'s text', async () => {
+    const page = await open({ hash: '#seed=42&temperature=2.5&top_p=0.5', height: 1300 });
+    expect(await order(page)).toBe(DEFAULT);
+    expect(await page.locator('[data-testid="stage"]').count()).toBe(15); // 14 in the chain, and mirostat after it
+    await until(async () => (await nucleusSize(page)) > 0);
+    const before = await nucleusSize(page);
+    // top-p cuts at this step, and its row says by how much (the engine's count)
+    const cut = Number(await stage(page, 'top_p').getByTestId('stage-cut').getAttribute('data-cut'));
+    expect(cut).toBe(54 - before);
+
+    await dragOnto(page, 'top_p', 'temperature');
+    await until(async () => (await order(page)) === DEFAULT.replace('temperature,top_n_sigma,top_k,top_p', 'top_p,temperature,top_n_sigma,top_k'));
+    await until(async () => (await hashOf(page)).includes('samplers=bias,penalties,dry,no_repeat_ngram,top_p,temperature'));
+    // top-p now sees the raw distribution: the nucleus is smaller
+    await until(async () => (await nucleusSize(page)) < before);
+    expect(await page.getByTestId('order-own').isVisible()).toBe(true);
+
+    // Step draws with that order: the text is the engine's for --samplers with that list
+    await stepTimes(page, 12);
+    const samplers = (await order(page));
+    expect(await generated(page)).toBe(await engineText({ seed: 42, steps: 12, params: { temperature: 2.5, top_p: 0.5, samplers } }));
+  });
+
+  it('a finger drags a stage too (touch: pointer events, no scrolling)', async () => {
+    const page = await open({ hash: '#seed=3', width: 390, height: 844, touch: true });
+    await stage(page, 'bias').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    const a = await handle(page, 'top_k').boundingBox();
+    const b = await stage(page, 'bias').boundingBox();
+    // a touch drag, as the browser turns it into pointer events
+    const cdp = await page.context().newCDPSession(page);
+    const at = (x, y) => [{ x, y, id: 1 }];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(a.x + a.width / 2, a.y + a.height / 2) });
+    for (let i = 1; i <= 6; i++) {
+      const y = a.y + a.height / 2 + ((b.y + 3) - (a.y + a.height / 2)) * (i / 6);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(a.x + a.width / 2, y) });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await until(async () => (await order(page)).startsWith('top_k,bias,'));
+  });
+
+  it('the keyboard moves a stage (↑ ↓ Home End on its handle), keeps the focus there and says where it went', async () => {
+    const page = await open({ hash: '#seed=5&top_k=10' });
+    await handle(page, 'top_k').focus();
+    await page.keyboard.press('ArrowUp');
+    await until(async () => (await order(page)).includes('temperature,top_k,top_n_sigma'));
+    await page.keyboard.press('ArrowUp');
+    await until(async () => (await order(page)).includes('top_k,temperature,top_n_sigma'));
+    // the focus stayed on the moved stage's handle
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid="stage"]')?.getAttribute('data-stage'))).toBe('top_k');
+    expect(await page.locator('.spg-chain [role="status"]').textContent()).toBe('Top-k: stage 5 of 14.');
+    await page.keyboard.press('Home');
+    await until(async () => (await order(page)).startsWith('top_k,bias'));
+    await page.keyboard.press('End');
+    await until(async () => (await order(page)).endsWith(',xtc,top_k'));
+    expect(await handle(page, 'top_k').getAttribute('aria-label')).toBe('Move Top-k: stage 14 of 14. The arrow keys move it up or down.');
+  });
+
+  it('the presets: llama.cpp\'s order in one click, in the link, and the link gives the CLI\'s text for it', async () => {
+    const page = await open({ hash: '#seed=11&temperature=1.5&top_k=20&min_p=0.05' });
+    await page.getByTestId('order-llama.cpp').click();
+    await until(async () => (await order(page)) === 'bias,penalties,dry,top_n_sigma,top_k,typical_p,top_p,min_p,xtc,temperature');
+    expect(await page.getByTestId('order-llama.cpp').getAttribute('aria-pressed')).toBe('true');
+    await until(async () => (await hashOf(page)).includes('samplers=llama.cpp'));
+    // stages the preset leaves out are offered to add back
+    expect(await page.getByTestId('stage-add').evaluateAll((els) => els.map((e) => e.dataset.stage))).toEqual(['no_repeat_ngram', 'epsilon', 'eta', 'top_a']);
+
+    const link = await open({ hash: '#seed=11&temperature=1.5&top_k=20&min_p=0.05&samplers=llama.cpp&steps=25' });
+    expect(await order(link)).toBe('bias,penalties,dry,top_n_sigma,top_k,typical_p,top_p,min_p,xtc,temperature');
+    await until(async () => [...(await generated(link))].length >= 20);
+    expect(await generated(link)).toBe(await engineText({ seed: 11, steps: 25, params: { temperature: 1.5, top_k: 20, min_p: 0.05, samplers: 'llama.cpp' } }));
+
+    await page.getByTestId('order-default').click();
+    await until(async () => (await order(page)) === DEFAULT);
+    await until(async () => !(await hashOf(page)).includes('samplers='));
+  });
+
+  it('a stage\'s switch turns it on (a typical setting) and off (neutral); its cut is counted; one token left says the seed no longer matters', async () => {
+    const page = await open({ hash: '#seed=9' });
+    expect(await stage(page, 'top_k').getAttribute('data-on')).toBe('false');
+    await page.getByTestId('stage-on-top_k').check();
+    await until(async () => (await hashOf(page)).includes('top_k=10'));
+    expect(await stage(page, 'top_k').getAttribute('data-on')).toBe('true');
+    // its count is the engine's: the bars it greyed out (tokens tied with the 10th stay)
+    const cutByTopK = () => page.locator('[data-testid="prob-bar"][data-cut="top_k"]').count();
+    await until(async () => (await cutByTopK()) > 0);
+    expect(Number(await stage(page, 'top_k').getByTestId('stage-cut').getAttribute('data-cut'))).toBe(await cutByTopK());
+    await page.getByTestId('stage-on-top_k').uncheck();
+    await until(async () => (await hashOf(page)).includes('top_k=0'));
+
+    // a closed stage opens to show its settings; DRY's are several
+    await stage(page, 'dry').getByTestId('stage-more').click();
+    expect(await stage(page, 'dry').getByRole('slider').count()).toBe(4);
+
+    expect(await page.getByTestId('seed-free').count()).toBe(0);
+    const greedy = await open({ hash: '#seed=9&top_k=1' });
+    await until(async () => (await greedy.getByTestId('seed-free').count()) === 1);
+    expect(await greedy.getByTestId('seed-free').textContent()).toContain('no longer depends on the seed');
+  });
+
+  it('compare mode: the same settings in two orders, side by side, keep different nuclei and write different texts', async () => {
+    const page = await open({ hash: '#view=compare&model=bigram&seed=7&prompt=Ma&steps=0&panels=greedy,balanced' });
+    await page.getByTestId('show-orders').click();
+    await until(async () => (await page.getByTestId('compare-panel').count()) === 2);
+    const panels = page.getByTestId('compare-panel');
+    await until(async () => (await panels.nth(1).getByTestId('panel-settings').textContent()).includes('order llama.cpp'));
+    expect(await panels.nth(0).getByTestId('panel-settings').textContent()).toBe('Custom: T 2.5 · top-p 0.5');
+    await stepTimes(page, 10);
+    // the next token's bars: more kept with top-p after the temperature
+    const kept = (i) => panels.nth(i).locator('[data-testid="prob-bar"][data-kept="true"]').count();
+    await until(async () => (await kept(0)) > (await kept(1)));
+    const texts = await panels.evaluateAll((els) => els.map((e) => e.querySelector('[data-testid="output"]').textContent));
+    expect(texts[0]).not.toBe(texts[1]);
+    expect(texts[0].slice(2)).toBe(await engineText({ prompt: 'Ma', seed: 7, steps: 10, params: { temperature: 2.5, top_p: 0.5 } }));
+    expect(texts[1].slice(2)).toBe(await engineText({ prompt: 'Ma', seed: 7, steps: 10, params: { temperature: 2.5, top_p: 0.5, samplers: 'llama.cpp' } }));
+  });
+});

@@ -1,0 +1,302 @@
+// @ts-check
+/**
+ * The sampler chain: its stages as a list in the order they run, each with
+ * an on/off switch, the number of tokens it cut at the step shown (the
+ * engine's count) and its settings; reordered by dragging a stage's handle
+ * (mouse, touch or pen) or, with the handle focused, by the arrow keys;
+ * the three presets one click away (the default, Hugging Face's and
+ * llama.cpp's orders).  Everything it lists comes from the engine's
+ * registry (params.js); everything it counts, from the step record.
+ */
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+
+import { ORDER_PRESETS, PARAM_SPECS, STAGE, STAGES, orderOf, stageOn } from '../app/params.js';
+import { ParamSlider } from './Controls.jsx';
+import { BanList } from './LabControls.jsx';
+
+const PRESET_BUTTONS = /** @type {const} */ ([['', 'Default'], ['hf', 'Hugging Face'], ['llama.cpp', 'llama.cpp']]);
+
+/** the stages whose settings show without a click: the ones every lesson uses */
+const OPEN_AT_FIRST = new Set(['temperature', 'top_k', 'top_p', 'min_p']);
+
+/**
+ * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void}} props
+ *   onChanged: after a change (compare mode regenerates the panel)
+ */
+export function ChainEditor({ panel, uid, onChanged }) {
+  const samplers = panel.samplers.value;
+  const order = orderOf(samplers);
+  const outside = STAGES.filter((s) => !order.includes(s.name));
+  const summary = panel.shown.value;
+  /** tokens each stage cut at the step shown (the engine's count) */
+  const cutBy = Object.fromEntries((summary?.cuts ?? []).map((c) => [c.stage, c.cut]));
+  /** a drag in progress: the stage and the place it would go */
+  const [drag, setDrag] = useState(/** @type {{name: string, to: number} | null} */ (null));
+  const [said, setSaid] = useState('');
+  const list = useRef(/** @type {HTMLOListElement | null} */ (null));
+  /** a stage moved from the keyboard: its handle keeps the focus */
+  const refocus = useRef(/** @type {string | null} */ (null));
+  useLayoutEffect(() => {
+    const name = refocus.current;
+    if (!name || !list.current) return;
+    refocus.current = null;
+    /** @type {HTMLElement | null} */ (list.current.querySelector(`[data-stage="${name}"] [data-testid="stage-handle"]`))?.focus();
+  });
+
+  const changed = () => onChanged?.();
+  /** @param {string[]} stages */
+  const reorder = (stages) => {
+    panel.setOrder(stages);
+    changed();
+  };
+  /** @param {string} name @param {number} to its index in the new order */
+  const moveTo = (name, to) => {
+    const rest = order.filter((s) => s !== name);
+    const at = Math.max(0, Math.min(rest.length, to));
+    rest.splice(at, 0, name);
+    if (rest.join() !== order.join()) {
+      reorder(rest);
+      setSaid(`${STAGE[name].label}: stage ${at + 1} of ${rest.length}.`);
+    }
+  };
+  /** where a pointer at clientY would drop a stage: its index in the order without it */
+  const dropIndex = (/** @type {string} */ name, /** @type {number} */ y) => {
+    const rows = [...(list.current?.querySelectorAll('[data-testid="stage"]') ?? [])].filter((r) => /** @type {HTMLElement} */ (r).dataset.stage !== name);
+    const i = rows.findIndex((r) => { const b = r.getBoundingClientRect(); return y < b.top + b.height / 2; });
+    return i < 0 ? rows.length : i;
+  };
+  const presetOn = samplers === '' ? '' : ORDER_PRESETS[samplers] ? samplers : null;
+  /** while dragging: the stage the dragged one would land before ('' = at the end) */
+  const dropBefore = drag ? order.filter((s) => s !== drag.name)[drag.to] ?? '' : null;
+
+  return (
+    <fieldset class="spg-chain" data-testid="chain" data-order={order.join(',')}>
+      <legend>Sampler chain</legend>
+      <div class="spg-chain-presets" role="group" aria-label="The chain's order">
+        <span class="spg-hint">Order</span>
+        {PRESET_BUTTONS.map(([name, label]) => (
+          <button
+            key={name}
+            type="button"
+            class={`spg-btn spg-btn-small${presetOn === name ? ' spg-btn-primary' : ''}`}
+            aria-pressed={presetOn === name ? 'true' : 'false'}
+            data-testid={`order-${name || 'default'}`}
+            title={ORDER_PRESETS[name || 'default'].map((s) => STAGE[s].label).join(' → ')}
+            onClick={() => {
+              reorder(ORDER_PRESETS[name || 'default']);
+              setSaid(`The order is ${label}'s.`);
+            }}
+          >
+            {label}
+          </button>
+        ))}
+        {presetOn === null && <span class="spg-hint" data-testid="order-own">your own</span>}
+      </div>
+      <ol class={`spg-chain-list${drag ? ' is-dragging' : ''}${dropBefore === '' ? ' is-drop-end' : ''}`} ref={list} aria-label="The stages, in the order they run">
+        {order.map((name, i) => (
+          <StageRow
+            key={name}
+            panel={panel}
+            uid={uid}
+            name={name}
+            index={i}
+            count={order.length}
+            cut={cutBy[name]}
+            dragging={drag?.name === name}
+            dropHere={dropBefore === name}
+            onDragTo={(y) => setDrag(y === null ? null : { name, to: dropIndex(name, y) })}
+            onDrop={() => {
+              if (drag) moveTo(name, drag.to);
+              setDrag(null);
+            }}
+            onKeyMove={(to) => {
+              refocus.current = name;
+              moveTo(name, to);
+            }}
+            onRemove={order.length > 1 ? () => {
+              if (stageOn(panel.params.value, name)) panel.setStageOn(name, false);
+              reorder(order.filter((s) => s !== name));
+              setSaid(`${STAGE[name].label} is out of the chain.`);
+            } : undefined}
+            onChanged={changed}
+          />
+        ))}
+      </ol>
+      {outside.length > 0 && (
+        <p class="spg-chain-out" data-testid="chain-outside">
+          <span class="spg-hint">Not in the chain:</span>{' '}
+          {outside.map((s) => (
+            <button
+              key={s.name}
+              type="button"
+              class="spg-chip"
+              data-testid="stage-add"
+              data-stage={s.name}
+              title={`${s.doc} — add it at the end of the chain`}
+              onClick={() => reorder([...order, s.name])}
+            >
+              + {s.label}
+            </button>
+          ))}
+        </p>
+      )}
+      <Mirostat panel={panel} uid={uid} cut={cutBy.mirostat} onChanged={changed} />
+      <small class="spg-hint">
+        Each stage sees only the tokens the stages above it kept. Drag a stage by its handle (⋮⋮), or focus the handle and press ↑ or ↓:
+        the same settings in another order can keep other tokens.
+      </small>
+      <span class="spg-sr" role="status" aria-live="polite">{said}</span>
+    </fieldset>
+  );
+}
+
+/**
+ * One stage of the chain: a line (handle, place, switch, what it is set
+ * to, its cut) and, opened, its doc and settings.
+ * @param {{
+ *   panel: import('../app/panel.js').Panel, uid: string, name: string, index: number, count: number,
+ *   cut: number | undefined, dragging: boolean, dropHere: boolean,
+ *   onDragTo: (clientY: number | null) => void, onDrop: () => void, onKeyMove: (to: number) => void,
+ *   onRemove?: () => void, onChanged: () => void,
+ * }} props
+ */
+function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onDragTo, onDrop, onKeyMove, onRemove, onChanged }) {
+  const stage = STAGE[name];
+  const params = panel.params.value;
+  const bias = name === 'bias';
+  const on = bias ? panel.bans.value.length > 0 : stageOn(params, name);
+  const specs = PARAM_SPECS.filter((s) => s.stage === name);
+  /** null: as the stage is (open when on, or one of the lessons' four) */
+  const [open, setOpen] = useState(/** @type {boolean | null} */ (null));
+  const shown = open ?? (on || OPEN_AT_FIRST.has(name));
+  const id = `${uid}-stage-${name}`;
+  const vocab = panel.model.value?.vocab ?? 1;
+  const value = bias
+    ? (on ? `${panel.bans.value.length} banned` : 'none')
+    : on ? specs.filter((s) => s.isSwitch && params[s.key] !== s.def).map((s) => s.format(params[s.key], vocab)).join(' · ') : 'off';
+
+  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
+    const to = { ArrowUp: index - 1, ArrowDown: index + 1, Home: 0, End: count - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    if (to >= 0 && to < count && to !== index) onKeyMove(to);
+  };
+  return (
+    <li
+      class={`spg-stage${on ? ' is-on' : ''}${dragging ? ' is-dragging' : ''}${dropHere ? ' is-drop' : ''}`}
+      data-testid="stage"
+      data-stage={name}
+      data-on={on ? 'true' : 'false'}
+      title={stage.doc}
+    >
+      <div class="spg-stage-head">
+        <button
+          type="button"
+          class="spg-stage-handle"
+          aria-label={`Move ${stage.label}: stage ${index + 1} of ${count}. The arrow keys move it up or down.`}
+          aria-roledescription="sortable stage"
+          data-testid="stage-handle"
+          onKeyDown={onKeyDown}
+          onPointerDown={(e) => {
+            if (e.button !== 0) return;
+            e.preventDefault();
+            /** @type {HTMLElement} */ (e.currentTarget).setPointerCapture(e.pointerId);
+            onDragTo(e.clientY);
+          }}
+          onPointerMove={(e) => { if (dragging) onDragTo(e.clientY); }}
+          onPointerUp={() => { if (dragging) onDrop(); }}
+          onPointerCancel={() => onDragTo(null)}
+        >
+          <span aria-hidden="true">⋮⋮</span>
+        </button>
+        <span class="spg-stage-n" aria-hidden="true">{index + 1}</span>
+        {bias ? (
+          <span class="spg-stage-label">{stage.label}</span>
+        ) : (
+          <label class="spg-stage-label">
+            <input
+              type="checkbox"
+              checked={on}
+              data-testid={`stage-on-${name}`}
+              onChange={(e) => {
+                panel.setStageOn(name, /** @type {HTMLInputElement} */ (e.currentTarget).checked);
+                onChanged();
+              }}
+            />
+            {stage.label}
+          </label>
+        )}
+        {!shown && <span class="spg-stage-value" data-testid="stage-value">{value}</span>}
+        <span class="spg-stage-cut" data-testid="stage-cut" data-cut={String(cut ?? 0)} title="tokens this stage cut at this step">
+          {cut ? `−${cut.toLocaleString('en')}` : ''}
+        </span>
+        <button
+          type="button"
+          class="spg-stage-more"
+          aria-expanded={shown ? 'true' : 'false'}
+          aria-controls={`${id}-settings`}
+          aria-label={`${stage.label}: ${shown ? 'hide' : 'show'} its settings`}
+          data-testid="stage-more"
+          onClick={() => setOpen(!shown)}
+        >
+          <span aria-hidden="true">{shown ? '▾' : '▸'}</span>
+        </button>
+      </div>
+      {shown && (
+        <div class="spg-stage-settings" id={`${id}-settings`}>
+          {/* a stage of one setting: its slider's hint says what the stage does */}
+          {(specs.length !== 1 || cut) && (
+            <p class="spg-hint spg-stage-doc">
+              {specs.length !== 1 ? stage.doc : ''}
+              {cut ? ` At this step it cut ${cut.toLocaleString('en')} token${cut === 1 ? '' : 's'}.` : ''}
+            </p>
+          )}
+          {bias && <BanList panel={panel} onChanged={onChanged} />}
+          {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
+          {onRemove && (
+            <button type="button" class="spg-link" data-testid="stage-remove" onClick={onRemove}>
+              Take {stage.label} out of the chain
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
+
+/**
+ * Mirostat: after the chain, when on (it replaces the truncation stages'
+ * draw with its own target surprise).
+ * @param {{panel: import('../app/panel.js').Panel, uid: string, cut: number | undefined, onChanged: () => void}} props
+ */
+function Mirostat({ panel, uid, cut, onChanged }) {
+  const specs = PARAM_SPECS.filter((s) => s.stage === 'mirostat');
+  const on = stageOn(panel.params.value, 'mirostat');
+  if (!specs.length) return null;
+  return (
+    <div class={`spg-stage spg-stage-last${on ? ' is-on' : ''}`} data-testid="stage" data-stage="mirostat" data-on={on ? 'true' : 'false'}>
+      <div class="spg-stage-head">
+        <span class="spg-stage-n" aria-hidden="true">⤓</span>
+        <label class="spg-stage-label" title={specs[0].hint}>
+          <input
+            type="checkbox"
+            checked={on}
+            data-testid="stage-on-mirostat"
+            onChange={(e) => {
+              panel.setStageOn('mirostat', /** @type {HTMLInputElement} */ (e.currentTarget).checked);
+              onChanged();
+            }}
+          />
+          Mirostat <span class="spg-hint">(last, when on)</span>
+        </label>
+        <span class="spg-stage-cut" data-testid="stage-cut" data-cut={String(cut ?? 0)}>{cut ? `−${cut.toLocaleString('en')}` : ''}</span>
+      </div>
+      {on && (
+        <div class="spg-stage-settings">
+          <p class="spg-hint spg-stage-doc">Aims at a steady surprise per token, learning from each token drawn.</p>
+          {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
+        </div>
+      )}
+    </div>
+  );
+}
