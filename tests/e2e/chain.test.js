@@ -129,6 +129,32 @@ describe.skipIf(!haveChromium)('the sampler chain', () => {
     expect(await greedy.getByTestId('seed-free').textContent()).toContain('no longer depends on the seed');
   });
 
+  it('logit bias: a token gets a finite bias from the menu and its slider; the link carries it (logit_bias=ID=VALUE) and gives the CLI\'s text', async () => {
+    const page = await open({ hash: '#seed=13' });
+    await stage(page, 'bias').getByTestId('stage-more').click();
+    // the menu offers the step's tokens, most likely first
+    const first = await page.getByTestId('bias-pick').inputValue();
+    const top = await page.locator('[data-testid="prob-bar"]').first().getAttribute('data-token');
+    expect(first).toBe(top);
+    await page.getByTestId('bias-pick').selectOption({ index: 2 });
+    const id = Number(await page.getByTestId('bias-pick').inputValue());
+    await page.getByTestId('bias-add').click();
+    await until(async () => (await hashOf(page)).includes(`logit_bias=${id}=2`));
+    const slider = page.getByTestId('bias-slider');
+    await slider.focus();
+    await page.keyboard.press('ArrowRight'); // +2.5
+    await until(async () => (await hashOf(page)).includes(`logit_bias=${id}=2.5`));
+    expect(await stage(page, 'bias').getAttribute('data-on')).toBe('true');
+    // the bar of that token grew: its final probability beats its model probability
+    const bar = page.locator(`[data-testid="prob-bar"][data-token="${id}"]`);
+    await until(async () => Number(await bar.getAttribute('data-prob')) > Number(await bar.getAttribute('data-raw')));
+    await stepTimes(page, 15);
+    const text = await generated(page);
+    expect(text).toBe(await engineText({ seed: 13, steps: 15, params: { logit_bias: [[id, 2.5]] } }));
+    const link = await open({ hash: `${(await hashOf(page))}` });
+    await until(async () => (await generated(link)) === text);
+  });
+
   it('compare mode: the same settings in two orders, side by side, keep different nuclei and write different texts', async () => {
     const page = await open({ hash: '#view=compare&model=bigram&seed=7&prompt=Ma&steps=0&panels=greedy,balanced' });
     await page.getByTestId('show-orders').click();

@@ -81,6 +81,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
       p.beamOpts.value = { ...spec.beam };
       p.specOpts.value = { ...spec.spec };
       p.bans.value = [...spec.bans];
+      p.biases.value = [...(spec.biases ?? [])];
       p.samplers.value = spec.samplers ?? '';
     });
   }
@@ -107,6 +108,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
       beam: spec.beam,
       spec: spec.spec,
       bans: spec.bans,
+      biases: spec.biases ?? [],
       samplers: spec.samplers ?? '',
     };
   }

@@ -10,7 +10,8 @@
  * where a slider moved during the text: parseChanges), scale (the bars'
  * scale).  The decoding lab adds strategy (sample, beam, speculative) with
  * beams and length_penalty, or draft and speculate; regex or grammar=json
- * or json_object (the constraint); ban (token ids); and view=compare with
+ * or json_object (the constraint); ban (token ids); logit_bias (ID=VALUE
+ * pairs, as the CLI's --logit-bias; -inf bans); and view=compare with
  * panels (lab.js has the panel format):
  *   #view=compare&model=bigram&seed=42&panels=greedy,balanced,chaos
  * Loading the same hash generates the same text.  A bad value falls back
@@ -19,7 +20,7 @@
  */
 import {
   BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, LEGACY_LENGTH_PENALTY, MAX_REGEX, SPECULATE, applySettingField, defaultPanelSpec,
-  orderFromField, paramError, parseBans, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
+  biasesText, orderFromField, paramError, parseBans, parseBiases, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
 } from './lab.js';
 import { PARAM_SPECS, STAGES, defaultParams } from './params.js';
 import { MAX_TOKENS } from '../shared/limits.js';
@@ -55,6 +56,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {{width: number, lengthPenalty: number}} beam
  * @property {{draft: string, n: number}} spec
  * @property {number[]} bans
+ * @property {Array<[number, number]>} [biases]  finite logit biases [token id, value]
  * @property {ConstraintState} constraint
  * @property {import('./lab.js').PanelSpec[]} panels  compare mode's panels
  * @property {number} speed    Play's steps per second
@@ -71,7 +73,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * From Step `from` on (0-based, in Step presses: tokens, beam expansions
  * or speculative rounds), the sampler settings were these, until the next
  * change; before the first change the link's own settings apply.
- * @typedef {{from: number, params: import('./params.js').Params, bans: number[], samplers?: string}} Change
+ * @typedef {{from: number, params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} Change
  */
 
 /** @typedef {'linear' | 'max' | 'log'} BarScale */
@@ -85,7 +87,7 @@ export function defaultState() {
   const lab = defaultPanelSpec();
   return {
     view: 'single', model: 'bigram', params: defaultParams(), seed: '42', prompt: '', steps: 0, forced: [],
-    strategy: lab.strategy, beam: lab.beam, spec: lab.spec, bans: lab.bans,
+    strategy: lab.strategy, beam: lab.beam, spec: lab.spec, bans: lab.bans, biases: [],
     constraint: { kind: 'none', regex: '' },
     panels: DEFAULT_PANELS.map((id) => defaultPanelSpec(id)),
     speed: SPEED.def,
@@ -251,8 +253,17 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
         break;
       case 'ban': {
         const bans = parseBans(value, ',');
-        if (bans) state.bans = bans;
+        if (bans) state.bans = [...new Set([...state.bans, ...bans])].sort((a, b) => a - b); // (logit_bias may ban too)
         else bad(key, value, 'ban must be a list of token ids like 12,40', 'none');
+        break;
+      }
+      case 'logit_bias': {
+        const read = parseBiases(value, ',');
+        if (!read) bad(key, value, 'logit_bias must be a list of id=value pairs like 5=2.5,12=-inf', 'none');
+        else {
+          state.biases = read.biases;
+          state.bans = [...new Set([...state.bans, ...read.bans])].sort((a, b) => a - b);
+        }
         break;
       }
       case 'panels': {
@@ -305,7 +316,7 @@ export function parseChanges(text, state) {
     const from = Number(head);
     if (from >= state.steps) return { list: [], why: `step ${from} is past the link's ${state.steps} steps` };
     if (list.length && from <= list[list.length - 1].from) return { list: [], why: 'the steps must be in increasing order' };
-    const into = { params: { ...state.params }, bans: [...state.bans], samplers: state.samplers ?? '' };
+    const into = { params: { ...state.params }, bans: [...state.bans], biases: [...(state.biases ?? [])], samplers: state.samplers ?? '' };
     for (const f of fields) {
       const why = applySettingField(f, into);
       if (why === null) return { list: [], why: `unknown field "${f}"` };
@@ -320,7 +331,7 @@ export function parseChanges(text, state) {
  * The settings Step `i` runs with under a list of changes (the link's own
  * before the first change).
  * @param {Change[] | undefined} changes @param {number} i
- * @param {{params: import('./params.js').Params, bans: number[], samplers?: string}} live
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} live
  */
 export function settingsAt(changes, i, live) {
   let at = live;
@@ -335,8 +346,8 @@ export function settingsAt(changes, i, live) {
  * The changes of a list of per-Step settings against the live ones: an
  * entry wherever a Step ran with other settings than the one before it
  * (the first against the live settings).
- * @param {Array<{params: import('./params.js').Params, bans: number[], samplers?: string}>} perStep
- * @param {{params: import('./params.js').Params, bans: number[], samplers?: string}} live
+ * @param {Array<{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}>} perStep
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} live
  * @returns {Change[]}
  */
 export function changesOf(perStep, live) {
@@ -345,10 +356,19 @@ export function changesOf(perStep, live) {
   let before = settingFields(live, live).join('_');
   perStep.forEach((s, i) => {
     const key = settingFields(s, live).join('_');
-    if (key !== before) list.push({ from: i, params: s.params, bans: s.bans, samplers: s.samplers ?? '' });
+    if (key !== before) list.push({ from: i, params: s.params, bans: s.bans, biases: s.biases ?? [], samplers: s.samplers ?? '' });
     before = key;
   });
   return list;
+}
+
+/**
+ * A hash's text: URLSearchParams' encoding, with the characters a fragment
+ * may hold as they are (the lists' , = and ~ stay readable).
+ * @param {URLSearchParams} search
+ */
+function linkText(search) {
+  return `#${search.toString().replaceAll('%2C', ',').replaceAll('%3D', '=').replaceAll('%7E', '~')}`;
 }
 
 /**
@@ -374,7 +394,7 @@ export function serializeHash(state) {
     search.set('panels', state.panels.map(serializePanelSpec).join(','));
     if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
     if (state.theme && state.theme !== 'auto') search.set('theme', state.theme);
-    return `#${search.toString().replaceAll('%2C', ',')}`;
+    return linkText(search);
   }
   search.set('model', state.model);
   for (const spec of PARAM_SPECS) {
@@ -388,7 +408,7 @@ export function serializeHash(state) {
   const strategy = state.strategy ?? 'sample';
   const forced = strategy === 'sample' ? state.forced.filter(([i]) => i < state.steps) : [];
   if (forced.length) search.set('forced', forced.map(([i, t]) => `${i}.${t}`).join(','));
-  const live = { params: state.params, bans: state.bans ?? [], samplers: state.samplers ?? '' };
+  const live = { params: state.params, bans: state.bans ?? [], biases: state.biases ?? [], samplers: state.samplers ?? '' };
   const changes = (state.changes ?? []).filter((c) => c.from < state.steps);
   if (changes.length) search.set('changes', changes.map((c) => [c.from, ...settingFields(c, live)].join('_')).join(','));
   // the strategy's options are always written; the other strategies'
@@ -403,10 +423,11 @@ export function serializeHash(state) {
   if (strategy === 'speculative' || spec.n !== SPECULATE.def) search.set('speculate', String(spec.n));
   constraint();
   if (state.bans?.length) search.set('ban', state.bans.join(','));
+  if (state.biases?.length) search.set('logit_bias', biasesText(state.biases, ','));
   if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
   if (state.barAction === 'force') search.set('click', 'force');
   if (state.samplers) search.set('samplers', state.samplers);
   if (state.barScale && state.barScale !== 'linear') search.set('scale', state.barScale);
   if (state.theme && state.theme !== 'auto') search.set('theme', state.theme);
-  return `#${search.toString().replaceAll('%2C', ',')}`;
+  return linkText(search);
 }

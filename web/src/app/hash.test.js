@@ -130,6 +130,29 @@ describe('the decoding lab in the hash', () => {
     expect(parseHash(serializeHash(spec)).state).toEqual(spec);
   });
 
+  it('round-trips finite logit biases (logit_bias=ID=VALUE, as the CLI\'s --logit-bias) beside the bans', () => {
+    const state = { ...defaultState(), bans: [3], biases: /** @type {Array<[number, number]>} */ ([[5, 2.5], [12, -1]]), steps: 4 };
+    const hash = serializeHash(state);
+    expect(hash).toBe('#model=bigram&temperature=1&top_k=0&top_p=1&seed=42&steps=4&ban=3&logit_bias=5=2.5,12=-1');
+    expect(parseHash(hash)).toMatchObject({ state, notices: [] });
+    // -inf in logit_bias is a ban; the last entry for a token wins
+    expect(parseHash('#logit_bias=7=-inf,5=1,5=0.5&ban=2').state).toMatchObject({ bans: [2, 7], biases: [[5, 0.5]] });
+    const bad = parseHash('#logit_bias=5=two');
+    expect(bad.state.biases).toEqual([]);
+    expect(bad.notices).toEqual(['Ignored logit_bias="5=two" from the link: logit_bias must be a list of id=value pairs like 5=2.5,12=-inf; using none.']);
+    // a bias set during the text: the steps before it are replayed without it
+    const later = { ...state, changes: [{ from: 0, params: state.params, bans: [3], biases: [], samplers: '' }, { from: 2, params: state.params, bans: [3], biases: state.biases, samplers: '' }] };
+    const h2 = serializeHash(later);
+    expect(h2).toContain('changes=0_lb,2');
+    expect(parseHash(h2).state.changes).toEqual(later.changes);
+    // a compare panel's compact field
+    const cmp = '#view=compare&model=bigram&seed=7&panels=greedy,custom_lb5=2.5~12=-1';
+    const c = parseHash(cmp);
+    expect(c.notices).toEqual([]);
+    expect(c.state.panels[1].biases).toEqual([[5, 2.5], [12, -1]]);
+    expect(serializeHash(c.state)).toBe(cmp);
+  });
+
   it('writes forced tokens only when sampling', () => {
     const state = { ...defaultState(), steps: 5, forced: [[0, 12]], strategy: 'beam' };
     expect(serializeHash(state)).not.toContain('forced');

@@ -41,6 +41,10 @@ export const SPECULATE = { min: 1, max: 8, def: 4 };
 /** the models a link can name as the draft */
 export const DRAFT_MODELS = ['bigram', 'transformer'];
 export const MAX_BANS = 64;
+/** finite logit biases a panel can hold, and the range of their slider
+ * (the engine takes any finite value; -inf is a ban) */
+export const MAX_BIASES = 64;
+export const BIAS_RANGE = { min: -10, max: 10, step: 0.5 };
 export const MAX_REGEX = 200;
 
 /**
@@ -50,6 +54,7 @@ export const MAX_REGEX = 200;
  * @property {{width: number, lengthPenalty: number}} beam
  * @property {{draft: string, n: number}} spec
  * @property {number[]} bans   banned token ids (logit bias -inf), ascending
+ * @property {Array<[number, number]>} [biases]  finite logit biases [token id, value], by id
  * @property {string} [samplers]  the chain's order ('' or absent: the default)
  */
 
@@ -117,6 +122,7 @@ export function defaultPanelSpec(preset = 'custom') {
     beam: { width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def },
     spec: { draft: 'bigram', n: SPECULATE.def },
     bans: [],
+    biases: [],
     samplers: '',
   };
 }
@@ -157,10 +163,41 @@ export function parseBans(text, sep) {
 }
 
 /**
+ * Parses finite logit biases, "ID=VALUE" joined by `sep` ("5=2.5,12=-1");
+ * an entry whose value is -inf is a ban.  The last entry for an id wins.
+ * @param {string} text @param {string} sep
+ * @returns {{biases: Array<[number, number]>, bans: number[]} | null} null: not such a list
+ */
+export function parseBiases(text, sep) {
+  /** @type {Map<number, number>} */
+  const biases = new Map();
+  const bans = new Set();
+  for (const part of text === '' ? [] : text.split(sep)) {
+    const m = /^([0-9]{1,7})=(-?inf|-?[0-9]+(?:\.[0-9]+)?(?:e-?[0-9]+)?)$/i.exec(part.trim());
+    if (!m) return null;
+    const id = Number(m[1]);
+    const v = /inf/i.test(m[2]) ? (m[2].startsWith('-') ? -Infinity : NaN) : Number(m[2]);
+    if (Number.isNaN(v)) return null;
+    biases.delete(id);
+    bans.delete(id);
+    if (v === -Infinity) bans.add(id);
+    else biases.set(id, v);
+  }
+  if (biases.size > MAX_BIASES || bans.size > MAX_BANS) return null;
+  return { biases: [...biases].sort((a, b) => a[0] - b[0]), bans: [...bans].sort((a, b) => a - b) };
+}
+
+/** Finite logit biases as a link writes them ("5=2.5" joined by sep). @param {Array<[number, number]>} biases @param {string} sep */
+export function biasesText(biases, sep) {
+  return biases.map(([id, v]) => `${id}=${v}`).join(sep);
+}
+
+/**
  * Applies one sampler-settings field of a link (a parameter's code and its
  * value: t0.7, k40, p0.9, m0.05, r1.2, y0.9, ns1.5, ...; or banA.B.C, a
- * bare "ban" lifting every ban) to `into`.
- * @param {string} f @param {{params: import('./params.js').Params, bans: number[], samplers?: string}} into
+ * bare "ban" lifting every ban; lbID=V~ID=V the finite logit biases, a bare
+ * "lb" none) to `into`.
+ * @param {string} f @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} into
  * @returns {string | null} null: not such a field; '' applied; else why not
  */
 export function applySettingField(f, into) {
@@ -176,6 +213,12 @@ export function applySettingField(f, into) {
     const bans = parseBans(m[1], '.');
     if (!bans) return 'bans must be token ids like ban12.40';
     into.bans = bans;
+    return '';
+  }
+  if ((m = /^lb(.*)$/.exec(f))) {
+    const read = parseBiases(m[1], '~');
+    if (!read || read.bans.length) return `logit biases must be finite, id=value joined by ~ like lb5=2.5~12=-1 (at most ${MAX_BIASES})`;
+    into.biases = read.biases;
     return '';
   }
   if ((m = /^o(.*)$/.exec(f))) {
@@ -213,14 +256,15 @@ export function orderFromField(field) {
 /**
  * The settings fields that turn `base` into `to` (the sliders that differ,
  * and the bans when they do: "ban" alone for none).
- * @param {{params: import('./params.js').Params, bans: number[], samplers?: string}} to
- * @param {{params: import('./params.js').Params, bans: number[], samplers?: string}} base
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} to
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} base
  */
 export function settingFields(to, base) {
   const fields = PARAM_SPECS
     .filter((s) => /** @type {any} */ (to.params)[s.key] !== /** @type {any} */ (base.params)[s.key])
     .map((s) => `${SHORT_OF[s.key]}${/** @type {any} */ (to.params)[s.key]}`);
   if (to.bans.join('.') !== base.bans.join('.')) fields.push(`ban${to.bans.join('.')}`);
+  if (biasesText(to.biases ?? [], '~') !== biasesText(base.biases ?? [], '~')) fields.push(`lb${biasesText(to.biases ?? [], '~')}`);
   if ((to.samplers ?? '') !== (base.samplers ?? '')) fields.push(`o${orderField(to.samplers ?? '') || 'default'}`);
   return fields;
 }
@@ -306,6 +350,7 @@ export function serializePanelSpec(spec) {
     out.push(`spec${spec.spec.n}${draft === 'bigram' ? '' : `-${draft}`}`);
   }
   if (spec.bans.length) out.push(`ban${spec.bans.join('.')}`);
+  if (spec.biases?.length) out.push(`lb${biasesText(spec.biases, '~')}`);
   if (spec.samplers) out.push(`o${orderField(spec.samplers)}`);
   return out.join('_');
 }

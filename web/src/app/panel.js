@@ -17,7 +17,7 @@
 import { batch, computed, signal } from '@preact/signals';
 
 import { SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, settingsAt } from './hash.js';
-import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, SPECULATE, matchPreset, presetParams } from './lab.js';
+import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, MAX_BIASES, SPECULATE, matchPreset, presetParams } from './lab.js';
 import { PARAM_SPECS, SPEC, clampParam, defaultParams, orderName, orderOf } from './params.js';
 import { DECODERS } from './decoders/index.js';
 import { createPlayer } from './loop.js';
@@ -76,17 +76,23 @@ export function constraintArg(c) {
   return null;
 }
 
-/** @typedef {{params: import('./params.js').Params, bans: number[], samplers?: string}} Settings  the sliders, the bans and the chain's order */
+/** @typedef {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} Settings  the sliders, the bans, the finite logit biases and the chain's order */
 /**
  * What a panel needs of the Worker's client (worker/client.js; the tests'
  * in-process client has the same shape).
  * @typedef {{request: (op: string, args?: any, transfer?: Transferable[], options?: {onProgress?: (p: {loaded: number, total: number}) => void}) => Promise<any>}} EngineClient
  */
 
-/** Settings as the engine takes them: the sliders, and the bans as logit biases of -inf. @param {Settings} s */
+/**
+ * Settings as the engine takes them: the sliders, and the bans (logit
+ * biases of -inf) and finite biases as one logit_bias list, by token id.
+ * @param {Settings} s
+ */
 export function engineParamsOf(s) {
   /** @type {Record<string, any>} */
-  const out = s.bans.length ? { ...s.params, logit_bias: s.bans.map((t) => [t, -Infinity]) } : { ...s.params };
+  const out = { ...s.params };
+  const bias = [...s.bans.map((t) => [t, -Infinity]), ...(s.biases ?? [])].sort((a, b) => a[0] - b[0]);
+  if (bias.length) out.logit_bias = bias;
   if (s.samplers) out.samplers = s.samplers;
   return out;
 }
@@ -117,6 +123,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const constraint = signal({ kind: 'none', regex: '' });
   /** @type {import('@preact/signals').Signal<number[]>} */
   const bans = signal([]);
+  /** finite logit biases [token id, value], by id */
+  /** @type {import('@preact/signals').Signal<Array<[number, number]>>} */
+  const biases = signal([]);
   /** what a click on a live bar does */
   /** @type {import('@preact/signals').Signal<'ban' | 'force'>} */
   const barAction = signal('ban');
@@ -173,7 +182,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   };
 
   /** the settings in force: the sliders and the bans */
-  const settings = computed(() => ({ params: params.value, bans: bans.value, samplers: samplers.value }));
+  const settings = computed(() => ({ params: params.value, bans: bans.value, biases: biases.value, samplers: samplers.value }));
   /** the settings as the engine takes them */
   const engineParams = computed(() => engineParamsOf(settings.value));
   const paramsKey = computed(() => JSON.stringify(engineParams.value));
@@ -223,6 +232,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     beam: beamOpts.value,
     spec: specOpts.value,
     bans: bans.value,
+    biases: biases.value,
     constraint: constraint.value,
     speed: speed.value,
     barAction: barAction.value,
@@ -232,7 +242,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   }));
   /** this panel's own settings, as a compare link has them */
   const panelSpec = computed(() => ({
-    params: params.value, strategy: strategy.value, beam: beamOpts.value, spec: specOpts.value, bans: bans.value, samplers: samplers.value,
+    params: params.value, strategy: strategy.value, beam: beamOpts.value, spec: specOpts.value, bans: bans.value, biases: biases.value,
+    samplers: samplers.value,
   }));
 
   let epoch = 0; // bumped by every new generation: late answers are dropped
@@ -626,6 +637,24 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     setBans(has ? bans.value.filter((t) => t !== token) : [...bans.value, token]);
   }
 
+  /**
+   * Sets a token's finite logit bias (0 removes it); a banned token keeps
+   * its ban.
+   * @param {number} token @param {number} value
+   */
+  function setBias(token, value) {
+    const vocab = model.value?.vocab ?? Infinity;
+    if (!Number.isInteger(token) || token < 0 || token >= vocab || !Number.isFinite(value)) return;
+    const rest = biases.value.filter(([t]) => t !== token);
+    if (value !== 0 && rest.length >= MAX_BIASES) {
+      setError('bans', `At most ${MAX_BIASES} tokens can have a bias.`);
+      return;
+    }
+    setError('bans');
+    biases.value = (value === 0 ? rest : [...rest, /** @type {[number, number]} */ ([token, value])]).sort((a, b) => a[0] - b[0]);
+    settingsChanged();
+  }
+
   // ---- strategy, constraint, greedy ----------------------------------------
 
   /**
@@ -771,6 +800,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         peeked.value = null;
         if (params.value.top_k > info.vocab) params.value = { ...params.value, top_k: info.vocab };
         if (bans.value.some((t) => t >= info.vocab)) bans.value = bans.value.filter((t) => t < info.vocab);
+        if (biases.value.some(([t]) => t >= info.vocab)) biases.value = biases.value.filter(([t]) => t < info.vocab);
         setError('model');
       });
     } catch (err) {
@@ -836,6 +866,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       beamOpts.value = { ...(state.beam ?? beamOpts.value) };
       specOpts.value = { ...(state.spec ?? specOpts.value) };
       bans.value = [...(state.bans ?? [])];
+      biases.value = (state.biases ?? []).map(([t, v]) => /** @type {[number, number]} */ ([t, v]));
       if (state.speed !== undefined) speed.value = state.speed;
       if (state.barAction !== undefined) barAction.value = state.barAction;
       barScale.value = state.barScale ?? 'linear';
@@ -900,11 +931,11 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     modelId, loadingModel, model, models, params, activeParam, samplers, seed, prompt, steps, forced, next, status,
     focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready,
     viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr,
-    strategy, beamOpts, specOpts, constraint, bans, barAction, barScale, lab, beam, spec, peeked, peekShown,
+    strategy, beamOpts, specOpts, constraint, bans, biases, barAction, barScale, lab, beam, spec, peeked, peekShown,
     settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
     // actions
     init, load, restart, step, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview, setOrder, setStageOn,
-    branch, pick, pin, clickBar, toggleBan, setBans, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,
+    branch, pick, pin, clickBar, toggleBan, setBans, setBias, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,
     selectModel, loadFiles, dismissNotices, setStrategy, setBeamOpts, setSpecOpts, setConstraint, greedyVia,
     reset: () => restart(),
   };

@@ -25,15 +25,16 @@ const SINGLE = {
   beam: { width: 6, lengthPenalty: 0.5 },
   spec: { draft: 'transformer', n: 3 },
   bans: [3, 17],
+  biases: [[5, 2.5], [20, -1]],
   constraint: { kind: 'regex', regex: '[a-z ]+(,|\\.)' },
   speed: 42,
   barAction: 'force',
   theme: 'dark',
   samplers: 'llama.cpp',
   changes: [
-    { from: 3, params: { ...defaultParams(), temperature: 1.5, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], samplers: 'hf' },
-    { from: 7, params: { ...defaultParams(), temperature: 0.7, top_k: 0, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2, dry_multiplier: 0.8 }, bans: [], samplers: 'temperature,top_p' },
-    { from: 9, params: { ...defaultParams(), temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], samplers: 'hf' },
+    { from: 3, params: { ...defaultParams(), temperature: 1.5, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], biases: [[1, 1]], samplers: 'hf' },
+    { from: 7, params: { ...defaultParams(), temperature: 0.7, top_k: 0, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2, dry_multiplier: 0.8 }, bans: [], biases: [], samplers: 'temperature,top_p' },
+    { from: 9, params: { ...defaultParams(), temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], biases: [[1, 1]], samplers: 'hf' },
   ],
   barScale: 'log',
 };
@@ -123,6 +124,8 @@ describe('every control\'s setting reaches the link and comes back', () => {
     p.barAction.value = 'force';
     app.theme.value = 'dark';
     p.toggleBan(5);
+    p.setBias(7, 1.5);
+    p.setBias(9, -3);
     await p.step(10); // a forced first token
     for (let i = 0; i < 6; i++) await p.step();
     await p.setBeamOpts({ width: 2, lengthPenalty: 0.7 });
@@ -135,6 +138,7 @@ describe('every control\'s setting reaches the link and comes back', () => {
     expect(link).toContain('theme=dark');
     expect(link).toContain('beams=2');
     expect(link).toContain('speculate=6');
+    expect(link).toContain('ban=5&logit_bias=7=1.5,9=-3');
     expect(fresh.hashState.value).toEqual(app.hashState.value);
     expect(fresh.main.text.value).toBe(p.text.value);
     expect(fresh.main.speed.value).toBe(25);

@@ -12,7 +12,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 import { ORDER_PRESETS, PARAM_SPECS, STAGE, STAGES, orderOf, stageOn } from '../app/params.js';
 import { ParamSlider } from './Controls.jsx';
-import { BanList } from './LabControls.jsx';
+import { BanList, BiasList } from './LabControls.jsx';
 
 const PRESET_BUTTONS = /** @type {const} */ ([['', 'Default'], ['hf', 'Hugging Face'], ['llama.cpp', 'llama.cpp']]);
 
@@ -164,7 +164,7 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
   const stage = STAGE[name];
   const params = panel.params.value;
   const bias = name === 'bias';
-  const on = bias ? panel.bans.value.length > 0 : stageOn(params, name);
+  const on = bias ? panel.bans.value.length + panel.biases.value.length > 0 : stageOn(params, name);
   const specs = PARAM_SPECS.filter((s) => s.stage === name);
   /** null: as the stage is (open when on, or one of the lessons' four) */
   const [open, setOpen] = useState(/** @type {boolean | null} */ (null));
@@ -172,7 +172,7 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
   const id = `${uid}-stage-${name}`;
   const vocab = panel.model.value?.vocab ?? 1;
   const value = bias
-    ? (on ? `${panel.bans.value.length} banned` : 'none')
+    ? [panel.bans.value.length ? `${panel.bans.value.length} banned` : '', panel.biases.value.length ? `${panel.biases.value.length} biased` : ''].filter(Boolean).join(' · ') || 'none'
     : on ? specs.filter((s) => s.isSwitch && params[s.key] !== s.def).map((s) => s.format(params[s.key], vocab)).join(' · ') : 'off';
 
   const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
@@ -252,6 +252,7 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
             </p>
           )}
           {bias && <BanList panel={panel} onChanged={onChanged} />}
+          {bias && <BiasList panel={panel} uid={uid} onChanged={onChanged} />}
           {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
           {onRemove && (
             <button type="button" class="spg-link" data-testid="stage-remove" onClick={onRemove}>

@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { pieceName, showPiece } from '../app/format.js';
-import { BEAM_WIDTH, CONSTRAINT_BUDGET, LENGTH_PENALTY, SPECULATE, STRATEGIES } from '../app/lab.js';
+import { BEAM_WIDTH, BIAS_RANGE, CONSTRAINT_BUDGET, LENGTH_PENALTY, SPECULATE, STRATEGIES } from '../app/lab.js';
 
 /**
  * @param {{
@@ -212,18 +212,30 @@ export function ConstraintField({ target, uid, note = '' }) {
 }
 
 /**
+ * A token's piece when the step on hand lists it (a large vocabulary's
+ * summary lists the top tokens only), else null.
+ * @param {import('../app/panel.js').Panel} panel
+ */
+function piecesOf(panel) {
+  const s = panel.next.value ?? panel.steps.value[panel.steps.value.length - 1] ?? null;
+  return {
+    step: s,
+    /** @param {number} id */
+    pieceOf: (id) => {
+      const i = s ? Array.prototype.indexOf.call(s.ids, id) : -1;
+      return i >= 0 ? s?.pieces[i] ?? null : null;
+    },
+  };
+}
+
+/**
  * The banned tokens (logit bias −∞), each with a button that lifts the ban.
  * @param {{panel: import('../app/panel.js').Panel, onChanged?: () => void}} props
  */
 export function BanList({ panel, onChanged }) {
   const bans = panel.bans.value;
   const error = panel.errors.value.bans;
-  const s = panel.next.value ?? panel.steps.value[panel.steps.value.length - 1] ?? null;
-  /** @param {number} id */
-  const pieceOf = (id) => {
-    const i = s ? Array.prototype.indexOf.call(s.ids, id) : -1;
-    return i >= 0 ? s?.pieces[i] ?? null : null;
-  };
+  const { pieceOf } = piecesOf(panel);
   return (
     <div class="spg-field spg-bans" data-testid="bans">
       <span class="spg-label" id={`${panel.session}-bans-label`}>Banned tokens</span>
@@ -299,6 +311,67 @@ export function GreedyRoads({ panel }) {
         Each regenerates the text from the prompt. Temperature 0 and top-k 1 both keep only the most likely token,
         so both give the same text.
       </small>
+    </div>
+  );
+}
+
+/**
+ * The finite logit biases: each token with a slider for the value added
+ * to its logit (0 removes it), and a menu to give one more token a bias
+ * (the tokens of the step on hand, most likely first).
+ * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void}} props
+ */
+export function BiasList({ panel, uid, onChanged }) {
+  const biases = panel.biases.value;
+  const { step, pieceOf } = piecesOf(panel);
+  const label = (/** @type {number} */ id) => { const p = pieceOf(id); return p === null ? `#${id}` : showPiece(p); };
+  const taken = new Set([...biases.map(([t]) => t), ...panel.bans.value]);
+  /** candidates to add: the step's tokens by probability, not already biased or banned */
+  const order = step ? [...step.ids.keys()].sort((a, b) => step.raw[b] - step.raw[a] || step.ids[a] - step.ids[b]) : [];
+  const candidates = order.map((i) => step?.ids[i] ?? 0).filter((id) => !taken.has(id)).slice(0, 60);
+  const [pick, setPick] = useState(/** @type {number | null} */ (null));
+  const chosen = pick !== null && candidates.includes(pick) ? pick : candidates[0] ?? null;
+  const set = (/** @type {number} */ id, /** @type {number} */ v) => { panel.setBias(id, v); onChanged?.(); };
+  return (
+    <div class="spg-field spg-biases" data-testid="biases">
+      <span class="spg-label" id={`${uid}-biases-label`}>Biased tokens</span>
+      {biases.length > 0 && (
+        <ul class="spg-bias-list" aria-labelledby={`${uid}-biases-label`}>
+          {biases.map(([id, v]) => (
+            <li key={id} class="spg-bias" data-testid="bias" data-token={String(id)}>
+              <label class="spg-mono" for={`${uid}-bias-${id}`}>{label(id)}</label>
+              <input
+                type="range"
+                id={`${uid}-bias-${id}`}
+                min={BIAS_RANGE.min}
+                max={BIAS_RANGE.max}
+                step={BIAS_RANGE.step}
+                value={v}
+                aria-valuetext={`${v > 0 ? '+' : ''}${v}`}
+                data-testid="bias-slider"
+                onInput={(e) => {
+                  const x = Number(/** @type {HTMLInputElement} */ (e.currentTarget).value);
+                  if (x !== 0) set(id, x); // 0 would remove it mid-drag: the × does that
+                }}
+              />
+              <output for={`${uid}-bias-${id}`}>{v > 0 ? '+' : ''}{v}</output>
+              <button type="button" class="spg-chip" aria-label={`Remove the bias on ${label(id)}`} title="Remove the bias" onClick={() => set(id, 0)}>
+                <span aria-hidden="true">×</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {chosen !== null && (
+        <div class="spg-row">
+          <label class="spg-sr" for={`${uid}-bias-pick`}>A token to give a bias</label>
+          <select id={`${uid}-bias-pick`} value={String(chosen)} data-testid="bias-pick" onChange={(e) => setPick(Number(/** @type {HTMLSelectElement} */ (e.currentTarget).value))}>
+            {candidates.map((id) => <option key={id} value={String(id)}>{label(id)}</option>)}
+          </select>
+          <button type="button" class="spg-btn spg-btn-small" data-testid="bias-add" onClick={() => set(chosen, 2)}>Add +2</button>
+        </div>
+      )}
+      <small class="spg-hint">A bias is added to the token's logit before every other stage: + makes it likelier, − rarer.</small>
     </div>
   );
 }
