@@ -985,9 +985,11 @@ static int add_breakers(gen_request *g, const loaded *l) {
         const char *text = g->texts.breakers[i];
         int n = sp_encode(tok, text, 0, 0, ids, SP_MAX_DRY_BREAKER_LEN + 1,
                           err);
+        /* (the tokenizer's message speaks of a prompt: here a breaker) */
+        const char *why = strncmp(err, "prompt: ", 8) ? err : err + 8;
         if (n < 0 || n > SP_MAX_DRY_BREAKER_LEN)
             return say_error(EXIT_BAD_ARG, "--dry-sequence-breaker: '%s' %s",
-                             text, n < 0 ? err : "is more than 8 tokens");
+                             text, n < 0 ? why : "is more than 8 tokens");
         if (n == 0)
             return say_error(EXIT_BAD_ARG, "--dry-sequence-breaker: '%s' is "
                              "no token", text);

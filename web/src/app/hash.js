@@ -20,7 +20,7 @@
  */
 import {
   BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, LEGACY_LENGTH_PENALTY, MAX_REGEX, SPECULATE, applySettingField, defaultPanelSpec,
-  biasesText, orderFromField, paramError, parseBans, parseBiases, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
+  biasesText, orderFromField, paramError, parseBans, parseBiases, parseBreakers, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
 } from './lab.js';
 import { PARAM_SPECS, STAGES, defaultParams } from './params.js';
 import { MAX_TOKENS } from '../shared/limits.js';
@@ -57,6 +57,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {{draft: string, n: number}} spec
  * @property {number[]} bans
  * @property {Array<[number, number]>} [biases]  finite logit biases [token id, value]
+ * @property {string[]} [dryBreakers]  DRY's sequence breakers (texts)
  * @property {ConstraintState} constraint
  * @property {import('./lab.js').PanelSpec[]} panels  compare mode's panels
  * @property {number} speed    Play's steps per second
@@ -73,7 +74,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * From Step `from` on (0-based, in Step presses: tokens, beam expansions
  * or speculative rounds), the sampler settings were these, until the next
  * change; before the first change the link's own settings apply.
- * @typedef {{from: number, params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} Change
+ * @typedef {{from: number, params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} Change
  */
 
 /** @typedef {'linear' | 'max' | 'log'} BarScale */
@@ -87,7 +88,7 @@ export function defaultState() {
   const lab = defaultPanelSpec();
   return {
     view: 'single', model: 'bigram', params: defaultParams(), seed: '42', prompt: '', steps: 0, forced: [],
-    strategy: lab.strategy, beam: lab.beam, spec: lab.spec, bans: lab.bans, biases: [],
+    strategy: lab.strategy, beam: lab.beam, spec: lab.spec, bans: lab.bans, biases: [], dryBreakers: [],
     constraint: { kind: 'none', regex: '' },
     panels: DEFAULT_PANELS.map((id) => defaultPanelSpec(id)),
     speed: SPEED.def,
@@ -266,6 +267,12 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
         }
         break;
       }
+      case 'dry_sequence_breakers': {
+        const list = parseBreakers(value);
+        if (list) state.dryBreakers = list;
+        else bad(key, value, 'DRY\'s sequence breakers must be a JSON list of texts like ["\\n",":"]', 'none');
+        break;
+      }
       case 'panels': {
         const parts = value.split(',');
         const panels = [];
@@ -316,7 +323,7 @@ export function parseChanges(text, state) {
     const from = Number(head);
     if (from >= state.steps) return { list: [], why: `step ${from} is past the link's ${state.steps} steps` };
     if (list.length && from <= list[list.length - 1].from) return { list: [], why: 'the steps must be in increasing order' };
-    const into = { params: { ...state.params }, bans: [...state.bans], biases: [...(state.biases ?? [])], samplers: state.samplers ?? '' };
+    const into = { params: { ...state.params }, bans: [...state.bans], biases: [...(state.biases ?? [])], dryBreakers: [...(state.dryBreakers ?? [])], samplers: state.samplers ?? '' };
     for (const f of fields) {
       const why = applySettingField(f, into);
       if (why === null) return { list: [], why: `unknown field "${f}"` };
@@ -331,7 +338,7 @@ export function parseChanges(text, state) {
  * The settings Step `i` runs with under a list of changes (the link's own
  * before the first change).
  * @param {Change[] | undefined} changes @param {number} i
- * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} live
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} live
  */
 export function settingsAt(changes, i, live) {
   let at = live;
@@ -346,8 +353,8 @@ export function settingsAt(changes, i, live) {
  * The changes of a list of per-Step settings against the live ones: an
  * entry wherever a Step ran with other settings than the one before it
  * (the first against the live settings).
- * @param {Array<{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}>} perStep
- * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} live
+ * @param {Array<{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}>} perStep
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} live
  * @returns {Change[]}
  */
 export function changesOf(perStep, live) {
@@ -356,7 +363,7 @@ export function changesOf(perStep, live) {
   let before = settingFields(live, live).join('_');
   perStep.forEach((s, i) => {
     const key = settingFields(s, live).join('_');
-    if (key !== before) list.push({ from: i, params: s.params, bans: s.bans, biases: s.biases ?? [], samplers: s.samplers ?? '' });
+    if (key !== before) list.push({ from: i, params: s.params, bans: s.bans, biases: s.biases ?? [], dryBreakers: s.dryBreakers ?? [], samplers: s.samplers ?? '' });
     before = key;
   });
   return list;
@@ -408,7 +415,7 @@ export function serializeHash(state) {
   const strategy = state.strategy ?? 'sample';
   const forced = strategy === 'sample' ? state.forced.filter(([i]) => i < state.steps) : [];
   if (forced.length) search.set('forced', forced.map(([i, t]) => `${i}.${t}`).join(','));
-  const live = { params: state.params, bans: state.bans ?? [], biases: state.biases ?? [], samplers: state.samplers ?? '' };
+  const live = { params: state.params, bans: state.bans ?? [], biases: state.biases ?? [], dryBreakers: state.dryBreakers ?? [], samplers: state.samplers ?? '' };
   const changes = (state.changes ?? []).filter((c) => c.from < state.steps);
   if (changes.length) search.set('changes', changes.map((c) => [c.from, ...settingFields(c, live)].join('_')).join(','));
   // the strategy's options are always written; the other strategies'
@@ -424,6 +431,7 @@ export function serializeHash(state) {
   constraint();
   if (state.bans?.length) search.set('ban', state.bans.join(','));
   if (state.biases?.length) search.set('logit_bias', biasesText(state.biases, ','));
+  if (state.dryBreakers?.length) search.set('dry_sequence_breakers', JSON.stringify(state.dryBreakers));
   if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
   if (state.barAction === 'force') search.set('click', 'force');
   if (state.samplers) search.set('samplers', state.samplers);

@@ -76,7 +76,7 @@ export function constraintArg(c) {
   return null;
 }
 
-/** @typedef {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} Settings  the sliders, the bans, the finite logit biases and the chain's order */
+/** @typedef {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} Settings  the sliders, the bans, the finite logit biases, DRY's sequence breakers and the chain's order */
 /**
  * What a panel needs of the Worker's client (worker/client.js; the tests'
  * in-process client has the same shape).
@@ -93,6 +93,7 @@ export function engineParamsOf(s) {
   const out = { ...s.params };
   const bias = [...s.bans.map((t) => [t, -Infinity]), ...(s.biases ?? [])].sort((a, b) => a[0] - b[0]);
   if (bias.length) out.logit_bias = bias;
+  if (s.dryBreakers?.length) out.dry_sequence_breakers = s.dryBreakers;
   if (s.samplers) out.samplers = s.samplers;
   return out;
 }
@@ -126,6 +127,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** finite logit biases [token id, value], by id */
   /** @type {import('@preact/signals').Signal<Array<[number, number]>>} */
   const biases = signal([]);
+  /** DRY's sequence breakers (texts; the engine makes them the model's tokens) */
+  /** @type {import('@preact/signals').Signal<string[]>} */
+  const dryBreakers = signal([]);
   /** what a click on a live bar does */
   /** @type {import('@preact/signals').Signal<'ban' | 'force'>} */
   const barAction = signal('ban');
@@ -182,7 +186,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   };
 
   /** the settings in force: the sliders and the bans */
-  const settings = computed(() => ({ params: params.value, bans: bans.value, biases: biases.value, samplers: samplers.value }));
+  const settings = computed(() => ({ params: params.value, bans: bans.value, biases: biases.value, dryBreakers: dryBreakers.value, samplers: samplers.value }));
   /** the settings as the engine takes them */
   const engineParams = computed(() => engineParamsOf(settings.value));
   const paramsKey = computed(() => JSON.stringify(engineParams.value));
@@ -233,6 +237,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     spec: specOpts.value,
     bans: bans.value,
     biases: biases.value,
+    dryBreakers: dryBreakers.value,
     constraint: constraint.value,
     speed: speed.value,
     barAction: barAction.value,
@@ -243,7 +248,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** this panel's own settings, as a compare link has them */
   const panelSpec = computed(() => ({
     params: params.value, strategy: strategy.value, beam: beamOpts.value, spec: specOpts.value, bans: bans.value, biases: biases.value,
-    samplers: samplers.value,
+    dryBreakers: dryBreakers.value, samplers: samplers.value,
   }));
 
   let epoch = 0; // bumped by every new generation: late answers are dropped
@@ -655,6 +660,44 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     settingsChanged();
   }
 
+  /**
+   * DRY's sequence breakers (texts, each 1 to 8 of the model's tokens; a
+   * text the engine cannot take is refused with its message).
+   * @param {string[]} list
+   */
+  async function setDryBreakers(list) {
+    const clean = [...new Set(list.filter((x) => x !== ''))];
+    if (JSON.stringify(clean) === JSON.stringify(dryBreakers.value)) return true;
+    // the engine tokenizes them: ask it first, so a text it refuses never
+    // reaches the steps (and of several, keep those it takes)
+    /** '' when the engine takes these breakers, else its message @param {string[]} l */
+    const refusal = async (l) => {
+      if (!status.value?.ready || !decoder.value.previews) return '';
+      try {
+        await client.request('preview', { session, params: engineParamsOf({ ...settings.value, dryBreakers: l }) });
+        return '';
+      } catch (err) {
+        return messageOf(err);
+      }
+    };
+    let keep = clean;
+    const why = [];
+    if (await refusal(clean)) {
+      keep = [];
+      for (const b of clean) {
+        const no = await refusal([...keep, b]);
+        if (no) why.push(no);
+        else keep.push(b);
+      }
+    }
+    setError('dry', why.join(' '));
+    if (JSON.stringify(keep) !== JSON.stringify(dryBreakers.value)) {
+      dryBreakers.value = keep;
+      settingsChanged();
+    }
+    return why.length === 0;
+  }
+
   // ---- strategy, constraint, greedy ----------------------------------------
 
   /**
@@ -867,6 +910,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       specOpts.value = { ...(state.spec ?? specOpts.value) };
       bans.value = [...(state.bans ?? [])];
       biases.value = (state.biases ?? []).map(([t, v]) => /** @type {[number, number]} */ ([t, v]));
+      dryBreakers.value = [...(state.dryBreakers ?? [])];
       if (state.speed !== undefined) speed.value = state.speed;
       if (state.barAction !== undefined) barAction.value = state.barAction;
       barScale.value = state.barScale ?? 'linear';
@@ -931,11 +975,11 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     modelId, loadingModel, model, models, params, activeParam, samplers, seed, prompt, steps, forced, next, status,
     focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready,
     viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr,
-    strategy, beamOpts, specOpts, constraint, bans, biases, barAction, barScale, lab, beam, spec, peeked, peekShown,
+    strategy, beamOpts, specOpts, constraint, bans, biases, dryBreakers, barAction, barScale, lab, beam, spec, peeked, peekShown,
     settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
     // actions
     init, load, restart, step, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview, setOrder, setStageOn,
-    branch, pick, pin, clickBar, toggleBan, setBans, setBias, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,
+    branch, pick, pin, clickBar, toggleBan, setBans, setBias, setDryBreakers, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,
     selectModel, loadFiles, dismissNotices, setStrategy, setBeamOpts, setSpecOpts, setConstraint, greedyVia,
     reset: () => restart(),
   };

@@ -12,7 +12,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 import { ORDER_PRESETS, PARAM_SPECS, STAGE, STAGES, orderOf, stageOn } from '../app/params.js';
 import { ParamSlider } from './Controls.jsx';
-import { BanList, BiasList } from './LabControls.jsx';
+import { BanList, BiasList, BreakerList } from './LabControls.jsx';
 
 const PRESET_BUTTONS = /** @type {const} */ ([['', 'Default'], ['hf', 'Hugging Face'], ['llama.cpp', 'llama.cpp']]);
 
@@ -254,6 +254,7 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
           {bias && <BanList panel={panel} onChanged={onChanged} />}
           {bias && <BiasList panel={panel} uid={uid} onChanged={onChanged} />}
           {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
+          {name === 'dry' && <BreakerList panel={panel} uid={uid} onChanged={onChanged} />}
           {onRemove && (
             <button type="button" class="spg-link" data-testid="stage-remove" onClick={onRemove}>
               Take {stage.label} out of the chain

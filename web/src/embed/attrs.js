@@ -15,7 +15,7 @@
  *   view         text, bars, nucleus (a comma list; default text,bars), or
  *                compare (2-4 panels, `panels` as in a compare link)
  *   strategy, beams, length-penalty, draft, speculate, regex, grammar,
- *   ban, logit-bias, forced, changes, click, scale, panels, theme: as the URL hash keys
+ *   ban, logit-bias, dry-sequence-breakers, forced, changes, click, scale, panels, theme: as the URL hash keys
  *   of the same names.
  *
  * Sliders' values outside their range are clamped; any other bad value
@@ -35,7 +35,7 @@ export const VIEW_PARTS = ['text', 'bars', 'nucleus'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
-  'regex', 'grammar', 'ban', 'logit-bias', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme'];
+  'regex', 'grammar', 'ban', 'logit-bias', 'dry-sequence-breakers', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme'];
 export const ATTRIBUTES = ['model', 'tokenizer', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];
 
 const kebab = (/** @type {string} */ key) => key.replaceAll('_', '-');

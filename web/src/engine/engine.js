@@ -41,7 +41,9 @@ const SP_ERR_ARG = 2;
  * logit_bias (token id -> value
  * added to its logit; -Infinity bans it), samplers (the chain's order:
  * stage names joined by commas, or "default", "hf", "llama.cpp") and
- * dry_breakers (DRY's sequence breakers, each a token id or a list of ids).
+ * dry_breakers (DRY's sequence breakers, each a token id or a list of ids)
+ * and dry_sequence_breakers (the same as texts, tokenized by the model's
+ * tokenizer as the CLI's --dry-sequence-breaker: 1 to 8 tokens each).
  * @typedef {Record<string, any>} SamplerParams
  */
 
@@ -402,13 +404,14 @@ export class Engine extends WasmModule {
    * @param {number} ptr
    * @param {SamplerParams} params
    * @param {number} vocab
+   * @param {Tokenizer | null} [tokenizer] what turns dry_sequence_breakers into tokens
    */
-  writeParams(ptr, params, vocab) {
+  writeParams(ptr, params, vocab, tokenizer = null) {
     if (params === null || typeof params !== 'object') throw new TypeError('params must be an object');
     this.x.api_params_reset(ptr);
     for (const [key, value] of Object.entries(params)) {
       if (value === undefined) continue;
-      if (key === 'logit_bias' || key === 'samplers' || key === 'dry_breakers') continue;
+      if (key === 'logit_bias' || key === 'samplers' || key === 'dry_breakers' || key === 'dry_sequence_breakers') continue;
       const field = this.paramIndex.get(key);
       if (field === undefined) throw new TypeError(`unknown sampler parameter "${key}"`);
       if (typeof value !== 'number') throw new TypeError(`${key.replaceAll('_', '-')} must be a number (got ${typeof value})`);
@@ -423,7 +426,23 @@ export class Engine extends WasmModule {
         this.free(text);
       }
     }
-    for (const breaker of params.dry_breakers ?? []) {
+    /** @type {Array<number | number[]>} */
+    const breakers = [...(params.dry_breakers ?? [])];
+    for (const text of params.dry_sequence_breakers ?? []) {
+      if (typeof text !== 'string') throw new TypeError('dry_sequence_breakers must be texts');
+      if (!tokenizer) throw new TypeError('dry_sequence_breakers: no tokenizer to make them tokens (give dry_breakers as token ids)');
+      let ids;
+      try {
+        ids = Array.from(tokenizer.encode(text));
+      } catch (err) {
+        // (the tokenizer speaks of a prompt: here it is a breaker)
+        throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)}: ${/** @type {Error} */ (err).message.replace(/^prompt: /, '')}`);
+      }
+      if (ids.length === 0) throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)} is no token`);
+      if (ids.length > 8) throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)} is more than 8 tokens`);
+      breakers.push(ids);
+    }
+    for (const breaker of breakers) {
       const ids = Array.isArray(breaker) ? breaker : [breaker];
       if (!ids.every((t) => Number.isInteger(t) && t >= 0 && t <= 2147483647)) {
         throw new RangeError(`dry_breakers: ${JSON.stringify(breaker)} is not a token id or a list of them`);
@@ -786,7 +805,7 @@ export class Session {
     const e = this.engine;
     if (typeof force !== 'number' || !Number.isInteger(force)) throw new TypeError('force must be a token id');
     if (force < -1 || force >= this.vocab) throw new RangeError(`force: token ${force} is outside the vocabulary (0..${this.vocab - 1})`);
-    e.writeParams(this.params, params, this.vocab);
+    e.writeParams(this.params, params, this.vocab, this.tokenizer);
     const n = this.nTokens;
     const prev = n > 0 ? this.tokens[n - 1] : -1;
     e.check(e.x.api_session_step(this.handle, this.params, force));
@@ -806,7 +825,7 @@ export class Session {
    */
   preview(params = {}) {
     const e = this.engine;
-    e.writeParams(this.params, params, this.vocab);
+    e.writeParams(this.params, params, this.vocab, this.tokenizer);
     e.check(e.x.api_session_preview(this.handle, this.params));
     return e.readStep(e.x.api_session_step_record(this.handle), this.params);
   }
@@ -822,7 +841,7 @@ export class Session {
   peek(n, params = {}) {
     const e = this.engine;
     if (!Number.isInteger(n)) throw new TypeError('peek: n must be an integer');
-    e.writeParams(this.params, params, this.vocab);
+    e.writeParams(this.params, params, this.vocab, this.tokenizer);
     e.check(e.x.api_session_peek(this.handle, n, this.params));
     return e.readStep(e.x.api_session_step_record(this.handle), this.params);
   }
@@ -989,7 +1008,7 @@ export class BeamSearch {
   /** One expansion. @param {SamplerParams} [params] */
   step(params = {}) {
     const e = this.engine;
-    e.writeParams(this.params, params, this.model.vocab);
+    e.writeParams(this.params, params, this.model.vocab, this.tokenizer);
     e.check(e.x.api_beam_step(this.handle, this.params));
     return this.hypotheses();
   }
@@ -1052,7 +1071,7 @@ export class Speculator {
    */
   round(params = {}) {
     const e = this.engine, x = e.x;
-    e.writeParams(this.params, params, this.target.vocab);
+    e.writeParams(this.params, params, this.target.vocab, this.target.tokenizer);
     const before = this.target.nTokens;
     e.check(x.api_spec_round(this.handle, this.params));
     const dptr = x.api_spec_round_drafted(this.handle);
