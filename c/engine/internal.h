@@ -43,7 +43,8 @@ static inline vec4 v4_exp(vec4 x) {
     vec4 xc = v4_min(v4_max(x, lo), v4_splat(SP_EXP_HI));
     vec4 t = v4_mul(xc, v4_splat(SP_LOG2E_F));
     vec4 magic = v4_splat(SP_ROUND_MAGIC_F);
-    vec4 k = v4_sub(v4_add(t, magic), magic);
+    vec4 rounded = v4_add(t, magic); /* magic + k, k in its low bits */
+    vec4 k = v4_sub(rounded, magic);
     vec4 r = v4_sub(v4_sub(xc, v4_mul(k, v4_splat(SP_LN2_HI_F))),
                     v4_mul(k, v4_splat(SP_LN2_LO_F)));
     vec4 p = v4_splat(SP_EXP_C6);
@@ -53,7 +54,11 @@ static inline vec4 v4_exp(vec4 x) {
     p = v4_add(v4_mul(p, r), v4_splat(SP_EXP_C2));
     p = v4_add(v4_mul(p, r), v4_splat(1.0f));
     p = v4_add(v4_mul(p, r), v4_splat(1.0f));
-    vec4 scale = v4i_shl23_as_float(v4i_add(v4_to_int(k), 127));
+    /* 2^k: the bits of magic + k are 0x4B400000 + k, and shifting
+     * (bits + 127) left by 23 drops 0x4B400000's bits, leaving (k + 127)
+     * << 23 -- the very float (int)k + 127 << 23 gives (sp_expf), without
+     * a float-to-int conversion (several instructions in V8's SSE code) */
+    vec4 scale = v4i_shl23_as_float(v4i_add(v4_bits(rounded), 127));
     return v4_and(v4_mul(p, scale), v4_ge(x, lo));
 }
 
@@ -75,6 +80,9 @@ float sp_dot(const float *a, const float *b, int n);
 void sp_matmul(float *out, const float *x, const float *w, int n, int d);
 /* largest element ((a > b) ? a : b folding, so NaN never wins) */
 float sp_max(const float *x, int n);
+/* sp_find_not_below(x, INFINITY, n), and when that is -1 (no NaN, no
+ * +inf), sp_max(x, n) into *max: both in one pass */
+int sp_max_checked(const float *x, int n, float *max);
 /* x[i] /= t */
 void sp_div_scalar(float *x, float t, int n);
 /* x[i] = (x[i] - shift) / t */
@@ -85,6 +93,9 @@ int sp_scan_gt(const float *x, float threshold, int from, int n);
 int sp_find_not_below(const float *x, float limit, int n);
 /* canonical sum of p[i] * (x[i] - shift) over the i with p[i] > 0 */
 float sp_dot_shift_pos(const float *p, const float *x, float shift, int n);
+/* p[i] /= t, then sp_dot_shift_pos(p, x, shift, n): one pass */
+float sp_div_dot_shift_pos(float *p, float t, const float *x, float shift,
+                           int n);
 /* index of the first element >= threshold at or after `from`, or n */
 int sp_scan_ge(const float *x, float threshold, int from, int n);
 

@@ -129,6 +129,43 @@ float sp_max(const float *x, int n) {
     return m == 0.0f ? max_fold(x, n) : m;
 }
 
+int sp_max_checked(const float *x, int n, float *max) {
+    /* sp_find_not_below(x, INFINITY, n) and sp_max(x, n) in one pass over
+     * x: the max is only wanted when every element is below +inf */
+    if (n < 64) {
+        int bad = sp_find_not_below(x, INFINITY, n);
+        if (bad < 0) *max = max_fold(x, n);
+        return bad;
+    }
+    vec4 inf = v4_splat(INFINITY), ok = v4_lt(v4_load(x), inf);
+    vec4 a0 = v4_splat(-INFINITY), a1 = a0, a2 = a0, a3 = a0;
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        vec4 x0 = v4_load(x + i), x1 = v4_load(x + i + 4);
+        vec4 x2 = v4_load(x + i + 8), x3 = v4_load(x + i + 12);
+        ok = v4_and(ok, v4_and(v4_and(v4_lt(x0, inf), v4_lt(x1, inf)),
+                               v4_and(v4_lt(x2, inf), v4_lt(x3, inf))));
+        a0 = v4_max(x0, a0);
+        a1 = v4_max(x1, a1);
+        a2 = v4_max(x2, a2);
+        a3 = v4_max(x3, a3);
+    }
+    int bad = v4_all(ok) ? -1 : i;
+    for (; i < n && bad < 0; i++)
+        if (!(x[i] < INFINITY)) bad = i;
+    if (bad >= 0) return sp_find_not_below(x, INFINITY, n);
+    /* the rest is sp_max's: the same lanes, the same combining */
+    vec4 acc = v4_max(v4_max(a0, a1), v4_max(a2, a3));
+    float m = -INFINITY;
+    for (int l = 0; l < 4; l++) {
+        float v = v4_lane(acc, l);
+        m = v > m ? v : m;
+    }
+    for (i = n - n % 16; i < n; i++) m = x[i] > m ? x[i] : m;
+    *max = m == 0.0f ? max_fold(x, n) : m;
+    return -1;
+}
+
 void sp_div_scalar(float *x, float t, int n) {
     vec4 tv = v4_splat(t);
     int i = 0;
@@ -211,5 +248,32 @@ float sp_dot_shift_pos(const float *p, const float *x, float shift, int n) {
     float sum = v4_reduce16(a0, a1, a2, a3);
     for (; i < n; i++)
         if (p[i] > 0.0f) sum += p[i] * (x[i] - shift);
+    return sum;
+}
+
+float sp_div_dot_shift_pos(float *p, float t, const float *x, float shift,
+                           int n) {
+    /* sp_div_scalar(p, t, n), then sp_dot_shift_pos(p, x, shift, n), in one
+     * pass: each p[i] is divided as there (one IEEE division), and the sum
+     * has the canonical order */
+    vec4 tv = v4_splat(t), s = v4_splat(shift), zero = v4_splat(0.0f);
+    vec4 a0 = zero, a1 = zero, a2 = zero, a3 = zero;
+    int i = 0;
+#define SP_TERM(o)                                                           \
+    (q = v4_div(v4_load(p + i + (o)), tv), v4_store(p + i + (o), q),         \
+     v4_and(v4_mul(q, v4_sub(v4_load(x + i + (o)), s)), v4_gt(q, zero)))
+    for (; i + 16 <= n; i += 16) {
+        vec4 q;
+        a0 = v4_add(a0, SP_TERM(0));
+        a1 = v4_add(a1, SP_TERM(4));
+        a2 = v4_add(a2, SP_TERM(8));
+        a3 = v4_add(a3, SP_TERM(12));
+    }
+#undef SP_TERM
+    float sum = v4_reduce16(a0, a1, a2, a3);
+    for (; i < n; i++) {
+        p[i] = p[i] / t;
+        if (p[i] > 0.0f) sum += p[i] * (x[i] - shift);
+    }
     return sum;
 }

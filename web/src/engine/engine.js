@@ -819,6 +819,29 @@ export class Session {
   }
 
   /**
+   * Fast-forward: up to n tokens, each exactly as step(params) would
+   * append it (the same tokens, the same per-token stats), without reading
+   * a step record per token.  Stops early at the end of the text or of the
+   * model's context (a step the engine refuses with SP_ERR_STATE: its
+   * message is in `stopped`); any other error is thrown.
+   * @param {SamplerParams} params @param {number} n
+   * @returns {{count: number, stopped: string}}
+   */
+  generate(params, n) {
+    const e = this.engine;
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`generate: n must be an integer >= 0 (got ${n})`);
+    e.writeParams(this.params, params, this.vocab);
+    let count = 0;
+    for (; count < n; count++) {
+      if (this.finished) return { count, stopped: 'finished' };
+      const rc = e.x.api_session_step(this.handle, this.params, -1);
+      if (rc === 4) return { count, stopped: e.lastError() }; // SP_ERR_STATE: the context is full
+      e.check(rc);
+    }
+    return { count, stopped: '' };
+  }
+
+  /**
    * The distribution of the next token under params, without drawing.
    * @param {SamplerParams} [params]
    * @returns {StepRecord}
@@ -953,6 +976,11 @@ export class Session {
 
   get nGenerated() {
     return this.nTokens - this.nPrompt;
+  }
+
+  /** Whether token ends the text (its piece is not text). @param {number} token */
+  isEnd(token) {
+    return this.engine.x.api_session_is_end(this.handle, token) !== 0;
   }
 
   /** the model emitted its end-of-text token */

@@ -54,6 +54,10 @@ self.onmessage = (/** @type {MessageEvent} */ event) => {
     last = now;
     self.postMessage({ id, progress: { loaded, total } });
   };
+  if (op === 'stopGenerate') { // now, not after the generate it stops
+    self.postMessage({ id, ok: true, result: host.stopGenerate(args?.session) });
+    return;
+  }
   queue = queue.then(async () => {
     try {
       const result = await host.handle(op, args, { progress });

@@ -47,11 +47,19 @@
  *   beamStep {session, params, count?}     -> BeamAnswer
  *   specStart {session, draft, n, prompt, seed, params, rounds?, samples?, schedule?}
  *   specRound {session, params, count?, samples?} -> SpecAnswer
+ *
+ * Fast-forward (sample.js generate):
+ *   generate {session, params, n, samples?}  n tokens without a summary
+ *       each; progress (done, n) as a model file's; the answer is start's
+ *       and step's, plus generated: {tokens: [{index, token, piece}],
+ *       stopped, ms}
+ *   stopGenerate {session}                 answered at once: the running
+ *       generate stops after its chunk (~30 ms)
  */
 import { EngineError } from '../engine/engine.js';
 import { CONSTRAINT_BUDGET, MAX_TOKENS } from '../shared/limits.js';
 import { beamStart, beamStep } from './beam.js';
-import { branch, constrain, peek, preview, start, step } from './sample.js';
+import { branch, constrain, generate, peek, preview, start, step } from './sample.js';
 import { specRound, specStart } from './speculative.js';
 import { sampleSummary, summarize } from './summary.js';
 
@@ -61,9 +69,9 @@ export { paramsAt } from './schedule.js';
 /**
  * The requests of each decoding strategy, by name: sampling (sample.js),
  * beam search (beam.js), speculative decoding (speculative.js).
- * @type {Record<string, (host: EngineHost, args: any) => any>}
+ * @type {Record<string, (host: EngineHost, args: any, ctx: {progress?: OnProgress}) => any>}
  */
-const STRATEGY_OPS = { start, step, preview, branch, constrain, peek, beamStart, beamStep, specStart, specRound };
+const STRATEGY_OPS = { start, step, preview, branch, constrain, peek, generate, beamStart, beamStep, specStart, specRound };
 
 
 export { CONSTRAINT_BUDGET, MAX_TOKENS };
@@ -240,11 +248,12 @@ export class EngineHost {
       case 'lab': return this.lab(this.get(args.session), args.from ?? 0);
       case 'metrics': return this.get(args.session).session.metrics();
       case 'counters': return this.get(args.session).session.counters();
+      case 'stopGenerate': return this.stopGenerate(args.session);
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)
         const run = Object.hasOwn(STRATEGY_OPS, op) ? STRATEGY_OPS[op] : null;
         if (!run) throw new TypeError(`unknown request "${op}"`);
-        return run(this, args);
+        return run(this, args, { progress });
       }
     }
   }
@@ -410,6 +419,18 @@ export class EngineHost {
     s.constrained = !!constraint;
   }
 
+  /**
+   * Asks a running fast-forward (generate) of session sid to stop after
+   * its current chunk.  The Worker answers this request at once, outside
+   * the queue of requests the generate is part of.
+   * @param {string} sid
+   */
+  stopGenerate(sid) {
+    const s = this.sessions.get(sid);
+    if (s) s.stop = true;
+    return !!s;
+  }
+
   /** @param {string} sid */
   get(sid) {
     const s = this.sessions.get(sid);
@@ -526,4 +547,5 @@ export class EngineHost {
  * @property {Array<Lab['costs'][number]>} costLog  counters noted since the last answer
  * @property {{search: import('../engine/engine.js').BeamSearch, replay: import('../engine/engine.js').Session, expansions: number, message: string, width: number, lengthPenalty: number} | null} beam
  * @property {{speculator: import('../engine/engine.js').Speculator, draft: string, n: number, rounds: number} | null} spec
+ * @property {boolean} [stop]  a stop was asked of a running generate
  */
