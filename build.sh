@@ -98,7 +98,7 @@ build_native() {
 # Each may import only what its JS loader provides (web/src/engine/engine.js,
 # cli.js): the engine nothing but the memory-growth notice.
 WASM_IMPORTS_ENGINE="env.emscripten_notify_memory_growth"
-WASM_IMPORTS_CLI="$WASM_IMPORTS_ENGINE env.host_write env.host_file_size env.host_file_read"
+WASM_IMPORTS_CLI="$WASM_IMPORTS_ENGINE env.host_write env.host_file_size env.host_file_read env.host_file_write"
 
 build_wasm() { # engine|cli simd|scalar
   local what=$1 flavor=$2 simd=() src=() allowed
