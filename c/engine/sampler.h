@@ -400,7 +400,7 @@ void sp_model_free(sp_model *m);
  * still see the history).  Its tokenizer reads prompts by longest match of
  * the labels and has no begin or end token: a generation may start from an
  * empty prompt.  SP_ERR_ARG with a message that names the bad entry. */
-#define SP_HANDMADE_MAX 256      /* tokens */
+#define SP_HANDMADE_MAX 128      /* tokens (a step summary shows them all) */
 #define SP_HANDMADE_MAX_LABEL 16 /* bytes of one label */
 sp_model *sp_model_handmade(const char *spec, char *err);
 
@@ -472,6 +472,11 @@ typedef struct {
 } sp_counters;
 
 void sp_state_counters(const sp_state *st, sp_counters *out);
+/* The counters a state of model m reads after n forward passes from
+ * position 0 (one token at a time, as a session feeds them), computed from
+ * the model's shape without running them: the KV-cache cost of a text of
+ * n tokens.  SP_ERR_ARG when n is negative or past the model's context. */
+int sp_model_cost(const sp_model *m, int n, sp_counters *out, char *err);
 void sp_state_reset_counters(sp_state *st);
 
 /* ------------------------------------------------------------- tokenizers */

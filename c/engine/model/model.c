@@ -176,6 +176,18 @@ int sp_model_set_prob(sp_model *m, int row, int token, double p, char *err) {
     return SP_OK;
 }
 
+int sp_model_cost(const sp_model *m, int n, sp_counters *out, char *err) {
+    memset(out, 0, sizeof *out);
+    if (n < 0 || (m->seq_len > 0 && n > m->seq_len))
+        return sp_fail(err, SP_ERR_ARG, "cost: %d tokens is outside 0..%d "
+                       "(the model's context)", n, m->seq_len);
+    for (int pos = 0; pos < n; pos++)
+        if (m->kind == SP_MODEL_TRANSFORMER)
+            sp_transformer_count(m->transformer, pos, out);
+    out->tokens = (uint64_t)n;
+    return SP_OK;
+}
+
 void sp_state_counters(const sp_state *st, sp_counters *out) {
     *out = st->counters;
 }
