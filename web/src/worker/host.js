@@ -18,6 +18,7 @@
  *                                             large text's training) goes to
  *                                             ctx.progress(loaded, total)
  *   modelRow {model, row}                  -> {row, logits, pieces} | null
+ *   contextToken {session}                 -> the text's last token id (-1: none)
  *   modelCost {model, n}                   -> the counters n tokens cost
  *   freeModel {model}
  *   openSession {session, model}           -> {session, model}
@@ -250,6 +251,11 @@ export class EngineHost {
       case 'metrics': return this.get(args.session).session.metrics();
       case 'counters': return this.get(args.session).session.counters();
       case 'modelRow': return this.modelRow(args.model, args.row ?? 0);
+      case 'contextToken': {
+        // the token the next distribution follows (a bigram's row), -1 for none
+        const t = this.get(args.session).session.tokens;
+        return t.length ? t[t.length - 1] : -1;
+      }
       case 'modelCost': return this.modelEntry(args.model).model.cost(args.n);
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)
@@ -295,7 +301,7 @@ export class EngineHost {
     } else if (text) {
       // a bigram trained on the learner's text, with progress for a large one
       const t = new Uint8Array(text);
-      const onProgress = t.length > 1 << 20 ? (/** @type {number} */ done, /** @type {number} */ total) => progress?.({ loaded: done, total }) : undefined;
+      const onProgress = t.length > 1 << 20 ? (/** @type {number} */ done, /** @type {number} */ total) => progress?.(done, total) : undefined;
       const file = engine.trainBigram(t, { onProgress });
       made = engine.loadModel(file);
       trained = { bytes: t.length, chars: made.vocab - 1 };
