@@ -49,7 +49,7 @@ describe.skipIf(!haveChromium)('the lesson examples of docs/lessons.md', () => {
   }
 
   it('the guide has the three examples, each a complete page with the embed script', () => {
-    expect(Object.keys(EXAMPLES)).toEqual(['temperature.html', 'top-k-top-p.html', 'repetition-penalty.html']);
+    expect(Object.keys(EXAMPLES)).toEqual(['temperature.html', 'top-k-top-p.html', 'repetition-penalty.html', 'worked-examples.html']);
     for (const html of Object.values(EXAMPLES)) {
       expect(html).toMatch(/^<!doctype html>/);
       expect(html).toContain('<script type="module" src="playground/embed.js"></script>');

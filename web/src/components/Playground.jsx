@@ -16,6 +16,7 @@ import { NucleusView, Readouts } from './NucleusView.jsx';
 import { OutputText } from './OutputText.jsx';
 import { EDIT_HINT, LOG_DECADES, ProbBars } from './ProbBars.jsx';
 import { EditedBadge } from './ModelMaker.jsx';
+import { KVPicture } from './KVPicture.jsx';
 
 /**
  * Step / Play / Reset and the speed: for a panel, or for compare mode's
@@ -331,6 +332,7 @@ function KVCard({ panel, uid }) {
       <div class="spg-card-head">
         <h2 id={`${uid}-kv-h`}>KV cache</h2>
       </div>
+      <KVPicture panel={panel} />
       <KVView lab={panel.lab.value} model={panel.model.value} strategy={panel.strategy.value} />
     </section>
   );

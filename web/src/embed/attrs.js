@@ -15,7 +15,7 @@
  *                top-k, top-p, min-p, repetition-penalty, prompt, seed, or
  *                all (default: none, just Step / Play / Reset); "" hides
  *                Step / Play / Reset too
- *   view         text, bars, nucleus (a comma list; default text,bars), or
+ *   view         text, bars, nucleus, kv (a comma list; default text,bars), or
  *                compare (2-4 panels, `panels` as in a compare link)
  *   strategy, beams, length-penalty, draft, speculate, regex, grammar,
  *   ban, forced, changes, click, scale, panels, theme: as the URL hash keys
@@ -34,7 +34,7 @@ export const SLIDERS = /** @type {Record<string, string>} */ (Object.fromEntries
 export const CONTROLS = [...Object.keys(SLIDERS), 'prompt', 'seed'];
 /** with no `controls` attribute: no sliders (Step / Play / Reset only) */
 export const DEFAULT_CONTROLS = /** @type {string[]} */ ([]);
-export const VIEW_PARTS = ['text', 'bars', 'nucleus'];
+export const VIEW_PARTS = ['text', 'bars', 'nucleus', 'kv'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
