@@ -739,6 +739,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     const wantEdits = opts.edits ?? (id === modelId.value ? edits.value : []);
     // the Worker's id: an edited shipped model is a copy beside the original
     const wid = wantEdits.length && entry.builtin ? `${id}~edited` : id;
+    // an edit writes the same steps again: what they were before the reload
+    const keep = opts.keepText ? { steps: stepCount.value, forced: forced.value } : null;
     pause();
     busy.value = `Loading ${entry.name}…`;
     loadingModel.value = id;
@@ -785,10 +787,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     }
     busy.value = '';
     loadingModel.value = '';
-    if (opts.keepText) {
-      // an edit: the same text written again with the edited model
-      return restart({ steps: stepCount.value, forced: forced.value });
-    }
+    if (keep) return restart(keep); // an edit: the same text written again with the edited model
     if (opts.restart !== false) {
       // a prompt this model cannot encode: say so and start without it
       if (!(await restart()) && prompt.value) {
