@@ -737,8 +737,11 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     if (!entry) return false;
     // a new model starts unedited (a link's edits come with opts.edits)
     const wantEdits = opts.edits ?? (id === modelId.value ? edits.value : []);
-    // the Worker's id: an edited shipped model is a copy beside the original
-    const wid = wantEdits.length && entry.builtin ? `${id}~edited` : id;
+    // the Worker's id: a model made or edited here is this panel's own (the
+    // elements of a page share a Worker); an edited shipped model is a copy
+    // beside the original
+    const own = entry.handmade || entry.text || (wantEdits.length && entry.builtin);
+    const wid = own ? `${id}${entry.builtin ? '~edited' : ''}@${session}` : id;
     // an edit writes the same steps again: what they were before the reload
     const keep = opts.keepText ? { steps: stepCount.value, forced: forced.value } : null;
     pause();
