@@ -26,8 +26,10 @@ die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
 # package:command pairs the build needs, and the ones only some steps need
 REQUIRED=(gcc:gcc clang:clang emscripten:emcc binaryen:wasm-opt nodejs:node npm:npm python3:python3)
 TEST_PACKAGES=(chromium:chromium firefox-esr:firefox-esr)
-# WebKit (WebKitGTK's WebDriver, in an Xvfb): its tests say why they skip without it
-OPTIONAL_PACKAGES=(python3-torch webkit2gtk-driver xvfb)
+# WebKit (WebKitGTK's WebDriver, in an Xvfb), and miscfiles (the names list the
+# bigram is trained on: the trainer's byte-for-byte test): their tests say
+# why they skip without them
+OPTIONAL_PACKAGES=(python3-torch webkit2gtk-driver xvfb miscfiles)
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
