@@ -78,6 +78,8 @@ export function ModelPicker({ panel, uid }) {
   };
 
   const error = panel.errors.value.model;
+  // a single panel makes models (hand-made, your text); compare mode's shared picker does not
+  const makes = 'setHandmade' in panel;
   return (
     <div
       class={`spg-field spg-model${over ? ' is-over' : ''}`}
@@ -89,7 +91,7 @@ export function ModelPicker({ panel, uid }) {
       <label for={`${uid}-model`}>Model</label>
       <select id={`${uid}-model`} ref={selectRef} value={shownId} onChange={onChange} disabled={!!busy && !panel.ready.value} data-testid="model-select">
         {panel.models.value.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
-        {!panel.models.value.some((m) => m.id === HANDMADE_ID) && <option value={NEW_HANDMADE}>Hand-made…</option>}
+        {makes && !panel.models.value.some((m) => m.id === HANDMADE_ID) && <option value={NEW_HANDMADE}>Hand-made…</option>}
         <option value={LOAD_FILE}>Load a llama2.c model…</option>
       </select>
       {loading && <small class="spg-hint" data-testid="model-info" data-loading="true">Loading {loading.name}…</small>}
@@ -120,10 +122,10 @@ export function ModelPicker({ panel, uid }) {
           }}
         />
       </details>
-      <TextTrainer panel={panel} uid={uid} />
+      {makes && <TextTrainer panel={/** @type {import('../app/panel.js').Panel} */ (panel)} uid={uid} />}
       <ModelProgress panel={panel} />
       {error && <p class="spg-error" role="alert" data-testid="model-error">{error}</p>}
-      <HandmadeEditor panel={panel} uid={uid} />
+      {makes && <HandmadeEditor panel={/** @type {import('../app/panel.js').Panel} */ (panel)} uid={uid} />}
     </div>
   );
 }
