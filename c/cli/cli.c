@@ -53,6 +53,9 @@ static const char USAGE[] =
     "  sampler encode --tokenizer PATH|--model PATH --text TEXT [--bos] "
     "[--eos]\n"
     "      prints {\"ids\": [...]}\n"
+    "  sampler train-bigram --text FILE -o OUT [--alpha A]\n"
+    "      trains a character bigram on FILE (UTF-8; one word per line) as\n"
+    "      models/train_bigram.py does, byte for byte (alpha 0.1)\n"
     "  sampler params\n"
     "      prints the sampler's registry: every stage and parameter, as JSON\n"
     "SAMPLER OPTIONS (the chain's stages in their default order):\n";
@@ -66,7 +69,9 @@ static const char USAGE_END[] =
     "(repeatable)\n"
     "Defaults: --seed 42, --steps 64.  Models: `bigram` and `transformer` "
     "name\n"
-    "the shipped ones.\n";
+    "the shipped ones; `logits:2,1,0`, `logits:a=2,b=1,c=0` or\n"
+    "`probs:0.5,0.3,0.2` is a hand-made model (the same distribution every "
+    "step).\n";
 
 /* The usage, with every sampler option from the engine's registry: its
  * flag, its stage, and its one line of doc. */
@@ -337,6 +342,11 @@ static int load_model(const char *name, const char *tokenizer_path,
                       int need_tokenizer, loaded *out) {
     memset(out, 0, sizeof *out);
     char *model_path = NULL, *tok_path = NULL;
+    if (!strncmp(name, "logits:", 7) || !strncmp(name, "probs:", 6)) {
+        char err[SP_ERR_LEN];
+        out->model = sp_model_handmade(name, err);
+        return out->model ? 0 : say_error(EXIT_BAD_ARG, "--model: %s", err);
+    }
     if (strcmp(name, "bigram") == 0) {
         model_path = join_path(sp_host_models_dir(), "bigram.bin");
     } else if (strcmp(name, "transformer") == 0) {
@@ -1242,6 +1252,61 @@ static int cmd_encode(args *a) {
     return status;
 }
 
+/* --------------------------------------------------------- train-bigram */
+
+static int cmd_train_bigram(args *a) {
+    const char *text_path = NULL, *out_path = NULL;
+    double alpha = 0.1;
+    char err[SP_ERR_LEN];
+    for (a->i = 2; a->i < a->argc; a->i++) {
+        if (is_opt(a, "--text")) {
+            NEED_VALUE(a, v);
+            text_path = v;
+        } else if (is_opt(a, "-o") || is_opt(a, "--out")) {
+            NEED_VALUE(a, v);
+            out_path = v;
+        } else if (is_opt(a, "--alpha")) {
+            NEED_VALUE(a, v);
+            if (!parse_double(v, &alpha) || !(alpha > 0 && alpha <= 100))
+                return say_error(EXIT_BAD_ARG, "--alpha must be a number in "
+                                 "(0, 100] (got '%s')", v);
+        } else {
+            return say_error(EXIT_BAD_ARG, "train-bigram: unknown option "
+                             "'%s' (see sampler --help)", a->argv[a->i]);
+        }
+    }
+    if (!text_path || !out_path)
+        return say_error(EXIT_BAD_ARG, "train-bigram: --text FILE and -o OUT "
+                         "are required");
+    size_t size;
+    uint8_t *text = read_file(text_path, &size);
+    if (!text) return EXIT_BAD_FILE;
+    sp_trainer *t = sp_trainer_new(err);
+    uint8_t *model = NULL;
+    size_t model_size = 0;
+    int rc = t ? sp_trainer_feed(t, text, size, err) : SP_ERR_NOMEM;
+    if (rc == SP_OK) rc = sp_trainer_finish(t, alpha, &model, &model_size, err);
+    int chars = t ? sp_trainer_chars(t) : 0;
+    sp_trainer_free(t);
+    free(text);
+    if (rc != SP_OK)
+        return say_error(EXIT_BAD_FILE, "%s: %s", text_path, err);
+    int status = 0;
+    if (sp_host_write_file(out_path, model, model_size, err) != 0) {
+        status = say_error(EXIT_BAD_FILE, "%s", err);
+    } else {
+        sp_buf b;
+        sp_buf_init(&b);
+        sp_buf_printf(&b, "train-bigram: vocab %d (the boundary and %d "
+                      "characters), alpha %g, wrote %s (%zu bytes)\n",
+                      chars + 1, chars, alpha, out_path, model_size);
+        out_buf(&b, 2);
+        sp_buf_free(&b);
+    }
+    free(model);
+    return status;
+}
+
 /* ----------------------------------------------------------------- main */
 
 int sp_cli_main(int argc, char **argv) {
@@ -1272,6 +1337,7 @@ int sp_cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "logits")) return cmd_logits(&a);
     if (!strcmp(cmd, "encode")) return cmd_encode(&a);
     if (!strcmp(cmd, "params")) return cmd_params(&a);
+    if (!strcmp(cmd, "train-bigram")) return cmd_train_bigram(&a);
     return say_error(EXIT_BAD_ARG, "unknown command '%s' (warp, generate, "
                      "logits, encode or params)", cmd);
 }

@@ -122,6 +122,12 @@ struct sp_tokenizer {
 /* A character tokenizer over pieces[vocab] (copied); bos = eos = boundary. */
 sp_tokenizer *sp_tokenizer_new_chars(const char *const *pieces, int vocab,
                                      int boundary, char *err);
+/* A label tokenizer over pieces[vocab] (copied; distinct, checked): the
+ * hand-made model's; no begin or end token, prompts by longest match. */
+sp_tokenizer *sp_tokenizer_new_labels(const char *const *pieces, int vocab,
+                                      char *err);
+/* A copy of a character or label tokenizer. */
+sp_tokenizer *sp_tokenizer_copy(const sp_tokenizer *t, char *err);
 /* Builds t->sorted (and clears byte_fallback); pieces must be set. */
 int sp_tokenizer_index(sp_tokenizer *t, char *err);
 /* Token id of exactly these bytes, or -1. */
@@ -137,6 +143,7 @@ const char *sp_bpe_decode(const sp_tokenizer *t, int prev, int token,
 
 typedef struct sp_bigram sp_bigram;
 typedef struct sp_transformer sp_transformer;
+typedef struct sp_handmade sp_handmade;
 
 struct sp_model {
     sp_model_kind kind;
@@ -144,6 +151,7 @@ struct sp_model {
     int seq_len;
     sp_bigram *bigram;
     sp_transformer *transformer;
+    sp_handmade *handmade;
     sp_tokenizer *tokenizer; /* built in (bigram); owned; else NULL */
 };
 
@@ -154,6 +162,14 @@ int sp_is_bigram(const uint8_t *data, size_t size);
 int sp_bigram_load(sp_model *m, const uint8_t *data, size_t size, char *err);
 void sp_bigram_free(sp_bigram *b);
 float *sp_bigram_forward(const sp_bigram *b, float *out, int token);
+sp_bigram *sp_bigram_copy(const sp_bigram *b);
+float *sp_bigram_row(sp_bigram *b, int row); /* logits after token row */
+
+/* handmade.c */
+void sp_handmade_free(sp_handmade *h);
+float *sp_handmade_forward(const sp_handmade *h, float *out);
+sp_handmade *sp_handmade_copy(const sp_handmade *h);
+float *sp_handmade_logits(sp_handmade *h);
 
 /* transformer.c */
 int sp_transformer_load(sp_model *m, uint8_t *data, size_t size,
@@ -167,6 +183,10 @@ void sp_transformer_state_copy(const sp_transformer *t, void *dst,
                                const void *src, int n_pos);
 /* adds the work of one forward pass at pos to *c (sp_state_counters) */
 void sp_transformer_count(const sp_transformer *t, int pos, sp_counters *c);
+
+/* model.c: the logits of an empty context (a hand-made model's one
+ * distribution), or NULL for a model that needs a token first. */
+float *sp_forward_empty(const sp_model *m, sp_state *st);
 
 struct sp_state {
     sp_model_kind kind;

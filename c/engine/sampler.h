@@ -380,7 +380,11 @@ int sp_sampler_draw(sp_step *step, double u);
 
 /* ---------------------------------------------------------------- models */
 
-typedef enum { SP_MODEL_BIGRAM = 1, SP_MODEL_TRANSFORMER = 2 } sp_model_kind;
+typedef enum {
+    SP_MODEL_BIGRAM = 1,
+    SP_MODEL_TRANSFORMER = 2,
+    SP_MODEL_HANDMADE = 3 /* a list of labels with logits, every step */
+} sp_model_kind;
 
 typedef struct sp_model sp_model;
 typedef struct sp_state sp_state;
@@ -393,6 +397,52 @@ typedef struct sp_tokenizer sp_tokenizer;
 sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
                         char *err);
 void sp_model_free(sp_model *m);
+
+/* A hand-made model from a spec (handmade.c): "logits:2,1,0",
+ * "logits:yes=2,no=1,maybe=0" or "probs:0.5,0.3,0.2" (logit = ln p); the
+ * same distribution at every step, whatever came before (the penalties
+ * still see the history).  Its tokenizer reads prompts by longest match of
+ * the labels and has no begin or end token: a generation may start from an
+ * empty prompt.  SP_ERR_ARG with a message that names the bad entry. */
+#define SP_HANDMADE_MAX 128      /* tokens (a step summary shows them all) */
+#define SP_HANDMADE_MAX_LABEL 16 /* bytes of one label */
+sp_model *sp_model_handmade(const char *spec, char *err);
+
+/* A copy of a bigram or hand-made model that sp_model_set_prob may edit
+ * (the loaded one stays as it was); NULL and a message for a transformer. */
+sp_model *sp_model_copy(const sp_model *m, char *err);
+/* The logits of the distribution after token row (bigram), or the
+ * hand-made model's (row 0): [vocab], owned by the model; NULL for a
+ * transformer or a row outside the vocabulary. */
+const float *sp_model_row(const sp_model *m, int row);
+/* Sets P(token | row) to p, in (0, 1), keeping the other tokens' logits:
+ * they keep their ratios and share 1 - p (a learner drags a bar's top).
+ * Only token's logit changes: ln(p / (1 - p)) + ln sum_{j != token}
+ * exp(logit_j).  SP_ERR_ARG for a transformer, a row or token outside the
+ * vocabulary, p outside (0, 1), or when every other token is masked. */
+int sp_model_set_prob(sp_model *m, int row, int token, double p, char *err);
+
+/* Trains a character bigram on a text (train.c), as models/train_bigram.py
+ * does, byte for byte: each line (split as Python splits text files,
+ * stripped as str.strip() strips) is a word framed by the boundary "\n";
+ * P(b | a) = (count(a, b) + alpha) / (count(a) + alpha V), stored as float32
+ * ln P in the bigram file format.  Feed the UTF-8 text in chunks of any
+ * size (a front-end reports progress between them), then finish: *out is
+ * a malloc'd bigram file of *size bytes (sp_model_load reads it).  Errors,
+ * each with its message: a NUL byte (a binary file), bytes that are not
+ * UTF-8, more than SP_TRAIN_MAX_BYTES, more than 4095 different
+ * characters, an empty text.  After a failed feed, finish fails too. */
+#define SP_TRAIN_MAX_BYTES (64 << 20)
+typedef struct sp_trainer sp_trainer;
+sp_trainer *sp_trainer_new(char *err);
+int sp_trainer_feed(sp_trainer *t, const uint8_t *bytes, size_t n,
+                    char *err);
+int sp_trainer_finish(sp_trainer *t, double alpha, uint8_t **out,
+                      size_t *size, char *err);
+size_t sp_trainer_bytes(const sp_trainer *t); /* fed so far */
+int sp_trainer_chars(const sp_trainer *t);    /* different characters */
+void sp_trainer_free(sp_trainer *t);
+
 sp_model_kind sp_model_kind_of(const sp_model *m);
 int sp_model_vocab(const sp_model *m);
 int sp_model_seq_len(const sp_model *m); /* context length; 0 = unbounded */
@@ -426,13 +476,20 @@ typedef struct {
 } sp_counters;
 
 void sp_state_counters(const sp_state *st, sp_counters *out);
+/* The counters a state of model m reads after n forward passes from
+ * position 0 (one token at a time, as a session feeds them), computed from
+ * the model's shape without running them: the KV-cache cost of a text of
+ * n tokens.  SP_ERR_ARG when n is negative or past the model's context. */
+int sp_model_cost(const sp_model *m, int n, sp_counters *out, char *err);
 void sp_state_reset_counters(sp_state *st);
 
 /* ------------------------------------------------------------- tokenizers */
 
 typedef enum {
     SP_TOK_CHAR = 1, /* one piece per character, no merges (the bigram) */
-    SP_TOK_BPE = 2   /* llama2.c tokenizer.bin: merges by score */
+    SP_TOK_BPE = 2,  /* llama2.c tokenizer.bin: merges by score */
+    SP_TOK_LABEL = 3 /* the hand-made model's labels: longest match, no
+                      * begin or end token */
 } sp_tok_kind;
 
 /* Loads a llama2.c tokenizer.bin image (copied; data stays the caller's). */

@@ -46,6 +46,63 @@ const sp_tokenizer *api_model_tokenizer(const sp_model *m) {
     return sp_model_tokenizer(m);
 }
 
+/* A hand-made model from its spec ("logits:2,1,0"; sampler.h). */
+API("api_model_handmade") sp_model *api_model_handmade(const char *spec) {
+    last_error[0] = '\0';
+    return sp_model_handmade(spec, last_error);
+}
+API("api_model_copy") sp_model *api_model_copy(const sp_model *m) {
+    last_error[0] = '\0';
+    return sp_model_copy(m, last_error);
+}
+API("api_model_set_prob")
+int api_model_set_prob(sp_model *m, int row, int token, double p) {
+    return sp_model_set_prob(m, row, token, p, last_error);
+}
+/* The logits of a row ([vocab] floats), or NULL. */
+API("api_model_row") const float *api_model_row(const sp_model *m, int row) {
+    return sp_model_row(m, row);
+}
+/* sp_counters after n tokens, into out[5] (as api_session_counters). */
+API("api_model_cost") int api_model_cost(const sp_model *m, int n, double *out) {
+    sp_counters c;
+    int rc = sp_model_cost(m, n, &c, last_error);
+    out[0] = c.flops;
+    out[1] = c.flops_no_cache;
+    out[2] = (double)c.tokens;
+    out[3] = (double)c.kv_reused;
+    out[4] = (double)c.kv_written;
+    return rc;
+}
+
+/* ---- the bigram trainer ---------------------------------------------- */
+
+API("api_trainer_new") sp_trainer *api_trainer_new(void) {
+    last_error[0] = '\0';
+    return sp_trainer_new(last_error);
+}
+API("api_trainer_feed")
+int api_trainer_feed(sp_trainer *t, const uint8_t *bytes, double n) {
+    return sp_trainer_feed(t, bytes, (size_t)n, last_error);
+}
+/* The bigram file (malloc'd; the caller frees it), its size in
+ * api_last_len(); NULL and a message on failure. */
+API("api_trainer_finish") uint8_t *api_trainer_finish(sp_trainer *t, double alpha) {
+    uint8_t *out;
+    size_t size;
+    last_len = 0;
+    if (sp_trainer_finish(t, alpha, &out, &size, last_error) != SP_OK)
+        return NULL;
+    last_len = (int)size;
+    return out;
+}
+API("api_trainer_chars") int api_trainer_chars(const sp_trainer *t) {
+    return sp_trainer_chars(t);
+}
+API("api_trainer_free") void api_trainer_free(sp_trainer *t) {
+    sp_trainer_free(t);
+}
+
 API("api_tokenizer_load")
 sp_tokenizer *api_tokenizer_load(const uint8_t *data, double size, int vocab) {
     last_error[0] = '\0';

@@ -121,7 +121,7 @@ describe.skipIf(!haveChromium)('the page under stress in Chromium', () => {
       await until(async () => (await tokens(page).count()) > n + 3);
     }
     expect((await text()).shrank).toEqual([]);
-    expect(await modelSelect(page).locator('option').allTextContents()).toEqual(['Bigram names', 'Tiny transformer', 'Load a llama2.c model…']);
+    expect(await modelSelect(page).locator('option').allTextContents()).toEqual(['Bigram names', 'Tiny transformer', 'Hand-made…', 'Load a llama2.c model…']);
     await playButton(page).click();
     expect(await playButton(page).textContent()).toBe('Play');
   });

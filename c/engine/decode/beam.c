@@ -179,6 +179,12 @@ int sp_beam_start(sp_beam_search *b, const char *prompt, char *err) {
     if (b->seq_len > 0 && n >= b->seq_len)
         return sp_fail(err, SP_ERR_ARG, "prompt: %d tokens leave no room in "
                        "the model's context of %d", n, b->seq_len);
+    if (n == 0) { /* a hand-made model starts from nothing */
+        h->pending = sp_forward_empty(b->model, h->state);
+        if (!h->pending)
+            return sp_fail(err, SP_ERR_ARG, "prompt: this model needs at "
+                           "least one token to start from");
+    }
     for (int i = 0; i < n; i++) {
         h->pending = sp_forward(b->model, h->state, h->tokens[i], i);
         if (!h->pending)

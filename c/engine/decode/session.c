@@ -27,6 +27,8 @@ struct sp_session {
     sp_sampler *sampler;
     int *tokens;      /* prompt + generated */
     int n_tokens, cap, n_prompt;
+    int started;      /* sp_session_start succeeded (a hand-made model's
+                       * prompt may be empty: n_prompt 0) */
     uint64_t seed;
     sp_rng rng;
     float *pending;   /* logits for position n_tokens, owned by state */
@@ -119,9 +121,24 @@ static int push_token(sp_session *s, int token, char *err) {
     return SP_OK;
 }
 
-/* Feeds tokens[n_tokens - 1] at its position; the next logits pend. */
+/* The token before tokens[i], or -1 at the start of a hand-made model's
+ * text (which needs no begin token). */
+static int prev_token(const sp_session *s, int i) {
+    return i > 0 ? s->tokens[i - 1] : -1;
+}
+
+/* Feeds tokens[n_tokens - 1] at its position; the next logits pend.  With
+ * no token yet (a hand-made model's empty prompt) the model's distribution
+ * for an empty context pends. */
 static int feed_last(sp_session *s, char *err) {
     int pos = s->n_tokens - 1;
+    if (pos < 0) {
+        s->pending = sp_forward_empty(s->model, s->state);
+        if (!s->pending)
+            return sp_fail(err, SP_ERR_ARG, "prompt: this model needs at "
+                           "least one token to start from");
+        return SP_OK;
+    }
     int seq_len = sp_model_seq_len(s->model);
     if (seq_len > 0 && pos >= seq_len)
         return sp_fail(err, SP_ERR_STATE, "context full: %d tokens, the "
@@ -149,6 +166,7 @@ static int feed_last(sp_session *s, char *err) {
 int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
                      char *err) {
     s->n_tokens = s->n_prompt = 0;
+    s->started = 0;
     s->pending = NULL;
     s->has_step = 0;
     s->finished = 0;
@@ -170,6 +188,7 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
         rc = push_token(s, ids[i], err);
         if (rc == SP_OK) rc = feed_last(s, err);
     }
+    if (rc == SP_OK && n == 0) rc = feed_last(s, err); /* hand-made */
     free(ids);
     if (rc != SP_OK) {
         s->n_tokens = 0;
@@ -177,6 +196,7 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
         return rc;
     }
     s->n_prompt = n;
+    s->started = 1;
     s->mu[0] = NAN; /* mirostat starts from 2 tau */
     if (s->constraint) sp_cstate_start(s->constraint, &s->cstate);
     return SP_OK;
@@ -206,7 +226,7 @@ static int constraint_replay(sp_session *s) {
         int t = s->tokens[i];
         if (is_end_of_text(s, t)) return i == s->n_tokens - 1;
         int len;
-        const char *bytes = sp_decode(s->tok, s->tokens[i - 1], t, &len);
+        const char *bytes = sp_decode(s->tok, prev_token(s, i), t, &len);
         if (!sp_cstate_feed(s->constraint, &s->cstate, bytes, len)) return 0;
     }
     return 1;
@@ -218,7 +238,7 @@ static int constraint_mask(sp_session *s) {
     const sp_constraint *c = s->constraint;
     int vocab = sp_model_vocab(s->model), allowed = 0;
     int remaining = s->budget - (s->n_tokens - s->n_prompt);
-    int prev = s->tokens[s->n_tokens - 1];
+    int prev = prev_token(s, s->n_tokens);
     int accepting = sp_cstate_accepting(c, &s->cstate);
     int tok_vocab = sp_tokenizer_vocab(s->tok);
     for (int t = 0; t < vocab; t++) {
@@ -279,7 +299,7 @@ int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
     s->cvocab = cv;
     s->constraint = c;
     s->budget = budget > 0 ? budget : 0x3fffffff;
-    if (s->n_prompt > 0 && !constraint_replay(s)) {
+    if (s->started && !constraint_replay(s)) {
         s->constraint = NULL; /* the session goes on unconstrained */
         sp_sampler_set_mask(s->sampler, s->fixed_allowed);
         return sp_fail(err, SP_ERR_ARG, "constraint: the text generated so "
@@ -289,7 +309,7 @@ int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
 }
 
 static int check_ready(const sp_session *s, char *err) {
-    if (s->n_prompt == 0)
+    if (!s->started)
         return sp_fail(err, SP_ERR_STATE, "session: not started");
     if (s->fault[0]) return sp_fail(err, SP_ERR_FORMAT, "%s", s->fault);
     if (s->finished)
@@ -336,7 +356,7 @@ int sp_session_preview(sp_session *s, const sp_params *p, char *err) {
 
 int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
     int generated = s->n_tokens - s->n_prompt;
-    if (s->n_prompt == 0)
+    if (!s->started)
         return sp_fail(err, SP_ERR_STATE, "session: not started");
     if (n < 0 || n > generated)
         return sp_fail(err, SP_ERR_ARG, "peek: step %d is outside 0..%d", n,
@@ -356,7 +376,9 @@ int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
     if (s->pending) memcpy(s->aside, s->pending, bytes);
     sp_counters work;
     sp_state_counters(s->state, &work);
-    const float *logits = sp_forward(s->model, s->state, s->tokens[pos], pos);
+    const float *logits = pos < 0 ? sp_forward_empty(s->model, s->state)
+                                  : sp_forward(s->model, s->state,
+                                               s->tokens[pos], pos);
     s->state->counters = work;
     int rc;
     if (!logits) {
@@ -424,7 +446,7 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     if (s->constraint) {
         int len;
         const int *t = s->tokens;
-        const char *bytes = sp_decode(s->tok, t[s->n_tokens - 2],
+        const char *bytes = sp_decode(s->tok, prev_token(s, s->n_tokens - 1),
                                       t[s->n_tokens - 1], &len);
         sp_cstate_feed(s->constraint, &s->cstate, bytes, len); /* allowed */
         if (sp_cstate_accepting(s->constraint, &s->cstate) &&
@@ -450,7 +472,7 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
 
 int sp_session_rewind(sp_session *s, int n_generated, char *err) {
     int have = s->n_tokens - s->n_prompt;
-    if (s->n_prompt == 0)
+    if (!s->started)
         return sp_fail(err, SP_ERR_STATE, "session: not started");
     if (n_generated < 0 || n_generated > have)
         return sp_fail(err, SP_ERR_ARG, "rewind: %d is outside 0..%d",
@@ -505,7 +527,7 @@ char *sp_session_text(const sp_session *s, int *len) {
     for (int i = s->n_prompt; i < s->n_tokens; i++) {
         int t = s->tokens[i], piece_len;
         if (is_end_of_text(s, t)) break;
-        const char *piece = sp_decode(s->tok, s->tokens[i - 1], t, &piece_len);
+        const char *piece = sp_decode(s->tok, prev_token(s, i), t, &piece_len);
         if (n + (size_t)piece_len + 1 > cap) {
             while (n + (size_t)piece_len + 1 > cap) cap *= 2;
             char *more = realloc(text, cap);

@@ -187,3 +187,22 @@ float *sp_bigram_forward(const sp_bigram *b, float *out, int token) {
            (size_t)b->vocab * sizeof(float));
     return out;
 }
+
+sp_bigram *sp_bigram_copy(const sp_bigram *b) {
+    size_t n = (size_t)b->vocab * b->vocab;
+    sp_bigram *c = calloc(1, sizeof *c);
+    float *logits = malloc(n * sizeof(float));
+    if (!c || !logits) {
+        free(c);
+        free(logits);
+        return NULL;
+    }
+    memcpy(logits, b->logits, n * sizeof(float));
+    c->vocab = b->vocab;
+    c->logits = logits;
+    return c;
+}
+
+float *sp_bigram_row(sp_bigram *b, int row) {
+    return b->logits + (size_t)row * b->vocab;
+}

@@ -68,6 +68,8 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {BarScale} [barScale]  how a bar's length shows its probability
  * @property {string} [samplers]  the chain's order: '' (the default), 'hf',
  *   'llama.cpp', or stage names joined by commas
+ * @property {Array<[number, number, number]>} [edits]  the learner's edits of
+ *   the model, in order: [row, token, p] (edits=ROW_TOKEN_P,...)
  */
 
 /**
@@ -97,8 +99,29 @@ export function defaultState() {
     changes: [],
     barScale: 'linear',
     samplers: '',
+    edits: [],
   };
 }
+
+/** edits of a model in a link: ROW_TOKEN_P entries joined by commas */
+const EDIT_RE = /^(\d{1,4})_(\d{1,4})_(0\.\d{1,3})$/;
+
+/** @param {string} value @returns {{edits: Array<[number, number, number]>, bad: string[]}} */
+export function parseEdits(value) {
+  /** @type {Array<[number, number, number]>} */
+  const edits = [];
+  const bad = [];
+  for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = EDIT_RE.exec(part);
+    const p = m ? Number(m[3]) : NaN;
+    if (m && p > 0 && p < 1) edits.push([Number(m[1]), Number(m[2]), p]);
+    else bad.push(part);
+  }
+  return { edits, bad };
+}
+
+/** @param {Array<[number, number, number]>} edits */
+export const serializeEdits = (edits) => edits.map(([r, t, p]) => `${r}_${t}_${p}`).join(',');
 
 /**
  * Why a seed is not acceptable, or '' if it is.
@@ -166,9 +189,17 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
     switch (key) {
       case 'model':
         if (HASH_MODELS.includes(value)) state.model = value;
+        else if (/^(logits|probs):/.test(value)) state.model = value; // a hand-made model: the engine checks it
+        else if (value === 'text') notices.push('This link was made with a model trained on a text of the learner\'s own, which a link cannot carry: paste the text under "Your text". Using bigram.');
         else if (value === 'file') notices.push('This link was made with a model loaded from a file, which a link cannot carry: load it with "Load a llama2.c model…". Using bigram.');
         else bad(key, value, `the model must be one of ${HASH_MODELS.join(', ')}`, 'bigram');
         break;
+      case 'edits': {
+        const { edits, bad: wrong } = parseEdits(value);
+        state.edits = edits;
+        if (wrong.length) notices.push(`Ignored ${name(key)} ${wrong.map((w) => JSON.stringify(w)).join(', ')}${from}: an edit is ROW_TOKEN_P (p between 0.001 and 0.999).`);
+        break;
+      }
       case 'seed': {
         const why = seedError(value);
         if (why) bad(key, value, `the seed ${why}`, state.seed);
@@ -435,6 +466,7 @@ export function serializeHash(state) {
   if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
   if (state.barAction === 'force') search.set('click', 'force');
   if (state.samplers) search.set('samplers', state.samplers);
+  if (state.edits?.length) search.set('edits', serializeEdits(state.edits));
   if (state.barScale && state.barScale !== 'linear') search.set('scale', state.barScale);
   if (state.theme && state.theme !== 'auto') search.set('theme', state.theme);
   return linkText(search);

@@ -27,8 +27,10 @@ import { createPlayer } from './loop.js';
 /** @typedef {import('../worker/host.js').ModelInfo} ModelInfo */
 /** @typedef {{n: number, seed: number, index: number, freq: Float64Array, otherFreq: number, kl: number}} Samples */
 /**
- * @typedef {{id: string, name: string, builtin: boolean, url?: string, tokenizerUrl?: string | null, info?: ModelInfo}} ModelEntry
- *   url: a model file the Worker fetches (a lesson's checkpoint); info: a model loaded from files
+ * @typedef {{id: string, name: string, builtin: boolean, url?: string, tokenizerUrl?: string | null, info?: ModelInfo,
+ *   handmade?: string, text?: Uint8Array}} ModelEntry
+ *   url: a model file the Worker fetches (a lesson's checkpoint); info: a model loaded from files;
+ *   handmade: a hand-made model's spec ("logits:2,1,0"); text: the learner's text a bigram is trained on
  */
 /** @typedef {import('../worker/host.js').Lab} Lab */
 /** @typedef {import('../worker/host.js').SpecRound} SpecRound */
@@ -68,6 +70,14 @@ export const BUILTIN_MODELS = [
   { id: 'transformer', name: 'Tiny transformer', builtin: true },
 ];
 
+
+/** the hand-made model's id in a panel's list, and the trained one's */
+export const HANDMADE_ID = 'handmade';
+export const TEXT_ID = 'text';
+/** Whether a model name is a hand-made model's spec. @param {string} name */
+export const isHandmadeSpec = (name) => /^(logits|probs):/.test(name);
+/** a text larger than this trains with a progress bar */
+export const TRAIN_PROGRESS_BYTES = 1 << 20;
 
 /** A constraint as the engine takes it, or null for none. @param {ConstraintState} c */
 export function constraintArg(c) {
@@ -130,6 +140,12 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** DRY's sequence breakers (texts; the engine makes them the model's tokens) */
   /** @type {import('@preact/signals').Signal<string[]>} */
   const dryBreakers = signal([]);
+  /** the learner's edits of the model, in order: [row, token, p] (a dragged bar's top) */
+  /** @type {import('@preact/signals').Signal<Array<[number, number, number]>>} */
+  const edits = signal([]);
+  /** a hand-made model's logits and labels, as the engine has them (after its edits) */
+  /** @type {import('@preact/signals').Signal<{row: number, logits: number[], pieces: string[]} | null>} */
+  const modelRow = signal(null);
   /** what a click on a live bar does */
   /** @type {import('@preact/signals').Signal<'ban' | 'force'>} */
   const barAction = signal('ban');
@@ -218,6 +234,11 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const text = computed(() => decoder.value.text(state));
   /** the preset these settings are, or 'custom' */
   const preset = computed(() => matchPreset(params.value));
+  /** a drag on a bar's top can edit the model: a bigram or hand-made one, sampling, the live step */
+  const canEdit = computed(() => {
+    const kind = model.value?.kind;
+    return (kind === 'bigram' || kind === 'handmade') && strategy.value === 'sample' && viewIndex.value === null;
+  });
   /** the live Top-p alone (the nucleus view re-renders only for it) */
   const topP = computed(() => params.value.top_p);
   /** attribute values for the panel's root (bound without re-rendering it) */
@@ -226,7 +247,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** what the URL hash describes */
   const hashState = computed(() => ({
     ...defaultState(),
-    model: !modelId.value ? 'bigram' : BUILTIN_MODELS.some((m) => m.id === modelId.value) ? modelId.value : 'file',
+    model: hashModel(),
+    edits: edits.value,
     params: params.value,
     seed: seed.value,
     prompt: prompt.value,
@@ -250,6 +272,16 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     params: params.value, strategy: strategy.value, beam: beamOpts.value, spec: specOpts.value, bans: bans.value, biases: biases.value,
     dryBreakers: dryBreakers.value, samplers: samplers.value,
   }));
+
+  /** the model as a link names it: a shipped one, a hand-made spec, text (trained) or file */
+  function hashModel() {
+    const id = modelId.value;
+    if (!id) return 'bigram';
+    if (BUILTIN_MODELS.some((m) => m.id === id)) return id;
+    const entry = models.value.find((m) => m.id === id);
+    if (entry?.handmade) return entry.handmade;
+    return id === TEXT_ID ? TEXT_ID : 'file';
+  }
 
   let epoch = 0; // bumped by every new generation: late answers are dropped
   let drawCount = 0;
@@ -809,11 +841,23 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /**
    * Makes a loaded (or shipped) model the panel's model.  Nothing changes
    * when it fails: the error is shown and the current model stays.
-   * @param {string} id @param {{restart?: boolean}} [opts]
+   * @param {string} id @param {{restart?: boolean, edits?: Array<[number, number, number]>, keepText?: boolean}} [opts]
+   *   edits: the model's edits (default: none for another model, the
+   *   current ones for this one); keepText: write the same number of
+   *   steps again (an edit) instead of a new text
    */
   async function selectModel(id, opts = {}) {
     const entry = models.value.find((m) => m.id === id);
     if (!entry) return false;
+    // a new model starts unedited (a link's edits come with opts.edits)
+    const wantEdits = opts.edits ?? (id === modelId.value ? edits.value : []);
+    // the Worker's id: a model made or edited here is this panel's own (the
+    // elements of a page share a Worker); an edited shipped model is a copy
+    // beside the original
+    const own = entry.handmade || entry.text || (wantEdits.length && entry.builtin);
+    const wid = own ? `${id}${entry.builtin ? '~edited' : ''}@${session}` : id;
+    // an edit writes the same steps again: what they were before the reload
+    const keep = opts.keepText ? { steps: stepCount.value, forced: forced.value } : null;
     pause();
     busy.value = `Loading ${entry.name}…`;
     loadingModel.value = id;
@@ -823,15 +867,21 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     try {
       /** @type {ModelInfo} */
       let info;
-      if (entry.builtin) info = await client.request('loadModel', { model: id, builtin: id }, [], { onProgress });
+      if (entry.handmade) info = await client.request('loadModel', { model: wid, handmade: entry.handmade, edits: wantEdits, name: entry.name });
+      else if (entry.text) {
+        info = await client.request('loadModel', { model: wid, text: entry.text, edits: wantEdits, name: entry.name }, [], { onProgress });
+      } else if (entry.builtin) info = await client.request('loadModel', { model: wid, builtin: id, edits: wantEdits }, [], { onProgress });
       else if (entry.url) {
         info = await client.request('loadModel', { model: id, url: entry.url, tokenizerUrl: entry.tokenizerUrl ?? null, name: entry.name }, [], { onProgress });
       } else info = /** @type {ModelInfo} */ (entry.info);
       progress.value = null;
-      await client.request('openSession', { session, model: id });
+      const row = entry.handmade ? await client.request('modelRow', { model: wid, row: 0 }) : null;
+      await client.request('openSession', { session, model: wid });
       ++epoch; // the old session's answers no longer apply
       batch(() => {
         modelId.value = id;
+        edits.value = wantEdits;
+        modelRow.value = row;
         model.value = info;
         steps.value = [];
         next.value = null;
@@ -855,6 +905,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     }
     busy.value = '';
     loadingModel.value = '';
+    if (keep) return restart(keep); // an edit: the same text written again with the edited model
     if (opts.restart !== false) {
       // a prompt this model cannot encode: say so and start without it
       if (!(await restart()) && prompt.value) {
@@ -864,6 +915,61 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       }
     }
     return true;
+  }
+
+  /**
+   * Makes the hand-made model (spec: "logits:2,1,0", "probs:...") the
+   * panel's model; its edits start afresh.  A spec the engine refuses
+   * keeps the old model, and the engine's message is shown.
+   * @param {string} spec
+   */
+  async function setHandmade(spec) {
+    const old = models.value;
+    const entry = { id: HANDMADE_ID, name: 'Hand-made', builtin: false, handmade: spec };
+    models.value = [...old.filter((m) => m.id !== HANDMADE_ID), entry];
+    const ok = await selectModel(HANDMADE_ID, { edits: [] });
+    if (!ok) {
+      const was = old.find((m) => m.id === HANDMADE_ID);
+      models.value = was ? old : old.filter((m) => m.id !== HANDMADE_ID);
+    }
+    return ok;
+  }
+
+  /**
+   * Trains a bigram on the learner's text (pasted, or a dropped .txt) in
+   * the engine, and switches to it.  Bad text keeps the old model and
+   * shows the engine's message.
+   * @param {string | Blob} source
+   */
+  async function trainOn(source) {
+    const bytes = typeof source === 'string' ? new TextEncoder().encode(source) : new Uint8Array(await source.arrayBuffer());
+    const entry = { id: TEXT_ID, name: 'Your text', builtin: false, text: bytes };
+    const old = models.value;
+    models.value = [...old.filter((m) => m.id !== TEXT_ID), entry];
+    const ok = await selectModel(TEXT_ID, { edits: [] });
+    if (!ok) models.value = old;
+    return ok;
+  }
+
+  /**
+   * Sets the model's probability of token in the distribution shown (the
+   * bigram's row of the text's last token; a hand-made model's only row) to
+   * p, on a copy of the model, and writes the text again with it.
+   * @param {number} token @param {number} p
+   */
+  async function editProb(token, p) {
+    const entry = models.value.find((m) => m.id === modelId.value);
+    if (!entry || !canEdit.value) return false;
+    const q = Math.min(0.999, Math.max(0.001, Math.round(p * 1000) / 1000));
+    const row = model.value?.kind === 'handmade' ? 0 : await client.request('contextToken', { session });
+    if (!Number.isInteger(row) || row < 0) return false;
+    return selectModel(entry.id, { edits: [...edits.value, [row, token, q]], keepText: true });
+  }
+
+  /** Drops the edits: the model as it was loaded, the text written again. */
+  function resetModel() {
+    if (!edits.value.length) return Promise.resolve(true);
+    return selectModel(modelId.value, { edits: [], keepText: true });
   }
 
   /**
@@ -919,7 +1025,18 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       setError('constraint');
       setError('spec');
     });
-    let ok = modelId.value === state.model || (await selectModel(state.model, { restart: false }));
+    // a hand-made spec, and the link's edits of the model
+    let modelWanted = state.model;
+    let sameSpec = true;
+    if (isHandmadeSpec(modelWanted)) {
+      const entry = { id: HANDMADE_ID, name: 'Hand-made', builtin: false, handmade: modelWanted };
+      sameSpec = models.value.find((m) => m.id === HANDMADE_ID)?.handmade === modelWanted;
+      if (!sameSpec) models.value = [...models.value.filter((m) => m.id !== HANDMADE_ID), entry];
+      modelWanted = HANDMADE_ID;
+    }
+    const linkEdits = state.edits ?? [];
+    let ok = (modelId.value === modelWanted && sameSpec && JSON.stringify(edits.value) === JSON.stringify(linkEdits))
+      || (await selectModel(modelWanted, { restart: false, edits: linkEdits }));
     if (!ok && state.model !== fallback.model) {
       notes.push(`${errors.value.model || 'That model could not be loaded.'} Using ${BUILTIN_MODELS[0].name} instead.`);
       setError('model');
@@ -975,12 +1092,12 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     modelId, loadingModel, model, models, params, activeParam, samplers, seed, prompt, steps, forced, next, status,
     focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready,
     viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr,
-    strategy, beamOpts, specOpts, constraint, bans, biases, dryBreakers, barAction, barScale, lab, beam, spec, peeked, peekShown,
-    settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
+    strategy, beamOpts, specOpts, constraint, bans, biases, dryBreakers, barAction, barScale, lab, beam, spec, peeked, peekShown, edits, canEdit,
+    modelRow, settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
     // actions
     init, load, restart, step, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview, setOrder, setStageOn,
     branch, pick, pin, clickBar, toggleBan, setBans, setBias, setDryBreakers, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,
-    selectModel, loadFiles, dismissNotices, setStrategy, setBeamOpts, setSpecOpts, setConstraint, greedyVia,
+    selectModel, loadFiles, setHandmade, trainOn, editProb, resetModel, dismissNotices, setStrategy, setBeamOpts, setSpecOpts, setConstraint, greedyVia,
     reset: () => restart(),
   };
 }

@@ -38,6 +38,7 @@ const SINGLE = {
     { from: 9, params: { ...defaultParams(), temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], biases: [[1, 1]], dryBreakers: ['x'], samplers: 'hf' },
   ],
   barScale: 'log',
+  edits: [[0, 2, 0.5], [3, 5, 0.25]],
 };
 
 /** compare mode's settings */

@@ -7,9 +7,13 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { PROGRESS_MIN_BYTES } from '../app/panel.js';
 import { BEAM_STAGES, PARAM_SPECS, SPEC, sliderMax } from '../app/params.js';
+import { HANDMADE_ID } from '../app/panel.js';
+import { HandmadeEditor, PRESETS, TextTrainer } from './ModelMaker.jsx';
 import { Slider } from './Slider.jsx';
 
 const LOAD_FILE = '__load_file__';
+const NEW_HANDMADE = '__handmade__';
+const KIND_NAME = { bigram: 'bigram', transformer: 'transformer', handmade: 'hand-made' };
 
 /**
  * Which of the chosen (or dropped) files is the tokenizer: the one whose
@@ -45,6 +49,11 @@ export function ModelPicker({ panel, uid }) {
   const onChange = async (/** @type {Event} */ e) => {
     const select = /** @type {HTMLSelectElement} */ (e.currentTarget);
     const value = select.value;
+    if (value === NEW_HANDMADE) {
+      const ok = await panel.setHandmade(PRESETS[0].spec);
+      if (!ok) select.value = panel.modelId.value;
+      return;
+    }
     if (value === LOAD_FILE) {
       select.value = panel.modelId.value;
       setOpen(true);
@@ -69,6 +78,8 @@ export function ModelPicker({ panel, uid }) {
   };
 
   const error = panel.errors.value.model;
+  // a single panel makes models (hand-made, your text); compare mode's shared picker does not
+  const makes = 'setHandmade' in panel;
   return (
     <div
       class={`spg-field spg-model${over ? ' is-over' : ''}`}
@@ -80,12 +91,13 @@ export function ModelPicker({ panel, uid }) {
       <label for={`${uid}-model`}>Model</label>
       <select id={`${uid}-model`} ref={selectRef} value={shownId} onChange={onChange} disabled={!!busy && !panel.ready.value} data-testid="model-select">
         {panel.models.value.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+        {makes && !panel.models.value.some((m) => m.id === HANDMADE_ID) && <option value={NEW_HANDMADE}>Hand-made…</option>}
         <option value={LOAD_FILE}>Load a llama2.c model…</option>
       </select>
       {loading && <small class="spg-hint" data-testid="model-info" data-loading="true">Loading {loading.name}…</small>}
       {!loading && panel.model.value && (
         <small class="spg-hint" data-testid="model-info">
-          {panel.model.value.kind === 'bigram' ? 'bigram' : 'transformer'} · {panel.model.value.vocab.toLocaleString('en')} tokens
+          {KIND_NAME[panel.model.value.kind] ?? panel.model.value.kind} · {panel.model.value.vocab.toLocaleString('en')} tokens
           {panel.model.value.seqLen > 0 ? ` · context ${panel.model.value.seqLen}` : ''}
         </small>
       )}
@@ -110,8 +122,10 @@ export function ModelPicker({ panel, uid }) {
           }}
         />
       </details>
+      {makes && <TextTrainer panel={/** @type {import('../app/panel.js').Panel} */ (panel)} uid={uid} />}
       <ModelProgress panel={panel} />
       {error && <p class="spg-error" role="alert" data-testid="model-error">{error}</p>}
+      {makes && <HandmadeEditor panel={/** @type {import('../app/panel.js').Panel} */ (panel)} uid={uid} />}
     </div>
   );
 }

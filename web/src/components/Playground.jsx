@@ -15,7 +15,9 @@ import { BarAction, ConstraintField, GreedyRoads, StrategyPicker } from './LabCo
 import { KVView, Metrics } from './LabViews.jsx';
 import { NucleusView, Readouts } from './NucleusView.jsx';
 import { OutputText } from './OutputText.jsx';
-import { LOG_DECADES, ProbBars } from './ProbBars.jsx';
+import { EDIT_HINT, LOG_DECADES, ProbBars } from './ProbBars.jsx';
+import { EditedBadge } from './ModelMaker.jsx';
+import { KVPicture } from './KVPicture.jsx';
 
 /**
  * Step / Play / Reset and the speed: for a panel, or for compare mode's
@@ -243,14 +245,20 @@ export function StatusLine({ panel }) {
 export function Bars({ panel, onBan }) {
   const live = panel.viewIndex.value === null;
   const force = panel.barAction.value === 'force' && panel.strategy.value === 'sample';
+  const editable = !onBan && panel.canEdit.value;
   return (
+    <>
+    {editable && <small class="spg-hint" data-testid="edit-hint">{EDIT_HINT}</small>}
+    <EditedBadge panel={panel} />
     <ProbBars
       summary={panel.shown.value}
       samples={panel.shownSamples.value}
       scale={panel.barScale.value}
+      onEdit={editable ? (token, p) => { panel.editProb(token, p); } : null}
       onPick={(token, e) => (onBan && live ? onBan(token) : panel.clickBar(token, { force: !onBan && !!e?.shiftKey }))}
       pickHint={!live ? 'Click to branch with this token' : onBan ? 'Click to ban this token' : force ? 'Click to pick this token' : 'Click to ban this token (Shift+click: pick it)'}
     />
+    </>
   );
 }
 
@@ -330,6 +338,7 @@ function KVCard({ panel, uid }) {
       <div class="spg-card-head">
         <h2 id={`${uid}-kv-h`}>KV cache</h2>
       </div>
+      <KVPicture panel={panel} />
       <KVView lab={panel.lab.value} model={panel.model.value} strategy={panel.strategy.value} />
     </section>
   );

@@ -9,6 +9,7 @@
 import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
 import { ComparePanel } from '../components/CompareView.jsx';
 import { Bars, Notices, Nucleus, Output, StatusLine, Transport } from '../components/Playground.jsx';
+import { KVPicture } from '../components/KVPicture.jsx';
 import { SLIDERS } from './attrs.js';
 
 /** @typedef {Pick<import('./attrs.js').Config, 'controls' | 'transport' | 'parts'>} ViewConfig */
@@ -50,6 +51,11 @@ export function EmbedView({ app, config }) {
           {parts.includes('bars') && panel.strategy.value !== 'beam' && (
             <section class="spg-card spg-dist" aria-label="Next-token probabilities">
               <Bars panel={panel} />
+            </section>
+          )}
+          {parts.includes('kv') && (
+            <section class="spg-card spg-kv-card" aria-label="KV cache">
+              <KVPicture panel={panel} />
             </section>
           )}
           {parts.includes('nucleus') && panel.strategy.value !== 'beam' && (

@@ -3,7 +3,10 @@
  * attrs.js — a <sampler-playground> element's attributes: what they mean,
  * their checks, and the element tag for a setup ("Copy embed code").
  *
- *   model        bigram | transformer | the URL of a llama2.c .bin
+ *   model        bigram | transformer | a hand-made model (logits:2,1,0,
+ *                logits:a=2,b=1,c=0, probs:0.5,0.3,0.2) | the URL of a
+ *                llama2.c .bin
+ *   edits        the model's edits (a dragged bar's top): ROW_TOKEN_P,...
  *   tokenizer    the URL of its tokenizer.bin (with a model URL)
  *   temperature, top-k, top-p, ...: every sampler setting, by its CLI
  *                flag (docs/samplers.md lists them)
@@ -12,7 +15,7 @@
  *                top-k, top-p, min-p, repetition-penalty, prompt, seed, or
  *                all (default: none, just Step / Play / Reset); "" hides
  *                Step / Play / Reset too
- *   view         text, bars, nucleus (a comma list; default text,bars), or
+ *   view         text, bars, nucleus, kv (a comma list; default text,bars), or
  *                compare (2-4 panels, `panels` as in a compare link)
  *   strategy, beams, length-penalty, draft, speculate, regex, grammar,
  *   ban, logit-bias, dry-sequence-breakers, forced, changes, click, scale, panels, theme: as the URL hash keys
@@ -23,7 +26,7 @@
  */
 import { defaultState, parseHash, serializeHash } from '../app/hash.js';
 import { PARAM_SPECS, SPEC } from '../app/params.js';
-import { BUILTIN_MODELS } from '../app/panel.js';
+import { BUILTIN_MODELS, HANDMADE_ID, isHandmadeSpec } from '../app/panel.js';
 
 /** slider attribute (the CLI's flag) -> the engine's setting: every
  * parameter of the engine's registry */
@@ -31,11 +34,11 @@ export const SLIDERS = /** @type {Record<string, string>} */ (Object.fromEntries
 export const CONTROLS = [...Object.keys(SLIDERS), 'prompt', 'seed'];
 /** with no `controls` attribute: no sliders (Step / Play / Reset only) */
 export const DEFAULT_CONTROLS = /** @type {string[]} */ ([]);
-export const VIEW_PARTS = ['text', 'bars', 'nucleus'];
+export const VIEW_PARTS = ['text', 'bars', 'nucleus', 'kv'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
-  'regex', 'grammar', 'ban', 'logit-bias', 'dry-sequence-breakers', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme'];
+  'regex', 'grammar', 'ban', 'logit-bias', 'dry-sequence-breakers', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme', 'edits'];
 export const ATTRIBUTES = ['model', 'tokenizer', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];
 
 const kebab = (/** @type {string} */ key) => key.replaceAll('_', '-');
@@ -129,6 +132,11 @@ export function parseAttributes(get, base) {
  */
 export function modelChoice(raw, tokenizer, base, notices) {
   const name = (raw ?? '').trim();
+  if (isHandmadeSpec(name)) {
+    // one Worker for every hand-made element of the page; the engine checks the spec
+    if (tokenizer !== null) notices.push('Ignored tokenizer: a hand-made model has its labels.');
+    return { id: HANDMADE_ID, key: HANDMADE_ID, entry: { id: HANDMADE_ID, name: 'Hand-made', builtin: false, handmade: name } };
+  }
   if (!name || BUILTIN_MODELS.some((m) => m.id === name)) {
     if (tokenizer !== null) notices.push('Ignored tokenizer: it goes with a model given by its URL.');
     const id = name || 'bigram';
@@ -146,7 +154,7 @@ export function modelChoice(raw, tokenizer, base, notices) {
   }
   const ok = (/** @type {URL | null} */ u) => !!u && ['http:', 'https:', 'blob:', 'data:'].includes(u.protocol);
   if (!url || !ok(url) || (tok && !ok(tok))) {
-    notices.push(`Ignored model=${JSON.stringify(raw)}: the model is bigram, transformer or the URL of a llama2.c .bin file; using bigram.`);
+    notices.push(`Ignored model=${JSON.stringify(raw)}: the model is bigram, transformer, a hand-made logits:… or probs:… list, or the URL of a llama2.c .bin file; using bigram.`);
     return { id: 'bigram', key: 'bigram', entry: null };
   }
   const id = `url:${url.href}${tok ? ` ${tok.href}` : ''}`;
@@ -199,6 +207,10 @@ export function embedCode(state, src) {
   if (state.model === 'file') {
     notes.push('A model loaded from a file cannot go into the code: put the .bin file on your site and set model="its URL" (and tokenizer="…").');
     s = { ...state, model: defaultState().model };
+  }
+  if (state.model === 'text') {
+    notes.push('A model trained on your own text cannot go into the code (the text stays in your browser); the element uses bigram.');
+    s = { ...state, model: defaultState().model, edits: [] };
   }
   const attrs = [...attributesFor(s), ['controls', controlsFor(s).join(',')]].map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
   return {

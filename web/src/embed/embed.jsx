@@ -21,6 +21,7 @@ import embedCss from './embed.css?inline';
 import { EmbedView } from './EmbedView.jsx';
 import { watchEvents } from './events.js';
 import { acquireClient, releaseClient } from './registry.js';
+import './question.js'; // defines <sampler-question>
 
 export const TAG = 'sampler-playground';
 

@@ -318,6 +318,50 @@ export class Engine extends WasmModule {
   }
 
   /**
+   * A hand-made model from its spec: "logits:2,1,0", "logits:a=2,b=1,c=0"
+   * or "probs:0.5,0.3,0.2" (the engine parses it; its message names a bad
+   * entry).
+   * @param {string} spec
+   * @returns {Model}
+   */
+  handmadeModel(spec) {
+    const handle = this.withString(spec, 'the hand-made model', (ptr) => this.x.api_model_handmade(ptr));
+    if (!handle) throw new RangeError(this.lastError());
+    return new Model(this, handle);
+  }
+
+  /**
+   * Trains a character bigram on UTF-8 text (models/train_bigram.py's
+   * estimate, byte for byte), fed in chunks; onProgress(bytesDone, total)
+   * after each.  Returns the bigram file's bytes.
+   * @param {Uint8Array} text
+   * @param {{alpha?: number, chunk?: number, onProgress?: (done: number, total: number) => void}} [options]
+   * @returns {Uint8Array}
+   */
+  trainBigram(text, { alpha = 0.1, chunk = 1 << 20, onProgress } = {}) {
+    if (!(text instanceof Uint8Array)) throw new TypeError('trainBigram: expected a Uint8Array');
+    const t = this.x.api_trainer_new();
+    if (!t) throw new EngineError(this.lastError(), 3);
+    const buf = this.malloc(Math.max(1, Math.min(chunk, text.length)));
+    try {
+      for (let at = 0; at < text.length; at += chunk) {
+        const part = text.subarray(at, Math.min(text.length, at + chunk));
+        this.bytes(buf, part.length).set(part);
+        this.check(this.x.api_trainer_feed(t, buf, part.length));
+        onProgress?.(at + part.length, text.length);
+      }
+      const out = this.x.api_trainer_finish(t, alpha);
+      if (!out) throw new RangeError(this.lastError());
+      const bytes = this.bytes(out, this.x.api_last_len()).slice();
+      this.free(out);
+      return bytes;
+    } finally {
+      this.free(buf);
+      this.x.api_trainer_free(t);
+    }
+  }
+
+  /**
    * Loads a llama2.c tokenizer.bin.
    * @param {Uint8Array} data
    * @param {number} [vocab] pieces to read (default: the whole file)
@@ -616,14 +660,53 @@ export class Model {
     this.engine = engine;
     this.handle = handle;
     const x = engine.x;
-    /** @type {'bigram' | 'transformer'} */
-    this.kind = x.api_model_kind(handle) === 1 ? 'bigram' : 'transformer';
+    /** @type {'bigram' | 'transformer' | 'handmade'} */
+    this.kind = /** @type {const} */ (['bigram', 'transformer', 'handmade'])[x.api_model_kind(handle) - 1];
     this.vocab = x.api_model_vocab(handle);
     /** context length; 0 = unbounded */
     this.seqLen = x.api_model_seq_len(handle);
     const tok = x.api_model_tokenizer(handle);
     /** the tokenizer built into the file (bigram), else null */
     this.tokenizer = tok ? new Tokenizer(engine, tok, false) : null;
+  }
+
+  /** A copy that setProb may edit (a bigram or hand-made model). @returns {Model} */
+  copy() {
+    const handle = this.engine.x.api_model_copy(this.handle);
+    if (!handle) throw new RangeError(this.engine.lastError());
+    return new Model(this.engine, handle);
+  }
+
+  /**
+   * Sets P(token | row) to p in (0, 1); the other tokens keep their
+   * logits (so their ratios) and share 1 - p.  row: the bigram's context
+   * token, 0 for a hand-made model.
+   * @param {number} row @param {number} token @param {number} p
+   */
+  setProb(row, token, p) {
+    this.engine.check(this.engine.x.api_model_set_prob(this.handle, row, token, p));
+  }
+
+  /**
+   * The logits of a row (the bigram's after token row; a hand-made
+   * model's row 0), or null for a transformer.
+   * @param {number} row @returns {Float32Array | null}
+   */
+  row(row) {
+    const ptr = this.engine.x.api_model_row(this.handle, row);
+    return ptr ? this.engine.floats(ptr, this.vocab).slice() : null;
+  }
+
+  /**
+   * The work counters a text of n tokens costs (what a session's
+   * counters() read after n tokens), from the model's shape.
+   * @param {number} n @returns {{flops: number, flopsNoCache: number, tokens: number, kvReused: number, kvWritten: number}}
+   */
+  cost(n) {
+    const e = this.engine;
+    const { r, values: v } = e.readDoubles((ptr) => e.x.api_model_cost(this.handle, n, ptr), 5);
+    e.check(r);
+    return { flops: v[0], flopsNoCache: v[1], tokens: v[2], kvReused: v[3], kvWritten: v[4] };
   }
 
   free() {

@@ -11,11 +11,15 @@
  * the page, so several panels (sessions) can share one model.
  *
  *   hello                                  -> {backend}
- *   loadModel {model, builtin? | bytes, tokenizerBytes? | url, tokenizerUrl?, name?}
- *                                          -> ModelInfo (a failure leaves
+ *   loadModel {model, builtin? | bytes, tokenizerBytes? | url, tokenizerUrl? | handmade | text,
+ *              name?, edits?}              -> ModelInfo (a failure leaves
  *                                             every loaded model as it was);
- *                                             a fetched file's progress goes
- *                                             to ctx.progress(loaded, total)
+ *                                             a fetched file's progress (or a
+ *                                             large text's training) goes to
+ *                                             ctx.progress(loaded, total)
+ *   modelRow {model, row}                  -> {row, logits, pieces} | null
+ *   contextToken {session}                 -> the text's last token id (-1: none)
+ *   modelCost {model, n}                   -> the counters n tokens cost
  *   freeModel {model}
  *   openSession {session, model}           -> {session, model}
  *   closeSession {session}
@@ -121,10 +125,16 @@ export { CONSTRAINT_BUDGET, MAX_TOKENS };
  * @typedef {Object} ModelInfo
  * @property {string} model   its id
  * @property {string} name
- * @property {'bigram' | 'transformer'} kind
+ * @property {'bigram' | 'transformer' | 'handmade'} kind
  * @property {number} vocab
  * @property {number} seqLen  context length; 0 = unbounded
+ * @property {Array<[number, number, number]>} [edits]  the edits applied,
+ *   in order: [row, token, p] (sp_model_set_prob)
+ * @property {{bytes: number, chars: number}} [trained]  a bigram trained on
+ *   a text here: the text's bytes and its different characters
  */
+
+/** @typedef {[number, number, number]} ModelEdit  [row, token, p]: P(token | row) = p */
 
 /**
  * @typedef {Object} Status
@@ -249,6 +259,13 @@ export class EngineHost {
       case 'metrics': return this.get(args.session).session.metrics();
       case 'counters': return this.get(args.session).session.counters();
       case 'stopGenerate': return this.stopGenerate(args.session);
+      case 'modelRow': return this.modelRow(args.model, args.row ?? 0);
+      case 'contextToken': {
+        // the token the next distribution follows (a bigram's row), -1 for none
+        const t = this.get(args.session).session.tokens;
+        return t.length ? t[t.length - 1] : -1;
+      }
+      case 'modelCost': return this.modelEntry(args.model).model.cost(args.n);
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)
         const run = Object.hasOwn(STRATEGY_OPS, op) ? STRATEGY_OPS[op] : null;
@@ -263,20 +280,42 @@ export class EngineHost {
   /**
    * A model: built in, from bytes, or from URLs (fetched here, with
    * progress).
+   * handmade: a hand-made model's spec ("logits:2,1,0"); text: UTF-8 text
+   * to train a bigram on (progress per MiB past 1 MiB); edits: [row, token,
+   * p] applied in order to the loaded model (a bigram or hand-made one).
    * @param {{model: string, builtin?: string, bytes?: ArrayBuffer | Uint8Array, tokenizerBytes?: ArrayBuffer | Uint8Array | null,
-   *   url?: string, tokenizerUrl?: string | null, name?: string}} args
+   *   url?: string, tokenizerUrl?: string | null, name?: string, handmade?: string, text?: ArrayBuffer | Uint8Array,
+   *   edits?: ModelEdit[]}} args
    * @param {OnProgress} [progress]
    * @returns {Promise<ModelInfo>}
    */
-  async loadModel({ model: id, builtin, bytes, tokenizerBytes, url, tokenizerUrl, name }, progress) {
+  async loadModel({ model: id, builtin, bytes, tokenizerBytes, url, tokenizerUrl, name, handmade, text, edits = [] }, progress) {
     const have = this.models.get(id);
-    if (have && (builtin || url)) return have.info;
+    // the same source and edits: already loaded
+    const source = builtin ? `builtin:${builtin}` : url ? `url:${url}` : handmade ? `handmade:${handmade}` : '';
+    const key = source && JSON.stringify([source, edits]);
+    if (have && key && have.key === key) return have.info;
     const engine = await this.enginePromise;
     /** @type {Uint8Array | null} */
-    let modelData;
+    let modelData = null;
     /** @type {Uint8Array | null} */
     let tokData = null;
-    if (builtin) {
+    /** @type {ModelInfo['trained']} */
+    let trained;
+    /** @type {import('../engine/engine.js').Model | null} */
+    let made = null;
+    if (handmade) {
+      made = engine.handmadeModel(String(handmade));
+      name ??= 'Hand-made';
+    } else if (text) {
+      // a bigram trained on the learner's text, with progress for a large one
+      const t = new Uint8Array(text);
+      const onProgress = t.length > 1 << 20 ? (/** @type {number} */ done, /** @type {number} */ total) => progress?.(done, total) : undefined;
+      const file = engine.trainBigram(t, { onProgress });
+      made = engine.loadModel(file);
+      trained = { bytes: t.length, chars: made.vocab - 1 };
+      name ??= 'Your text';
+    } else if (builtin) {
       const b = this.builtins[builtin];
       if (!b) throw new RangeError(`no built-in model "${builtin}"`);
       name = b.name;
@@ -291,7 +330,7 @@ export class EngineHost {
       modelData = new Uint8Array(bytes);
       tokData = tokenizerBytes ? new Uint8Array(tokenizerBytes) : null;
     }
-    const model = engine.loadModel(modelData);
+    const model = made ?? engine.loadModel(/** @type {Uint8Array} */ (modelData));
     /** @type {import('../engine/engine.js').Tokenizer | null} */
     let tokenizer = null;
     try {
@@ -302,6 +341,7 @@ export class EngineHost {
       // a trial session: a tokenizer that does not fit the model is refused
       // here, with the engine's message, before anything is replaced
       engine.createSession(model, tokenizer).free();
+      for (const [row, token, p] of edits) model.setProb(row, token, p);
     } catch (err) {
       tokenizer?.free();
       model.free();
@@ -310,9 +350,32 @@ export class EngineHost {
     if (have) this.freeModel(id);
     /** @type {ModelInfo} */
     const info = { model: id, name: name || id, kind: model.kind, vocab: model.vocab, seqLen: model.seqLen };
-    this.models.set(id, { model, tokenizer, info });
+    if (edits.length) info.edits = edits.map((e) => [e[0], e[1], e[2]]);
+    if (trained) info.trained = trained;
+    this.models.set(id, { model, tokenizer, info, key });
     return info;
   }
+
+  /** @param {string} id */
+  modelEntry(id) {
+    const m = this.models.get(id);
+    if (!m) throw new RangeError(`no model "${id}" is loaded`);
+    return m;
+  }
+
+  /**
+   * A bigram's or hand-made model's row of logits with the tokens' pieces
+   * (the hand-made table, an edited row), or null for a transformer.
+   * @param {string} id @param {number} row
+   */
+  modelRow(id, row) {
+    const { model, tokenizer } = this.modelEntry(id);
+    const logits = model.row(row);
+    if (!logits) return null;
+    const tok = tokenizer ?? model.tokenizer;
+    return { row, logits: Array.from(logits), pieces: Array.from(logits, (_, i) => tok?.piece(i) ?? String(i)) };
+  }
+
 
   /** @param {string} id */
   freeModel(id) {
@@ -536,6 +599,7 @@ export class EngineHost {
  * @property {import('../engine/engine.js').Model} model
  * @property {import('../engine/engine.js').Tokenizer | null} tokenizer
  * @property {ModelInfo} info
+ * @property {string} [key]  its source and edits (a reload of the same is a no-op)
  */
 
 /**

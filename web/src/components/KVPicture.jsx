@@ -1,0 +1,95 @@
+// @ts-check
+/**
+ * The KV-cache picture: what the cache holds after each step — one K row
+ * and one V row per position, the newest highlighted — beside the
+ * cumulative work with and without the cache and their ratio, all from the
+ * engine's counters (the panel's cost history).  ◀ / ▶ step through the
+ * history; ▶ past the end generates the next token, so it works before any
+ * generation.
+ */
+import { useState } from 'preact/hooks';
+
+import { compact } from '../app/metrics.js';
+
+/** rows drawn at most (the earlier ones are counted) */
+const MAX_ROWS = 48;
+
+/** every user-visible string of this file */
+const T = {
+  title: 'What the cache holds',
+  back: 'Back one step',
+  next: 'Next token',
+  at: (/** @type {number} */ n, /** @type {number} */ of) => `after ${n} generated token${n === 1 ? '' : 's'} (of ${of})`,
+  prompt: 'after the prompt',
+  rows: (/** @type {number} */ n) => `${n} position${n === 1 ? '' : 's'}: one K row and one V row each`,
+  earlier: (/** @type {number} */ n) => `… ${n} earlier rows`,
+  withCache: 'work with the cache',
+  without: 'work without a cache',
+  ratio: 'without ÷ with',
+  newRow: 'new this step',
+  growth: 'Each new token adds one K row and one V row (per layer) and reads all the earlier ones back. Without the cache, token number T would recompute all T rows from scratch, so the total work grows like T²; with the cache it grows like T. Their ratio therefore grows in step with the length: roughly (T + 1) / 2 at T positions, so twice the text saves about twice as much.',
+  noCache: 'This model has no KV cache (no attention): nothing to show. Choose the tiny transformer.',
+  waiting: 'Press ▶ to feed the prompt and generate a token.',
+};
+
+/**
+ * @param {{panel: import('../app/panel.js').Panel}} props
+ */
+export function KVPicture({ panel }) {
+  const costs = panel.lab.value?.costs ?? [];
+  const [at, setAt] = useState(/** @type {number | null} */ (null)); // null: follow the latest
+  const kind = panel.model.value?.kind;
+  if (kind && kind !== 'transformer') return <p class="spg-hint" data-testid="kv-picture-note">{T.noCache}</p>;
+  if (panel.strategy.value === 'beam') return null;
+  const last = costs.length - 1;
+  const i = at === null ? last : Math.min(at, last);
+  const c = i >= 0 ? costs[i] : null;
+  const prev = i > 0 ? costs[i - 1] : null;
+  const positions = c ? c.tokens : 0;
+  const fresh = c ? positions - (prev ? prev.tokens : 0) : 0;
+  const shownFrom = Math.max(0, positions - MAX_ROWS);
+  const canStep = !!panel.status.value?.ready && !panel.playing.value;
+  const next = () => {
+    if (i < last) setAt(i + 1 === last ? null : i + 1);
+    else if (canStep) {
+      setAt(null);
+      panel.step();
+    }
+  };
+  const back = () => { if (i > 0) setAt(i - 1); };
+  const rows = [];
+  for (let p = shownFrom; p < positions; p++) {
+    const isNew = p >= positions - fresh;
+    rows.push(
+      <div key={p} class={`spg-kv-row${isNew ? ' is-new' : ''}`} data-testid="kv-row" data-pos={String(p)} data-new={isNew ? 'true' : undefined}>
+        <span class="spg-kv-pos">{p}</span><span class="spg-kv-k" /><span class="spg-kv-v" />
+      </div>,
+    );
+  }
+  return (
+    <div class="spg-kvpic" data-testid="kv-picture" data-step={String(i)} data-positions={String(positions)}>
+      <div class="spg-row spg-kv-controls">
+        <button type="button" class="spg-btn spg-btn-small" data-testid="kv-back" aria-label={T.back} disabled={i <= 0} onClick={back}>◀</button>
+        <button type="button" class="spg-btn spg-btn-small" data-testid="kv-next" aria-label={T.next} disabled={i >= last && !canStep} onClick={next}>▶</button>
+        <span class="spg-hint" data-testid="kv-at">{c ? (c.n === 0 ? T.prompt : T.at(c.n, costs[last].n)) : T.waiting}</span>
+      </div>
+      {c && (
+        <div class="spg-kv-body">
+          <figure class="spg-kv-cache" aria-label={T.rows(positions)}>
+            <figcaption class="spg-hint">{T.rows(positions)}</figcaption>
+            <div class="spg-kv-head" aria-hidden="true"><span /><span>K</span><span>V</span></div>
+            {shownFrom > 0 && <div class="spg-hint">{T.earlier(shownFrom)}</div>}
+            <div class="spg-kv-rows">{rows}</div>
+            <small class="spg-hint"><i class="spg-key spg-kv-newkey" /> {T.newRow}</small>
+          </figure>
+          <dl class="spg-kv-work">
+            <dt>{T.withCache}</dt><dd data-testid="kvpic-flops" data-value={String(c.flops)}>{compact(c.flops)} FLOPs</dd>
+            <dt>{T.without}</dt><dd data-testid="kvpic-nocache" data-value={String(c.flopsNoCache)}>{compact(c.flopsNoCache)} FLOPs</dd>
+            <dt>{T.ratio}</dt><dd data-testid="kvpic-ratio" data-value={String(c.flopsNoCache / c.flops)}>{c.flops > 0 ? `${(c.flopsNoCache / c.flops).toFixed(2)} ×` : '—'}</dd>
+          </dl>
+        </div>
+      )}
+      <p class="spg-hint" data-testid="kv-growth">{T.growth}</p>
+    </div>
+  );
+}
