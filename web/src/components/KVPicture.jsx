@@ -28,7 +28,6 @@ const T = {
   ratio: 'without ÷ with',
   newRow: 'new this step',
   growth: 'Each new token adds one K row and one V row (per layer) and reads all the earlier ones back. Without the cache, token number T would recompute all T rows from scratch, so the total work grows like T²; with the cache it grows like T. Their ratio therefore grows in step with the length: roughly (T + 1) / 2 at T positions, so twice the text saves about twice as much.',
-  noCache: 'This model has no KV cache (no attention): nothing to show. Choose the tiny transformer.',
   waiting: 'Press ▶ to feed the prompt and generate a token.',
 };
 
@@ -39,7 +38,7 @@ export function KVPicture({ panel }) {
   const costs = panel.lab.value?.costs ?? [];
   const [at, setAt] = useState(/** @type {number | null} */ (null)); // null: follow the latest
   const kind = panel.model.value?.kind;
-  if (kind && kind !== 'transformer') return <p class="spg-hint" data-testid="kv-picture-note">{T.noCache}</p>;
+  if (kind && kind !== 'transformer') return null; // (the KV view beside it says why there is no cache)
   if (panel.strategy.value === 'beam') return null;
   const last = costs.length - 1;
   const i = at === null ? last : Math.min(at, last);

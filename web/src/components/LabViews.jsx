@@ -138,11 +138,13 @@ export function KVView({ lab, model, strategy }) {
   const costs = lab?.costs ?? [];
   const last = costs[costs.length - 1];
   const prev = costs.length > 1 ? costs[costs.length - 2] : null;
-  if (model?.kind === 'bigram' || (last && last.flops === 0)) {
+  if (model?.kind !== 'transformer' || (last && last.flops === 0)) {
     return (
       <p class="spg-note" data-testid="kv-note">
-        The bigram has no attention and no KV cache: each next character is looked up in a table from the one before,
-        so there is nothing to keep and nothing to compute again. The engine counts its forward calls only
+        {model?.kind === 'handmade'
+          ? 'A hand-made distribution has no attention and no KV cache: it gives the same probabilities at every step,'
+          : 'The bigram has no attention and no KV cache: each next character is looked up in a table from the one before,'}
+        {' '}so there is nothing to keep and nothing to compute again. The engine counts its forward calls only
         ({last ? last.tokens : 0} so far) and no FLOPs. Choose the tiny transformer (or load a llama2.c model) to see the cache at work.
       </p>
     );
