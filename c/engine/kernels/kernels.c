@@ -91,6 +91,102 @@ void sp_matmul(float *out, const float *x, const float *w, int n, int d) {
     if (d % 2) out[d - 1] = sp_dot(w + (size_t)(d - 1) * n, x, n);
 }
 
+/* One tile of sp_matmul_batch: rows i and i + half of W against nb inputs
+ * (nb <= SP_MATMUL_TILE, a constant where it is inlined).  Each dot product
+ * keeps sp_dot's four accumulators -- lanes 0-3, 4-7, 8-11 and 12-15 of
+ * every block of 16 -- but fills them one lane group at a time: for group
+ * g, the 2 x nb accumulators of both rows and all inputs take the products
+ * of block 0, 1, 2, ... in order, exactly the terms, order and zero start
+ * of sp_dot's g-th accumulator.  So each weight vector is loaded once for
+ * all nb inputs (2 x nb + 3 registers: an SSE2 or a V8 build does not
+ * spill them), and every output is sp_dot's bits. */
+#define SP_MATMUL_TILE 4
+static inline __attribute__((always_inline)) void
+matmul_tile(float *out, const float *x, const float *w, int n, int d, int i,
+            int half, int nb) {
+    const float *w0 = w + (size_t)i * n, *w1 = w0 + (size_t)half * n;
+    const int blocks = n / 16;
+    vec4 acc[2][SP_MATMUL_TILE][4];
+    /* one named accumulator per row and input, so that they live in
+     * registers; nb is a constant here, so the ifs fold away */
+#define SP_TILE_INPUTS(F) F(0) F(1) F(2) F(3)
+#define SP_TILE_ZERO(b)                                                   \
+    vec4 r0_##b = v4_splat(0.0f), r1_##b = r0_##b;                        \
+    const float *x_##b = x + 4 * g + (size_t)(nb > b ? b : 0) * n;
+#define SP_TILE_STEP(b)                                                   \
+    if (nb > b) {                                                         \
+        vec4 xv = v4_load(x_##b);                                         \
+        x_##b += 16;                                                      \
+        r0_##b = v4_add(r0_##b, v4_mul(wa, xv));                          \
+        r1_##b = v4_add(r1_##b, v4_mul(wb, xv));                          \
+    }
+#define SP_TILE_SAVE(b)                                                   \
+    if (nb > b) {                                                         \
+        acc[0][b][g] = r0_##b;                                            \
+        acc[1][b][g] = r1_##b;                                            \
+    }
+    for (int g = 0; g < 4; g++) {
+        SP_TILE_INPUTS(SP_TILE_ZERO)
+        const float *p0 = w0 + 4 * g, *p1 = w1 + 4 * g;
+        for (int k = 0; k < blocks; k++) {
+            vec4 wa = v4_load(p0), wb = v4_load(p1);
+            p0 += 16;
+            p1 += 16;
+            SP_TILE_INPUTS(SP_TILE_STEP)
+        }
+        SP_TILE_INPUTS(SP_TILE_SAVE)
+    }
+#undef SP_TILE_INPUTS
+#undef SP_TILE_ZERO
+#undef SP_TILE_STEP
+#undef SP_TILE_SAVE
+    for (int b = 0; b < nb; b++) {
+        const float *xb = x + (size_t)b * n;
+        float s0 = v4_reduce16(acc[0][b][0], acc[0][b][1], acc[0][b][2],
+                               acc[0][b][3]);
+        float s1 = v4_reduce16(acc[1][b][0], acc[1][b][1], acc[1][b][2],
+                               acc[1][b][3]);
+        for (int j = blocks * 16; j < n; j++) {
+            s0 += w0[j] * xb[j];
+            s1 += w1[j] * xb[j];
+        }
+        out[(size_t)b * d + i] = s0;
+        out[(size_t)b * d + i + half] = s1;
+    }
+}
+
+void sp_matmul_batch(float *out, const float *x, const float *w, int n, int d,
+                     int nb) {
+    if (nb == 1) {
+        sp_matmul(out, x, w, n, d);
+        return;
+    }
+    /* row pair by row pair; for each, tiles of at most SP_MATMUL_TILE
+     * inputs, as even as they can be: the first tile reads the pair's
+     * weights from memory, the others find them in the cache.  Each call
+     * has a constant nb, so the accumulators stay in registers. */
+    const int half = d / 2;
+    const int tiles = (nb + SP_MATMUL_TILE - 1) / SP_MATMUL_TILE;
+    for (int i = 0; i < half; i++) {
+        for (int t = 0, done = 0; t < tiles; t++) {
+            int take = (nb - done) / (tiles - t);
+            float *o = out + (size_t)done * d;
+            const float *xt = x + (size_t)done * n;
+            switch (take) {
+            case 1: matmul_tile(o, xt, w, n, d, i, half, 1); break;
+            case 2: matmul_tile(o, xt, w, n, d, i, half, 2); break;
+            case 3: matmul_tile(o, xt, w, n, d, i, half, 3); break;
+            default: matmul_tile(o, xt, w, n, d, i, half, 4); break;
+            }
+            done += take;
+        }
+    }
+    if (d % 2)
+        for (int b = 0; b < nb; b++)
+            out[(size_t)b * d + d - 1] =
+                sp_dot(w + (size_t)(d - 1) * n, x + (size_t)b * n, n);
+}
+
 /* the one-accumulator fold: (x > acc) ? x : acc, so NaN never wins */
 static float max_fold(const float *x, int n) {
     vec4 acc = v4_splat(-INFINITY);

@@ -17,7 +17,7 @@
 import { batch, computed, signal } from '@preact/signals';
 
 import { SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, settingsAt } from './hash.js';
-import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, SPECULATE, matchPreset, presetParams } from './lab.js';
+import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, SPECULATE, defaultDraft, matchPreset, presetParams } from './lab.js';
 import { SPEC, clampParam, defaultParams } from './params.js';
 import { DECODERS } from './decoders/index.js';
 import { createPlayer } from './loop.js';
@@ -27,7 +27,8 @@ import { createPlayer } from './loop.js';
 /** @typedef {import('../worker/host.js').ModelInfo} ModelInfo */
 /** @typedef {{n: number, seed: number, index: number, freq: Float64Array, otherFreq: number, kl: number}} Samples */
 /**
- * @typedef {{id: string, name: string, builtin: boolean, url?: string, tokenizerUrl?: string | null, info?: ModelInfo}} ModelEntry
+ * @typedef {{id: string, name: string, builtin: boolean, url?: string, tokenizerUrl?: string | null, info?: ModelInfo, draftOnly?: boolean}} ModelEntry
+ *   draftOnly: a draft for speculative decoding, not in the model picker
  *   url: a model file the Worker fetches (a lesson's checkpoint); info: a model loaded from files
  */
 /** @typedef {import('../worker/host.js').Lab} Lab */
@@ -54,6 +55,9 @@ import { createPlayer } from './loop.js';
  * @property {SpecToken[]} tokens  the text, token by token
  * @property {{drafted: number, accepted: number, rounds: number, targetPositions: number}} totals
  * @property {string} draft  model id @property {number} n
+ * @property {{targetPasses: number, targetFed: number, matched: boolean, ms: number, plainMs: number}} work
+ *   the model's batched passes and the positions they fed; the rounds' time
+ *   and plain decoding's for the same tokens (measured in the Worker)
  */
 
 export const SAMPLE_COUNT = 1000;
@@ -66,6 +70,9 @@ export const GREEDY_STEPS = 30;
 export const BUILTIN_MODELS = [
   { id: 'bigram', name: 'Bigram names', builtin: true },
   { id: 'transformer', name: 'Tiny transformer', builtin: true },
+  // drafts for the tiny transformer (its vocabulary): offered as drafts only
+  { id: 'bible-tiny', name: 'Bible draft (1-layer transformer)', builtin: true, draftOnly: true },
+  { id: 'bible-bigram', name: 'Bible bigram', builtin: true, draftOnly: true },
 ];
 
 
@@ -112,6 +119,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const strategy = signal('sample');
   const beamOpts = signal({ width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def });
   const specOpts = signal({ draft: 'bigram', n: SPECULATE.def });
+  /** whether the learner or a link chose the draft; else it follows the
+   * model (defaultDraft: the tiny transformer's matched draft) */
+  let draftChosen = false;
   /** the constraint in force (a refused one is not kept) */
   /** @type {import('@preact/signals').Signal<ConstraintState>} */
   const constraint = signal({ kind: 'none', regex: '' });
@@ -614,6 +624,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   async function setSpecOpts(o) {
     const old = specOpts.value;
     const want = { draft: o.draft ?? old.draft, n: clampInt(o.n ?? old.n, SPECULATE.min, SPECULATE.max) };
+    if (o.draft !== undefined) draftChosen = true;
     if (want.draft === old.draft && want.n === old.n) return true;
     specOpts.value = want;
     if (strategy.value !== 'speculative') return true;
@@ -729,6 +740,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         peeked.value = null;
         if (params.value.top_k > info.vocab) params.value = { ...params.value, top_k: info.vocab };
         if (bans.value.some((t) => t >= info.vocab)) bans.value = bans.value.filter((t) => t < info.vocab);
+        if (!draftChosen) specOpts.value = { ...specOpts.value, draft: defaultDraft(id) };
         setError('model');
       });
     } catch (err) {
@@ -793,6 +805,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       strategy.value = state.strategy ?? 'sample';
       beamOpts.value = { ...(state.beam ?? beamOpts.value) };
       specOpts.value = { ...(state.spec ?? specOpts.value) };
+      // a link that speculates names its draft (none: the bigram, as ever)
+      draftChosen = state.strategy === 'speculative' || (state.spec?.draft ?? 'bigram') !== 'bigram';
       bans.value = [...(state.bans ?? [])];
       if (state.speed !== undefined) speed.value = state.speed;
       if (state.barAction !== undefined) barAction.value = state.barAction;

@@ -775,6 +775,17 @@ export class Session {
   }
 
   /**
+   * Appends token `force` as a step does (the warp, the draw, one forward
+   * pass), without reading the step record: plain decoding's cost.
+   * @param {SamplerParams} params @param {number} force
+   */
+  advance(params, force) {
+    const e = this.engine;
+    e.writeParams(this.params, params, this.vocab);
+    e.check(e.x.api_session_step(this.handle, this.params, force));
+  }
+
+  /**
    * Generates one token.
    * @param {SamplerParams} [params]
    * @param {{force?: number}} [options] force: append this token instead
@@ -905,8 +916,8 @@ export class Session {
    */
   counters() {
     const e = this.engine;
-    const { values: v } = e.readDoubles((ptr) => e.x.api_session_counters(this.handle, ptr), 5);
-    return { flops: v[0], flopsNoCache: v[1], tokens: v[2], kvReused: v[3], kvWritten: v[4] };
+    const { values: v } = e.readDoubles((ptr) => e.x.api_session_counters(this.handle, ptr), 6);
+    return { flops: v[0], flopsNoCache: v[1], tokens: v[2], kvReused: v[3], kvWritten: v[4], passes: v[5] };
   }
 
   /** Back to when n tokens had been generated (the prompt stays). */
@@ -1078,6 +1089,48 @@ export class Speculator {
     const e = this.engine;
     const { values: v } = e.readDoubles((ptr) => e.x.api_spec_totals(this.handle, ptr), 4);
     return { drafted: v[0], accepted: v[1], rounds: v[2], targetPositions: v[3] };
+  }
+
+  /**
+   * The verification's work: the target's batched passes (one a round) and
+   * the positions they fed in all, the positions of the last round's pass,
+   * and whether the draft speaks the target's tokenizer (else its tokens
+   * are mapped by text).
+   */
+  work() {
+    const e = this.engine;
+    const { values: v } = e.readDoubles((ptr) => e.x.api_spec_work(this.handle, ptr), 4);
+    return { targetPasses: v[0], targetFed: v[1], roundFed: v[2], matched: v[3] === 1 };
+  }
+
+  /**
+   * The last round's rejection, or null: the index of the rejected draft in
+   * the round, the drafted token, and at that position the model's final
+   * distribution p, the draft's q and the residual max(0, p - q)
+   * normalized: what the correction was drawn from.
+   * @returns {{at: number, drafted: number, p: Float32Array, q: Float32Array, residual: Float32Array, residualMass: number} | null}
+   */
+  rejection() {
+    const e = this.engine, x = e.x;
+    const vocab = this.target.vocab;
+    const bytes = 4 * vocab;
+    const buf = x.malloc(16 + 3 * bytes);
+    if (!buf) throw new EngineError('out of memory', 3);
+    try {
+      x.api_spec_rejection(this.handle, buf, buf + 16, buf + 16 + bytes, buf + 16 + 2 * bytes, vocab);
+      const head = new Float64Array(x.memory.buffer, buf, 2);
+      if (head[0] < 0) return null;
+      const at = head[0], drafted = head[1];
+      const p = e.floats(buf + 16, vocab).slice();
+      const q = e.floats(buf + 16 + bytes, vocab).slice();
+      const residual = e.floats(buf + 16 + 2 * bytes, vocab).slice();
+      let mass = 0;
+      for (const r of residual) mass += r;
+      if (mass > 0) for (let i = 0; i < vocab; i++) residual[i] /= mass;
+      return { at, drafted, p, q, residual, residualMass: mass };
+    } finally {
+      x.free(buf);
+    }
   }
 
   free() {
