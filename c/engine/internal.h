@@ -192,6 +192,12 @@ struct sp_state {
 int sp_session_feed_ahead(sp_session *s, const int *tokens, int n, int *fed,
                           char *err);
 void sp_session_feed_ahead_end(sp_session *s);
+/* Appends token as sp_session_step(s, p, token) would, from the warp the
+ * sp_session_preview(s, p) just before made (no second warp): the draw's
+ * uniform, the stats, the constraint, the next logits.  SP_ERR_STATE when
+ * the step record is not a live preview. */
+int sp_session_commit(sp_session *s, const sp_params *p, int token,
+                      char *err);
 /* The tokens the session's constraint would allow after its text and
  * extra[0..n_extra) (allowed[vocab]; the fixed mask too); returns how many,
  * or -1 when the session has no constraint. */

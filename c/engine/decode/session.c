@@ -55,6 +55,8 @@ struct sp_session {
     const int *ahead_tokens;   /* the tokens fed ahead, [n_ahead] */
     const float *ahead_logits; /* the logits after each, [n_ahead][vocab] */
     int n_ahead;
+    int previewed;    /* the step record is a preview of the pending step
+                       * (sp_session_commit may append from it) */
     float *held;      /* [vocab] the pending logits, kept over a batched pass
                        * (which leaves its own last row in the state's) */
 };
@@ -170,6 +172,7 @@ static int check_pending(sp_session *s, int pos, char *err) {
 int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
                      char *err) {
     s->n_tokens = s->n_prompt = 0;
+    s->previewed = 0;
     s->pending = NULL;
     s->unfed = 0;
     s->n_ahead = 0;
@@ -392,6 +395,7 @@ int sp_session_preview(sp_session *s, const sp_params *p, char *err) {
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,
                          &s->step, err);
     s->has_step = rc == SP_OK;
+    s->previewed = rc == SP_OK;
     return rc;
 }
 
@@ -404,6 +408,7 @@ int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
                        generated);
     if (n == generated && (s->pending || s->unfed) && !s->finished)
         return sp_session_preview(s, p, err);
+    s->previewed = 0;
     int vocab = sp_model_vocab(s->model);
     size_t bytes = sizeof(float) * (size_t)vocab;
     if (!s->aside && !(s->aside = malloc(bytes)))
@@ -435,11 +440,13 @@ int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
     return rc;
 }
 
+static int finish_step(sp_session *s, const sp_params *p, int force,
+                       char *err);
+
 int sp_session_step(sp_session *s, const sp_params *p, int force,
                     char *err) {
     int rc = check_ready(s, err);
     if (rc != SP_OK) return rc;
-    int seq_len = sp_model_seq_len(s->model);
     if (force < -1 || force >= sp_model_vocab(s->model)) /* -1: not forced */
         return sp_fail(err, SP_ERR_ARG, "force: token %d is outside the "
                        "vocabulary (0..%d)", force, sp_model_vocab(s->model) - 1);
@@ -452,6 +459,7 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     if (rc != SP_OK) return rc;
     int step_index = s->n_tokens - s->n_prompt;
     set_state(s, step_index);
+    s->previewed = 0;
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,
                          &s->step, err);
     if (rc != SP_OK) {
@@ -459,6 +467,30 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
         return rc;
     }
     s->has_step = 1;
+    return finish_step(s, p, force, err);
+}
+
+int sp_session_commit(sp_session *s, const sp_params *p, int token,
+                      char *err) {
+    if (!s->previewed || !s->has_step)
+        return sp_fail(err, SP_ERR_STATE, "commit: no preview of this step");
+    s->previewed = 0;
+    if (token < 0 || token >= sp_model_vocab(s->model))
+        return sp_fail(err, SP_ERR_ARG, "force: token %d is outside the "
+                       "vocabulary (0..%d)", token, sp_model_vocab(s->model) - 1);
+    if (s->constraint && !s->allowed[token])
+        return sp_fail(err, SP_ERR_ARG, "force: token %d cannot continue the "
+                       "text under the constraint", token);
+    return finish_step(s, p, token, err);
+}
+
+/* The rest of a step, after its warp: the draw, the token, the stats, the
+ * constraint, and the next logits. */
+static int finish_step(sp_session *s, const sp_params *p, int force,
+                       char *err) {
+    int rc;
+    int seq_len = sp_model_seq_len(s->model);
+    int step_index = s->n_tokens - s->n_prompt;
     sp_rng before = s->rng; /* a step that fails changes nothing */
     double u = sp_rng_uniform(&s->rng); /* consumed whether forced or not */
     sp_sampler_draw(&s->step, u);
@@ -541,6 +573,7 @@ int sp_session_feed_ahead(sp_session *s, const int *tokens, int n,
         batch[m++] = tokens[i];
     }
     if (m == 0) return SP_OK;
+    s->previewed = 0;
     size_t vocab = (size_t)sp_model_vocab(s->model);
     if (!s->unfed) {
         if (!s->held && !(s->held = malloc(sizeof(float) * vocab)))
@@ -580,6 +613,7 @@ int sp_session_rewind(sp_session *s, int n_generated, char *err) {
                        n_generated, have);
     s->n_tokens = s->n_prompt + n_generated;
     s->has_step = 0;
+    s->previewed = 0;
     s->pending = NULL;
     s->unfed = 0;
     s->n_ahead = 0;

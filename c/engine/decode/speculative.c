@@ -108,6 +108,8 @@ sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
     }
     sp->ttok = sp_session_tokenizer(target);
     sp->dtok = sp_session_tokenizer(sp->draft);
+    /* nobody looks at the draft's raw distribution: its warps skip it */
+    sp_sampler_set_raw(sp_session_sampler(sp->draft), 0);
     sp->tvocab = sp_session_vocab(target);
     sp->dvocab = sp_session_vocab(sp->draft);
     sp->d2t = malloc(sizeof(int) * (size_t)sp->dvocab);
@@ -271,7 +273,7 @@ int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err) {
             if (sp->d2t[d] >= 0) q[sp->d2t[d]] = st.probs[d];
         }
         sp->round_drafted[n] = sp->d2t[st.token];
-        rc = sp_session_step(dft, p, st.token, err);
+        rc = sp_session_commit(dft, p, st.token, err);
         if (rc != SP_OK && rc != SP_ERR_STATE) return rc;
     }
     sp->round_n_drafted = n;
@@ -339,7 +341,7 @@ static int verify(sp_speculator *sp, const sp_params *p, int n, char *err) {
                 status = SP_SPEC_CORRECTED;
             }
         }
-        rc = sp_session_step(tgt, p, token, err);
+        rc = sp_session_commit(tgt, p, token, err);
         if (rc != SP_OK) return rc;
         sp->round_tokens[appended] = token;
         sp->round_status[appended] = status;
