@@ -650,9 +650,9 @@ static int check_generate(const gen_request *g) {
     if (g->regex && g->grammar)
         return say_error(EXIT_BAD_ARG, "--regex and --grammar cannot be "
                          "combined");
-    if (g->beams && (g->regex || g->grammar || g->metrics || g->draft))
+    if (g->beams && (g->metrics || g->draft))
         return say_error(EXIT_BAD_ARG, "--beams cannot be combined with "
-                         "--regex, --grammar, --metrics or --draft");
+                         "--metrics or --draft");
     if (!g->draft != !g->speculate)
         return say_error(EXIT_BAD_ARG, "--draft and --speculate go together");
     return check_params(&g->params, 0);
@@ -845,12 +845,20 @@ static void put_beams(sp_buf *b, const sp_beam_search *bs, long long i) {
 }
 
 /* Beam search: the best hypothesis, or with --json every step's beams. */
-static int run_beams(const loaded *l, const gen_request *g) {
+static int run_beams(const loaded *l, const gen_request *g,
+                     const sp_constraint *constraint) {
     char err[SP_ERR_LEN];
     int max_tokens = (int)strlen(g->prompt) + 3 + (int)g->steps;
     sp_beam_search *bs = sp_beam_new(l->model, l->tokenizer, g->beams,
                                      (float)g->length_penalty, max_tokens, err);
     if (!bs) return say_error(EXIT_BAD_ARG, "--%s", err);
+    if (constraint &&
+        sp_beam_constrain(bs, constraint, (int)g->steps, err) != SP_OK) {
+        sp_beam_free(bs);
+        const char *why = strchr(err, ':') ? strchr(err, ':') + 2 : err;
+        return say_error(EXIT_BAD_ARG, "--%s%s",
+                         g->regex ? "regex: " : "grammar: ", why);
+    }
     if (sp_beam_start(bs, g->prompt, err) != SP_OK) {
         sp_beam_free(bs);
         return say_error(EXIT_BAD_ARG, "%s", err);
@@ -875,8 +883,18 @@ static int run_beams(const loaded *l, const gen_request *g) {
         }
     }
     if (!status && !g->json) {
+        /* under a constraint, the best hypothesis that is complete */
+        int best = 0;
+        if (constraint) {
+            while (best < sp_beam_count(bs) && !sp_beam_finished(bs, best))
+                best++;
+            if (best == sp_beam_count(bs)) {
+                say_error(0, "no hypothesis is complete yet: the best one");
+                best = 0;
+            }
+        }
         int n;
-        const int *tokens = sp_beam_tokens(bs, 0, &n);
+        const int *tokens = sp_beam_tokens(bs, best, &n);
         sp_buf_puts(&b, g->prompt);
         put_tokens(&b, bs, tokens, sp_beam_n_prompt(bs), n);
         sp_buf_puts(&b, "\n");
@@ -1054,7 +1072,7 @@ static int cmd_generate(args *a) {
     if (!status) status = add_breakers(&g, &l);
     if (!status) status = check_params(&g.params, sp_model_vocab(l.model));
     if (!status) {
-        if (g.beams) status = run_beams(&l, &g);
+        if (g.beams) status = run_beams(&l, &g, constraint);
         else if (g.draft) status = run_speculative(&l, &g, constraint);
         else status = run_sampling(&l, &g, constraint);
     }

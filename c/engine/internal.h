@@ -232,5 +232,12 @@ void sp_cvocab_free(sp_cvocab *v);
 /* The fewest tokens of the vocabulary that complete a match from s, or -1
  * when none can. */
 int sp_cvocab_need(const sp_cvocab *v, const sp_cstate *s);
+/* The tokens (allowed[vocab]) after which text that stands at `at`, its
+ * last token prev, can still match within `remaining` more tokens; the
+ * end-of-text tokens end_a and end_b (-1: none) only when it matches now.
+ * Returns how many. */
+int sp_cvocab_mask(const sp_cvocab *v, const sp_tokenizer *t,
+                   const sp_cstate *at, int prev, int remaining, int end_a,
+                   int end_b, int vocab, uint8_t *allowed);
 
 #endif /* SP_INTERNAL_H */

@@ -554,6 +554,11 @@ sp_beam_search *sp_beam_new(const sp_model *m, const sp_tokenizer *tok,
                             int width, float length_penalty, int max_tokens,
                             char *err);
 void sp_beam_free(sp_beam_search *b);
+/* Constrains every hypothesis's generated text to the regex or grammar c
+ * (borrowed; NULL lifts it), within budget generated tokens (0 = no
+ * limit), as sp_session_constrain does a session's; before sp_beam_start. */
+int sp_beam_constrain(sp_beam_search *b, const sp_constraint *c, int budget,
+                      char *err);
 int sp_beam_start(sp_beam_search *b, const char *prompt, char *err);
 /* One expansion; bias and penalties of p apply, its warpers do not.
  * SP_ERR_STATE when every hypothesis is finished or the context is full. */

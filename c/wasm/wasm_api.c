@@ -391,6 +391,10 @@ API("api_beam_free") void api_beam_free(sp_beam_search *b) { sp_beam_free(b); }
 API("api_beam_start") int api_beam_start(sp_beam_search *b, const char *prompt) {
     return sp_beam_start(b, prompt, last_error);
 }
+API("api_beam_constrain")
+int api_beam_constrain(sp_beam_search *b, const sp_constraint *c, int budget) {
+    return sp_beam_constrain(b, c, budget, last_error);
+}
 API("api_beam_step")
 int api_beam_step(sp_beam_search *b, const sp_params *p) {
     return sp_beam_step(b, p, last_error);

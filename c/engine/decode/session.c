@@ -269,25 +269,14 @@ static int mask_after(sp_session *s, const int *extra, int n_extra,
         prev = extra[i];
     }
     int remaining = s->budget - (s->n_tokens - s->n_prompt) - n_extra;
-    int accepting = sp_cstate_accepting(c, &at);
-    int tok_vocab = sp_tokenizer_vocab(s->tok);
-    for (int t = 0; t < vocab; t++) {
-        int ok = 0;
-        if (is_end_of_text(s, t)) {
-            ok = accepting;
-        } else if (t < tok_vocab && remaining > 0 &&
-                   !(s->tok->kind == SP_TOK_BPE && t == 0)) { /* <unk> */
-            int len;
-            const char *bytes = sp_decode(s->tok, prev, t, &len);
-            sp_cstate next = at;
-            if (len > 0 && sp_cstate_feed(c, &next, bytes, len)) {
-                int need = sp_cvocab_need(s->cvocab, &next);
-                ok = need >= 0 && need <= remaining - 1;
-            }
-        }
-        if (with_fixed && s->fixed_allowed && !s->fixed_allowed[t]) ok = 0;
-        allowed[t] = (uint8_t)ok;
-        n += ok;
+    /* the end-of-text tokens (is_end_of_text under a constraint) */
+    int end_a = s->tok->eos, end_b = s->tok->kind == SP_TOK_BPE ? s->tok->bos
+                                                                 : -1;
+    n = sp_cvocab_mask(s->cvocab, s->tok, &at, prev, remaining, end_a, end_b,
+                       vocab, allowed);
+    if (with_fixed && s->fixed_allowed) {
+        n = 0;
+        for (int t = 0; t < vocab; t++) n += allowed[t] &= s->fixed_allowed[t];
     }
     return n;
 }

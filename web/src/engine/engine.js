@@ -378,6 +378,26 @@ export class Engine extends WasmModule {
   }
 
   /**
+   * The engine's constraint for {regex}, {grammar: 'json' | 'json_object'}
+   * (a handle the caller frees with api_constraint_free).
+   * @param {Constraint} constraint
+   */
+  constraintHandle(constraint) {
+    let handle = 0;
+    if (typeof constraint.regex === 'string') {
+      handle = this.withString(constraint.regex, 'regex', (ptr) => this.x.api_constraint_regex(ptr));
+    } else if (constraint.grammar === 'json') {
+      handle = this.x.api_constraint_json();
+    } else if (constraint.grammar === 'json_object') {
+      handle = this.x.api_constraint_json_object();
+    } else {
+      throw new TypeError('constraint must be {regex: string} or {grammar: "json" | "json_object"}');
+    }
+    if (!handle) throw new RangeError(this.lastError());
+    return handle;
+  }
+
+  /**
    * Lets fill(ptr) write n doubles into engine memory, and copies them out.
    * @template R
    * @param {(ptr: number) => R} fill
@@ -856,19 +876,7 @@ export class Session {
   constrain(constraint, budget = 0) {
     const e = this.engine;
     if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`budget must be an integer >= 0 (got ${budget})`);
-    let handle = 0;
-    if (constraint) {
-      if (typeof constraint.regex === 'string') {
-        handle = e.withString(constraint.regex, 'regex', (ptr) => e.x.api_constraint_regex(ptr));
-      } else if (constraint.grammar === 'json') {
-        handle = e.x.api_constraint_json();
-      } else if (constraint.grammar === 'json_object') {
-        handle = e.x.api_constraint_json_object();
-      } else {
-        throw new TypeError('constraint must be {regex: string} or {grammar: "json" | "json_object"}');
-      }
-      if (!handle) throw new RangeError(e.lastError());
-    }
+    const handle = constraint ? e.constraintHandle(constraint) : 0;
     const rc = e.x.api_session_constrain(this.handle, handle, budget);
     if (rc !== 0) {
       if (handle) e.x.api_constraint_free(handle);
@@ -987,12 +995,32 @@ export class BeamSearch {
     this.model = model;
     this.tokenizer = /** @type {Tokenizer} */ (tokenizer);
     this.params = engine.x.api_params_new();
+    /** the constraint the search borrows (freed with it) */
+    this.constraintHandle = 0;
   }
 
   /** @param {string} prompt */
   start(prompt) {
     const e = this.engine;
     e.withString(prompt, 'prompt', (ptr) => e.check(e.x.api_beam_start(this.handle, ptr)));
+  }
+
+  /**
+   * Constrains every hypothesis's text (see Session.constrain), before
+   * start(); null lifts it.
+   * @param {Constraint | null} constraint @param {number} [budget]
+   */
+  constrain(constraint, budget = 0) {
+    const e = this.engine;
+    if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`budget must be an integer >= 0 (got ${budget})`);
+    const handle = constraint ? e.constraintHandle(constraint) : 0;
+    const rc = e.x.api_beam_constrain(this.handle, handle, budget);
+    if (rc !== 0) {
+      if (handle) e.x.api_constraint_free(handle);
+      e.check(rc);
+    }
+    if (this.constraintHandle) e.x.api_constraint_free(this.constraintHandle);
+    this.constraintHandle = handle;
   }
 
   /** One expansion. @param {SamplerParams} [params] */
@@ -1032,6 +1060,8 @@ export class BeamSearch {
     if (!this.handle) return;
     this.engine.x.api_beam_free(this.handle);
     this.engine.x.api_params_free(this.params);
+    if (this.constraintHandle) this.engine.x.api_constraint_free(this.constraintHandle);
+    this.constraintHandle = 0;
     this.handle = 0;
   }
 }

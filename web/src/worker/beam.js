@@ -18,9 +18,10 @@ import { paramsAt } from './schedule.js';
  * A new beam search on the session's model (the session's sampled text
  * is left as it is).
  * @param {import('./host.js').EngineHost} host
- * @param {{session: string, prompt: string, width: number, lengthPenalty?: number, params: Params, steps?: number, schedule?: Schedule}} args
+ * @param {{session: string, prompt: string, width: number, lengthPenalty?: number, params: Params, steps?: number, schedule?: Schedule,
+ *   constraint?: import('../engine/engine.js').Constraint | null, budget?: number}} args
  */
-export async function beamStart(host, { session: sid, prompt, width, lengthPenalty = 0, params, steps = 0, schedule }) {
+export async function beamStart(host, { session: sid, prompt, width, lengthPenalty = 0, params, steps = 0, schedule, constraint = null, budget }) {
   const s = host.get(sid);
   const m = host.modelOf(s);
   const engine = await host.enginePromise;
@@ -30,6 +31,16 @@ export async function beamStart(host, { session: sid, prompt, width, lengthPenal
   const search = engine.createBeamSearch(m.model, m.tokenizer, { width, lengthPenalty, maxTokens });
   let replay = null;
   try {
+    if (constraint) {
+      // every hypothesis under the constraint, within the budget a session gets
+      try {
+        search.constrain(constraint, budget ?? Math.min(host.maxTokens, maxTokens - promptTokens));
+      } catch (err) {
+        const e = new Error(/** @type {Error} */ (err).message);
+        e.name = 'ConstraintError';
+        throw e;
+      }
+    }
     search.start(prompt);
     // a session that follows the best beam, for the engine's metrics of it
     replay = engine.createSession(m.model, m.tokenizer);
