@@ -554,7 +554,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   function pick(/** @type {number} */ token) {
     const i = viewIndex.value;
     if (i !== null) {
-      if (steps.value[i].token !== token) branch(i, token);
+      // a branch is sampling's (speculative text is looked at, not branched)
+      if (steps.value[i].token !== token && decoder.value.forcing) branch(i, token);
       return;
     }
     if (decoder.value.forcing) step(token);
@@ -872,7 +873,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     modelId, loadingModel, model, models, params, activeParam, samplers, seed, prompt, steps, forced, next, status,
     focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready,
     viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr,
-    strategy, beamOpts, specOpts, constraint, bans, barAction, barScale, lab, beam, spec, peeked, peekShown,
+    strategy, decoder, beamOpts, specOpts, constraint, bans, barAction, barScale, lab, beam, spec, peeked, peekShown,
     settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
     // actions
     init, load, restart, step, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview,

@@ -117,11 +117,31 @@ const STATUS_TEXT = { accepted: 'drafted and accepted', corrected: 'the model\'s
  * one token at a time would be; each token's fate is a mark that moves
  * nothing (accepted drafts underlined, the model's corrections wavy, bonus
  * tokens boxed).  The rejected drafts are in the rounds view.
- * @param {{prompt: string, spec: import('../app/panel.js').SpecState | null, live: boolean}} props
+ * Hovering a token shows its step's distribution, a click pins it (time
+ * travel), arrow keys step through the tokens, Escape goes back to the
+ * live step (as OutputText).
+ * @param {{prompt: string, spec: import('../app/panel.js').SpecState | null, live: boolean,
+ *   focus?: number | null, onHover?: (i: number | null) => void, onFocus?: (i: number | null) => void}} props
  */
-export function SpecText({ prompt, spec, live }) {
+export function SpecText({ prompt, spec, live, focus = null, onHover = () => {}, onFocus = () => {} }) {
   const tokens = spec?.tokens ?? [];
   const ref = useTail(tokens.length);
+  /** @param {Event} e */
+  const stepOf = (e) => {
+    const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-step]'));
+    return el ? Number(el.dataset.step) : null;
+  };
+  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
+    if (!tokens.length) return;
+    let i = focus;
+    if (e.key === 'ArrowLeft') i = i === null ? tokens.length - 1 : Math.max(0, i - 1);
+    else if (e.key === 'ArrowRight') i = i === null ? null : i + 1 >= tokens.length ? null : i + 1;
+    else if (e.key === 'Home') i = 0;
+    else if (e.key === 'End' || e.key === 'Escape') i = null;
+    else return;
+    e.preventDefault();
+    onFocus(i);
+  };
   /** the draft each corrected token replaced (for its tooltip) */
   const replaced = new Map();
   for (const r of spec?.rounds ?? []) {
@@ -131,14 +151,22 @@ export function SpecText({ prompt, spec, live }) {
     }
   }
   return (
-    <div ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group" aria-label="Generated text, by speculative decoding">
+    <div
+      ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group"
+      aria-label="Generated text, by speculative decoding (arrow keys: step through the tokens; Escape: back to the next round)"
+      onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
+      onMouseLeave={() => onHover(null)}
+      onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
+      onKeyDown={onKeyDown}
+    >
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
       {tokens.map((t) => {
         const r = replaced.get(t.index);
         return (
           <span
             key={t.index}
-            class={`spg-spec-tok is-${t.status}`}
+            class={`spg-spec-tok is-${t.status}${t.index === focus ? ' is-focus' : ''}`}
+            data-step={String(t.index)}
             data-testid="spec-token"
             data-status={t.status}
             data-token={String(t.token)}

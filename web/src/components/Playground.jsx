@@ -131,8 +131,8 @@ function StepHeading({ panel }) {
           : (
             <p>
               <strong>Step {i + 1}</strong>: {s.forced ? 'you picked' : 'sampled'} <code>{showPiece(s.piece)}</code> with
-              probability {pct(s.p)}{s.forced ? '' : ` (u = ${s.u.toFixed(3)})`}.
-              <span class="spg-hint"> Click another bar to branch from here; move a setting to re-warp this step.</span>
+              probability {pct(s.p)}{s.forced || !Number.isFinite(s.u) ? '' : ` (u = ${s.u.toFixed(3)})`}.
+              <span class="spg-hint">{panel.decoder.value.forcing ? ' Click another bar to branch from here; move a setting to re-warp this step.' : ' Move a setting to re-warp this step.'}</span>
             </p>
           )}
         {panel.focus.value !== null && (
@@ -202,7 +202,14 @@ export function Output({ panel }) {
   const how = panel.strategy.value;
   const live = !!panel.status.value?.ready;
   if (how === 'beam') return <BeamText prompt={panel.prompt.value} beam={panel.beam.value} live={live} />;
-  if (how === 'speculative') return <SpecText prompt={panel.prompt.value} spec={panel.spec.value} live={live} />;
+  if (how === 'speculative') {
+    return (
+      <SpecText
+        prompt={panel.prompt.value} spec={panel.spec.value} live={panel.viewIndex.value === null && live}
+        focus={panel.focus.value} onHover={(i) => { panel.hover.value = i; }} onFocus={(i) => panel.pin(i)}
+      />
+    );
+  }
   return (
     <OutputText
       prompt={panel.prompt.value}

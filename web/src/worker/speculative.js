@@ -6,6 +6,7 @@
  */
 import { EngineError } from '../engine/engine.js';
 import { paramsAt } from './schedule.js';
+import { summarize } from './summary.js';
 
 /** @typedef {import('./host.js').Params} Params */
 /** @typedef {import('./schedule.js').Schedule} Schedule */
@@ -65,6 +66,10 @@ function specRun(host, s, params, count, samples, from, schedule) {
   const tok = session.tokenizer;
   /** @type {SpecRound[]} */
   const rounds = [];
+  /** each appended token's step, for time travel: its distribution as the
+   * model gave it (a look back, peek: the text and its numbers untouched)
+   * @type {import('./summary.js').StepSummary[]} */
+  const steps = [];
   let stopped = '';
   for (let i = 0; i < count; i++) {
     if (!host.status(s).ready) break;
@@ -99,8 +104,9 @@ function specRun(host, s, params, count, samples, from, schedule) {
     const drafted = Array.from(r.drafted, (id) => ({ token: id, piece: id >= 0 ? tok.piece(id) : '' }));
     const at = tokens.findIndex((t) => t.status === 'corrected');
     rounds.push({ round: spec.rounds, index, drafted, tokens, rejected: at >= 0 && at < drafted.length ? drafted[at] : null, fed, residual, ms, plainMs });
+    for (const t of tokens) steps.push(stepOf(session, t, roundParams));
   }
-  const ans = host.answer(s, [], params, samples, from);
+  const ans = host.answer(s, steps, params, samples, from);
   if (stopped && ans.status.ready) {
     ans.status.ready = false;
     ans.status.message = stopped;
@@ -112,6 +118,23 @@ function specRun(host, s, params, count, samples, from, schedule) {
     ...ans, rounds, totals: spec.speculator.totals(), n: spec.n, draft: spec.draft,
     work: { targetPasses: work.targetPasses, targetFed: work.targetFed, matched: work.matched, ms: spec.ms, plainMs: spec.plainMs },
   };
+}
+
+/**
+ * The step summary of an appended token: the distribution it was chosen
+ * from (the session's peek: one forward pass from the cache), its token
+ * and probability; no uniform of the session's (the round drew its own).
+ * @param {import('../engine/engine.js').Session} session
+ * @param {{index: number, token: number, piece: string}} t @param {Params} params
+ */
+function stepOf(session, t, params) {
+  const rec = session.peek(t.index, params);
+  const step = summarize(rec, { kind: 'step', index: t.index, params, pieceOf: (id) => session.tokenizer.piece(id) });
+  step.token = t.token;
+  step.piece = t.piece;
+  step.p = rec.probs[t.token];
+  step.u = NaN;
+  return step;
 }
 
 /** The residual's largest entries, as bars (and the rejected draft's). */

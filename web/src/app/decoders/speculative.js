@@ -22,7 +22,7 @@ function applyRounds(p, res) {
 
 /** @type {import('./index.js').Decoder} */
 export const speculative = {
-  timeTravel: false,
+  timeTravel: true,
   forcing: false,
   constrains: true,
   previews: true,
@@ -48,6 +48,7 @@ export const speculative = {
   },
   step: (p, params) => p.client.request('specRound', { session: p.session, params, samples: p.sampleArg() }),
   stepped(p, res) {
+    p.steps.value = p.steps.value.concat(res.steps);
     applyRounds(p, res);
     p.applyNext(res);
   },
