@@ -204,6 +204,16 @@ describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
     expect(Number(await page.getByTestId('spec-speedup').getAttribute('data-ms'))).toBeGreaterThan(0);
     // a link names the draft; it replays the same text
     await until(async () => (await hashOf(page)).includes('draft=bible-tiny'));
+    // time travel: a past token's step, its distribution and probability
+    const third = page.getByTestId('spec-token').nth(2);
+    const token = await third.getAttribute('data-token');
+    await third.click();
+    await until(async () => (await page.getByTestId('step-heading').textContent()).startsWith('Step 3:'));
+    expect(await page.getByTestId('step-heading').textContent()).toContain('with probability');
+    // the token the text has there is a bar of that step, with mass
+    expect(Number(await bar(page, token).getAttribute('data-prob'))).toBeGreaterThan(0);
+    expect(await bar(page, token).getAttribute('data-sampled')).toBe('true');
+    await page.getByTestId('back-live').click();
     // the last rejection's residual: max(0, p - q) rescaled, largest first
     await stepTimes(page, 10);
     await until(async () => (await page.getByTestId('spec-residual').count()) === 1);
