@@ -231,6 +231,12 @@ describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
     await page.getByTestId('strategy-beam').check();
     await stepTimes(page, 20);
     await until(async () => /^(yea|nay)( (yea|nay)){2,4}$/.test(await generated(page)), 15000);
+    // time travel on the beam's text: a token's step, as beam search ranked it
+    const second = page.getByTestId('beam-token').nth(1);
+    const id = await second.getAttribute('data-token');
+    await second.click();
+    await until(async () => (await page.getByTestId('step-heading').textContent()).startsWith('Step 2: the best beam has'));
+    expect(Number(await bar(page, id).getAttribute('data-prob'))).toBeGreaterThan(0);
   });
 
   it('regex constraint: masked tokens are cut by "constraint", the text matches and ends; a bad pattern is refused calmly', async () => {

@@ -20,16 +20,49 @@ function useTail(/** @type {unknown} */ dep) {
 }
 
 /**
- * The best beam's text.
- * @param {{prompt: string, beam: import('../app/panel.js').BeamState | null, live: boolean}} props
+ * The best beam's text (under a constraint, the best complete one), one
+ * span per token: hovering or clicking a token shows the distribution
+ * beam search ranked it in (time travel), arrow keys step through.
+ * @param {{prompt: string, beam: import('../app/panel.js').BeamState | null, live: boolean,
+ *   steps: import('../worker/summary.js').StepSummary[], focus: number | null,
+ *   onHover: (i: number | null) => void, onFocus: (i: number | null) => void}} props
  */
-export function BeamText({ prompt, beam, live }) {
-  const best = beam?.hypotheses[0];
-  const ref = useTail(best?.text);
+export function BeamText({ prompt, beam, live, steps, focus, onHover, onFocus }) {
+  const ref = useTail(steps.length);
+  /** @param {Event} e */
+  const stepOf = (e) => {
+    const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-step]'));
+    return el ? Number(el.dataset.step) : null;
+  };
+  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
+    if (!steps.length) return;
+    let i = focus;
+    if (e.key === 'ArrowLeft') i = i === null ? steps.length - 1 : Math.max(0, i - 1);
+    else if (e.key === 'ArrowRight') i = i === null ? null : i + 1 >= steps.length ? null : i + 1;
+    else if (e.key === 'Home') i = 0;
+    else if (e.key === 'End' || e.key === 'Escape') i = null;
+    else return;
+    e.preventDefault();
+    onFocus(i);
+  };
   return (
-    <div ref={ref} class={`spg-output${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group" aria-label="The best beam's text">
+    <div
+      ref={ref} class={`spg-output${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group"
+      aria-label="The best beam's text (arrow keys: step through the tokens; Escape: back)"
+      onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
+      onMouseLeave={() => onHover(null)}
+      onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
+      onKeyDown={onKeyDown}
+    >
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
-      {best && <span data-testid="beam-best">{best.text}</span>}
+      {beam && (
+        <span data-testid="beam-best">
+          {steps.map((s, i) => (
+            <span key={i} class={`spg-tok${i === focus ? ' is-focus' : ''}`} data-step={String(i)} data-testid="beam-token"
+              data-token={String(s.token)} title={`step ${i + 1}: ${JSON.stringify(s.piece)}, p = ${s.p.toFixed(3)}`}>{s.piece}</span>
+          ))}
+        </span>
+      )}
     </div>
   );
 }

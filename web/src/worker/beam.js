@@ -6,6 +6,7 @@
  */
 import { EngineError } from '../engine/engine.js';
 import { paramsAt } from './schedule.js';
+import { summarize } from './summary.js';
 
 /** @typedef {import('./host.js').Params} Params */
 /** @typedef {import('./schedule.js').Schedule} Schedule */
@@ -51,7 +52,7 @@ export async function beamStart(host, { session: sid, prompt, width, lengthPenal
     throw err;
   }
   host.dropLab(s);
-  s.beam = { search, replay, expansions: 0, message: '', width, lengthPenalty };
+  s.beam = { search, replay, expansions: 0, message: '', width, lengthPenalty, constrained: !!constraint };
   return beamRun(host, s, params, steps, schedule);
 }
 
@@ -67,7 +68,7 @@ export function beamStep(host, { session: sid, params, count = 1 }) {
  * @param {import('./host.js').EngineHost} host
  * @param {SessionEntry} s @param {Params} params @param {number} count
  * @param {Schedule} [schedule] by expansion, from the first
- * @returns {{hypotheses: Hypothesis[], live: number, expansions: number, width: number, lengthPenalty: number, status: Status, lab: Lab}}
+ * @returns {{steps: import('./summary.js').StepSummary[], hypotheses: Hypothesis[], live: number, expansions: number, width: number, lengthPenalty: number, status: Status, lab: Lab}}
  */
 function beamRun(host, s, params, count, schedule) {
   const b = /** @type {NonNullable<SessionEntry['beam']>} */ (s.beam);
@@ -91,9 +92,27 @@ function beamRun(host, s, params, count, schedule) {
   if (!b.message && b.search.live === 0) b.message = 'Every beam has ended its text.';
   const hyps = b.search.hypotheses();
   const nPrompt = b.replay.nPrompt;
-  const best = hyps[0];
+  // the text: the best hypothesis (under a constraint, the best complete one)
+  const best = (b.constrained && hyps.find((h) => h.finished)) || hyps[0];
   follow(host, b.replay, best ? best.tokens : null);
+  // the best beam's steps, for time travel: each token's distribution as
+  // beam search ranked it (the logits processors only, temperature 1)
+  const steps = [];
+  const rank = beamParams(params);
+  for (let i = 0; i < b.replay.nGenerated; i++) {
+    const rec = b.replay.peek(i, rank);
+    const step = summarize(rec, { kind: 'step', index: i, params: rank, pieceOf: (id) => b.replay.tokenizer.piece(id) });
+    const t = b.replay.tokens[b.replay.nPrompt + i];
+    const end = i === b.replay.nGenerated - 1 && b.replay.finished;
+    step.token = t;
+    const prev = b.replay.tokens[b.replay.nPrompt + i - 1];
+    step.piece = end ? '' : utf8.decode(b.replay.tokenizer.decodeBytes(prev, t));
+    step.p = rec.probs[t];
+    step.u = NaN;
+    steps.push(step);
+  }
   return {
+    steps,
     hypotheses: hyps.map((h) => ({
       text: h.text, length: h.tokens.length - nPrompt, logprob: h.logprob, score: h.score, finished: h.finished,
     })),
@@ -104,6 +123,19 @@ function beamRun(host, s, params, count, schedule) {
     status: { nGenerated: best ? best.tokens.length - nPrompt : 0, ready: !b.message, finished: !!best?.finished, message: b.message },
     lab: { metrics: b.replay.metrics(), counters: null, costs: [], statsFrom: 0, stats: b.replay.stats() },
   };
+}
+
+const utf8 = new TextDecoder();
+
+/** The settings beam search ranks with: the logit bias and the penalties
+ * of params, temperature 1, nothing cut (beam.c's chain). @param {Params} params */
+export function beamParams(params) {
+  const keep = ['logit_bias', 'repetition_penalty', 'frequency_penalty', 'presence_penalty', 'penalty_last_n',
+    'dry_multiplier', 'dry_base', 'dry_allowed_length', 'dry_penalty_last_n', 'dry_breakers', 'no_repeat_ngram_size'];
+  /** @type {Params} */
+  const out = { temperature: 1 };
+  for (const k of keep) if (k in params) out[k] = params[k];
+  return out;
 }
 
 /**

@@ -13,12 +13,13 @@ function applyBeam(p, res) {
     hypotheses: res.hypotheses, live: res.live, expansions: res.expansions, width: res.width, lengthPenalty: res.lengthPenalty,
   };
   p.status.value = res.status;
+  p.steps.value = res.steps; // the best beam's: it may change every Step
   p.applyLab(res.lab, res.status.nGenerated);
 }
 
 /** @type {import('./index.js').Decoder} */
 export const beam = {
-  timeTravel: false,
+  timeTravel: true,
   forcing: false,
   constrains: true,
   previews: false,
@@ -37,7 +38,6 @@ export const beam = {
   began(p, res, run) {
     p.constraint.value = run.constraint; // the engine took it
     p.setError('constraint');
-    p.steps.value = [];
     p.forced.value = [];
     p.next.value = null;
     p.samples.value = null;
