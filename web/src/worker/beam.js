@@ -5,6 +5,7 @@
  * the engine's metrics of the best one (a session that follows it).
  */
 import { EngineError } from '../engine/engine.js';
+import registry from '../shared/registry.gen.js';
 import { paramsAt } from './schedule.js';
 import { summarize } from './summary.js';
 
@@ -127,14 +128,18 @@ function beamRun(host, s, params, count, schedule) {
 
 const utf8 = new TextDecoder();
 
-/** The settings beam search ranks with: the logit bias and the penalties
- * of params, temperature 1, nothing cut (beam.c's chain). @param {Params} params */
+/** beam.c's chain: the stages beam search ranks with */
+const BEAM_STAGES = new Set(['bias', 'penalties', 'dry', 'no_repeat_ngram']);
+/** the registry's parameters of those stages */
+const BEAM_PARAMS = registry.params.filter((p) => BEAM_STAGES.has(p.stage)).map((p) => p.name);
+
+/** The settings beam search ranks with: the logit bias and the parameters
+ * of beam.c's stages in params (the registry's), temperature 1, nothing
+ * cut. @param {Params} params */
 export function beamParams(params) {
-  const keep = ['logit_bias', 'repetition_penalty', 'frequency_penalty', 'presence_penalty', 'penalty_last_n',
-    'dry_multiplier', 'dry_base', 'dry_allowed_length', 'dry_penalty_last_n', 'dry_breakers', 'no_repeat_ngram_size'];
   /** @type {Params} */
   const out = { temperature: 1 };
-  for (const k of keep) if (k in params) out[k] = params[k];
+  for (const k of [...BEAM_PARAMS, 'logit_bias', 'dry_breakers']) if (k in params) out[k] = params[k];
   return out;
 }
 
