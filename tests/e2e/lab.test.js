@@ -225,12 +225,15 @@ describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
     await page.getByTestId('constraint-regex').check();
     await page.getByTestId('regex-input').fill('(yea|nay)( (yea|nay)){2,4}');
     await page.getByTestId('regex-input').press('Enter');
-    await stepTimes(page, 12);
-    await until(async () => /^(yea|nay)( (yea|nay)){2,4}$/.test(await generated(page)), 15000);
+    // Play until the text is complete (Step is disabled then)
+    await page.getByTestId('speed').fill('60');
+    await page.getByTestId('play').click();
+    await until(async () => /^(yea|nay)( (yea|nay)){2,4}$/.test(await generated(page)), 30000);
     // and to beam search: the best complete hypothesis matches
     await page.getByTestId('strategy-beam').check();
-    await stepTimes(page, 20);
-    await until(async () => /^(yea|nay)( (yea|nay)){2,4}$/.test(await generated(page)), 15000);
+    await page.getByTestId('play').click();
+    await until(async () => /^(yea|nay)( (yea|nay)){2,4}$/.test(await generated(page)), 30000);
+    await until(async () => (await page.getByTestId('play').textContent()) === 'Play', 30000);
     // time travel on the beam's text: a token's step, as beam search ranked it
     const second = page.getByTestId('beam-token').nth(1);
     const id = await second.getAttribute('data-token');

@@ -53,7 +53,7 @@ export async function beamStart(host, { session: sid, prompt, width, lengthPenal
     throw err;
   }
   host.dropLab(s);
-  s.beam = { search, replay, expansions: 0, message: '', width, lengthPenalty, constrained: !!constraint };
+  s.beam = { search, replay, expansions: 0, message: '', width, lengthPenalty, constrained: !!constraint, steps: [], stepsKey: '' };
   return beamRun(host, s, params, steps, schedule);
 }
 
@@ -95,12 +95,16 @@ function beamRun(host, s, params, count, schedule) {
   const nPrompt = b.replay.nPrompt;
   // the text: the best hypothesis (under a constraint, the best complete one)
   const best = (b.constrained && hyps.find((h) => h.finished)) || hyps[0];
-  follow(host, b.replay, best ? best.tokens : null);
+  const same = follow(host, b.replay, best ? best.tokens : null);
   // the best beam's steps, for time travel: each token's distribution as
-  // beam search ranked it (the logits processors only, temperature 1)
-  const steps = [];
+  // beam search ranked it (the logits processors only, temperature 1); the
+  // steps of the tokens the text kept, and the settings, are as they were
   const rank = beamParams(params);
-  for (let i = 0; i < b.replay.nGenerated; i++) {
+  const key = JSON.stringify(rank);
+  if (key !== b.stepsKey) b.steps = [];
+  b.stepsKey = key;
+  const steps = b.steps.slice(0, Math.min(same, b.replay.nGenerated));
+  for (let i = steps.length; i < b.replay.nGenerated; i++) {
     const rec = b.replay.peek(i, rank);
     const step = summarize(rec, { kind: 'step', index: i, params: rank, pieceOf: (id) => b.replay.tokenizer.piece(id) });
     const t = b.replay.tokens[b.replay.nPrompt + i];
@@ -112,6 +116,7 @@ function beamRun(host, s, params, count, schedule) {
     step.u = NaN;
     steps.push(step);
   }
+  b.steps = steps;
   return {
     steps,
     hypotheses: hyps.map((h) => ({
@@ -151,13 +156,15 @@ export function beamParams(params) {
  * @param {import('./host.js').EngineHost} host
  * @param {import('../engine/engine.js').Session} replay
  * @param {Int32Array | null} tokens
+ * @returns {number} how many generated tokens the replay kept
  */
 function follow(host, replay, tokens) {
-  if (!tokens) return;
+  if (!tokens) return 0;
   const have = replay.tokens;
   const nPrompt = replay.nPrompt;
   let k = nPrompt;
   while (k < have.length && k < tokens.length && have[k] === tokens[k]) k++;
   if (k < have.length) replay.rewind(k - nPrompt);
   for (let i = k; i < tokens.length && !replay.finished; i++) replay.step({ temperature: 0 }, { force: tokens[i] });
+  return k - nPrompt; // the generated tokens it kept
 }
