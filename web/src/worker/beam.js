@@ -108,7 +108,7 @@ function beamRun(host, s, params, count, schedule) {
     const rec = b.replay.peek(i, rank);
     const step = summarize(rec, { kind: 'step', index: i, params: rank, pieceOf: (id) => b.replay.tokenizer.piece(id) });
     const t = b.replay.tokens[b.replay.nPrompt + i];
-    const end = i === b.replay.nGenerated - 1 && b.replay.finished;
+    const end = b.replay.engine.x.api_session_is_end(b.replay.handle, t) !== 0;
     step.token = t;
     const prev = b.replay.tokens[b.replay.nPrompt + i - 1];
     step.piece = end ? '' : utf8.decode(b.replay.tokenizer.decodeBytes(prev, t));

@@ -96,11 +96,9 @@ function specRun(host, s, params, count, samples, from, schedule) {
     spec.ms += ms;
     spec.plainMs += plainMs;
     host.logCost(s);
-    const finished = session.finished;
-    const tokens = r.tokens.map((t, j) => {
-      const end = finished && j === r.tokens.length - 1;
-      return { index: index + j, token: t.token, piece: end ? '' : t.piece, status: t.status, end };
-    });
+    // an end-of-text token is no text (a constraint completed by an
+    // ordinary token ends the text too, and that token is text)
+    const tokens = r.tokens.map((t, j) => ({ index: index + j, token: t.token, piece: t.end ? '' : t.piece, status: t.status, end: t.end }));
     const drafted = Array.from(r.drafted, (id) => ({ token: id, piece: id >= 0 ? tok.piece(id) : '' }));
     const at = tokens.findIndex((t) => t.status === 'corrected');
     rounds.push({ round: spec.rounds, index, drafted, tokens, rejected: at >= 0 && at < drafted.length ? drafted[at] : null, fed, residual, ms, plainMs });
