@@ -13,6 +13,7 @@ import { MAX_TOKENS } from '../shared/limits.js';
 /** the texts this control shows */
 const T = {
   label: 'Tokens to generate',
+  title: 'Fast-forward',
   button: 'Generate',
   buttonTitle: 'Generate this many tokens at once, in the engine\'s Worker, without drawing each step. The same text as pressing Step that many times.',
   stop: 'Stop',
@@ -43,7 +44,7 @@ export function FastForward({ panel }) {
     <div class="spg-ff" data-testid="fast-forward">
       {!running && (
         <div class="spg-row spg-ff-row">
-          <label class="spg-sr" for={uid}>{T.label}</label>
+          <label class="spg-ff-label" for={uid}><span aria-hidden="true">{T.title}</span><span class="spg-sr">{T.label}</span></label>
           <input
             id={uid} class="spg-ff-n" type="number" inputMode="numeric" min={1} max={Math.max(1, room)} step={1} value={n}
             disabled={!ready} data-testid="generate-n"
