@@ -20,6 +20,8 @@ import { SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, s
 import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, MAX_BIASES, SPECULATE, defaultDraft, matchPreset, presetParams } from './lab.js';
 import { PARAM_SPECS, SPEC, clampParam, defaultParams, orderName, orderOf } from './params.js';
 import { DECODERS } from './decoders/index.js';
+import { sample } from './decoders/sample.js';
+import { MAX_TOKENS } from '../shared/limits.js';
 import { createPlayer } from './loop.js';
 
 /** @typedef {import('../worker/summary.js').StepSummary} StepSummary */
@@ -203,6 +205,12 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** what the panel is waiting for ('' = nothing) */
   const busy = signal('Starting the engine…');
   const ready = signal(false);
+  /** a fast-forward (Generate N) running: tokens done of total, null when none */
+  /** @type {import('@preact/signals').Signal<{done: number, total: number} | null>} */
+  const generating = signal(null);
+  /** the last fast-forward of this text: tokens, the Worker's time (ms), whether Stop ended it */
+  /** @type {import('@preact/signals').Signal<{count: number, ms: number, stopped: boolean, from: number} | null>} */
+  const generated = signal(null);
 
   /** what the decoders (decoders/*.js) see of this panel */
   /** @type {import('./decoders/index.js').PanelState} */
@@ -232,7 +240,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const shown = computed(() => {
     const i = viewIndex.value;
     if (i === null) return next.value;
-    return peekShown.value ? peekShown.value.summary : steps.value[i];
+    if (peekShown.value) return peekShown.value.summary;
+    // a fast-forwarded token: its record is on its way (ensureRecord)
+    return steps.value[i].lazy ? null : steps.value[i];
   });
   /** the samples that go with the distribution on screen */
   const shownSamples = computed(() => (viewIndex.value === null ? samples.value : peekShown.value?.samples ?? null));
@@ -295,14 +305,20 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
 
   let epoch = 0; // bumped by every new generation: late answers are dropped
   let drawCount = 0;
-  const { playing, play, pause, togglePlay } = createPlayer({
+  const { playing, play, pause: pausePlay, togglePlay } = createPlayer({
     step: () => step(),
     speed: () => speed.value,
-    canStart: () => !!status.value?.ready,
+    canStart: () => !!status.value?.ready && !generating.peek(),
     onPlay: () => { focus.value = null; },
   });
   /** @type {Promise<unknown>} */
   let chain = Promise.resolve();
+
+  /** Stops Play, and a fast-forward in progress (after its chunk). */
+  function pause() {
+    pausePlay();
+    if (generating.peek()) stopGenerate();
+  }
 
   /** @param {string} key @param {string} [message] */
   function setError(key, message = '') {
@@ -402,6 +418,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         stepSettings.value = Array.from({ length: ran }, (_, i) => settingsAt(changes, i, live));
         prompt.value = text;
         lab.value = null;
+        generated.value = null;
         peeked.value = null;
         focus.value = null;
         hover.value = null;
@@ -467,6 +484,158 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
    */
   function step(force = -1) {
     return enqueue(() => doStep(decoder.value.forcing ? force : -1));
+  }
+
+  // ---- fast-forward (Generate N) ----------------------------------------
+
+  /** a Stop was asked of the fast-forward in progress */
+  let stopAsked = false;
+
+  /**
+   * Fast-forward: up to n tokens in the Worker with the current settings,
+   * each the token a Step would append (the same text, byte for byte), with
+   * progress and no rendering per token.  The text gets one entry per token
+   * (its piece, and its probability from the engine's per-token stats); a
+   * token's step record comes from the engine when it is looked at
+   * (ensureRecord).  With a constraint the text is stepped in small batches
+   * instead (a past step's record under a constraint needs the step's own
+   * answer: peek does not apply the constraint's mask).
+   * Sampling only.
+   * @param {number} n
+   * @returns {Promise<boolean>} false when nothing was generated
+   */
+  function generate(n) {
+    if (strategy.value !== 'sample' || generating.value) return Promise.resolve(false);
+    const want = Math.max(1, Math.min(MAX_TOKENS, Math.round(n) || 1));
+    pausePlay();
+    return enqueue(async () => {
+      if (!status.value?.ready) return false;
+      const e = epoch;
+      const used = settings.value;
+      const p = engineParamsOf(used);
+      const from = steps.value.length;
+      stopAsked = false;
+      generating.value = { done: 0, total: want };
+      const t0 = performance.now();
+      let ms = 0;
+      let stopped = false;
+      try {
+        if (constraint.value.kind !== 'none') {
+          // stepped in batches: every step's record comes with it
+          while (steps.value.length - from < want && status.value?.ready && !stopAsked) {
+            const count = Math.min(16, want - (steps.value.length - from));
+            const res = await client.request('step', { session, params: p, count, samples: sampleArg() });
+            if (e !== epoch) return false;
+            batch(() => {
+              sample.stepped(state, res, -1);
+              generating.value = { done: steps.value.length - from, total: want };
+            });
+          }
+          stopped = stopAsked && !!status.value?.ready && steps.value.length - from < want;
+          ms = performance.now() - t0;
+        } else {
+          const onProgress = (/** @type {{loaded: number, total: number}} */ pr) => {
+            if (e === epoch && generating.peek()) generating.value = { done: pr.loaded, total: pr.total };
+          };
+          const res = await client.request('generate', { session, params: p, n: want, samples: sampleArg() }, [], { onProgress });
+          if (e !== epoch) return false;
+          const stats = res.lab?.stats ?? [];
+          const base = res.lab ? res.lab.statsFrom : from;
+          /** @type {StepSummary[]} */
+          const added = res.generated.tokens.map((/** @type {{index: number, token: number, piece: string}} */ t) => lazyStep(t, stats[t.index - base]));
+          batch(() => {
+            steps.value = steps.value.concat(added);
+            applyNext(res);
+          });
+          stopped = res.generated.stopped;
+          ms = res.generated.ms;
+        }
+        const count = steps.value.length - from;
+        batch(() => {
+          // the settings these tokens ran with (a link replays them)
+          stepSettings.value = [...stepSettings.value.slice(0, from), ...Array.from({ length: count }, () => used)];
+          generated.value = { count, ms, stopped, from };
+        });
+        // a setting moved while it ran: the next token under the new one
+        if (paramsKey.peek() !== JSON.stringify(p)) refreshPreview();
+        return count > 0;
+      } catch (err) {
+        if (e === epoch) setError('engine', messageOf(err));
+        return false;
+      } finally {
+        generating.value = null;
+      }
+    });
+  }
+
+  /** Asks the fast-forward in progress to stop (after the chunk the Worker is on). */
+  function stopGenerate() {
+    if (!generating.peek()) return;
+    stopAsked = true;
+    client.request('stopGenerate', { session }).catch(() => {});
+  }
+
+  /**
+   * A fast-forwarded token's entry in the text: its piece and token, its
+   * final probability and the step's entropies and nucleus from the
+   * engine's per-token stats; the bars' rows come on demand (ensureRecord).
+   * @param {{index: number, token: number, piece: string}} t
+   * @param {{p: number, entropyBits: number, entropyRawBits: number, nKept: number} | undefined} stat
+   * @returns {StepSummary}
+   */
+  function lazyStep(t, stat) {
+    return {
+      kind: 'step', index: t.index, vocab: model.peek()?.vocab ?? 0, token: t.token, piece: t.piece,
+      p: stat ? stat.p : NaN, u: NaN, forced: false, nKept: stat ? stat.nKept : NaN, keptMass: NaN,
+      entropyBits: stat ? stat.entropyBits : NaN, entropyRawBits: stat ? stat.entropyRawBits : NaN,
+      argmaxRaw: -1, pArgmax: NaN, pArgmaxRaw: NaN, full: false, bars: 0,
+      ids: new Int32Array(0), pieces: [], raw: new Float32Array(0), tempered: new Float32Array(0), final: new Float32Array(0),
+      cut: [], cum: new Float64Array(0), penalized: new Uint8Array(0), cuts: [], other: null, params: {}, lazy: true,
+    };
+  }
+
+  /** the fast-forwarded step being fetched, and the one wanted next */
+  let recordRunning = false;
+  /** @type {number | null} */
+  let recordWanted = null;
+
+  /**
+   * A fast-forwarded step's record, from the engine: the step re-warped
+   * with the settings it ran with (peek), so the same distribution,
+   * cutoffs and probabilities the step had; it takes the entry's place in
+   * the text.  Nothing to do for a step that has its record.
+   * @param {number} i
+   */
+  async function ensureRecord(i) {
+    if (!steps.peek()[i]?.lazy) return;
+    recordWanted = i;
+    if (recordRunning) return;
+    recordRunning = true;
+    try {
+      while (recordWanted !== null) {
+        const k = recordWanted;
+        recordWanted = null;
+        const stub = steps.peek()[k];
+        if (!stub?.lazy) continue;
+        const e = epoch;
+        const ran = stepSettings.peek()[k] ?? settings.peek();
+        const res = await client.request('peek', { session, index: k, params: engineParamsOf(ran) });
+        if (e !== epoch || steps.peek()[k] !== stub) continue;
+        const list = steps.peek().slice();
+        list[k] = { ...res.step, kind: 'step', token: stub.token, piece: stub.piece, p: res.step.p, u: NaN, forced: false, fastForwarded: true };
+        steps.value = list;
+      }
+    } catch (err) {
+      setError('engine', messageOf(err));
+    } finally {
+      recordRunning = false;
+    }
+  }
+
+  /** The pointer is over a token of the text (null: off it). @param {number | null} i */
+  function hoverStep(i) {
+    hover.value = i;
+    if (i !== null) ensureRecord(i);
   }
 
   /**
@@ -617,6 +786,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       focus.value = i;
       if (i === null) hover.value = null;
     });
+    if (i !== null) ensureRecord(i);
   }
 
   /** Branch: rewind to `index` generated tokens and append `token` instead. */
@@ -900,6 +1070,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         status.value = null;
         samples.value = null;
         lab.value = null;
+        generated.value = null;
         beam.value = null;
         spec.value = null;
         peeked.value = null;
@@ -1105,12 +1276,12 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     session,
     // state
     modelId, loadingModel, model, models, params, activeParam, samplers, seed, prompt, steps, forced, next, status,
-    focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready,
+    focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready, generating, generated,
     viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr,
     strategy, decoder, beamOpts, specOpts, constraint, bans, biases, dryBreakers, barAction, barScale, lab, beam, spec, peeked, peekShown, edits, canEdit,
     modelRow, settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
     // actions
-    init, load, restart, step, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview, setOrder, setStageOn,
+    init, load, restart, step, generate, stopGenerate, hoverStep, ensureRecord, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview, setOrder, setStageOn,
     branch, pick, pin, clickBar, toggleBan, setBans, setBias, setDryBreakers, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,
     selectModel, loadFiles, setHandmade, trainOn, editProb, resetModel, dismissNotices, setStrategy, setBeamOpts, setSpecOpts, setConstraint, greedyVia,
     reset: () => restart(),

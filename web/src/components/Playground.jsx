@@ -18,15 +18,17 @@ import { OutputText } from './OutputText.jsx';
 import { EDIT_HINT, LOG_DECADES, ProbBars } from './ProbBars.jsx';
 import { EditedBadge } from './ModelMaker.jsx';
 import { KVPicture } from './KVPicture.jsx';
+import { FastForward } from './FastForward.jsx';
 
 /**
  * Step / Play / Reset and the speed: for a panel, or for compare mode's
  * panels in lockstep.
- * @param {{panel: {status: any, busy: any, playing: any, ready: any, speed: any, session: string,
+ * @param {{panel: {status: any, busy: any, playing: any, ready: any, speed: any, session: string, generating?: any,
  *   step: () => unknown, togglePlay: () => void, reset: () => unknown}, label?: string}} props
+ *   generating: a fast-forward is running (a single panel's Generate N)
  */
 export function Transport({ panel, label = 'Generation' }) {
-  const ready = !!panel.status.value?.ready && !panel.busy.value;
+  const ready = !!panel.status.value?.ready && !panel.busy.value && !panel.generating?.value;
   const playing = panel.playing.value;
   return (
     <div class="spg-transport" role="group" aria-label={label}>
@@ -119,6 +121,13 @@ export function PhoneStrip({ panel, uid }) {
 function StepHeading({ panel }) {
   const s = panel.shown.value;
   const i = panel.viewIndex.value;
+  if (i !== null && !s) {
+    return (
+      <div class="spg-stephead is-past" data-testid="step-heading">
+        <p><strong>Step {i + 1}</strong>: asking the engine for this step's distribution…</p>
+      </div>
+    );
+  }
   if (i !== null && s) {
     const was = panel.steps.value[i];
     return (
@@ -133,7 +142,7 @@ function StepHeading({ panel }) {
           )
           : (
             <p>
-              <strong>Step {i + 1}</strong>: {s.forced ? 'you picked' : { sample: 'sampled', beam: 'the best beam has', speculative: 'the rounds gave' }[panel.strategy.value]} <code>{showPiece(s.piece)}</code> with
+              <strong>Step {i + 1}</strong>: {s.forced ? 'you picked' : s.fastForwarded ? 'fast-forwarded' : { sample: 'sampled', beam: 'the best beam has', speculative: 'the rounds gave' }[panel.strategy.value]} <code>{showPiece(s.piece)}</code> with
               probability {pct(s.p)}{s.forced || !Number.isFinite(s.u) ? '' : ` (u = ${s.u.toFixed(3)})`}.
               <span class="spg-hint">{panel.decoder.value.forcing ? ' Click another bar to branch from here; move a setting to re-warp this step.' : ' Move a setting to re-warp this step.'}</span>
             </p>
@@ -231,7 +240,7 @@ export function Output({ panel }) {
       steps={panel.steps.value}
       focus={panel.focus.value}
       live={panel.viewIndex.value === null && live}
-      onHover={(i) => { panel.hover.value = i; }}
+      onHover={(i) => panel.hoverStep(i)}
       onFocus={(i) => panel.pin(i)}
     />
   );
@@ -391,7 +400,7 @@ export function Playground({ panel }) {
   // a phone: Step / Play / Reset move to the strip at the bottom
   const narrow = useMedia(NARROW);
   return (
-    <div class="spg-panel" data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-strategy={how}>
+    <div class={`spg-panel${panel.generating.value ? ' is-generating' : ''}`} data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-strategy={how}>
       <Notices panel={panel} />
       <div class="spg-layout">
         <aside class="spg-card spg-controls" aria-label="Setup">
@@ -412,6 +421,7 @@ export function Playground({ panel }) {
             </div>
             <Output panel={panel} />
             <StatusLine panel={panel} />
+            <FastForward panel={panel} />
             <p class="spg-legend-text spg-hint">
               {how === 'sample' && 'Tint: the darker a token, the less likely it was. Hover or click a token to see how it was picked.'}
               {how === 'beam' && 'Each Step extends the beams by one token. Point at or click a token to see the distribution beam search ranked it in.'}
