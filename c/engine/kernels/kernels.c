@@ -49,6 +49,37 @@ float sp_dot(const float *a, const float *b, int n) {
     return sum;
 }
 
+/* One input against rows i and i + half (two rows at once: x is loaded
+ * once for both). */
+static void matmul_tile1(float *out, const float *x, const float *w, int n,
+                         int i, int half) {
+    const float *w0 = w + (size_t)i * n, *w1 = w0 + (size_t)half * n;
+    vec4 z = v4_splat(0.0f);
+    vec4 a00 = z, a01 = z, a02 = z, a03 = z;
+    vec4 a10 = z, a11 = z, a12 = z, a13 = z;
+    int j = 0;
+    for (; j + 16 <= n; j += 16) {
+        vec4 x0 = v4_load(x + j), x1 = v4_load(x + j + 4);
+        vec4 x2 = v4_load(x + j + 8), x3 = v4_load(x + j + 12);
+        a00 = v4_add(a00, v4_mul(v4_load(w0 + j), x0));
+        a01 = v4_add(a01, v4_mul(v4_load(w0 + j + 4), x1));
+        a02 = v4_add(a02, v4_mul(v4_load(w0 + j + 8), x2));
+        a03 = v4_add(a03, v4_mul(v4_load(w0 + j + 12), x3));
+        a10 = v4_add(a10, v4_mul(v4_load(w1 + j), x0));
+        a11 = v4_add(a11, v4_mul(v4_load(w1 + j + 4), x1));
+        a12 = v4_add(a12, v4_mul(v4_load(w1 + j + 8), x2));
+        a13 = v4_add(a13, v4_mul(v4_load(w1 + j + 12), x3));
+    }
+    float s0 = v4_reduce16(a00, a01, a02, a03);
+    float s1 = v4_reduce16(a10, a11, a12, a13);
+    for (; j < n; j++) {
+        s0 += w0[j] * x[j];
+        s1 += w1[j] * x[j];
+    }
+    out[i] = s0;
+    out[i + half] = s1;
+}
+
 /* Two rows at a time, row i and row i + d/2: each block of x is loaded once
  * for both, the eight accumulators are eight independent chains of adds,
  * and the weights stream from two contiguous halves of W.  (Neighbouring
@@ -61,33 +92,7 @@ float sp_dot(const float *a, const float *b, int n) {
  * (tests/c/test_kernels.c). */
 void sp_matmul(float *out, const float *x, const float *w, int n, int d) {
     const int half = d / 2;
-    for (int i = 0; i < half; i++) {
-        const float *w0 = w + (size_t)i * n, *w1 = w0 + (size_t)half * n;
-        vec4 z = v4_splat(0.0f);
-        vec4 a00 = z, a01 = z, a02 = z, a03 = z;
-        vec4 a10 = z, a11 = z, a12 = z, a13 = z;
-        int j = 0;
-        for (; j + 16 <= n; j += 16) {
-            vec4 x0 = v4_load(x + j), x1 = v4_load(x + j + 4);
-            vec4 x2 = v4_load(x + j + 8), x3 = v4_load(x + j + 12);
-            a00 = v4_add(a00, v4_mul(v4_load(w0 + j), x0));
-            a01 = v4_add(a01, v4_mul(v4_load(w0 + j + 4), x1));
-            a02 = v4_add(a02, v4_mul(v4_load(w0 + j + 8), x2));
-            a03 = v4_add(a03, v4_mul(v4_load(w0 + j + 12), x3));
-            a10 = v4_add(a10, v4_mul(v4_load(w1 + j), x0));
-            a11 = v4_add(a11, v4_mul(v4_load(w1 + j + 4), x1));
-            a12 = v4_add(a12, v4_mul(v4_load(w1 + j + 8), x2));
-            a13 = v4_add(a13, v4_mul(v4_load(w1 + j + 12), x3));
-        }
-        float s0 = v4_reduce16(a00, a01, a02, a03);
-        float s1 = v4_reduce16(a10, a11, a12, a13);
-        for (; j < n; j++) {
-            s0 += w0[j] * x[j];
-            s1 += w1[j] * x[j];
-        }
-        out[i] = s0;
-        out[i + half] = s1;
-    }
+    for (int i = 0; i < half; i++) matmul_tile1(out, x, w, n, i, half);
     if (d % 2) out[d - 1] = sp_dot(w + (size_t)(d - 1) * n, x, n);
 }
 
@@ -214,35 +219,6 @@ static void matmul_tile2(float *out, const float *x, const float *w, int n,
     }
 }
 
-/* One input against rows i and i + half: sp_matmul's own loop. */
-static void matmul_tile1(float *out, const float *x, const float *w, int n,
-                         int i, int half) {
-    const float *w0 = w + (size_t)i * n, *w1 = w0 + (size_t)half * n;
-    vec4 z = v4_splat(0.0f);
-    vec4 a00 = z, a01 = z, a02 = z, a03 = z;
-    vec4 a10 = z, a11 = z, a12 = z, a13 = z;
-    int j = 0;
-    for (; j + 16 <= n; j += 16) {
-        vec4 x0 = v4_load(x + j), x1 = v4_load(x + j + 4);
-        vec4 x2 = v4_load(x + j + 8), x3 = v4_load(x + j + 12);
-        a00 = v4_add(a00, v4_mul(v4_load(w0 + j), x0));
-        a01 = v4_add(a01, v4_mul(v4_load(w0 + j + 4), x1));
-        a02 = v4_add(a02, v4_mul(v4_load(w0 + j + 8), x2));
-        a03 = v4_add(a03, v4_mul(v4_load(w0 + j + 12), x3));
-        a10 = v4_add(a10, v4_mul(v4_load(w1 + j), x0));
-        a11 = v4_add(a11, v4_mul(v4_load(w1 + j + 4), x1));
-        a12 = v4_add(a12, v4_mul(v4_load(w1 + j + 8), x2));
-        a13 = v4_add(a13, v4_mul(v4_load(w1 + j + 12), x3));
-    }
-    float s0 = v4_reduce16(a00, a01, a02, a03);
-    float s1 = v4_reduce16(a10, a11, a12, a13);
-    for (; j < n; j++) {
-        s0 += w0[j] * x[j];
-        s1 += w1[j] * x[j];
-    }
-    out[i] = s0;
-    out[i + half] = s1;
-}
 
 void sp_matmul_batch(float *out, const float *x, const float *w, int n, int d,
                      int nb) {
