@@ -260,6 +260,10 @@ typedef struct sp_cvocab sp_cvocab;
 sp_cvocab *sp_cvocab_new(const sp_constraint *c, const sp_tokenizer *t,
                          char *err);
 void sp_cvocab_free(sp_cvocab *v);
+/* sp_cvocab_new, refused (SP_ERR_ARG) when no text of the vocabulary
+ * matches, or none within budget tokens (0: no limit); *out on SP_OK. */
+int sp_cvocab_open(const sp_constraint *c, const sp_tokenizer *t, int budget,
+                   sp_cvocab **out, char *err);
 /* The fewest tokens of the vocabulary that complete a match from s, or -1
  * when none can. */
 int sp_cvocab_need(const sp_cvocab *v, const sp_cstate *s);

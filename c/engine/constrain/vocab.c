@@ -113,6 +113,29 @@ int sp_cvocab_need(const sp_cvocab *v, const sp_cstate *s) {
     return need >= SP_UNREACHABLE ? -1 : need;
 }
 
+int sp_cvocab_open(const sp_constraint *c, const sp_tokenizer *t, int budget,
+                   sp_cvocab **out, char *err) {
+    *out = NULL;
+    sp_cvocab *cv = sp_cvocab_new(c, t, err);
+    if (!cv) return SP_ERR_NOMEM;
+    sp_cstate start;
+    sp_cstate_start(c, &start);
+    int need = sp_cvocab_need(cv, &start);
+    if (need < 0) {
+        sp_cvocab_free(cv);
+        return sp_fail(err, SP_ERR_ARG, "constraint: no text this model's "
+                       "vocabulary can write matches it");
+    }
+    if (budget > 0 && need > budget) {
+        sp_cvocab_free(cv);
+        return sp_fail(err, SP_ERR_ARG, "constraint: a match needs at least "
+                       "%d tokens but only %d steps are allowed", need,
+                       budget);
+    }
+    *out = cv;
+    return SP_OK;
+}
+
 int sp_cvocab_mask(const sp_cvocab *v, const sp_tokenizer *t,
                    const sp_cstate *at, int prev, int remaining, int end_a,
                    int end_b, int vocab, uint8_t *allowed) {

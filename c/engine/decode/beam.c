@@ -90,22 +90,9 @@ int sp_beam_constrain(sp_beam_search *b, const sp_constraint *c, int budget,
     if (!b->allowed &&
         !(b->allowed = malloc((size_t)sp_model_vocab(b->model))))
         return sp_fail(err, SP_ERR_NOMEM, "beams: out of memory");
-    sp_cvocab *cv = sp_cvocab_new(c, b->tok, err);
-    if (!cv) return SP_ERR_NOMEM;
-    sp_cstate start;
-    sp_cstate_start(c, &start);
-    int need = sp_cvocab_need(cv, &start);
-    if (need < 0) {
-        sp_cvocab_free(cv);
-        return sp_fail(err, SP_ERR_ARG, "constraint: no text this model's "
-                       "vocabulary can write matches it");
-    }
-    if (budget > 0 && need > budget) {
-        sp_cvocab_free(cv);
-        return sp_fail(err, SP_ERR_ARG, "constraint: a match needs at least "
-                       "%d tokens but only %d steps are allowed", need,
-                       budget);
-    }
+    sp_cvocab *cv;
+    int rc = sp_cvocab_open(c, b->tok, budget, &cv, err);
+    if (rc != SP_OK) return rc;
     b->cvocab = cv;
     b->constraint = c;
     b->budget = budget > 0 ? budget : 0x3fffffff;

@@ -328,22 +328,9 @@ int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
         if (!s->allowed)
             return sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
     }
-    sp_cvocab *cv = sp_cvocab_new(c, s->tok, err);
-    if (!cv) return SP_ERR_NOMEM;
-    sp_cstate start;
-    sp_cstate_start(c, &start);
-    int need = sp_cvocab_need(cv, &start);
-    if (need < 0) {
-        sp_cvocab_free(cv);
-        return sp_fail(err, SP_ERR_ARG, "constraint: no text this model's "
-                       "vocabulary can write matches it");
-    }
-    if (budget > 0 && need > budget) {
-        sp_cvocab_free(cv);
-        return sp_fail(err, SP_ERR_ARG, "constraint: a match needs at least "
-                       "%d tokens but only %d steps are allowed", need,
-                       budget);
-    }
+    sp_cvocab *cv;
+    int rc = sp_cvocab_open(c, s->tok, budget, &cv, err);
+    if (rc != SP_OK) return rc;
     sp_cvocab_free(s->cvocab);
     s->cvocab = cv;
     s->constraint = c;
