@@ -88,4 +88,33 @@ BENCH_API("bench_counters") void bench_counters(double *out);
 BENCH_API("bench_counters_reset_recompute")
 void bench_counters_reset_recompute(void);
 
+/* ---- batched forward pass, speculative decoding (bench_spec.c) --------- */
+
+/* Model slots: 0 the forward benchmark's model, 1 the shipped transformer,
+ * 2 and 3 its drafts (bible_tiny.bin, bible_bigram.bin).  Loads an image
+ * (ownership taken) into a slot with a fresh state; 0 = ok. */
+BENCH_API("bench_spec_model_load")
+int bench_spec_model_load(int slot, uint8_t *data, double size);
+/* The shipped transformer's tokenizer (after slot 1; data freed); 0 = ok. */
+BENCH_API("bench_spec_tokenizer_load")
+int bench_spec_tokenizer_load(uint8_t *data, double size);
+/* Positions 0..n_positions-1 of slot's model in passes of `batch`
+ * positions (sp_forward_batch, every row's logits); a hash of the last
+ * logits (the same for every batch size). */
+BENCH_API("bench_batch_run")
+double bench_batch_run(int slot, int batch, int n_positions);
+/* A prompt of n tokens: batched (passes of SP_BATCH_MAX, the last logits
+ * only) or one sp_forward per token; a hash of the last logits. */
+BENCH_API("bench_prefill") double bench_prefill(int slot, int n, int batched);
+/* A generation of the shipped transformer from "And God said", at most
+ * max_tokens tokens (or to the end of the text or the context): plain
+ * (draft 0) or speculative with draft 1 (bible_tiny) or 2 (bible_bigram)
+ * drafting k tokens a round.  Returns a hash of the generated tokens;
+ * out[7] = generated, drafted, accepted, rounds, the target's forward
+ * passes and the positions they fed (the prompt's prefill included), and
+ * the prompt's tokens. */
+BENCH_API("bench_generate")
+double bench_generate(int draft, int k, double temperature, double seed,
+                      int max_tokens, double *out);
+
 #endif /* SP_BENCH_H */

@@ -17,6 +17,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+import { benchSpeculative } from './spec.mjs';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'build/bench');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -374,6 +376,10 @@ try {
     with_cache_us_per_forward_call: round((C.median * 1e3) / TOKENS),
   };
 
+  // ---- batched forward pass, speculative decoding (spec.mjs) ----------
+  const spec = benchSpeculative({ simd, scalar, ROOT, OUT, QUICK, stats, round, spreadOf, log });
+  Object.assign(result, spec.result);
+
   // ---- budgets, table -------------------------------------------------
   const budgets = {
     sampler_wasm_simd_us: { value: result.sampler.wasm_simd_us, limit: `<= ${BUDGET.sampler_us}`, pass: result.sampler.wasm_simd_us <= BUDGET.sampler_us },
@@ -383,6 +389,7 @@ try {
     forward_simd_over_scalar: { value: result.forward.simd_over_scalar, limit: `>= ${BUDGET.forward_simd_vs_scalar}`, pass: result.forward.simd_over_scalar >= BUDGET.forward_simd_vs_scalar },
     forward_simd_over_native: { value: result.forward.simd_over_native, limit: `>= ${BUDGET.forward_simd_vs_native}`, pass: result.forward.simd_over_native >= BUDGET.forward_simd_vs_native },
     kv_cache_speedup: { value: result.kv_cache.speedup, limit: `>= ${BUDGET.kv_speedup}`, pass: result.kv_cache.speedup >= BUDGET.kv_speedup },
+    ...spec.budgets,
   };
   result.budgets = budgets;
   result.budgets_met = Object.values(budgets).every((b) => b.pass);
@@ -393,12 +400,12 @@ try {
   result.quick = QUICK;
 
   fs.writeFileSync(path.join(ROOT, 'build/bench.json'), JSON.stringify(result, null, 2) + '\n');
-  console.log(table(result, S, F, G, ST));
+  console.log(table(result, S, F, G, ST, spec.rows));
 } finally {
   native.close();
 }
 
-function table(r, S, F, G, ST) {
+function table(r, S, F, G, ST, extraRows = []) {
   const pf = (b) => (b.pass ? 'PASS' : 'MISS');
   const sp = (st, d = 1) => `${fmt(st.min, d)}–${fmt(st.max, d)}`;
   const iqr = (st, d = 1) => `${fmt(st.q1, d)}–${fmt(st.q3, d)}`;
@@ -441,6 +448,7 @@ function table(r, S, F, G, ST) {
   row('  with the cache', fmt(r.kv_cache.with_cache_ms), `${fmt(kc.q1)}–${fmt(kc.q3)}`, `${fmt(kc.min)}–${fmt(kc.max)}`, '');
   row('  recomputing the prefix', fmt(r.kv_cache.recompute_ms), '', `(1 run, ${r.kv_cache.recompute_chunks} chunks)`, '');
   row('  recompute / cache', `${fmt(r.kv_cache.speedup)}×`, '', `flops ${fmt(r.kv_cache.flop_ratio)}×`, `≥ ${BUDGET.kv_speedup}×  ${pf(b.kv_cache_speedup)}`);
+  if (extraRows.length) rows.push([''], ...extraRows);
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((c) => (c[i] ?? '').length)));
   const lines = rows.map((c) => (c.length === 1 ? '' : c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ')));
   const checks = `checks: pipeline == full-sort reference ${r.sampler.agrees_with_full_sort ? 'yes' : 'NO'} (${r.sampler.kept_tokens} kept); ` +

@@ -34,11 +34,12 @@ static const char USAGE[] =
     "      a masked logit may be \"-inf\"); prints the final distribution and "
     "the\n"
     "      step's report as one JSON object; with --seed also draws a token\n"
-    "  sampler generate --model PATH|bigram|transformer [--tokenizer PATH]\n"
+    "  sampler generate --model PATH|bigram|transformer|bible-bigram|bible-tiny\n"
+    "      [--tokenizer PATH]\n"
     "      [--prompt TEXT] [--steps N] [--seed S] [SAMPLER OPTIONS] [--json]\n"
     "      [--regex PATTERN | --grammar json|json-object] [--metrics]\n"
     "      [--beams B [--length-penalty A]]\n"
-    "      [--draft MODEL [--draft-tokenizer PATH] --speculate N]\n"
+    "      [--draft MODEL [--draft-tokenizer PATH] --speculate N] [--work]\n"
     "      prints the prompt and the generated text; --json prints one JSON\n"
     "      object per step instead; --regex / --grammar constrain the\n"
     "      generated text to match (within --steps tokens): json is any JSON\n"
@@ -47,7 +48,10 @@ static const char USAGE[] =
     "      --beams B runs a deterministic beam search of width B instead of\n"
     "      sampling (score = log p / length^A) and prints the best\n"
     "      hypothesis; --draft samples speculatively: MODEL drafts N tokens a\n"
-    "      round, the model verifies them (acceptance rate on stderr)\n"
+    "      round, the model verifies them in one batched pass (acceptance\n"
+    "      rate on stderr); bible-bigram and bible-tiny are the default\n"
+    "      transformer's drafts; --work prints the forward passes the models\n"
+    "      ran (a batched pass counts once) and the tokens per pass\n"
     "  sampler logits --model PATH --tokens 1,5,9\n"
     "      prints {\"logits\": [[...position 0...], ...]} (one KV-cache pass)\n"
     "  sampler encode --tokenizer PATH|--model PATH --text TEXT [--bos] "
@@ -349,8 +353,14 @@ static int load_model(const char *name, const char *tokenizer_path,
     }
     if (strcmp(name, "bigram") == 0) {
         model_path = join_path(sp_host_models_dir(), "bigram.bin");
-    } else if (strcmp(name, "transformer") == 0) {
-        model_path = join_path(sp_host_models_dir(), "transformer.bin");
+    } else if (strcmp(name, "transformer") == 0 ||
+               strcmp(name, "bible-bigram") == 0 ||
+               strcmp(name, "bible-tiny") == 0) {
+        /* the default transformer, and its two drafts in its vocabulary */
+        const char *file = name[0] == 't' ? "transformer.bin"
+                           : name[6] == 'b' ? "bible_bigram.bin"
+                                            : "bible_tiny.bin";
+        model_path = join_path(sp_host_models_dir(), file);
         if (!tokenizer_path)
             tok_path = join_path(sp_host_models_dir(),
                                  "transformer_tokenizer.bin");
@@ -529,6 +539,7 @@ typedef struct {
     uint64_t seed;
     long long steps;
     int json, metrics;
+    int work;            /* --work: the model's work on stderr */
     const char *regex;   /* --regex PATTERN, or NULL */
     const char *grammar; /* --grammar NAME (one of GRAMMARS), or NULL */
     int beams;           /* --beams B: beam search; 0: sampling */
@@ -569,6 +580,8 @@ static int parse_generate(args *a, gen_request *g) {
         if (r > 0) continue;
         if (is_opt(a, "--metrics") && !a->value) {
             g->metrics = 1;
+        } else if (is_opt(a, "--work") && !a->value) {
+            g->work = 1;
         } else if (is_opt(a, "--beams")) {
             NEED_VALUE(a, v);
             if (!parse_int(v, &g->beams) ||
@@ -647,14 +660,11 @@ static int check_generate(const gen_request *g) {
     if (g->regex && g->grammar)
         return say_error(EXIT_BAD_ARG, "--regex and --grammar cannot be "
                          "combined");
-    if (g->beams && (g->regex || g->grammar || g->metrics || g->draft))
+    if (g->beams && (g->metrics || g->draft))
         return say_error(EXIT_BAD_ARG, "--beams cannot be combined with "
-                         "--regex, --grammar, --metrics or --draft");
+                         "--metrics or --draft");
     if (!g->draft != !g->speculate)
         return say_error(EXIT_BAD_ARG, "--draft and --speculate go together");
-    if (g->draft && (g->regex || g->grammar))
-        return say_error(EXIT_BAD_ARG, "--draft cannot be combined with "
-                         "--regex or --grammar");
     return check_params(&g->params, 0);
 }
 
@@ -767,6 +777,18 @@ static int sample_steps(sp_session *s, const gen_request *g, int seq_len) {
 }
 
 /* Sampling, optionally constrained (constraint may be NULL). */
+/* The work a session's model did (--work): forward passes, the positions
+ * they fed, and the tokens generated per pass. */
+static void say_work(const char *who, const sp_session *s) {
+    sp_counters c;
+    sp_session_counters(s, &c);
+    int n = sp_session_n_generated(s);
+    say_error(0, "work: %s: %llu forward passes over %llu positions; %d "
+              "tokens generated, %.2f per pass", who,
+              (unsigned long long)c.passes, (unsigned long long)c.tokens, n,
+              c.passes ? (double)n / (double)c.passes : 0.0);
+}
+
 static int run_sampling(const loaded *l, const gen_request *g,
                         const sp_constraint *constraint) {
     char err[SP_ERR_LEN];
@@ -788,6 +810,7 @@ static int run_sampling(const loaded *l, const gen_request *g,
                                "%s", err);
         else
             status = sample_steps(s, g, sp_model_seq_len(l->model));
+        if (!status && g->work) say_work("model", s);
     }
     sp_session_free(s);
     return status;
@@ -832,12 +855,20 @@ static void put_beams(sp_buf *b, const sp_beam_search *bs, long long i) {
 }
 
 /* Beam search: the best hypothesis, or with --json every step's beams. */
-static int run_beams(const loaded *l, const gen_request *g) {
+static int run_beams(const loaded *l, const gen_request *g,
+                     const sp_constraint *constraint) {
     char err[SP_ERR_LEN];
     int max_tokens = (int)strlen(g->prompt) + 3 + (int)g->steps;
     sp_beam_search *bs = sp_beam_new(l->model, l->tokenizer, g->beams,
                                      (float)g->length_penalty, max_tokens, err);
     if (!bs) return say_error(EXIT_BAD_ARG, "--%s", err);
+    if (constraint &&
+        sp_beam_constrain(bs, constraint, (int)g->steps, err) != SP_OK) {
+        sp_beam_free(bs);
+        const char *why = strchr(err, ':') ? strchr(err, ':') + 2 : err;
+        return say_error(EXIT_BAD_ARG, "--%s%s",
+                         g->regex ? "regex: " : "grammar: ", why);
+    }
     if (sp_beam_start(bs, g->prompt, err) != SP_OK) {
         sp_beam_free(bs);
         return say_error(EXIT_BAD_ARG, "%s", err);
@@ -862,8 +893,18 @@ static int run_beams(const loaded *l, const gen_request *g) {
         }
     }
     if (!status && !g->json) {
+        /* under a constraint, the best hypothesis that is complete */
+        int best = 0;
+        if (constraint) {
+            while (best < sp_beam_count(bs) && !sp_beam_finished(bs, best))
+                best++;
+            if (best == sp_beam_count(bs)) {
+                say_error(0, "no hypothesis is complete yet: the best one");
+                best = 0;
+            }
+        }
         int n;
-        const int *tokens = sp_beam_tokens(bs, 0, &n);
+        const int *tokens = sp_beam_tokens(bs, best, &n);
         sp_buf_puts(&b, g->prompt);
         put_tokens(&b, bs, tokens, sp_beam_n_prompt(bs), n);
         sp_buf_puts(&b, "\n");
@@ -955,7 +996,8 @@ static int speculate_rounds(sp_speculator *sp, sp_session *s,
 }
 
 /* Speculative sampling: --draft MODEL proposes, the model verifies. */
-static int run_speculative(const loaded *target, const gen_request *g) {
+static int run_speculative(const loaded *target, const gen_request *g,
+                           const sp_constraint *constraint) {
     char err[SP_ERR_LEN];
     loaded d;
     int status = load_model(g->draft, g->draft_tokenizer, 1, &d);
@@ -966,8 +1008,14 @@ static int run_speculative(const loaded *target, const gen_request *g) {
         return say_error(EXIT_BAD_FILE, "%s", err);
     }
     sp_sampler_set_raw(sp_session_sampler(s), g->json);
-    sp_speculator *sp = sp_spec_new(s, d.model, d.tokenizer, g->speculate, err);
-    if (!sp) {
+    sp_speculator *sp = NULL;
+    if (constraint &&
+        sp_session_constrain(s, constraint, (int)g->steps, err) != SP_OK) {
+        const char *why = strchr(err, ':') ? strchr(err, ':') + 2 : err;
+        status = say_error(EXIT_BAD_ARG, "--%s%s",
+                           g->regex ? "regex: " : "grammar: ", why);
+    } else if (!(sp = sp_spec_new(s, d.model, d.tokenizer, g->speculate,
+                                  err))) {
         status = say_error(EXIT_BAD_ARG, "--draft: %s", err);
     } else {
         int rc = sp_spec_start(sp, g->prompt, g->seed, err);
@@ -976,6 +1024,16 @@ static int run_speculative(const loaded *target, const gen_request *g) {
                                "%s", err);
         else
             status = speculate_rounds(sp, s, g);
+        if (!status && g->work) {
+            long long passes, fed;
+            sp_spec_work(sp, &passes, &fed);
+            say_work("target", s);
+            say_error(0, "work: verification: %lld batched passes over %lld "
+                      "positions (the last token and the drafts)%s", passes,
+                      fed, sp_spec_matched(sp) ? "; the draft speaks the "
+                      "target's tokenizer" : "; draft tokens mapped by text");
+            say_work("draft", sp_spec_draft_session(sp));
+        }
     }
     sp_spec_free(sp);
     sp_session_free(s);
@@ -1026,8 +1084,8 @@ static int cmd_generate(args *a) {
     if (!status) status = add_breakers(&g, &l);
     if (!status) status = check_params(&g.params, sp_model_vocab(l.model));
     if (!status) {
-        if (g.beams) status = run_beams(&l, &g);
-        else if (g.draft) status = run_speculative(&l, &g);
+        if (g.beams) status = run_beams(&l, &g, constraint);
+        else if (g.draft) status = run_speculative(&l, &g, constraint);
         else status = run_sampling(&l, &g, constraint);
     }
     sp_constraint_free(constraint);

@@ -78,6 +78,11 @@ float sp_exp_shift_sum(const float *x, float shift, float *out, int n);
 float sp_dot(const float *a, const float *b, int n);
 /* out[i] = dot(w + i * n, x, n) for i in [0, d): W (d, n) @ x (n) */
 void sp_matmul(float *out, const float *x, const float *w, int n, int d);
+/* out[b * d + i] = dot(w + i * n, x + b * n, n) for b in [0, nb): the same
+ * W against nb inputs, each weight loaded once per tile of inputs; every
+ * output has the bits sp_matmul gives for its input alone */
+void sp_matmul_batch(float *out, const float *x, const float *w, int n, int d,
+                     int nb);
 /* largest element ((a > b) ? a : b folding, so NaN never wins) */
 float sp_max(const float *x, int n);
 /* sp_find_not_below(x, INFINITY, n), and when that is -1 (no NaN, no
@@ -179,8 +184,18 @@ void *sp_transformer_state_new(const sp_transformer *t);
 void sp_transformer_state_free(void *state);
 float *sp_transformer_forward(const sp_transformer *t, void *state,
                               int token, int pos);
+/* tokens[0..n) at positions pos.. in one pass (n <= SP_BATCH_MAX); the
+ * logits [n][vocab] (only the last row when last_only), or NULL for bad
+ * tokens or positions or when memory is short */
+float *sp_transformer_forward_batch(const sp_transformer *t, void *state,
+                                    const int *tokens, int n, int pos,
+                                    int last_only);
 void sp_transformer_state_copy(const sp_transformer *t, void *dst,
                                const void *src, int n_pos);
+/* the state's last logits [vocab] */
+float *sp_transformer_state_logits(void *state);
+/* the last logits a state's forward pass left, [vocab] */
+float *sp_state_logits(const sp_model *m, sp_state *st);
 /* adds the work of one forward pass at pos to *c (sp_state_counters) */
 void sp_transformer_count(const sp_transformer *t, int pos, sp_counters *c);
 
@@ -192,9 +207,33 @@ struct sp_state {
     sp_model_kind kind;
     int vocab;
     float *logits;   /* bigram: the row for the last token */
+    float *batch_logits; /* bigram: [SP_BATCH_MAX][vocab], or NULL */
     void *transformer_state;
     sp_counters counters; /* sp_state_counters */
 };
+
+/* ---- speculative decoding's hooks into a session (session.c) ----------- */
+
+/* One batched pass of the session's model over its last token, when a
+ * step left it unfed, and the drafted tokens[0..n) that fit in the
+ * context (tokens stays borrowed until sp_session_feed_ahead_end).  Until
+ * then, a step whose token is the next of those takes the logits computed
+ * for it, and a step whose token is not leaves it unfed for the next pass.
+ * *fed: the positions the pass ran (0: none was needed). */
+int sp_session_feed_ahead(sp_session *s, const int *tokens, int n, int *fed,
+                          char *err);
+void sp_session_feed_ahead_end(sp_session *s);
+/* Appends token as sp_session_step(s, p, token) would, from the warp the
+ * sp_session_preview(s, p) just before made (no second warp): the draw's
+ * uniform, the stats, the constraint, the next logits.  SP_ERR_STATE when
+ * the step record is not a live preview. */
+int sp_session_commit(sp_session *s, const sp_params *p, int token,
+                      char *err);
+/* The tokens the session's constraint would allow after its text and
+ * extra[0..n_extra) (allowed[vocab]; the fixed mask too); returns how many,
+ * or -1 when the session has no constraint. */
+int sp_session_constraint_after(sp_session *s, const int *extra, int n_extra,
+                                uint8_t *allowed);
 
 /* ---- constraints (constrain/) -------------------------------------------- */
 
@@ -224,5 +263,12 @@ void sp_cvocab_free(sp_cvocab *v);
 /* The fewest tokens of the vocabulary that complete a match from s, or -1
  * when none can. */
 int sp_cvocab_need(const sp_cvocab *v, const sp_cstate *s);
+/* The tokens (allowed[vocab]) after which text that stands at `at`, its
+ * last token prev, can still match within `remaining` more tokens; the
+ * end-of-text tokens end_a and end_b (-1: none) only when it matches now.
+ * Returns how many. */
+int sp_cvocab_mask(const sp_cvocab *v, const sp_tokenizer *t,
+                   const sp_cstate *at, int prev, int remaining, int end_a,
+                   int end_b, int vocab, uint8_t *allowed);
 
 #endif /* SP_INTERNAL_H */

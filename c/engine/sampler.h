@@ -459,20 +459,38 @@ void sp_state_copy(const sp_model *m, sp_state *dst, const sp_state *src,
  * the next position, [vocab], owned by the state. */
 float *sp_forward(const sp_model *m, sp_state *st, int token, int pos);
 
+/* The batched forward pass: feeds tokens[0..n) at positions pos..pos+n-1
+ * (n in 1..SP_BATCH_MAX) in one call, reading each weight matrix once for
+ * the n positions, and returns their logits, [n][vocab] row by row, owned
+ * by the state and valid until its next forward.  Row b has the very bits
+ * sp_forward(m, st, tokens[b], pos + b) would give after the rows before
+ * it (same kernels, same summation order), and the state is left as those
+ * n calls leave it.  last_only: only the last row is computed (a prompt's
+ * prefill).  NULL for a token or a position out of range, or when memory
+ * is short.  Speculative decoding verifies its drafted tokens with it, and
+ * a session prefills its prompt with it. */
+#define SP_BATCH_MAX 32
+const float *sp_forward_batch(const sp_model *m, sp_state *st,
+                              const int *tokens, int n, int pos,
+                              int last_only);
+
 /* Work done by a state's forward passes since sp_state_new or the last
  * reset.  flops: 2 x the multiply-adds the passes did (matmuls, attention
  * scores, weighted sums of the values); flops_no_cache: what recomputing
  * the whole prefix 0..pos from scratch at every call would have cost (the
  * same count for positions 0..pos, logits included, summed over the calls);
- * tokens: forward calls; kv_reused: key and value vectors (one [kv_dim] row
- * of one layer each) read from earlier positions; kv_written: new ones.  A
- * bigram counts tokens only. */
+ * tokens: positions fed (one per sp_forward call, n per batched pass);
+ * kv_reused: key and value vectors (one [kv_dim] row of one layer each)
+ * read from earlier positions; kv_written: new ones; passes: forward calls,
+ * a batched pass counting once (each reads the weights once).  A bigram
+ * counts tokens and passes only. */
 typedef struct {
     double flops;
     double flops_no_cache;
     uint64_t tokens;
     uint64_t kv_reused;
     uint64_t kv_written;
+    uint64_t passes;
 } sp_counters;
 
 void sp_state_counters(const sp_state *st, sp_counters *out);
@@ -499,6 +517,8 @@ void sp_tokenizer_free(sp_tokenizer *t);
 int sp_tokenizer_vocab(const sp_tokenizer *t);
 sp_tok_kind sp_tokenizer_kind(const sp_tokenizer *t);
 int sp_tokenizer_bos(const sp_tokenizer *t); /* -1 when it has none */
+/* Whether two tokenizers are the same: kind, pieces, ids, scores. */
+int sp_tokenizers_equal(const sp_tokenizer *a, const sp_tokenizer *b);
 int sp_tokenizer_eos(const sp_tokenizer *t); /* -1 when it has none */
 /* Encodes text into ids (at most max_ids); returns the count or -1 with a
  * message. */
@@ -595,6 +615,11 @@ sp_beam_search *sp_beam_new(const sp_model *m, const sp_tokenizer *tok,
                             int width, float length_penalty, int max_tokens,
                             char *err);
 void sp_beam_free(sp_beam_search *b);
+/* Constrains every hypothesis's generated text to the regex or grammar c
+ * (borrowed; NULL lifts it), within budget generated tokens (0 = no
+ * limit), as sp_session_constrain does a session's; before sp_beam_start. */
+int sp_beam_constrain(sp_beam_search *b, const sp_constraint *c, int budget,
+                      char *err);
 int sp_beam_start(sp_beam_search *b, const char *prompt, char *err);
 /* One expansion; bias and penalties of p apply, its warpers do not.
  * SP_ERR_STATE when every hypothesis is finished or the context is full. */
@@ -643,9 +668,29 @@ int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err);
 int sp_spec_round_tokens(const sp_speculator *sp, const int **tokens,
                          const int **status);
 int sp_spec_round_drafted(const sp_speculator *sp, const int **drafted);
+/* target_positions: the positions the target verified (one per token it
+ * appended), counted as before batching. */
 void sp_spec_totals(const sp_speculator *sp, long long *drafted,
                     long long *accepted, long long *rounds,
                     long long *target_positions);
+/* The target's batched passes (one per round) and the positions they fed
+ * (the token the last round ended with, and every draft, accepted or not):
+ * the work verification did. */
+void sp_spec_work(const sp_speculator *sp, long long *target_passes,
+                  long long *target_fed);
+/* The positions the last round's batched pass fed (0: none was needed). */
+int sp_spec_round_fed(const sp_speculator *sp);
+/* Whether the draft speaks the target's ids (its tokenizer is the same). */
+int sp_spec_matched(const sp_speculator *sp);
+/* The last round's rejection: the index of the rejected draft (-1: none
+ * was), the drafted target id, and at that position the target's final
+ * distribution p, the draft's q and the residual max(0, p - q) (not
+ * normalized) the replacement was drawn from, each [target vocab]. */
+int sp_spec_round_rejection(const sp_speculator *sp, int *drafted,
+                            const float **p, const float **q,
+                            const float **residual);
+/* The draft's session (its text: the target's, then the round's drafts). */
+const sp_session *sp_spec_draft_session(const sp_speculator *sp);
 
 /* --------------------------------------------------------------- metrics */
 

@@ -420,8 +420,8 @@ int api_session_stats(const sp_session *s, double *out, int max_tokens) {
     }
     return n;
 }
-/* counters into out[5]: flops, flops without cache, tokens, kv reused,
- * kv written */
+/* counters into out[6]: flops, flops without cache, tokens, kv reused,
+ * kv written, forward passes (a batched pass counts once) */
 API("api_session_counters")
 void api_session_counters(const sp_session *s, double *out) {
     sp_counters c;
@@ -431,6 +431,7 @@ void api_session_counters(const sp_session *s, double *out) {
     out[2] = (double)c.tokens;
     out[3] = (double)c.kv_reused;
     out[4] = (double)c.kv_written;
+    out[5] = (double)c.passes;
 }
 
 /* ---- beam search ----------------------------------------------------- */
@@ -446,6 +447,10 @@ sp_beam_search *api_beam_new(const sp_model *m, const sp_tokenizer *t,
 API("api_beam_free") void api_beam_free(sp_beam_search *b) { sp_beam_free(b); }
 API("api_beam_start") int api_beam_start(sp_beam_search *b, const char *prompt) {
     return sp_beam_start(b, prompt, last_error);
+}
+API("api_beam_constrain")
+int api_beam_constrain(sp_beam_search *b, const sp_constraint *c, int budget) {
+    return sp_beam_constrain(b, c, budget, last_error);
 }
 API("api_beam_step")
 int api_beam_step(sp_beam_search *b, const sp_params *p) {
@@ -521,6 +526,34 @@ API("api_spec_totals") void api_spec_totals(const sp_speculator *sp, double *out
     out[1] = (double)a;
     out[2] = (double)r;
     out[3] = (double)t;
+}
+
+/* work into out[4]: the target's batched passes and the positions they
+ * fed (all rounds), the positions the last round's pass fed, and 1 when
+ * the draft speaks the target's tokenizer */
+API("api_spec_work") void api_spec_work(const sp_speculator *sp, double *out) {
+    long long passes, fed;
+    sp_spec_work(sp, &passes, &fed);
+    out[0] = (double)passes;
+    out[1] = (double)fed;
+    out[2] = sp_spec_round_fed(sp);
+    out[3] = sp_spec_matched(sp);
+}
+/* the last round's rejection: its index (-1: none) and the drafted target
+ * id in out[0..2), and the target's p, the draft's q and the residual
+ * max(0, p - q) at that position into the three arrays [target vocab] */
+API("api_spec_rejection")
+void api_spec_rejection(const sp_speculator *sp, double *out, float *p,
+                        float *q, float *residual, int vocab) {
+    int drafted = -1;
+    const float *pp, *qq, *rr;
+    int at = sp_spec_round_rejection(sp, &drafted, &pp, &qq, &rr);
+    out[0] = at;
+    out[1] = drafted;
+    if (at < 0) return;
+    memcpy(p, pp, sizeof(float) * (size_t)vocab);
+    memcpy(q, qq, sizeof(float) * (size_t)vocab);
+    memcpy(residual, rr, sizeof(float) * (size_t)vocab);
 }
 
 /* ---- PRNG (tests) --------------------------------------------------- */

@@ -151,7 +151,8 @@ describe.skipIf(!haveChromium)('the sampler chain', () => {
     await stepTimes(page, 15);
     const text = await generated(page);
     expect(text).toBe(await engineText({ seed: 13, steps: 15, params: { logit_bias: [[id, 2.5]] } }));
-    const link = await open({ hash: `${(await hashOf(page))}` });
+    await until(async () => (await hashOf(page)).includes('steps=15')); // the link is written a moment after the step
+    const link = await open({ hash: await hashOf(page) });
     await until(async () => (await generated(link)) === text);
   });
 
@@ -176,6 +177,7 @@ describe.skipIf(!haveChromium)('the sampler chain', () => {
     await stepTimes(page, 20);
     const text = await generated(page);
     expect(text).toBe(await engineText({ prompt: 'Ma', seed: 21, steps: 20, params: { dry_multiplier: 0.8, dry_sequence_breakers: breakers } }));
+    await until(async () => (await hashOf(page)).includes('steps=20')); // the link is written a moment after the step
     const link = await open({ hash: await hashOf(page) });
     await until(async () => (await generated(link)) === text);
   });

@@ -232,6 +232,8 @@ describe.skipIf(!haveChromium)('the page under stress in Chromium', () => {
       input.dispatchEvent(new Event('change', { bubbles: true }));
       return input.value;
     }, [selector, v]);
+    // (the penalties' stage is closed while it is off: open it)
+    await page.locator('[data-stage="penalties"] [data-testid="stage-more"]').click();
     const fields = {
       'input[name="temperature"]': ['temperature', 0, 3],
       'input[name="top_k"]': ['top_k', 0, 54],

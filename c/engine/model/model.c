@@ -70,6 +70,7 @@ fail:
 void sp_state_free(sp_state *st) {
     if (!st) return;
     free(st->logits);
+    free(st->batch_logits);
     if (st->transformer_state) sp_transformer_state_free(st->transformer_state);
     free(st);
 }
@@ -97,7 +98,10 @@ float *sp_forward(const sp_model *m, sp_state *st, int token, int pos) {
                                         token, pos);
         if (logits) sp_transformer_count(m->transformer, pos, &st->counters);
     }
-    if (logits) st->counters.tokens++;
+    if (logits) {
+        st->counters.tokens++;
+        st->counters.passes++;
+    }
     return logits;
 }
 
@@ -186,6 +190,52 @@ int sp_model_cost(const sp_model *m, int n, sp_counters *out, char *err) {
             sp_transformer_count(m->transformer, pos, out);
     out->tokens = (uint64_t)n;
     return SP_OK;
+}
+
+const float *sp_forward_batch(const sp_model *m, sp_state *st,
+                              const int *tokens, int n, int pos,
+                              int last_only) {
+    if (n < 1 || n > SP_BATCH_MAX || pos < 0 ||
+        (m->seq_len > 0 && pos > m->seq_len - n))
+        return NULL;
+    for (int b = 0; b < n; b++)
+        if (tokens[b] < 0 || tokens[b] >= m->vocab) return NULL;
+    const float *logits;
+    if (m->kind != SP_MODEL_TRANSFORMER) {
+        /* a table look-up per position (a hand-made model's one row):
+         * rows of the batch buffer */
+        if (!st->batch_logits) {
+            st->batch_logits =
+                malloc(sizeof(float) * SP_BATCH_MAX * (size_t)m->vocab);
+            if (!st->batch_logits) return NULL;
+        }
+        for (int b = last_only ? n - 1 : 0; b < n; b++) {
+            float *row = st->batch_logits + (size_t)b * (size_t)m->vocab;
+            if (m->kind == SP_MODEL_BIGRAM)
+                sp_bigram_forward(m->bigram, row, tokens[b]);
+            else
+                sp_handmade_forward(m->handmade, row);
+        }
+        memcpy(st->logits, st->batch_logits + (size_t)(n - 1) * m->vocab,
+               sizeof(float) * (size_t)m->vocab);
+        logits = st->batch_logits;
+    } else {
+        logits = sp_transformer_forward_batch(m->transformer,
+                                              st->transformer_state, tokens,
+                                              n, pos, last_only);
+        if (!logits) return NULL;
+        for (int b = 0; b < n; b++)
+            sp_transformer_count(m->transformer, pos + b, &st->counters);
+    }
+    st->counters.tokens += (uint64_t)n;
+    st->counters.passes++;
+    return logits;
+}
+
+float *sp_state_logits(const sp_model *m, sp_state *st) {
+    return m->kind != SP_MODEL_TRANSFORMER
+               ? st->logits
+               : sp_transformer_state_logits(st->transformer_state);
 }
 
 void sp_state_counters(const sp_state *st, sp_counters *out) {

@@ -154,6 +154,19 @@ void sp_tokenizer_free(sp_tokenizer *t) {
     free(t);
 }
 
+int sp_tokenizers_equal(const sp_tokenizer *a, const sp_tokenizer *b) {
+    if (a == b) return 1;
+    if (a->kind != b->kind || a->vocab != b->vocab || a->bos != b->bos ||
+        a->eos != b->eos)
+        return 0;
+    for (int i = 0; i < a->vocab; i++)
+        if (a->piece_len[i] != b->piece_len[i] ||
+            memcmp(a->pieces[i], b->pieces[i], (size_t)a->piece_len[i]) != 0 ||
+            (a->scores && b->scores && a->scores[i] != b->scores[i]))
+            return 0;
+    return 1;
+}
+
 int sp_tokenizer_vocab(const sp_tokenizer *t) { return t->vocab; }
 sp_tok_kind sp_tokenizer_kind(const sp_tokenizer *t) { return t->kind; }
 int sp_tokenizer_bos(const sp_tokenizer *t) { return t->bos; }

@@ -19,7 +19,7 @@
  * ignored with a notice.
  */
 import {
-  BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, LEGACY_LENGTH_PENALTY, MAX_REGEX, SPECULATE, applySettingField, defaultPanelSpec,
+  BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, defaultDraft, LEGACY_LENGTH_PENALTY, MAX_REGEX, SPECULATE, applySettingField, defaultPanelSpec,
   biasesText, orderFromField, paramError, parseBans, parseBiases, parseBreakers, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
 } from './lab.js';
 import { PARAM_SPECS, STAGES, defaultParams } from './params.js';
@@ -457,7 +457,8 @@ export function serializeHash(state) {
   if (strategy === 'beam' || beam.width !== BEAM_WIDTH.def) search.set('beams', String(beam.width));
   // written with the beams (a link without it means the old default, 0)
   if (search.has('beams') || beam.lengthPenalty !== LENGTH_PENALTY.def) search.set('length_penalty', String(beam.lengthPenalty));
-  if (strategy === 'speculative' || spec.draft !== 'bigram') search.set('draft', DRAFT_MODELS.includes(spec.draft) ? spec.draft : 'file');
+  // the draft is written when it is not what the model gets by default
+  if (strategy === 'speculative' || spec.draft !== defaultDraft(state.model ?? 'bigram')) search.set('draft', DRAFT_MODELS.includes(spec.draft) ? spec.draft : 'file');
   if (strategy === 'speculative' || spec.n !== SPECULATE.def) search.set('speculate', String(spec.n));
   constraint();
   if (state.bans?.length) search.set('ban', state.bans.join(','));

@@ -39,7 +39,14 @@ export const LENGTH_PENALTY = { min: 0, max: 2, step: 0.1, def: 1 };
 export const LEGACY_LENGTH_PENALTY = 0;
 export const SPECULATE = { min: 1, max: 8, def: 4 };
 /** the models a link can name as the draft */
-export const DRAFT_MODELS = ['bigram', 'transformer'];
+export const DRAFT_MODELS = ['bigram', 'transformer', 'bible-tiny', 'bible-bigram'];
+
+/** The draft a model gets unless the learner (or a link) picks one: the
+ * tiny transformer's matched draft, which speaks its vocabulary; else the
+ * bigram.  (A link without draft= means the bigram, as it always did.) */
+export function defaultDraft(/** @type {string} */ modelId) {
+  return modelId === 'transformer' ? 'bible-tiny' : 'bigram';
+}
 export const MAX_BANS = 64;
 /** finite logit biases a panel can hold, and the range of their slider
  * (the engine takes any finite value; -inf is a ban) */
@@ -341,7 +348,7 @@ export function parsePanelSpec(text) {
       const why = penaltyError(v);
       if (why) notices.push(`"${f}": ${why}`);
       else spec.beam.lengthPenalty = v;
-    } else if ((m = /^spec([0-9]+)(?:-([a-z]+))?$/.exec(f))) {
+    } else if ((m = /^spec([0-9]+)(?:-([a-z][a-z-]*))?$/.exec(f))) {
       const v = Number(m[1]);
       let draft = m[2] ?? 'bigram';
       const why = speculateError(v) || (DRAFT_MODELS.includes(draft) || draft === 'file' ? '' : `the draft model must be one of ${DRAFT_MODELS.join(', ')}`);

@@ -17,7 +17,7 @@
 import { batch, computed, signal } from '@preact/signals';
 
 import { SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, settingsAt } from './hash.js';
-import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, MAX_BIASES, SPECULATE, matchPreset, presetParams } from './lab.js';
+import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, MAX_BIASES, SPECULATE, defaultDraft, matchPreset, presetParams } from './lab.js';
 import { PARAM_SPECS, SPEC, clampParam, defaultParams, orderName, orderOf } from './params.js';
 import { DECODERS } from './decoders/index.js';
 import { sample } from './decoders/sample.js';
@@ -30,9 +30,10 @@ import { createPlayer } from './loop.js';
 /** @typedef {{n: number, seed: number, index: number, freq: Float64Array, otherFreq: number, kl: number}} Samples */
 /**
  * @typedef {{id: string, name: string, builtin: boolean, url?: string, tokenizerUrl?: string | null, info?: ModelInfo,
- *   handmade?: string, text?: Uint8Array}} ModelEntry
+ *   handmade?: string, text?: Uint8Array, draftOnly?: boolean}} ModelEntry
  *   url: a model file the Worker fetches (a lesson's checkpoint); info: a model loaded from files;
- *   handmade: a hand-made model's spec ("logits:2,1,0"); text: the learner's text a bigram is trained on
+ *   handmade: a hand-made model's spec ("logits:2,1,0"); text: the learner's text a bigram is trained on;
+ *   draftOnly: a draft for speculative decoding, not in the model picker
  */
 /** @typedef {import('../worker/host.js').Lab} Lab */
 /** @typedef {import('../worker/host.js').SpecRound} SpecRound */
@@ -58,6 +59,9 @@ import { createPlayer } from './loop.js';
  * @property {SpecToken[]} tokens  the text, token by token
  * @property {{drafted: number, accepted: number, rounds: number, targetPositions: number}} totals
  * @property {string} draft  model id @property {number} n
+ * @property {{targetPasses: number, targetFed: number, matched: boolean, ms: number, plainMs: number}} work
+ *   the model's batched passes and the positions they fed; the rounds' time
+ *   and plain decoding's for the same tokens (measured in the Worker)
  */
 
 export const SAMPLE_COUNT = 1000;
@@ -70,6 +74,9 @@ export const GREEDY_STEPS = 30;
 export const BUILTIN_MODELS = [
   { id: 'bigram', name: 'Bigram names', builtin: true },
   { id: 'transformer', name: 'Tiny transformer', builtin: true },
+  // drafts for the tiny transformer (its vocabulary): offered as drafts only
+  { id: 'bible-tiny', name: 'Bible draft (1-layer transformer)', builtin: true, draftOnly: true },
+  { id: 'bible-bigram', name: 'Bible bigram', builtin: true, draftOnly: true },
 ];
 
 
@@ -131,6 +138,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const strategy = signal('sample');
   const beamOpts = signal({ width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def });
   const specOpts = signal({ draft: 'bigram', n: SPECULATE.def });
+  /** whether the learner or a link chose the draft; else it follows the
+   * model (defaultDraft: the tiny transformer's matched draft) */
+  let draftChosen = false;
   /** the constraint in force (a refused one is not kept) */
   /** @type {import('@preact/signals').Signal<ConstraintState>} */
   const constraint = signal({ kind: 'none', regex: '' });
@@ -806,7 +816,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   function pick(/** @type {number} */ token) {
     const i = viewIndex.value;
     if (i !== null) {
-      if (steps.value[i].token !== token) branch(i, token);
+      // a branch is sampling's (speculative text is looked at, not branched)
+      if (steps.value[i].token !== token && decoder.value.forcing) branch(i, token);
       return;
     }
     if (decoder.value.forcing) step(token);
@@ -932,6 +943,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   async function setSpecOpts(o) {
     const old = specOpts.value;
     const want = { draft: o.draft ?? old.draft, n: clampInt(o.n ?? old.n, SPECULATE.min, SPECULATE.max) };
+    if (o.draft !== undefined) draftChosen = true;
     if (want.draft === old.draft && want.n === old.n) return true;
     specOpts.value = want;
     if (strategy.value !== 'speculative') return true;
@@ -1067,6 +1079,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         if (params.value.top_k > info.vocab) params.value = { ...params.value, top_k: info.vocab };
         if (bans.value.some((t) => t >= info.vocab)) bans.value = bans.value.filter((t) => t < info.vocab);
         if (biases.value.some(([t]) => t >= info.vocab)) biases.value = biases.value.filter(([t]) => t < info.vocab);
+        if (!draftChosen) specOpts.value = { ...specOpts.value, draft: defaultDraft(id) };
         setError('model');
       });
     } catch (err) {
@@ -1187,6 +1200,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       strategy.value = state.strategy ?? 'sample';
       beamOpts.value = { ...(state.beam ?? beamOpts.value) };
       specOpts.value = { ...(state.spec ?? specOpts.value) };
+      // a link that speculates names its draft (none: the bigram, as ever)
+      draftChosen = state.strategy === 'speculative' || (state.spec?.draft ?? 'bigram') !== 'bigram';
       bans.value = [...(state.bans ?? [])];
       biases.value = (state.biases ?? []).map(([t, v]) => /** @type {[number, number]} */ ([t, v]));
       dryBreakers.value = [...(state.dryBreakers ?? [])];
@@ -1265,7 +1280,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     modelId, loadingModel, model, models, params, activeParam, samplers, seed, prompt, steps, forced, next, status,
     focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready, generating, generated,
     viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr, panelClass,
-    strategy, beamOpts, specOpts, constraint, bans, biases, dryBreakers, barAction, barScale, lab, beam, spec, peeked, peekShown, edits, canEdit,
+    strategy, decoder, beamOpts, specOpts, constraint, bans, biases, dryBreakers, barAction, barScale, lab, beam, spec, peeked, peekShown, edits, canEdit,
     modelRow, settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
     // actions
     init, load, restart, step, generate, stopGenerate, hoverStep, ensureRecord, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview, setOrder, setStageOn,

@@ -90,7 +90,7 @@ export function ModelPicker({ panel, uid }) {
     >
       <label for={`${uid}-model`}>Model</label>
       <select id={`${uid}-model`} ref={selectRef} value={shownId} onChange={onChange} disabled={!!busy && !panel.ready.value} data-testid="model-select">
-        {panel.models.value.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+        {panel.models.value.filter((m) => !m.draftOnly || m.id === shownId).map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
         {makes && !panel.models.value.some((m) => m.id === HANDMADE_ID) && <option value={NEW_HANDMADE}>Hand-made…</option>}
         <option value={LOAD_FILE}>Load a llama2.c model…</option>
       </select>

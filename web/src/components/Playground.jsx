@@ -142,9 +142,9 @@ function StepHeading({ panel }) {
           )
           : (
             <p>
-              <strong>Step {i + 1}</strong>: {s.forced ? 'you picked' : s.fastForwarded ? 'fast-forwarded' : 'sampled'} <code>{showPiece(s.piece)}</code> with
+              <strong>Step {i + 1}</strong>: {s.forced ? 'you picked' : s.fastForwarded ? 'fast-forwarded' : { sample: 'sampled', beam: 'the best beam has', speculative: 'the rounds gave' }[panel.strategy.value]} <code>{showPiece(s.piece)}</code> with
               probability {pct(s.p)}{s.forced || !Number.isFinite(s.u) ? '' : ` (u = ${s.u.toFixed(3)})`}.
-              <span class="spg-hint"> Click another bar to branch from here; move a setting to re-warp this step.</span>
+              <span class="spg-hint">{panel.decoder.value.forcing ? ' Click another bar to branch from here; move a setting to re-warp this step.' : ' Move a setting to re-warp this step.'}</span>
             </p>
           )}
         {panel.focus.value !== null && (
@@ -218,8 +218,22 @@ export function Notices({ panel }) {
 export function Output({ panel }) {
   const how = panel.strategy.value;
   const live = !!panel.status.value?.ready;
-  if (how === 'beam') return <BeamText prompt={panel.prompt.value} beam={panel.beam.value} live={live} />;
-  if (how === 'speculative') return <SpecText prompt={panel.prompt.value} spec={panel.spec.value} live={live} />;
+  if (how === 'beam') {
+    return (
+      <BeamText
+        prompt={panel.prompt.value} beam={panel.beam.value} live={panel.viewIndex.value === null && live} steps={panel.steps.value}
+        focus={panel.focus.value} onHover={(i) => { panel.hover.value = i; }} onFocus={(i) => panel.pin(i)}
+      />
+    );
+  }
+  if (how === 'speculative') {
+    return (
+      <SpecText
+        prompt={panel.prompt.value} spec={panel.spec.value} live={panel.viewIndex.value === null && live}
+        focus={panel.focus.value} onHover={(i) => { panel.hover.value = i; }} onFocus={(i) => panel.pin(i)}
+      />
+    );
+  }
   return (
     <OutputText
       prompt={panel.prompt.value}
@@ -410,7 +424,7 @@ export function Playground({ panel }) {
             <FastForward panel={panel} />
             <p class="spg-legend-text spg-hint">
               {how === 'sample' && 'Tint: the darker a token, the less likely it was. Hover or click a token to see how it was picked.'}
-              {how === 'beam' && 'Each Step extends the beams by one token.'}
+              {how === 'beam' && 'Each Step extends the beams by one token. Point at or click a token to see the distribution beam search ranked it in.'}
               {how === 'speculative' && 'Each Step is one round: underlined tokens are accepted drafts, wavy red ones the model\'s corrections of a rejected draft (the rounds below show what was rejected), and a dotted box marks a bonus token.'}
             </p>
           </section>
@@ -426,7 +440,9 @@ export function Playground({ panel }) {
               <SpecRounds spec={panel.spec.value} draftName={<DraftName panel={panel} />} />
             </section>
           )}
-          {how !== 'beam' && (
+          {/* beam search has no next-token distribution: the charts show a
+              token of the best beam's only while one is looked at */}
+          {(how !== 'beam' || panel.viewIndex.value !== null) && (
             <div class="spg-charts">
               <section class="spg-card spg-dist" aria-labelledby={`${uid}-bars-h`}>
                 <div class="spg-card-head">

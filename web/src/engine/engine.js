@@ -426,6 +426,26 @@ export class Engine extends WasmModule {
   }
 
   /**
+   * The engine's constraint for {regex}, {grammar: 'json' | 'json_object'}
+   * (a handle the caller frees with api_constraint_free).
+   * @param {Constraint} constraint
+   */
+  constraintHandle(constraint) {
+    let handle = 0;
+    if (typeof constraint.regex === 'string') {
+      handle = this.withString(constraint.regex, 'regex', (ptr) => this.x.api_constraint_regex(ptr));
+    } else if (constraint.grammar === 'json') {
+      handle = this.x.api_constraint_json();
+    } else if (constraint.grammar === 'json_object') {
+      handle = this.x.api_constraint_json_object();
+    } else {
+      throw new TypeError('constraint must be {regex: string} or {grammar: "json" | "json_object"}');
+    }
+    if (!handle) throw new RangeError(this.lastError());
+    return handle;
+  }
+
+  /**
    * Lets fill(ptr) write n doubles into engine memory, and copies them out.
    * @template R
    * @param {(ptr: number) => R} fill
@@ -879,6 +899,17 @@ export class Session {
   }
 
   /**
+   * Appends token `force` as a step does (the warp, the draw, one forward
+   * pass), without reading the step record: plain decoding's cost.
+   * @param {SamplerParams} params @param {number} force
+   */
+  advance(params, force) {
+    const e = this.engine;
+    e.writeParams(this.params, params, this.vocab);
+    e.check(e.x.api_session_step(this.handle, this.params, force));
+  }
+
+  /**
    * Generates one token.
    * @param {SamplerParams} [params]
    * @param {{force?: number}} [options] force: append this token instead
@@ -972,19 +1003,7 @@ export class Session {
   constrain(constraint, budget = 0) {
     const e = this.engine;
     if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`budget must be an integer >= 0 (got ${budget})`);
-    let handle = 0;
-    if (constraint) {
-      if (typeof constraint.regex === 'string') {
-        handle = e.withString(constraint.regex, 'regex', (ptr) => e.x.api_constraint_regex(ptr));
-      } else if (constraint.grammar === 'json') {
-        handle = e.x.api_constraint_json();
-      } else if (constraint.grammar === 'json_object') {
-        handle = e.x.api_constraint_json_object();
-      } else {
-        throw new TypeError('constraint must be {regex: string} or {grammar: "json" | "json_object"}');
-      }
-      if (!handle) throw new RangeError(e.lastError());
-    }
+    const handle = constraint ? e.constraintHandle(constraint) : 0;
     const rc = e.x.api_session_constrain(this.handle, handle, budget);
     if (rc !== 0) {
       if (handle) e.x.api_constraint_free(handle);
@@ -1032,8 +1051,8 @@ export class Session {
    */
   counters() {
     const e = this.engine;
-    const { values: v } = e.readDoubles((ptr) => e.x.api_session_counters(this.handle, ptr), 5);
-    return { flops: v[0], flopsNoCache: v[1], tokens: v[2], kvReused: v[3], kvWritten: v[4] };
+    const { values: v } = e.readDoubles((ptr) => e.x.api_session_counters(this.handle, ptr), 6);
+    return { flops: v[0], flopsNoCache: v[1], tokens: v[2], kvReused: v[3], kvWritten: v[4], passes: v[5] };
   }
 
   /** Back to when n tokens had been generated (the prompt stays). */
@@ -1108,12 +1127,32 @@ export class BeamSearch {
     this.model = model;
     this.tokenizer = /** @type {Tokenizer} */ (tokenizer);
     this.params = engine.x.api_params_new();
+    /** the constraint the search borrows (freed with it) */
+    this.constraintHandle = 0;
   }
 
   /** @param {string} prompt */
   start(prompt) {
     const e = this.engine;
     e.withString(prompt, 'prompt', (ptr) => e.check(e.x.api_beam_start(this.handle, ptr)));
+  }
+
+  /**
+   * Constrains every hypothesis's text (see Session.constrain), before
+   * start(); null lifts it.
+   * @param {Constraint | null} constraint @param {number} [budget]
+   */
+  constrain(constraint, budget = 0) {
+    const e = this.engine;
+    if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`budget must be an integer >= 0 (got ${budget})`);
+    const handle = constraint ? e.constraintHandle(constraint) : 0;
+    const rc = e.x.api_beam_constrain(this.handle, handle, budget);
+    if (rc !== 0) {
+      if (handle) e.x.api_constraint_free(handle);
+      e.check(rc);
+    }
+    if (this.constraintHandle) e.x.api_constraint_free(this.constraintHandle);
+    this.constraintHandle = handle;
   }
 
   /** One expansion. @param {SamplerParams} [params] */
@@ -1153,6 +1192,8 @@ export class BeamSearch {
     if (!this.handle) return;
     this.engine.x.api_beam_free(this.handle);
     this.engine.x.api_params_free(this.params);
+    if (this.constraintHandle) this.engine.x.api_constraint_free(this.constraintHandle);
+    this.constraintHandle = 0;
     this.handle = 0;
   }
 }
@@ -1210,6 +1251,48 @@ export class Speculator {
     const e = this.engine;
     const { values: v } = e.readDoubles((ptr) => e.x.api_spec_totals(this.handle, ptr), 4);
     return { drafted: v[0], accepted: v[1], rounds: v[2], targetPositions: v[3] };
+  }
+
+  /**
+   * The verification's work: the target's batched passes (one a round) and
+   * the positions they fed in all, the positions of the last round's pass,
+   * and whether the draft speaks the target's tokenizer (else its tokens
+   * are mapped by text).
+   */
+  work() {
+    const e = this.engine;
+    const { values: v } = e.readDoubles((ptr) => e.x.api_spec_work(this.handle, ptr), 4);
+    return { targetPasses: v[0], targetFed: v[1], roundFed: v[2], matched: v[3] === 1 };
+  }
+
+  /**
+   * The last round's rejection, or null: the index of the rejected draft in
+   * the round, the drafted token, and at that position the model's final
+   * distribution p, the draft's q and the residual max(0, p - q)
+   * normalized: what the correction was drawn from.
+   * @returns {{at: number, drafted: number, p: Float32Array, q: Float32Array, residual: Float32Array, residualMass: number} | null}
+   */
+  rejection() {
+    const e = this.engine, x = e.x;
+    const vocab = this.target.vocab;
+    const bytes = 4 * vocab;
+    const buf = x.malloc(16 + 3 * bytes);
+    if (!buf) throw new EngineError('out of memory', 3);
+    try {
+      x.api_spec_rejection(this.handle, buf, buf + 16, buf + 16 + bytes, buf + 16 + 2 * bytes, vocab);
+      const head = new Float64Array(x.memory.buffer, buf, 2);
+      if (head[0] < 0) return null;
+      const at = head[0], drafted = head[1];
+      const p = e.floats(buf + 16, vocab).slice();
+      const q = e.floats(buf + 16 + bytes, vocab).slice();
+      const residual = e.floats(buf + 16 + 2 * bytes, vocab).slice();
+      let mass = 0;
+      for (const r of residual) mass += r;
+      if (mass > 0) for (let i = 0; i < vocab; i++) residual[i] /= mass;
+      return { at, drafted, p, q, residual, residualMass: mass };
+    } finally {
+      x.free(buf);
+    }
   }
 
   free() {

@@ -15,7 +15,8 @@ import { EngineHost } from './host.js';
  * JSON).  The npm package's module resolves its files itself and says so
  * there, because a lesson's bundler renames and moves them.
  * @returns {{simd: URL | string, scalar: URL | string, bigram: URL | string | null,
- *   transformer: URL | string | null, transformerTokenizer: URL | string | null}}
+ *   transformer: URL | string | null, transformerTokenizer: URL | string | null,
+ *   bibleTiny: URL | string | null, bibleBigram: URL | string | null}}
  */
 function files() {
   const fragment = new URL(import.meta.url).hash || self.location.hash;
@@ -37,6 +38,19 @@ const host = new EngineHost(loadEngineBrowser(requestedFlavor(import.meta.url), 
       url: at.transformer,
       tokenizerUrl: at.transformerTokenizer,
       missing: 'The tiny transformer is not in this build yet (models/transformer.bin and models/transformer_tokenizer.bin are missing).',
+    },
+    // the tiny transformer's drafts, in its vocabulary (loaded only to draft)
+    'bible-tiny': {
+      name: 'Bible draft (1-layer transformer)',
+      url: at.bibleTiny,
+      tokenizerUrl: at.transformerTokenizer,
+      missing: 'The draft models/bible_tiny.bin is missing from this build.',
+    },
+    'bible-bigram': {
+      name: 'Bible bigram',
+      url: at.bibleBigram,
+      tokenizerUrl: at.transformerTokenizer,
+      missing: 'The draft models/bible_bigram.bin is missing from this build.',
     },
   },
 });

@@ -119,6 +119,22 @@ export { CONSTRAINT_BUDGET, MAX_TOKENS };
  * @property {SpecToken[]} tokens  what the target appended
  * @property {{token: number, piece: string} | null} rejected  the draft
  *   token the target turned down (its replacement is the corrected token)
+ * @property {number} fed  positions of the round's one batched pass of the
+ *   model (the token the last round ended with, and the drafts)
+ * @property {SpecResidual | null} residual  at the rejected position: the
+ *   tokens of the residual max(0, p - q) it was resampled from
+ * @property {number} ms  the round's time in the engine (drafting and the
+ *   batched verification)
+ * @property {number} plainMs  the time plain decoding took for the same
+ *   tokens (one forward pass and one draw each, in a session of its own)
+ */
+
+/**
+ * @typedef {Object} SpecResidual
+ * @property {number} mass  the residual's total, sum of max(0, p - q)
+ * @property {Array<{token: number, piece: string, p: number, q: number, r: number}>} bars
+ *   the tokens the residual gives most to (r: its normalized probability),
+ *   and the rejected draft (r = 0) when it is not among them
  */
 
 /**
@@ -420,7 +436,10 @@ export class EngineHost {
    * @param {SessionEntry} s
    */
   dropLab(s) {
-    if (s.spec) s.spec.speculator.free();
+    if (s.spec) {
+      s.spec.speculator.free();
+      s.spec.plain.free();
+    }
     s.spec = null;
     if (s.beam) {
       s.beam.search.free();
@@ -609,7 +628,9 @@ export class EngineHost {
  * @property {Set<number>} forced
  * @property {boolean} constrained
  * @property {Array<Lab['costs'][number]>} costLog  counters noted since the last answer
- * @property {{search: import('../engine/engine.js').BeamSearch, replay: import('../engine/engine.js').Session, expansions: number, message: string, width: number, lengthPenalty: number} | null} beam
- * @property {{speculator: import('../engine/engine.js').Speculator, draft: string, n: number, rounds: number} | null} spec
+ * @property {{search: import('../engine/engine.js').BeamSearch, replay: import('../engine/engine.js').Session, expansions: number, message: string, width: number, lengthPenalty: number,
+ *   constrained: boolean, steps: import('./summary.js').StepSummary[], stepsKey: string} | null} beam  replay: a session that follows the text's hypothesis (its metrics, its steps)
+ * @property {{speculator: import('../engine/engine.js').Speculator, plain: import('../engine/engine.js').Session, draft: string, n: number, rounds: number,
+ *   ms: number, plainMs: number} | null} spec  plain: the same text decoded one token at a time, for the measured speed-up
  * @property {boolean} [stop]  a stop was asked of a running generate
  */

@@ -5,6 +5,7 @@
  * constraint, and a look at a past step (peek).  Each takes the host
  * (models, sessions, the answer's shape: host.js) and the request's args.
  */
+import { beamParams } from './beam.js';
 import { paramsAt } from './schedule.js';
 import { sampleSummary, summarize } from './summary.js';
 
@@ -102,7 +103,10 @@ export function constrain(host, { session: sid, constraint, budget, params, samp
  */
 export function peek(host, { session: sid, index, params, samples }) {
   const s = host.get(sid);
-  const session = s.session;
+  // beam search: the best beam's text, followed by its replay session,
+  // under beam search's own chain
+  const session = s.beam ? s.beam.replay : s.session;
+  if (s.beam) params = beamParams(params);
   const rec = session.peek(index, params);
   const tokens = session.tokens;
   const at = session.nPrompt + index;
