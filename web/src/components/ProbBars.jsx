@@ -247,7 +247,8 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
           <span class="spg-bar-tok" aria-hidden="true">{showPiece(piece)}</span>
           <span class="spg-sr">{pieceName(piece)} </span>
           <span class="spg-bar-track">
-            <span class={`spg-bar-ghost${drag !== null ? ' is-dragged' : ''}`} style={lengthStyle(ghost)} />
+            {/* the bar being dragged keeps a width: its dashed outline is not squeezed by a scale */}
+            <span class={`spg-bar-ghost${drag !== null ? ' is-dragged' : ''}`} style={drag !== null ? { width: width(ghost) } : lengthStyle(ghost)} />
             <span class="spg-bar-fill" style={lengthStyle(final)} />
             {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
             {onEdit && (
