@@ -342,9 +342,9 @@ static sp_state *g_state;
 static sp_counters g_recompute; /* summed over the fresh states */
 static float *g_last;            /* logits of the last recomputed step */
 
-uint8_t *bench_model_bytes(size_t *size) {
+uint8_t *bench_model_bytes(int vocab, size_t *size) {
     const int dim = BENCH_DIM, hidden = BENCH_HIDDEN, L = BENCH_LAYERS;
-    const int kv = dim / BENCH_HEADS * BENCH_KV_HEADS, V = BENCH_VOCAB;
+    const int kv = dim / BENCH_HEADS * BENCH_KV_HEADS, V = vocab;
     const int hs = dim / BENCH_HEADS, seq = BENCH_SEQ_LEN;
     /* tensors in file order: count and uniform range (0 = all ones) */
     struct {

@@ -4,7 +4,8 @@
  * interleave native batches with the WASM ones.  Each batch is timed here
  * with clock_gettime(CLOCK_MONOTONIC) around the batch alone.
  *
- *   bench-native write-model PATH    writes the benchmark's model file
+ *   bench-native write-model PATH [VOCAB]  writes the benchmark's model file
+ *                                    (VOCAB tokens; default BENCH_VOCAB)
  *   bench-native serve               reads commands, one per line:
  *     sampler_init V | config I | sampler N REPORT | ref N | check |
  *     digest | load PATH | forward N | generate N RAW | recompute T0 T1 | counters |
@@ -105,9 +106,14 @@ static int serve(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc == 3 && strcmp(argv[1], "write-model") == 0) {
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "write-model") == 0) {
+        int vocab = argc == 4 ? atoi(argv[3]) : BENCH_VOCAB;
+        if (vocab < 1) {
+            fprintf(stderr, "bench-native: the vocabulary must be a whole number >= 1\n");
+            return 2;
+        }
         size_t size = 0;
-        uint8_t *data = bench_model_bytes(&size);
+        uint8_t *data = bench_model_bytes(vocab, &size);
         FILE *f = data ? fopen(argv[2], "wb") : NULL;
         int ok = f && fwrite(data, 1, size, f) == size;
         if (f && fclose(f) != 0) ok = 0;
@@ -119,6 +125,6 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc == 2 && strcmp(argv[1], "serve") == 0) return serve();
-    fprintf(stderr, "usage: bench-native write-model PATH | serve\n");
+    fprintf(stderr, "usage: bench-native write-model PATH [VOCAB] | serve\n");
     return 2;
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # bench/run.sh — builds the benchmark harnesses into build/bench/ and runs
 # every benchmark in one go (bench/bench.mjs): the sampler step, the forward
-# pass and the KV cache, in WASM SIMD, scalar WASM and native, interleaved.
-# Prints a table and writes build/bench.json.  Budgets are goals, not tests:
+# pass and the KV cache, in WASM SIMD, scalar WASM and native, interleaved;
+# then the page in Chromium (bench/page.mjs, on the built dist/): Play at
+# 60 tokens/s, slider -> bars, first load, the transformer from the service
+# worker's cache.  Prints a table and writes build/bench.json.  Budgets are goals, not tests:
 # a missed one prints MISS and the script still exits 0.
 #
 # The harnesses are compiled from the engine's sources with build.sh's own
@@ -53,5 +55,17 @@ build_wasm scalar
 say "bench: the model ($OUT/model.bin)"
 "$OUT/bench-native" write-model "$OUT/model.bin"
 
+# a 32 000-token model for the page (the Llama 2 tokenizer's vocabulary),
+# when the tokenizer fixture is there (page.mjs says so when it is not)
+if [ -f ../shared/fixtures/llama2c/tokenizer.bin ]; then
+  say "bench: the 32 000-token model ($OUT/model32k.bin)"
+  "$OUT/bench-native" write-model "$OUT/model32k.bin" 32000
+else
+  rm -f "$OUT/model32k.bin"
+fi
+
 say "bench: running (a few minutes; BENCH_QUICK=1 for a short run)"
 node bench/bench.mjs
+
+say "bench: the page in Chromium (bench/page.mjs)"
+node bench/page.mjs

@@ -59,9 +59,12 @@ describe.skipIf(!haveChromium)('the page tells the truth', () => {
     await until(async () => (await page.locator('[data-testid="output-token"]').count()) >= 30);
     await page.getByTestId('play').click();
     await until(async () => (await playing(page)) === 0);
-    await page.waitForTimeout(300); // the link is written a few times a second
+    // while Play runs the link is written once a second; Pause brings the
+    // pending write forward (150 ms), so the link has the last step
+    await page.waitForTimeout(300);
     const text = await generated(page);
     const hash = await hashOf(page);
+    expect(hash).toMatch(new RegExp(`[#&]steps=${await page.locator('[data-testid="output-token"]').count()}(&|$)`));
     expect(hash).toMatch(/changes=0_t1_k0,\d+_k0,\d+&/);
     const again = await open({ hash });
     expect(await generated(again)).toBe(text);

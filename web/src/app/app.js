@@ -34,6 +34,8 @@ export function createApp(client, { retuneDelay, session = 'main', models: list 
     theme: theme.value,
   }));
   const ready = computed(() => !switching.value && (view.value === 'compare' ? compare.ready.value : main.ready.value));
+  /** Play (or a fast-forward) is running in the view shown: the link is written less often */
+  const playing = computed(() => (view.value === 'compare' ? compare.playing.value : main.playing.value || !!main.generating.value));
 
   /**
    * @param {import('./hash.js').HashState} state @param {string[]} [notices]
@@ -104,7 +106,7 @@ export function createApp(client, { retuneDelay, session = 'main', models: list 
   }
 
   return {
-    main, compare, view, models, hashState, ready, theme,
+    main, compare, view, models, hashState, ready, playing, theme,
     init: () => main.init(),
     load, setView, dispose,
   };

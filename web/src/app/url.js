@@ -3,21 +3,26 @@
  * url.js — keeps a panel and the page's URL hash in step: the hash is read
  * at load and whenever the learner edits it; the panel's setup is written
  * back with history.replaceState (no history entry per slider move):
- * at once when the page becomes ready, then at most a few times a second.
+ * at once when the page becomes ready, then at most a few times a second,
+ * and once a second while Play runs (a replaceState costs the page a
+ * frame's worth of time in Chromium: it is not done for every token).
  */
 import { effect } from '@preact/signals';
 
 import { parseHash, serializeHash } from './hash.js';
 
 /**
- * @param {import('./panel.js').Panel} panel
+ * @param {{hashState: import('@preact/signals').ReadonlySignal<any>, ready: import('@preact/signals').ReadonlySignal<boolean>,
+ *   playing?: import('@preact/signals').ReadonlySignal<boolean>, init: () => Promise<unknown>, load: (state: any, notices: string[]) => Promise<unknown>}} panel
+ *   a panel, or the app (its view's); playing: Play is running
  * @param {Window} win
- * @param {{delay?: number}} [options] ms between hash writes
+ * @param {{delay?: number, playingDelay?: number}} [options] ms between hash writes (while Play runs: playingDelay)
  */
-export function bindHash(panel, win, { delay = 150 } = {}) {
+export function bindHash(panel, win, { delay = 150, playingDelay = 1000 } = {}) {
   /** @type {ReturnType<typeof setTimeout> | null} */
   let timer = null;
   let wanted = '';
+  let timerDelay = delay;
 
   const write = () => {
     timer = null;
@@ -36,7 +41,16 @@ export function bindHash(panel, win, { delay = 150 } = {}) {
       write();
       return;
     }
-    if (!timer) timer = setTimeout(write, delay);
+    const playing = !!panel.playing?.value;
+    if (timer && !playing && timerDelay > delay) {
+      // Play stopped: the link is written soon
+      clearTimeout(timer);
+      timer = null;
+    }
+    if (!timer) {
+      timerDelay = playing ? playingDelay : delay;
+      timer = setTimeout(write, timerDelay);
+    }
   });
 
   const onHashChange = (/** @type {HashChangeEvent | undefined} */ event) => {

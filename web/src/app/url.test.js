@@ -1,6 +1,7 @@
 // Keeping the page and the URL hash in step: the link is written as soon
-// as the page is ready, later changes at most every `delay` ms, and an
-// edited hash is loaded.
+// as the page is ready, later changes at most every `delay` ms (while Play
+// runs, every `playingDelay` ms, and at once the usual way when it stops),
+// and an edited hash is loaded.
 import { signal } from '@preact/signals';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -62,6 +63,38 @@ describe('bindHash', () => {
     win.fire('hashchange', { newURL: 'http://127.0.0.1/#seed=9' }); // ... then the event
     expect(t.load).toHaveBeenCalledTimes(2);
     expect(t.load.mock.calls[1][0].seed).toBe('9');
+    bound.dispose();
+    vi.useRealTimers();
+  });
+
+  it('while Play runs the link is written once a second; when it stops, the last step is in it within delay ms', async () => {
+    vi.useFakeTimers();
+    const win = fakeWindow('#seed=5');
+    const t = { ...fakeTarget(), playing: signal(false) };
+    const bound = bindHash(t, win, { delay: 150, playingDelay: 1000 });
+    await bound.loaded;
+    const writes = win.history.replaceState.mock.calls.length;
+    t.playing.value = true;
+    for (let step = 1; step <= 30; step++) {
+      t.hashState.value = { ...t.hashState.value, steps: String(step) }; // a token every 20 ms
+      vi.advanceTimersByTime(20);
+    }
+    // 600 ms of Play: not one write yet (a step each 20 ms would be 4 at 150 ms)
+    expect(win.history.replaceState.mock.calls.length).toBe(writes);
+    for (let step = 31; step <= 50; step++) {
+      t.hashState.value = { ...t.hashState.value, steps: String(step) };
+      vi.advanceTimersByTime(20);
+    }
+    expect(win.history.replaceState.mock.calls.length).toBe(writes + 1); // at 1000 ms
+    expect(win.location.hash).toMatch(/steps=(4[89]|50)\b/);
+    t.hashState.value = { ...t.hashState.value, steps: '51' };
+    vi.advanceTimersByTime(10);
+    // Pause: the pending once-a-second write is brought forward
+    t.playing.value = false;
+    vi.advanceTimersByTime(149);
+    expect(win.location.hash).not.toContain('steps=51');
+    vi.advanceTimersByTime(1);
+    expect(win.location.hash).toContain('steps=51');
     bound.dispose();
     vi.useRealTimers();
   });

@@ -5,19 +5,9 @@
  * speculative decoding (the text with each token's fate; the rounds with
  * what was drafted, accepted, rejected and corrected; the running totals).
  */
-import { useLayoutEffect, useRef } from 'preact/hooks';
-
 import { showPiece } from '../app/format.js';
 import { rate } from '../app/metrics.js';
-
-/** Keeps a scrolled text at its end as it grows. */
-function useTail(/** @type {unknown} */ dep) {
-  const ref = useRef(/** @type {HTMLDivElement | null} */ (null));
-  useLayoutEffect(() => {
-    if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
-  }, [dep]);
-  return ref;
-}
+import { useTail } from './useTail.js';
 
 /**
  * The best beam's text (under a constraint, the best complete one), one

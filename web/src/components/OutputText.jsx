@@ -5,7 +5,7 @@
  * distribution; clicking pins it (time travel); arrow keys move between
  * steps when the text has focus, Escape goes back to the live step.
  */
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useTail } from './useTail.js';
 
 /**
  * @param {{
@@ -18,12 +18,8 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
  * }} props
  */
 export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
-  const ref = useRef(/** @type {HTMLDivElement | null} */ (null));
   // new tokens scroll into view (unless a past token is being looked at)
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (el && focus === null) el.scrollTop = el.scrollHeight;
-  }, [steps.length, focus]);
+  const ref = useTail(steps.length, focus === null);
   /** @param {Event} e */
   const stepOf = (e) => {
     const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-step]'));

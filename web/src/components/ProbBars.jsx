@@ -105,6 +105,8 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   if (summary.other) top = Math.max(top, summary.other.raw, summary.other.final);
   const len = barLength(scale, top);
   const width = (/** @type {number} */ p) => `${len(p) * 100}%`;
+  /** a bar's length as a transform of a full-width bar: a redraw moves no layout (Play redraws many times a second) */
+  const lengthStyle = (/** @type {number} */ p) => ({ transform: `scaleX(${len(p)})` });
   const stopId = tabStop.current !== null && Array.prototype.includes.call(summary.ids.subarray(0, n), tabStop.current)
     ? tabStop.current : sampled >= 0 ? sampled : summary.ids[0];
 
@@ -245,8 +247,9 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
           <span class="spg-bar-tok" aria-hidden="true">{showPiece(piece)}</span>
           <span class="spg-sr">{pieceName(piece)} </span>
           <span class="spg-bar-track">
-            <span class={`spg-bar-ghost${drag !== null ? ' is-dragged' : ''}`} style={{ width: width(ghost) }} />
-            <span class="spg-bar-fill" style={{ width: width(final) }} />
+            {/* the bar being dragged keeps a width: its dashed outline is not squeezed by a scale */}
+            <span class={`spg-bar-ghost${drag !== null ? ' is-dragged' : ''}`} style={drag !== null ? { width: width(ghost) } : lengthStyle(ghost)} />
+            <span class="spg-bar-fill" style={lengthStyle(final)} />
             {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
             {onEdit && (
               <span
@@ -285,8 +288,8 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
         <div class="spg-bar-btn" title={`${other.count} other tokens (${other.kept} of them kept) — model ${pct(other.raw)}, final ${pct(other.final)}`}>
           <span class="spg-bar-tok">other</span>
           <span class="spg-bar-track">
-            <span class="spg-bar-ghost" style={{ width: width(other.raw) }} />
-            <span class="spg-bar-fill" style={{ width: width(other.final) }} />
+            <span class="spg-bar-ghost" style={lengthStyle(other.raw)} />
+            <span class="spg-bar-fill" style={lengthStyle(other.final)} />
             {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
           </span>
           <span class="spg-bar-val">{pct(other.final)}</span>
