@@ -16,10 +16,12 @@
  */
 import { batch, computed, signal } from '@preact/signals';
 
-import { SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, settingsAt } from './hash.js';
+import { MAX_SEED, SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, settingsAt } from './hash.js';
 import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, MAX_BIASES, SPECULATE, matchPreset, presetParams } from './lab.js';
 import { PARAM_SPECS, SPEC, clampParam, defaultParams, orderName, orderOf } from './params.js';
 import { DECODERS } from './decoders/index.js';
+import { errorMsg } from './errors.js';
+import { msg } from '../i18n/index.js';
 import { createPlayer } from './loop.js';
 
 /** @typedef {import('../worker/summary.js').StepSummary} StepSummary */
@@ -68,6 +70,19 @@ export const BUILTIN_MODELS = [
   { id: 'transformer', name: 'Tiny transformer', builtin: true },
 ];
 
+
+/** the shipped models' names (catalogue keys) */
+const MODEL_NAMES = /** @type {Record<string, string>} */ ({ bigram: 'model.bigram', transformer: 'model.transformer' });
+
+/**
+ * A model's name in a message: a shipped model's in the page's language,
+ * a file's as it is.
+ * @param {{id: string, name: string, builtin?: boolean}} entry
+ * @returns {import('../i18n/index.js').Text}
+ */
+export function modelLabel(entry) {
+  return entry.builtin && MODEL_NAMES[entry.id] ? msg(MODEL_NAMES[entry.id]) : entry.name;
+}
 
 /** A constraint as the engine takes it, or null for none. @param {ConstraintState} c */
 export function constraintArg(c) {
@@ -166,12 +181,14 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** @type {import('@preact/signals').Signal<Samples | null>} */
   const samples = signal(null);
   const sampling = signal(false);
-  /** @type {import('@preact/signals').Signal<Record<string, string>>} */
+  /** what went wrong, by what it concerns (model, prompt, seed, constraint, spec, bans, engine) */
+  /** @type {import('@preact/signals').Signal<Record<string, import('../i18n/index.js').Text>>} */
   const errors = signal({});
-  /** @type {import('@preact/signals').Signal<string[]>} */
+  /** @type {import('@preact/signals').Signal<import('../i18n/index.js').Text[]>} */
   const notices = signal([]);
   /** what the panel is waiting for ('' = nothing) */
-  const busy = signal('Starting the engine…');
+  /** @type {import('@preact/signals').Signal<import('../i18n/index.js').Text>} */
+  const busy = signal(msg('busy.engine'));
   const ready = signal(false);
 
   /** what the decoders (decoders/*.js) see of this panel */
@@ -257,7 +274,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** @type {Promise<unknown>} */
   let chain = Promise.resolve();
 
-  /** @param {string} key @param {string} [message] */
+  /** @param {string} key @param {import('../i18n/index.js').Text} [message] */
   function setError(key, message = '') {
     const e = { ...errors.value };
     if (message) e[key] = message;
@@ -309,8 +326,6 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     lab.value = { metrics: l.metrics, stats, costs, counted: !!l.counters };
   }
 
-  /** The message of an error. @param {unknown} err */
-  const messageOf = (err) => /** @type {Error} */ (err).message;
 
   // ---- generation -----------------------------------------------------
 
@@ -335,7 +350,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     const text = opts.prompt ?? prompt.value;
     const wanted = opts.constraint ?? constraint.value;
     const e = ++epoch;
-    busy.value = 'Starting…';
+    busy.value = msg('busy.starting');
     const live = settings.value;
     const count = opts.steps ?? 0;
     const changes = opts.changes ?? [];
@@ -367,7 +382,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     } catch (err) {
       if (e === epoch) {
         const name = /** @type {Error} */ (err).name;
-        setError(name === 'ConstraintError' ? 'constraint' : name === 'DraftError' ? 'spec' : 'prompt', messageOf(err));
+        if (name === 'ConstraintError') setError('constraint', errorMsg('constraint', err));
+        else if (name === 'DraftError') setError('spec', errorMsg('draft', err));
+        else setError('prompt', errorMsg('start', err));
       }
       return false;
     } finally {
@@ -386,7 +403,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       if (!entry) throw new Error(`no model "${id}" to draft with`);
       if (entry.builtin) await client.request('loadModel', { model: id, builtin: id });
     } catch (err) {
-      const e = new Error(messageOf(err));
+      // the Worker's reason and code go along (errors.js says it in the page's language)
+      const { message, code, reason, vars, part } = /** @type {any} */ (err);
+      const e = Object.assign(new Error(message), { code, reason, vars, part });
       e.name = why === 'spec' ? 'DraftError' : 'Error';
       throw e;
     }
@@ -409,7 +428,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       });
       return res.status.ready;
     } catch (err) {
-      if (e === epoch) setError('engine', messageOf(err));
+      if (e === epoch) setError('engine', errorMsg('engine', err));
       return false;
     }
   }
@@ -442,7 +461,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
           await fn();
         } while (again);
       } catch (err) {
-        setError('engine', messageOf(err));
+        setError('engine', errorMsg('engine', err));
       } finally {
         running = false;
       }
@@ -589,7 +608,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         applyNext(res);
       });
     } catch (err) {
-      if (e === epoch) setError('engine', messageOf(err));
+      if (e === epoch) setError('engine', errorMsg('engine', err));
     }
   }
 
@@ -630,7 +649,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   function toggleBan(token) {
     const has = bans.value.includes(token);
     if (!has && bans.value.length >= MAX_BANS) {
-      setError('bans', `At most ${MAX_BANS} tokens can be banned.`);
+      setError('bans', msg('bans.max', { count: MAX_BANS }));
       return;
     }
     setError('bans');
@@ -647,7 +666,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     if (!Number.isInteger(token) || token < 0 || token >= vocab || !Number.isFinite(value)) return;
     const rest = biases.value.filter(([t]) => t !== token);
     if (value !== 0 && rest.length >= MAX_BIASES) {
-      setError('bans', `At most ${MAX_BIASES} tokens can have a bias.`);
+      setError('bans', msg('biases.max', { count: MAX_BIASES }));
       return;
     }
     setError('bans');
@@ -746,7 +765,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     const t = text.trim();
     const why = seedError(t);
     if (why) {
-      setError('seed', `The seed ${why}.`);
+      setError('seed', msg(why === 'max' ? 'seed.errorMax' : 'seed.errorWhole', { max: String(MAX_SEED) }));
       return false;
     }
     setError('seed');
@@ -772,7 +791,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     const entry = models.value.find((m) => m.id === id);
     if (!entry) return false;
     pause();
-    busy.value = `Loading ${entry.name}…`;
+    busy.value = msg('model.loading', { name: modelLabel(entry) });
     loadingModel.value = id;
     const onProgress = (/** @type {{loaded: number, total: number}} */ p) => {
       progress.value = { name: entry.name, loaded: p.loaded, total: p.total };
@@ -805,7 +824,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       });
     } catch (err) {
       progress.value = null;
-      setError('model', /** @type {Error} */ (err).message);
+      setError('model', errorMsg('model', err));
       busy.value = '';
       loadingModel.value = '';
       return false;
@@ -832,7 +851,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   async function loadFiles(modelFile, tokenizerFile = null) {
     const id = `file-${models.value.filter((m) => !m.builtin).length + 1}`;
     const name = /** @type {any} */ (modelFile).name || 'model.bin';
-    busy.value = `Loading ${name}…`;
+    busy.value = msg('model.loading', { name });
     try {
       const bytes = await modelFile.arrayBuffer();
       const tok = tokenizerFile ? await tokenizerFile.arrayBuffer() : null;
@@ -840,7 +859,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         tok ? [bytes, tok] : [bytes]);
       models.value = [...models.value, /** @type {any} */ ({ id, name, builtin: false, info })];
     } catch (err) {
-      setError('model', `${name}: ${/** @type {Error} */ (err).message}`);
+      setError('model', errorMsg('model', err, { file: name }));
       busy.value = '';
       return false;
     }
@@ -853,7 +872,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /**
    * Applies a parsed hash: model, settings, seed, prompt, then generates
    * its steps (with its forced tokens).
-   * @param {import('./hash.js').HashState} state @param {string[]} [newNotices]
+   * @param {import('./hash.js').HashState} state @param {import('../i18n/index.js').Text[]} [newNotices]
    */
   async function load(state, newNotices = []) {
     pause();
@@ -877,7 +896,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     });
     let ok = modelId.value === state.model || (await selectModel(state.model, { restart: false }));
     if (!ok && state.model !== fallback.model) {
-      notes.push(`${errors.value.model || 'That model could not be loaded.'} Using ${BUILTIN_MODELS[0].name} instead.`);
+      notes.push(msg('notice.modelFallback', { error: errors.value.model || msg('error.model', { file: '' }), model: modelLabel(BUILTIN_MODELS[0]) }));
       setError('model');
       ok = await selectModel(fallback.model, { restart: false });
     }
@@ -892,12 +911,12 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     let started = await restart(run);
     if (!started && errors.value.constraint) {
       // a constraint the engine refuses: said in a notice, and left out
-      notices.value = [...notices.value, `The link's constraint was not applied: ${errors.value.constraint}`];
+      notices.value = [...notices.value, msg('notice.constraint', { error: errors.value.constraint })];
       constraint.value = { kind: 'none', regex: wanted.regex };
       started = await restart({ ...run, constraint: constraint.value });
     }
     if (!started && errors.value.spec) {
-      notices.value = [...notices.value, `${errors.value.spec} Drafting with ${BUILTIN_MODELS[0].name} instead.`];
+      notices.value = [...notices.value, msg('notice.draftFallback', { error: errors.value.spec, model: modelLabel(BUILTIN_MODELS[0]) })];
       specOpts.value = { ...specOpts.value, draft: 'bigram' };
       started = await restart(run);
     }
@@ -917,7 +936,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       await client.request('hello');
     } catch (err) {
       busy.value = '';
-      setError('engine', `The engine could not start: ${/** @type {Error} */ (err).message}`);
+      setError('engine', msg('error.engineStart', {}, `The engine could not start: ${/** @type {Error} */ (err).message}`));
     }
   }
 

@@ -9,6 +9,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 
 import { showPiece } from '../app/format.js';
 import { rate } from '../app/metrics.js';
+import { Rich, useI18n } from './I18n.jsx';
 
 /** Keeps a scrolled text at its end as it grows. */
 function useTail(/** @type {unknown} */ dep) {
@@ -24,10 +25,11 @@ function useTail(/** @type {unknown} */ dep) {
  * @param {{prompt: string, beam: import('../app/panel.js').BeamState | null, live: boolean}} props
  */
 export function BeamText({ prompt, beam, live }) {
+  const { t } = useI18n();
   const best = beam?.hypotheses[0];
   const ref = useTail(best?.text);
   return (
-    <div ref={ref} class={`spg-output${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group" aria-label="The best beam's text">
+    <div ref={ref} class={`spg-output${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group" aria-label={t('beams.textLabel')}>
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
       {best && <span data-testid="beam-best">{best.text}</span>}
     </div>
@@ -39,13 +41,16 @@ export function BeamText({ prompt, beam, live }) {
  * @param {{beam: import('../app/panel.js').BeamState | null, prompt: string}} props
  */
 export function BeamList({ beam, prompt }) {
-  if (!beam) return <p class="spg-hint">No beams yet.</p>;
+  const i18n = useI18n();
+  const { t } = i18n;
+  if (!beam) return <p class="spg-hint">{t('beams.none')}</p>;
   const tail = (/** @type {string} */ t) => (t.length > 48 ? `…${t.slice(-48)}` : t);
   return (
     <div class="spg-beams">
       <p class="spg-hint" data-testid="beam-summary">
-        Width {beam.width}{beam.lengthPenalty ? `, length penalty ${beam.lengthPenalty}` : ''} · {beam.live} growing ·{' '}
-        {beam.expansions} step{beam.expansions === 1 ? '' : 's'}
+        {t(beam.lengthPenalty ? 'beams.summaryPenalty' : 'beams.summary', {
+          width: beam.width, penalty: beam.lengthPenalty, live: beam.live, count: beam.expansions,
+        })}
       </p>
       <ol class="spg-beam-list">
         {beam.hypotheses.map((h, i) => (
@@ -63,21 +68,19 @@ export function BeamList({ beam, prompt }) {
               {prompt && !h.text.length ? <span class="spg-prompt">{prompt}</span> : null}
               {showPiece(tail(h.text)) || '∅'}
             </span>
-            <span class="spg-beam-num" title="sum of ln p over the beam's tokens">ln p {h.logprob.toFixed(2)}</span>
-            <span class="spg-beam-num" title="what beams are ranked by: ln p ÷ length^penalty">score {h.score.toFixed(3)}</span>
-            <span class="spg-beam-tag">{h.finished ? 'ended' : i === 0 ? 'best' : ''}</span>
+            <span class="spg-beam-num" title={t('beams.logpTitle')}>{t('beams.logp', { v: i18n.fixed(h.logprob, 2) })}</span>
+            <span class="spg-beam-num" title={t('beams.scoreTitle')}>{t('beams.score', { v: i18n.fixed(h.score, 3) })}</span>
+            <span class="spg-beam-tag">{h.finished ? t('beams.ended') : i === 0 ? t('beams.best') : ''}</span>
           </li>
         ))}
       </ol>
-      <p class="spg-hint">
-        Each step extends every beam by every token and keeps the best {beam.width}: no randomness, so temperature and
-        truncation do not apply (bans and penalties do). A beam that emits the end-of-text token is kept as ended.
-      </p>
+      <p class="spg-hint">{t('beams.hint', { count: beam.width })}</p>
     </div>
   );
 }
 
-const STATUS_TEXT = { accepted: 'drafted and accepted', corrected: 'the model\'s correction of a rejected draft', bonus: 'a bonus token: every draft was accepted' };
+/** what each fate of a speculative token means (catalogue keys) */
+const STATUS_TEXT = { accepted: 'spec.accepted', corrected: 'spec.corrected', bonus: 'spec.bonus' };
 
 /**
  * The speculative text: just the text, laid out as the same text sampled
@@ -87,6 +90,7 @@ const STATUS_TEXT = { accepted: 'drafted and accepted', corrected: 'the model\'s
  * @param {{prompt: string, spec: import('../app/panel.js').SpecState | null, live: boolean}} props
  */
 export function SpecText({ prompt, spec, live }) {
+  const { t } = useI18n();
   const tokens = spec?.tokens ?? [];
   const ref = useTail(tokens.length);
   /** the draft each corrected token replaced (for its tooltip) */
@@ -98,21 +102,22 @@ export function SpecText({ prompt, spec, live }) {
     }
   }
   return (
-    <div ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group" aria-label="Generated text, by speculative decoding">
+    <div ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group" aria-label={t('spec.textLabel')}>
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
-      {tokens.map((t) => {
-        const r = replaced.get(t.index);
+      {tokens.map((x) => {
+        const r = replaced.get(x.index);
+        const fate = t(STATUS_TEXT[x.status]);
         return (
           <span
-            key={t.index}
-            class={`spg-spec-tok is-${t.status}`}
+            key={x.index}
+            class={`spg-spec-tok is-${x.status}`}
             data-testid="spec-token"
-            data-status={t.status}
-            data-token={String(t.token)}
+            data-status={x.status}
+            data-token={String(x.token)}
             data-rejected={r ? r.piece : undefined}
-            title={`${JSON.stringify(t.piece)}: ${STATUS_TEXT[t.status]}${r ? ` (the draft was ${JSON.stringify(r.piece)})` : ''}`}
+            title={r ? t('spec.tokenWasTitle', { piece: JSON.stringify(x.piece), fate, draft: JSON.stringify(r.piece) }) : t('spec.tokenTitle', { piece: JSON.stringify(x.piece), fate })}
           >
-            {t.piece}
+            {x.piece}
           </span>
         );
       })}
@@ -120,37 +125,41 @@ export function SpecText({ prompt, spec, live }) {
   );
 }
 
+/** a drafted token's fate in the rounds view (catalogue keys) */
+const FATE_TEXT = { accepted: 'spec.keyAccepted', rejected: 'spec.keyRejected', unchecked: 'spec.unchecked' };
+
 /**
  * The running totals and the last rounds.
  * @param {{spec: import('../app/panel.js').SpecState | null, draftName: import('preact').ComponentChildren}} props
  */
 export function SpecRounds({ spec, draftName }) {
-  if (!spec) return <p class="spg-hint">No rounds yet.</p>;
-  const t = spec.totals;
+  const i18n = useI18n();
+  const { t } = i18n;
+  if (!spec) return <p class="spg-hint">{t('spec.none')}</p>;
+  const tot = spec.totals;
   const generated = spec.tokens.length;
   const recent = spec.rounds.slice(-8).reverse();
   return (
     <div class="spg-spec">
       <dl class="spg-readouts">
         <div>
-          <dt>Acceptance rate</dt>
-          <dd data-testid="spec-rate" data-accepted={String(t.accepted)} data-drafted={String(t.drafted)}>{rate(t.accepted, t.drafted)}</dd>
-          <dd class="spg-sub">{t.accepted} of {t.drafted} drafts</dd>
+          <dt>{t('spec.rate')}</dt>
+          <dd data-testid="spec-rate" data-accepted={String(tot.accepted)} data-drafted={String(tot.drafted)}>{rate(tot.accepted, tot.drafted, i18n)}</dd>
+          <dd class="spg-sub">{t('spec.ofDrafts', { accepted: tot.accepted, count: tot.drafted })}</dd>
         </div>
         <div>
-          <dt>Rounds</dt>
-          <dd data-testid="spec-rounds">{t.rounds}</dd>
-          <dd class="spg-sub">{generated} tokens</dd>
+          <dt>{t('spec.rounds')}</dt>
+          <dd data-testid="spec-rounds" data-value={String(tot.rounds)}>{i18n.int(tot.rounds)}</dd>
+          <dd class="spg-sub">{t('spec.tokens', { count: generated })}</dd>
         </div>
         <div>
-          <dt>Positions verified</dt>
-          <dd data-testid="spec-positions" data-value={String(t.targetPositions)}>{t.targetPositions}</dd>
-          <dd class="spg-sub">by the model</dd>
+          <dt>{t('spec.positions')}</dt>
+          <dd data-testid="spec-positions" data-value={String(tot.targetPositions)}>{i18n.int(tot.targetPositions)}</dd>
+          <dd class="spg-sub">{t('spec.byModel')}</dd>
         </div>
       </dl>
       <p class="spg-hint">
-        {draftName} drafts {spec.n} token{spec.n === 1 ? '' : 's'} a round. A batched verifier would check a round's
-        positions in one pass of the model: {t.rounds ? (generated / t.rounds).toFixed(2) : '–'} tokens per pass here.
+        <Rich k="spec.perPass" vars={{ draft: <>{draftName}</>, count: spec.n, perPass: tot.rounds ? i18n.fixed(generated / tot.rounds, 2) : '–' }} />
       </p>
       <ol class="spg-rounds" reversed>
         {recent.map((r) => {
@@ -158,25 +167,25 @@ export function SpecRounds({ spec, draftName }) {
           return (
             <li key={r.round} class="spg-round" data-testid="spec-round" data-round={String(r.round)}>
               <span class="spg-round-n">#{r.round}</span>
-              <span class="spg-round-drafts" aria-label="drafted">
+              <span class="spg-round-drafts" aria-label={t('spec.drafted')}>
                 {r.drafted.map((d, i) => {
                   const fate = i < cut || cut < 0 ? 'accepted' : i === cut && r.rejected ? 'rejected' : 'unchecked';
-                  return <span key={i} class={`spg-draft is-${fate}`} title={fate === 'unchecked' ? 'not checked: an earlier draft was rejected' : fate}>{d.token < 0 ? '?' : showPiece(d.piece)}</span>;
+                  return <span key={i} class={`spg-draft is-${fate}`} title={t(FATE_TEXT[fate])}>{d.token < 0 ? '?' : showPiece(d.piece)}</span>;
                 })}
               </span>
               <span aria-hidden="true">→</span>
               <span class="spg-round-out">
-                {r.tokens.map((x) => <span key={x.index} class={`spg-spec-tok is-${x.status}`} title={STATUS_TEXT[x.status]}>{x.end ? '⏹' : showPiece(x.piece)}</span>)}
+                {r.tokens.map((x) => <span key={x.index} class={`spg-spec-tok is-${x.status}`} title={t(STATUS_TEXT[x.status])}>{x.end ? '⏹' : showPiece(x.piece)}</span>)}
               </span>
             </li>
           );
         })}
       </ol>
       <p class="spg-legend">
-        <span><i class="spg-key spg-key-accepted" /> accepted</span>
-        <span><i class="spg-key spg-key-rejected" /> rejected</span>
-        <span><i class="spg-key spg-key-corrected" /> corrected</span>
-        <span><i class="spg-key spg-key-bonus" /> bonus</span>
+        <span><i class="spg-key spg-key-accepted" /> {t('spec.keyAccepted')}</span>
+        <span><i class="spg-key spg-key-rejected" /> {t('spec.keyRejected')}</span>
+        <span><i class="spg-key spg-key-corrected" /> {t('spec.keyCorrected')}</span>
+        <span><i class="spg-key spg-key-bonus" /> {t('spec.keyBonus')}</span>
       </p>
     </div>
   );

@@ -7,6 +7,8 @@
  */
 import { useLayoutEffect, useRef } from 'preact/hooks';
 
+import { useI18n } from './I18n.jsx';
+
 /**
  * @param {{
  *   prompt: string,
@@ -18,6 +20,8 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
  * }} props
  */
 export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const ref = useRef(/** @type {HTMLDivElement | null} */ (null));
   // new tokens scroll into view (unless a past token is being looked at)
   useLayoutEffect(() => {
@@ -47,8 +51,8 @@ export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
       data-testid="output"
       tabIndex={0}
       role="group"
-      aria-label="Generated text (arrow keys: step through the tokens; Escape: back to the next token)"
-      aria-roledescription="generated text"
+      aria-label={t('text.label')}
+      aria-roledescription={t('text.role')}
       onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
       onMouseLeave={() => onHover(null)}
       onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
@@ -64,7 +68,7 @@ export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
           data-token={String(s.token)}
           data-p={String(s.p)}
           style={{ '--p': String(s.p) }}
-          title={`step ${i + 1}: ${JSON.stringify(s.piece)}, p = ${s.p.toFixed(3)}${s.forced ? ' (your pick)' : ''}`}
+          title={t(s.forced ? 'text.tokenPicked' : 'text.token', { n: i + 1, piece: JSON.stringify(s.piece), p: i18n.fixed(s.p, 3) })}
         >
           {s.piece}
         </span>

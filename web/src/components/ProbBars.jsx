@@ -8,7 +8,8 @@
  */
 import { useId, useLayoutEffect, useRef } from 'preact/hooks';
 
-import { cutLabel, distributionText, pct, pieceName, showPiece } from '../app/format.js';
+import { cutLabel, distributionText, pieceName, showPiece } from '../app/format.js';
+import { useI18n } from './I18n.jsx';
 
 /** decades a log-scale bar spans: 0.01 % (1e-4) to 100 % */
 export const LOG_DECADES = 4;
@@ -39,7 +40,11 @@ const DRAG_PX = 5;
  *   scale?: import('../app/hash.js').BarScale,
  * }} props
  */
-export function ProbBars({ summary, samples = null, onPick, pickHint = '', label = 'Next-token probabilities', scale = 'linear' }) {
+export function ProbBars({ summary, samples = null, onPick, pickHint = '', label, scale = 'linear' }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const pct = i18n.pct;
+  const name = label ?? t('bars.label');
   const listRef = useRef(/** @type {HTMLDivElement | null} */ (null));
   const summaryId = `spg-dist-${useId()}`;
   /** the bar that holds the list's one tab stop (the last one focused) */
@@ -70,7 +75,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   });
 
   if (!summary) {
-    return <div class="spg-bars spg-bars-empty" data-testid="prob-bars" aria-label={label}>No distribution yet.</div>;
+    return <div class="spg-bars spg-bars-empty" data-testid="prob-bars" aria-label={name}>{t('bars.empty')}</div>;
   }
   const sampled = summary.kind === 'step' ? summary.token : -1;
   const n = summary.bars;
@@ -133,10 +138,13 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     const raw = summary.raw[i];
     const freq = samples ? samples.freq[i] : -1;
     const isSampled = id === sampled;
-    const badge = kept ? (penalized ? 'penalty' : '') : cutLabel(cutName);
+    const badge = kept ? (penalized ? t('bars.penalty') : '') : cutLabel(cutName, i18n);
     // the button's name is its text: the piece's name (its symbol is for
     // the eye), the probability, the stage that cut it, and what else holds
-    const also = `${penalized && !kept ? ', penalized' : ''}${isSampled ? ', sampled' : ''}`;
+    const also = `${penalized && !kept ? t('bars.alsoPenalized') : ''}${isSampled ? t('bars.alsoSampled') : ''}`;
+    const title = t(kept ? 'bars.title' : 'bars.titleCut', {
+      piece: JSON.stringify(piece), raw: pct(raw), tempered: pct(summary.tempered[i]), final: pct(final), by: badge,
+    });
     rows.push(
       <div
         key={id}
@@ -155,19 +163,19 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
           type="button"
           class="spg-bar-btn"
           tabIndex={id === stopId ? 0 : -1}
-          title={`${JSON.stringify(piece)} — model ${pct(raw)}, after penalties and temperature ${pct(summary.tempered[i])}, final ${pct(final)}${kept ? '' : ` (cut by ${badge})`}${pickHint ? `. ${pickHint}` : ''}`}
+          title={pickHint ? t('bars.titleHint', { title, hint: pickHint }) : title}
           onPointerDown={onPick ? onPointerDown : undefined}
           onClick={onPick ? (e) => onClick(id, e) : undefined}
         >
           <span class="spg-bar-tok" aria-hidden="true">{showPiece(piece)}</span>
-          <span class="spg-sr">{pieceName(piece)} </span>
+          <span class="spg-sr">{pieceName(piece, i18n)} </span>
           <span class="spg-bar-track">
             <span class="spg-bar-ghost" style={{ width: width(raw) }} />
             <span class="spg-bar-fill" style={{ width: width(final) }} />
             {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
           </span>
           <span class="spg-bar-val">{pct(final)}</span>
-          {!kept && <span class="spg-sr"> cut by </span>}
+          {!kept && <span class="spg-sr"> {t('bars.cutBy')} </span>}
           {kept && badge && <span class="spg-sr"> </span>}
           <span class={`spg-bar-cut spg-cut-${cutName}`}>{badge}</span>
           {also && <span class="spg-sr">{also}</span>}
@@ -193,15 +201,15 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
         data-raw={String(other.raw)}
         data-kept={other.kept > 0 ? 'true' : 'false'}
       >
-        <div class="spg-bar-btn" title={`${other.count} other tokens (${other.kept} of them kept) — model ${pct(other.raw)}, final ${pct(other.final)}`}>
-          <span class="spg-bar-tok">other</span>
+        <div class="spg-bar-btn" title={t('bars.otherTitle', { count: other.count, kept: other.kept, raw: pct(other.raw), final: pct(other.final) })}>
+          <span class="spg-bar-tok">{t('bars.other')}</span>
           <span class="spg-bar-track">
             <span class="spg-bar-ghost" style={{ width: width(other.raw) }} />
             <span class="spg-bar-fill" style={{ width: width(other.final) }} />
             {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
           </span>
           <span class="spg-bar-val">{pct(other.final)}</span>
-          <span class="spg-bar-cut">{other.count.toLocaleString('en')} tokens · {other.kept.toLocaleString('en')} kept</span>
+          <span class="spg-bar-cut">{t('bars.otherCount', { count: other.count, kept: other.kept })}</span>
         </div>
       </div>,
     );
@@ -209,9 +217,9 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
 
   return (
     <>
-      <p class="spg-sr" id={summaryId} data-testid="bars-summary">{distributionText(summary)}</p>
+      <p class="spg-sr" id={summaryId} data-testid="bars-summary">{distributionText(summary, 5, i18n)}</p>
       <div
-        class="spg-bars" data-testid="prob-bars" data-full={summary.full ? 'true' : 'false'} data-scale={scale} role="list" aria-label={label}
+        class="spg-bars" data-testid="prob-bars" data-full={summary.full ? 'true' : 'false'} data-scale={scale} role="list" aria-label={name}
         aria-describedby={summaryId} ref={listRef} onKeyDown={onKeyDown} onFocusIn={onFocusIn} onFocusOut={onFocusOut}
       >
         {rows}
