@@ -269,6 +269,9 @@ export function BanList({ panel, onChanged }) {
   );
 }
 
+/** what a click on a live bar can do, and its words (catalogue keys) */
+const BAR_ACTIONS = /** @type {const} */ ([['ban', 'action.ban'], ['force', 'action.force']]);
+
 /** What a click on a live bar does: ban the token, or pick it as the next one. */
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 export function BarAction({ panel }) {
@@ -278,7 +281,7 @@ export function BarAction({ panel }) {
   return (
     <div class="spg-seg spg-seg-small" role="radiogroup" aria-label={t('action.label')}>
       <span class="spg-hint">{t('action.prefix')}</span>
-      {(/** @type {const} */ ([['ban', t('action.ban')], ['force', t('action.force')]])).map(([k, label]) => (
+      {BAR_ACTIONS.map(([k, key]) => (
         <label key={k} class={`spg-seg-opt${action === k ? ' is-on' : ''}`}>
           <input
             type="radio" name={`${panel.session}-bar-action`} value={k} checked={action === k}
@@ -286,7 +289,7 @@ export function BarAction({ panel }) {
             data-testid={`bar-action-${k}`}
             onChange={() => { panel.barAction.value = k; }}
           />
-          <span>{label}</span>
+          <span>{t(key)}</span>
         </label>
       ))}
     </div>

@@ -109,11 +109,10 @@ export class SamplerPlayground extends HTMLElement {
   }
 
   fail(/** @type {unknown} */ err) {
-    const detail = `The playground ran into a problem: ${/** @type {Error} */ (err)?.message || String(err)}`;
-    const message = msg('notice.problem', {}, detail);
+    const message = msg('notice.problem', {}, `The playground ran into a problem: ${/** @type {Error} */ (err)?.message || String(err)}`);
     const target = this.app ? (this.app.view.value === 'compare' ? this.app.compare : this.app.main) : null;
     if (target) target.notices.value = [...target.notices.value, message];
-    else this.mount.textContent = detail; // no app (nor language) yet: the English line
+    else this.mount.textContent = message.detail; // no app (nor language) yet: the English line
   }
 
   read() {

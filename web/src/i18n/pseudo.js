@@ -29,7 +29,7 @@ export function pseudoText(text) {
     return plain.replace(/[A-Za-z]/g, (/** @type {string} */ c) => ACCENTED[c] ?? c);
   });
   const extra = Math.ceil(letters * 0.4);
-  return extra > 0 ? `[${out} ${FILLER.slice(0, extra).trim()}]` : out;
+  return extra > 0 ? `[${out} ${FILLER.repeat(Math.ceil(extra / FILLER.length)).slice(0, extra).trim()}]` : out;
 }
 
 /**
