@@ -176,7 +176,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const hover = signal(null);
   const speed = signal(SPEED.def);
   /** a model file on its way: bytes loaded of total (0: unknown) */
-  /** @type {import('@preact/signals').Signal<{name: string, loaded: number, total: number} | null>} */
+  /** @type {import('@preact/signals').Signal<{name: import('../i18n/index.js').Text, loaded: number, total: number} | null>} */
   const progress = signal(null);
   /** @type {import('@preact/signals').Signal<Samples | null>} */
   const samples = signal(null);
@@ -794,7 +794,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     busy.value = msg('model.loading', { name: modelLabel(entry) });
     loadingModel.value = id;
     const onProgress = (/** @type {{loaded: number, total: number}} */ p) => {
-      progress.value = { name: entry.name, loaded: p.loaded, total: p.total };
+      progress.value = { name: modelLabel(entry), loaded: p.loaded, total: p.total };
     };
     try {
       /** @type {ModelInfo} */

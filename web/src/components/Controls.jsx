@@ -123,7 +123,7 @@ export function ModelPicker({ panel, uid }) {
 /**
  * A model file's download, while it is larger than PROGRESS_MIN_BYTES: a
  * progress bar (indeterminate when the host does not say the size).
- * @param {{panel: {progress: import('@preact/signals').Signal<{name: string, loaded: number, total: number} | null>}}} props
+ * @param {{panel: {progress: import('@preact/signals').Signal<{name: import('../i18n/index.js').Text, loaded: number, total: number} | null>}}} props
  */
 export function ModelProgress({ panel }) {
   const i18n = useI18n();
@@ -138,7 +138,7 @@ export function ModelProgress({ panel }) {
       <div
         class={`spg-progress-track${known ? '' : ' is-unknown'}`}
         role="progressbar"
-        aria-label={t('model.loading', { name: p.name })}
+        aria-label={t('model.loadingLabel', { name: p.name })}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={known ? pct : undefined}
@@ -176,6 +176,7 @@ export function PromptBox({ panel, uid }) {
         placeholder={t(panel.model.value?.kind === 'bigram' ? 'prompt.placeholderBigram' : 'prompt.placeholder')}
         autocomplete="off"
         spellcheck={false}
+        dir="auto"
         data-testid="prompt"
         aria-invalid={error ? 'true' : undefined}
         aria-describedby={error ? `${uid}-prompt-error` : undefined}

@@ -29,7 +29,7 @@ export function BeamText({ prompt, beam, live }) {
   const best = beam?.hypotheses[0];
   const ref = useTail(best?.text);
   return (
-    <div ref={ref} class={`spg-output${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group" aria-label={t('beams.textLabel')}>
+    <div ref={ref} class={`spg-output${live ? ' is-live' : ''}`} dir="auto" data-testid="output" tabIndex={0} role="group" aria-label={t('beams.textLabel')}>
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
       {best && <span data-testid="beam-best">{best.text}</span>}
     </div>
@@ -102,7 +102,7 @@ export function SpecText({ prompt, spec, live }) {
     }
   }
   return (
-    <div ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group" aria-label={t('spec.textLabel')}>
+    <div ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} dir="auto" data-testid="output" tabIndex={0} role="group" aria-label={t('spec.textLabel')}>
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
       {tokens.map((x) => {
         const r = replaced.get(x.index);

@@ -188,6 +188,7 @@ export function ConstraintField({ target, uid, note = '' }) {
             class="spg-mono"
             aria-invalid={error ? 'true' : undefined}
             aria-describedby={`${uid}-constraint-hint`}
+            dir="ltr"
             data-testid="regex-input"
             onInput={(e) => setRegex(/** @type {HTMLInputElement} */ (e.currentTarget).value)}
             onKeyDown={(e) => { if (e.key === 'Enter') apply('regex', /** @type {HTMLInputElement} */ (e.currentTarget).value); }}

@@ -23,6 +23,7 @@ export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
   const i18n = useI18n();
   const { t } = i18n;
   const ref = useRef(/** @type {HTMLDivElement | null} */ (null));
+  // (dir="auto" below: the model's text in its own direction, whatever the page's)
   // new tokens scroll into view (unless a past token is being looked at)
   useLayoutEffect(() => {
     const el = ref.current;
@@ -48,6 +49,7 @@ export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
     <div
       ref={ref}
       class={`spg-output${live ? ' is-live' : ''}`}
+      dir="auto"
       data-testid="output"
       tabIndex={0}
       role="group"

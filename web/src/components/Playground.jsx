@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { showPiece } from '../app/format.js';
 import { statusMsg } from '../app/errors.js';
+import { SAMPLE_COUNT } from '../app/panel.js';
 import { BEAM_STAGES, PARAM_SPECS, SPEC, clampParam, sliderMax } from '../app/params.js';
 import { ChainEditor } from './ChainEditor.jsx';
 import { Rich, Say, modelName, useI18n } from './I18n.jsx';
@@ -181,7 +182,7 @@ function SampleControls({ panel }) {
   return (
     <div class="spg-samples">
       <button type="button" class="spg-btn" onClick={() => panel.drawSamples()} disabled={!panel.next.value && !pinned} data-testid="draw-samples">
-        {t('samples.draw', { count: 1000 })}
+        {t('samples.draw', { n: String(SAMPLE_COUNT) })}
       </button>
       {s && (
         <>

@@ -172,7 +172,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
           <span class="spg-bar-track">
             <span class="spg-bar-ghost" style={{ width: width(raw) }} />
             <span class="spg-bar-fill" style={{ width: width(final) }} />
-            {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
+            {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ '--at': width(freq) }} />}
           </span>
           <span class="spg-bar-val">{pct(final)}</span>
           {!kept && <span class="spg-sr"> {t('bars.cutBy')} </span>}
@@ -206,7 +206,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
           <span class="spg-bar-track">
             <span class="spg-bar-ghost" style={{ width: width(other.raw) }} />
             <span class="spg-bar-fill" style={{ width: width(other.final) }} />
-            {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
+            {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ '--at': width(freq) }} />}
           </span>
           <span class="spg-bar-val">{pct(other.final)}</span>
           <span class="spg-bar-cut">{t('bars.otherCount', { count: other.count, kept: other.kept })}</span>
