@@ -18,7 +18,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const OTHERS = LANGUAGES.map((l) => l.code).filter((c) => c !== SOURCE);
 
 /** @param {string} code */
-const catalogue = async (code) => (await import(`../../web/src/i18n/${code}.js`)).default;
+const catalogue = async (code) => (await import(`../../web/src/i18n/catalogues/${code}.js`)).default;
 /** the named values of an entry (all its forms) */
 const placeholders = (entry) => [...new Set((typeof entry === 'string' ? [entry] : Object.values(entry)).flatMap((t) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))].sort();
 /** the tags of an entry's first form, in order */
@@ -35,7 +35,7 @@ function categories(locale) {
 function sources(dir = path.join(ROOT, 'web/src')) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const f = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'i18n' ? [] : sources(f);
+    if (e.isDirectory()) return e.name === 'catalogues' ? [] : sources(f);
     return /\.(js|jsx)$/.test(e.name) && !/\.test\./.test(e.name) && !e.name.endsWith('.gen.js') ? [f] : [];
   });
 }

@@ -30,7 +30,7 @@
  * an error follows a change of language.
  */
 import registry from '../shared/registry.gen.js';
-import EN from './en.js';
+import EN from './catalogues/en.js';
 import { pseudoCatalogue } from './pseudo.js';
 
 /** @typedef {string | Record<string, string>} Entry  a text, or its plural forms by category */
@@ -42,28 +42,41 @@ export const SOURCE = 'en';
 export const PSEUDO = 'en-XA';
 
 /**
- * The languages on offer: code, own name, the locale numbers and plurals
- * follow, the writing direction, and whether a name inside a sentence is
- * written in lower case ("top-p 0.9"; German keeps its nouns' capitals).
- * @typedef {{code: string, name: string, locale: string, dir: 'ltr' | 'rtl', lowerNames: boolean}} Language
- * @type {Language[]}
+ * The catalogues besides English: one file each in catalogues/, named by
+ * its language's code (es.js), fetched when that language is chosen (one
+ * chunk each).  Adding a language is adding its file (docs/lessons.md).
+ * @type {Record<string, () => Promise<{default: Catalogue}>>}
  */
-export const LANGUAGES = [
-  { code: 'en', name: 'English', locale: 'en', dir: 'ltr', lowerNames: true },
-  { code: 'es', name: 'Español', locale: 'es', dir: 'ltr', lowerNames: true },
-  { code: 'de', name: 'Deutsch', locale: 'de', dir: 'ltr', lowerNames: false },
-  { code: 'zh', name: '简体中文', locale: 'zh-CN', dir: 'ltr', lowerNames: false },
-];
-/** @type {Language} */
-const PSEUDO_LANGUAGE = { code: PSEUDO, name: 'Pseudo (en-XA)', locale: 'en', dir: 'rtl', lowerNames: true };
+const LOADERS = Object.fromEntries(Object.entries(import.meta.glob(['./catalogues/*.js', '!./catalogues/en.js']))
+  .map(([file, load]) => [file.replace(/^.*\/|\.js$/g, ''), /** @type {() => Promise<{default: Catalogue}>} */ (load)]));
 
-/** the catalogues not bundled with the page: one chunk each, fetched when chosen */
-/** @type {Record<string, () => Promise<{default: Catalogue}>>} */
-const LOADERS = {
-  es: () => import('./es.js'),
-  de: () => import('./de.js'),
-  zh: () => import('./zh.js'),
-};
+/** languages written right to left (where Intl cannot say: Intl.Locale's textInfo) */
+const RTL = new Set(['ar', 'dv', 'fa', 'he', 'ks', 'ku', 'ps', 'sd', 'ug', 'ur', 'yi']);
+
+/**
+ * A language: its code (the catalogue's file name, and lang=), its own
+ * name (Intl.DisplayNames, in that language), the locale numbers and
+ * plurals follow, and its writing direction.
+ * @typedef {{code: string, name: string, locale: string, dir: 'ltr' | 'rtl'}} Language
+ */
+
+/** @param {string} code @returns {Language} */
+function languageOf(code) {
+  let name = code;
+  try {
+    const own = new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code;
+    name = own.charAt(0).toLocaleUpperCase(code) + own.slice(1);
+  } catch { /* an engine without Intl.DisplayNames: the code */ }
+  /** @type {any} */
+  const info = new Intl.Locale(code);
+  const direction = (info.getTextInfo?.() ?? info.textInfo)?.direction;
+  return { code, name, locale: code, dir: direction === 'rtl' || (!direction && RTL.has(code.split('-')[0])) ? 'rtl' : 'ltr' };
+}
+
+/** The languages on offer: English, then the catalogues' by their codes. */
+export const LANGUAGES = [SOURCE, ...Object.keys(LOADERS).sort()].map(languageOf);
+/** @type {Language} */
+const PSEUDO_LANGUAGE = { code: PSEUDO, name: 'Pseudo (en-XA)', locale: 'en', dir: 'rtl' };
 
 /**
  * A registry parameter's special value and its word, from its doc
@@ -254,6 +267,8 @@ export function createI18n(code) {
   const rules = new Intl.PluralRules(info.locale);
   const sym = numberSymbols(info.locale);
   const listFormat = new Intl.ListFormat(info.locale, { type: 'conjunction' });
+  // does the language write a name inside a sentence in lower case ("top-p 0.9")? German keeps its capitals
+  const lowerNames = (Object.hasOwn(cat, 'lang.namesInLowerCase') ? cat : ENGLISH)['lang.namesInLowerCase'] !== 'no';
 
   /** "-1234.50" (toFixed or String) in the locale's signs */
   const localize = (/** @type {string} */ s) => {
@@ -308,7 +323,7 @@ export function createI18n(code) {
       return p !== 0 && v < 0.01 ? `<${shown}` : shown;
     },
     list: (items) => listFormat.format(items),
-    inSentence: (name) => (info.lowerNames ? name.toLocaleLowerCase(info.locale) : name),
+    inSentence: (name) => (lowerNames ? name.toLocaleLowerCase(info.locale) : name),
   };
   made.set(lang, self);
   return self;

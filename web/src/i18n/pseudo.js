@@ -41,7 +41,9 @@ export function pseudoCatalogue(english) {
   /** @type {import('./index.js').Catalogue} */
   const out = {};
   for (const [key, entry] of Object.entries(english)) {
-    out[key] = typeof entry === 'string' ? pseudoText(entry)
+    // (a setting, not a text: the same as English's)
+    if (key === 'lang.namesInLowerCase') out[key] = entry;
+    else out[key] = typeof entry === 'string' ? pseudoText(entry)
       : Object.fromEntries(Object.entries(entry).map(([form, text]) => [form, pseudoText(text)]));
   }
   return out;

@@ -20,6 +20,7 @@ export default {
   'theme.dark': '深色',
   'lang.label': '语言',
   'lang.failed': '无法加载{name}（是否离线？）：页面保持当前语言。',
+  'lang.namesInLowerCase': 'no',
 
   // ---- 单个面板的布局（Playground.jsx）
   'setup.label': '设置',

@@ -23,6 +23,8 @@ export default {
   'theme.dark': 'Dark',
   'lang.label': 'Language',
   'lang.failed': '{name} could not be loaded (offline?): the page stays in this language.',
+  // whether a name inside a sentence is written in lower case ("top-p 0.9"): yes or no
+  'lang.namesInLowerCase': 'yes',
 
   // ---- one panel's layout (Playground.jsx)
   'setup.label': 'Setup',

@@ -21,6 +21,7 @@ export default {
   'theme.dark': 'Oscuro',
   'lang.label': 'Idioma',
   'lang.failed': 'No se pudo cargar {name} (¿sin conexión?): la página sigue en este idioma.',
+  'lang.namesInLowerCase': 'yes',
 
   // ---- la disposición de un panel (Playground.jsx)
   'setup.label': 'Configuración',

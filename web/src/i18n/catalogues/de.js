@@ -21,6 +21,7 @@ export default {
   'theme.dark': 'Dunkel',
   'lang.label': 'Sprache',
   'lang.failed': '{name} konnte nicht geladen werden (offline?): Die Seite bleibt in dieser Sprache.',
+  'lang.namesInLowerCase': 'no',
 
   // ---- der Aufbau eines Panels (Playground.jsx)
   'setup.label': 'Einstellungen',
