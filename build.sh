@@ -26,8 +26,9 @@ die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
 # package:command pairs the build needs, and the ones only some steps need
 REQUIRED=(gcc:gcc clang:clang emscripten:emcc binaryen:wasm-opt nodejs:node npm:npm python3:python3)
 TEST_PACKAGES=(chromium:chromium firefox-esr:firefox-esr)
-# WebKit (WebKitGTK's WebDriver, in an Xvfb): its tests say why they skip without it
-OPTIONAL_PACKAGES=(python3-torch webkit2gtk-driver xvfb)
+# WebKit (WebKitGTK's WebDriver, in an Xvfb): its tests say why they skip without it;
+# a CJK font, so Chinese is drawn (not boxes) in the browser tests' screenshots
+OPTIONAL_PACKAGES=(python3-torch webkit2gtk-driver xvfb fonts-noto-cjk)
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
