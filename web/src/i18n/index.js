@@ -47,8 +47,17 @@ export const PSEUDO = 'en-XA';
  * chunk each).  Adding a language is adding its file (docs/lessons.md).
  * @type {Record<string, () => Promise<{default: Catalogue}>>}
  */
-const LOADERS = Object.fromEntries(Object.entries(import.meta.glob(['./catalogues/*.js', '!./catalogues/en.js']))
+const LOADERS = Object.fromEntries(Object.entries(catalogueFiles())
   .map(([file, load]) => [file.replace(/^.*\/|\.js$/g, ''), /** @type {() => Promise<{default: Catalogue}>} */ (load)]));
+
+/** The catalogue files, as Vite (the page, the package, Vitest) finds them; plain Node (a build script reading attrs.js) has English only. */
+function catalogueFiles() {
+  try {
+    return import.meta.glob(['./catalogues/*.js', '!./catalogues/en.js']);
+  } catch {
+    return {};
+  }
+}
 
 /** languages written right to left (where Intl cannot say: Intl.Locale's textInfo) */
 const RTL = new Set(['ar', 'dv', 'fa', 'he', 'ks', 'ku', 'ps', 'sd', 'ug', 'ur', 'yi']);
