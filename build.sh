@@ -26,9 +26,11 @@ die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
 # package:command pairs the build needs, and the ones only some steps need
 REQUIRED=(gcc:gcc clang:clang emscripten:emcc binaryen:wasm-opt nodejs:node npm:npm python3:python3)
 TEST_PACKAGES=(chromium:chromium firefox-esr:firefox-esr)
-# WebKit (WebKitGTK's WebDriver, in an Xvfb): its tests say why they skip without it;
-# a CJK font, so Chinese is drawn (not boxes) in the browser tests' screenshots
-OPTIONAL_PACKAGES=(python3-torch webkit2gtk-driver xvfb fonts-noto-cjk)
+# WebKit (WebKitGTK's WebDriver, in an Xvfb), and miscfiles (the names list the
+# bigram is trained on: the trainer's byte-for-byte test): their tests say
+# why they skip without them; a CJK font, so Chinese is drawn (not boxes) in
+# the browser tests' screenshots
+OPTIONAL_PACKAGES=(python3-torch webkit2gtk-driver xvfb miscfiles fonts-noto-cjk)
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
@@ -99,7 +101,7 @@ build_native() {
 # Each may import only what its JS loader provides (web/src/engine/engine.js,
 # cli.js): the engine nothing but the memory-growth notice.
 WASM_IMPORTS_ENGINE="env.emscripten_notify_memory_growth"
-WASM_IMPORTS_CLI="$WASM_IMPORTS_ENGINE env.host_write env.host_file_size env.host_file_read"
+WASM_IMPORTS_CLI="$WASM_IMPORTS_ENGINE env.host_write env.host_file_size env.host_file_read env.host_file_write"
 
 build_wasm() { # engine|cli simd|scalar
   local what=$1 flavor=$2 simd=() src=() allowed

@@ -17,6 +17,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+import { benchSpeculative } from './spec.mjs';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'build/bench');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -24,7 +26,9 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const VOCAB = 32000;
 const TOKENS = 256; // forward and kv_cache
 const BUDGET = {
-  sampler_us: 60, // WASM SIMD, per step, at most
+  sampler_us: 20, // WASM SIMD, per step, at most
+  sampler_report_us: 40, // WASM SIMD, reporting on, per step, at most
+  generate_vs_forward: 0.8, // WASM SIMD: a session's generation at least this share of the forward pass's rate
   sampler_vs_full_sort: 5, // full sort / pipeline, at least
   forward_simd_vs_scalar: 2,
   forward_simd_vs_native: 0.5,
@@ -59,6 +63,8 @@ class WasmRunner {
   async samplerInit(v) { return this.x.bench_sampler_init(v); }
   async sampler(n, report) { return this.timed(() => this.x.bench_sampler_steps(n, report)); }
   async ref(n) { return this.timed(() => this.x.bench_ref_steps(n)); }
+  async config(i) { return this.x.bench_sampler_config(i); }
+  async generate(n, raw) { return this.timed(() => this.x.bench_generate_run(n, raw)); }
   async check() {
     const bad = this.x.bench_sampler_check(this.scratch, this.scratch + 8);
     return { bad, nKept: new Int32Array(this.mem(), this.scratch, 1)[0], maxDp: new Float64Array(this.mem(), this.scratch + 8, 1)[0] };
@@ -106,6 +112,8 @@ class NativeRunner {
   async samplerInit(v) { return (await this.nums(`sampler_init ${v}`))[0]; }
   async sampler(n, report) { return this.timed(`sampler ${n} ${report}`); }
   async ref(n) { return this.timed(`ref ${n}`); }
+  async config(i) { return (await this.nums(`config ${i}`))[0]; }
+  async generate(n, raw) { return this.timed(`generate ${n} ${raw}`); }
   async check() {
     const [bad, nKept, maxDp] = await this.nums('check');
     return { bad, nKept, maxDp };
@@ -224,6 +232,38 @@ try {
     spread_us: Object.fromEntries(RUNNERS.flatMap((r) => Object.keys(WORK).map((w) => [`${r.name}_${w}`, spreadOf(S[r.name][w])]))),
   };
 
+  // ---- each stage of the chain on top of the pipeline (WASM SIMD) ------
+  // Per round: the pipeline alone, then with each stage, so that the
+  // stage's added cost is a difference within the round.
+  const STAGES = ['top-nσ 1.0', 'epsilon 3e-4', 'eta 3e-4', 'top-a 0.2', 'XTC 0.5 / 0.1', 'DRY 0.8 / 1.75 / 2',
+    'dynamic temperature ±0.5', 'no-repeat-ngram 3', 'mirostat v1 5 / 0.1', 'mirostat v2 5 / 0.1'];
+  const stageBatch = [];
+  for (let i = 0; i <= STAGES.length; i++) {
+    if ((await simd.config(i)) !== 0) throw new Error(`sampler config ${i} refused`);
+    stageBatch[i] = await calibrate((n) => simd.sampler(n, 0), 20);
+  }
+  const stageUs = STAGES.map(() => []);
+  const stageDelta = STAGES.map(() => []);
+  for (let round = 0; round < (QUICK ? 5 : 15); round++) {
+    await simd.config(0);
+    const base = (await simd.sampler(stageBatch[0], 0)).ns / stageBatch[0] / 1e3;
+    for (let i = 1; i <= STAGES.length; i++) {
+      await simd.config(i);
+      const us = (await simd.sampler(stageBatch[i], 0)).ns / stageBatch[i] / 1e3;
+      stageUs[i - 1].push(us);
+      stageDelta[i - 1].push(us - base);
+    }
+  }
+  await simd.config(0);
+  const ST = stageUs.map(stats);
+  result.sampler_stages = {
+    build: 'wasm_simd',
+    what: "the benchmark's pipeline (reporting off) with one more stage on",
+    stages: Object.fromEntries(STAGES.map((name, i) => [name, {
+      us: round(ST[i].median), added_us: round(stats(stageDelta[i]).median), spread_us: spreadOf(ST[i]),
+    }])),
+  };
+
   // ---- forward -------------------------------------------------------
   const modelFile = path.join(OUT, 'model.bin');
   for (const r of RUNNERS) if ((await r.load(modelFile)) !== 0) throw new Error(`${r.name}: cannot load ${modelFile}`);
@@ -231,11 +271,24 @@ try {
   const fwdRounds = QUICK ? 3 : 9;
   const tokS = {};
   const fwdDigest = {};
+  // a generation: the session's whole step (forward, sampler, bookkeeping)
+  // for GEN_TOKENS tokens after BOS, as `sampler generate` runs it
+  const GEN_TOKENS = TOKENS - 1;
+  const genTokS = {};
+  const genRawOffTokS = {};
+  const genDigest = {};
+  for (const r of RUNNERS) await r.generate(GEN_TOKENS, 1); // warm-up
   for (let i = 0; i < fwdRounds; i++) {
     for (const r of RUNNERS) {
       const { ns, r: digest } = await r.forward(TOKENS);
       (tokS[r.name] ??= []).push(TOKENS / (ns / 1e9));
       fwdDigest[r.name] = digest;
+      const g = await r.generate(GEN_TOKENS, 1);
+      (genTokS[r.name] ??= []).push(GEN_TOKENS / (g.ns / 1e9));
+      genDigest[r.name] = g.r;
+      const off = await r.generate(GEN_TOKENS, 0);
+      (genRawOffTokS[r.name] ??= []).push(GEN_TOKENS / (off.ns / 1e9));
+      if (off.r !== g.r) genDigest[r.name] = -1; // the reporting changes no token
     }
   }
   const F = Object.fromEntries(RUNNERS.map((r) => [r.name, stats(tokS[r.name])]));
@@ -257,6 +310,22 @@ try {
     spread_ratios: { simd_over_scalar: spreadOf(simdOverScalar), simd_over_native: spreadOf(simdOverNative) },
   };
   log(`forward: logits identical in every build: ${fwdIdentical ? 'yes' : 'NO'}`);
+  const G = Object.fromEntries(RUNNERS.map((r) => [r.name, stats(genTokS[r.name])]));
+  const genOverFwd = stats(genTokS.wasm_simd.map((t, i) => t / tokS.wasm_simd[i]));
+  const genOff = Object.fromEntries(RUNNERS.map((r) => [r.name, stats(genRawOffTokS[r.name])]));
+  const genIdentical = RUNNERS.every((r) => genDigest[r.name] === genDigest.native && genDigest[r.name] >= 0);
+  result.generate = {
+    what: `a session generating ${GEN_TOKENS} tokens after BOS on the forward pass's model (sp_session_step: forward, the benchmark's sampler settings; raw distribution on, as the page's fast-forward runs for its metrics; raw_off: as \`sampler generate\` runs)`,
+    tokens: GEN_TOKENS,
+    wasm_simd_tok_s: round(G.wasm_simd.median),
+    wasm_scalar_tok_s: round(G.wasm_scalar.median),
+    native_tok_s: round(G.native.median),
+    raw_off_tok_s: Object.fromEntries(RUNNERS.map((r) => [r.name, round(genOff[r.name].median)])),
+    over_forward_wasm_simd: round(genOverFwd.median),
+    identical_across_builds: genIdentical,
+    spread_tok_s: Object.fromEntries(RUNNERS.map((r) => [r.name, spreadOf(G[r.name])])),
+    spread_over_forward: spreadOf(genOverFwd),
+  };
 
   // ---- kv cache (native: the recomputation is ~129x the work) ----------
   // The recomputation (steps 0..255, each from a fresh state) runs once, in
@@ -307,13 +376,20 @@ try {
     with_cache_us_per_forward_call: round((C.median * 1e3) / TOKENS),
   };
 
+  // ---- batched forward pass, speculative decoding (spec.mjs) ----------
+  const spec = benchSpeculative({ simd, scalar, ROOT, OUT, QUICK, stats, round, spreadOf, log });
+  Object.assign(result, spec.result);
+
   // ---- budgets, table -------------------------------------------------
   const budgets = {
     sampler_wasm_simd_us: { value: result.sampler.wasm_simd_us, limit: `<= ${BUDGET.sampler_us}`, pass: result.sampler.wasm_simd_us <= BUDGET.sampler_us },
+    sampler_wasm_simd_report_us: { value: result.sampler.wasm_simd_report_us, limit: `<= ${BUDGET.sampler_report_us}`, pass: result.sampler.wasm_simd_report_us <= BUDGET.sampler_report_us },
+    generate_over_forward: { value: result.generate.over_forward_wasm_simd, limit: `>= ${BUDGET.generate_vs_forward}`, pass: result.generate.over_forward_wasm_simd >= BUDGET.generate_vs_forward },
     sampler_full_sort_speedup: { value: result.sampler.full_sort_speedup, limit: `>= ${BUDGET.sampler_vs_full_sort}`, pass: result.sampler.full_sort_speedup >= BUDGET.sampler_vs_full_sort },
     forward_simd_over_scalar: { value: result.forward.simd_over_scalar, limit: `>= ${BUDGET.forward_simd_vs_scalar}`, pass: result.forward.simd_over_scalar >= BUDGET.forward_simd_vs_scalar },
     forward_simd_over_native: { value: result.forward.simd_over_native, limit: `>= ${BUDGET.forward_simd_vs_native}`, pass: result.forward.simd_over_native >= BUDGET.forward_simd_vs_native },
     kv_cache_speedup: { value: result.kv_cache.speedup, limit: `>= ${BUDGET.kv_speedup}`, pass: result.kv_cache.speedup >= BUDGET.kv_speedup },
+    ...spec.budgets,
   };
   result.budgets = budgets;
   result.budgets_met = Object.values(budgets).every((b) => b.pass);
@@ -324,12 +400,12 @@ try {
   result.quick = QUICK;
 
   fs.writeFileSync(path.join(ROOT, 'build/bench.json'), JSON.stringify(result, null, 2) + '\n');
-  console.log(table(result, S, F));
+  console.log(table(result, S, F, G, ST, spec.rows));
 } finally {
   native.close();
 }
 
-function table(r, S, F) {
+function table(r, S, F, G, ST, extraRows = []) {
   const pf = (b) => (b.pass ? 'PASS' : 'MISS');
   const sp = (st, d = 1) => `${fmt(st.min, d)}–${fmt(st.max, d)}`;
   const iqr = (st, d = 1) => `${fmt(st.q1, d)}–${fmt(st.q3, d)}`;
@@ -340,13 +416,18 @@ function table(r, S, F) {
   row('  WASM SIMD', fmt(S.wasm_simd.fast.median), iqr(S.wasm_simd.fast), sp(S.wasm_simd.fast), `≤ ${BUDGET.sampler_us} µs  ${pf(b.sampler_wasm_simd_us)}`);
   row('  WASM scalar', fmt(S.wasm_scalar.fast.median), iqr(S.wasm_scalar.fast), sp(S.wasm_scalar.fast), '');
   row('  native', fmt(S.native.fast.median), iqr(S.native.fast), sp(S.native.fast), '');
-  row('  WASM SIMD, reporting on', fmt(S.wasm_simd.report.median), iqr(S.wasm_simd.report), sp(S.wasm_simd.report), '');
+  row('  WASM SIMD, reporting on', fmt(S.wasm_simd.report.median), iqr(S.wasm_simd.report), sp(S.wasm_simd.report), `≤ ${BUDGET.sampler_report_us} µs  ${pf(b.sampler_wasm_simd_report_us)}`);
   row('  WASM scalar, reporting on', fmt(S.wasm_scalar.report.median), iqr(S.wasm_scalar.report), sp(S.wasm_scalar.report), '');
   row('  native, reporting on', fmt(S.native.report.median), iqr(S.native.report), sp(S.native.report), '');
   row('  full-sort reference, WASM SIMD', fmt(S.wasm_simd.full_sort.median), iqr(S.wasm_simd.full_sort), sp(S.wasm_simd.full_sort), '');
   row('  full-sort reference, WASM scalar', fmt(S.wasm_scalar.full_sort.median), iqr(S.wasm_scalar.full_sort), sp(S.wasm_scalar.full_sort), '');
   row('  full-sort reference, native', fmt(S.native.full_sort.median), iqr(S.native.full_sort), sp(S.native.full_sort), '');
   row('  full sort / pipeline (WASM SIMD)', `${fmt(r.sampler.full_sort_speedup)}×`, '', `${fmt(r.sampler.full_sort_speedup_spread.min)}–${fmt(r.sampler.full_sort_speedup_spread.max)}×`, `≥ ${BUDGET.sampler_vs_full_sort}×  ${pf(b.sampler_full_sort_speedup)}`);
+  row('');
+  row('Each stage on top of it (WASM SIMD, µs)', 'median', 'added', 'min–max', '');
+  Object.entries(r.sampler_stages.stages).forEach(([name, st], i) => {
+    row(`  + ${name}`, fmt(ST[i].median), `+${fmt(st.added_us)}`, sp(ST[i]), '');
+  });
   row('');
   row('Forward pass (tokens/s)', 'median', 'IQR', 'min–max', 'budget');
   row('  WASM SIMD', fmt(F.wasm_simd.median), iqr(F.wasm_simd), sp(F.wasm_simd), '');
@@ -355,15 +436,23 @@ function table(r, S, F) {
   row('  SIMD / scalar', `${fmt(r.forward.simd_over_scalar, 2)}×`, '', `${fmt(r.forward.spread_ratios.simd_over_scalar.min, 2)}–${fmt(r.forward.spread_ratios.simd_over_scalar.max, 2)}×`, `≥ ${BUDGET.forward_simd_vs_scalar}×  ${pf(b.forward_simd_over_scalar)}`);
   row('  SIMD / native', `${fmt(r.forward.simd_over_native, 2)}×`, '', `${fmt(r.forward.spread_ratios.simd_over_native.min, 2)}–${fmt(r.forward.spread_ratios.simd_over_native.max, 2)}×`, `≥ ${BUDGET.forward_simd_vs_native}×  ${pf(b.forward_simd_over_native)}`);
   row('');
+  row(`Generation, ${r.generate.tokens} tokens (tokens/s)`, 'median', 'IQR', 'min–max', 'budget');
+  row('  WASM SIMD', fmt(G.wasm_simd.median), iqr(G.wasm_simd), sp(G.wasm_simd), '');
+  row('  WASM scalar', fmt(G.wasm_scalar.median), iqr(G.wasm_scalar), sp(G.wasm_scalar), '');
+  row('  native', fmt(G.native.median), iqr(G.native), sp(G.native), '');
+  row('  WASM SIMD, raw off (the CLI)', fmt(r.generate.raw_off_tok_s.wasm_simd), '', '', '');
+  row('  generation / forward (WASM SIMD)', `${fmt(r.generate.over_forward_wasm_simd, 2)}×`, '', `${fmt(r.generate.spread_over_forward.min, 2)}–${fmt(r.generate.spread_over_forward.max, 2)}×`, `≥ ${BUDGET.generate_vs_forward}×  ${pf(b.generate_over_forward)}`);
+  row('');
   row(`KV cache, ${r.kv_cache.tokens} tokens (${r.kv_cache.build}, ms)`, 'median', 'IQR', 'min–max', 'budget');
   const kc = r.kv_cache.spread_with_cache_ms;
   row('  with the cache', fmt(r.kv_cache.with_cache_ms), `${fmt(kc.q1)}–${fmt(kc.q3)}`, `${fmt(kc.min)}–${fmt(kc.max)}`, '');
   row('  recomputing the prefix', fmt(r.kv_cache.recompute_ms), '', `(1 run, ${r.kv_cache.recompute_chunks} chunks)`, '');
   row('  recompute / cache', `${fmt(r.kv_cache.speedup)}×`, '', `flops ${fmt(r.kv_cache.flop_ratio)}×`, `≥ ${BUDGET.kv_speedup}×  ${pf(b.kv_cache_speedup)}`);
+  if (extraRows.length) rows.push([''], ...extraRows);
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((c) => (c[i] ?? '').length)));
   const lines = rows.map((c) => (c.length === 1 ? '' : c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ')));
   const checks = `checks: pipeline == full-sort reference ${r.sampler.agrees_with_full_sort ? 'yes' : 'NO'} (${r.sampler.kept_tokens} kept); ` +
-    `identical bits in every build: sampler ${r.sampler.identical_across_builds ? 'yes' : 'NO'}, forward ${r.forward.identical_across_builds ? 'yes' : 'NO'}; ` +
+    `identical bits in every build: sampler ${r.sampler.identical_across_builds ? 'yes' : 'NO'}, forward ${r.forward.identical_across_builds ? 'yes' : 'NO'}, generation ${r.generate.identical_across_builds ? 'yes' : 'NO'}; ` +
     `recompute == cache logits ${r.kv_cache.same_logits ? 'yes' : 'NO'}; counters ${r.kv_cache.counters_agree ? 'agree' : 'DISAGREE'}`;
   return [...lines, '', checks, `machine: ${r.machine}; ${r.date}; load average ${r.load_average.join(' ')}`,
     `budgets: ${Object.values(b).filter((x) => x.pass).length}/${Object.keys(b).length} met — build/bench.json`].join('\n');

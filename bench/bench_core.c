@@ -65,6 +65,17 @@ typedef struct {
     int token;      /* drawn */
 } ref_result;
 
+/* the benchmark's sampler settings */
+static void base_params(sp_params *p) {
+    sp_params_default(p);
+    p->repetition_penalty = 1.1f;
+    p->penalty_last_n = N_HISTORY;
+    p->temperature = 0.8f;
+    p->top_k = 50;
+    p->top_p = 0.9f;
+    p->min_p = 0.05f;
+}
+
 int bench_sampler_init(int vocab) {
     if (vocab < 100) return 1;
     g_vocab = vocab;
@@ -101,13 +112,7 @@ int bench_sampler_init(int vocab) {
         }
     }
     free(rank);
-    sp_params_default(&g_params);
-    g_params.repetition_penalty = 1.1f;
-    g_params.penalty_last_n = N_HISTORY;
-    g_params.temperature = 0.8f;
-    g_params.top_k = 50;
-    g_params.top_p = 0.9f;
-    g_params.min_p = 0.05f;
+    base_params(&g_params);
     sp_sampler_free(g_sampler);
     g_sampler = sp_sampler_new(vocab);
     free(r_x);
@@ -119,6 +124,37 @@ int bench_sampler_init(int vocab) {
     if (!g_sampler || !r_x || !r_items || !r_seen) return 1;
     sp_rng_seed(&g_rng, 7);
     return 0;
+}
+
+static const char *const STAGE_NAMES[BENCH_N_STAGES + 1] = {
+    "the benchmark's pipeline", "top-nσ 1.0", "epsilon 3e-4", "eta 3e-4",
+    "top-a 0.2", "XTC 0.5 / 0.1", "DRY 0.8 / 1.75 / 2",
+    "dynamic temperature ±0.5", "no-repeat-ngram 3", "mirostat v1 5 / 0.1",
+    "mirostat v2 5 / 0.1"};
+
+const char *bench_stage_name(int which) {
+    return which >= 0 && which <= BENCH_N_STAGES ? STAGE_NAMES[which] : NULL;
+}
+
+int bench_sampler_config(int which) {
+    base_params(&g_params);
+    switch (which) {
+    case 0: break;
+    case 1: g_params.top_n_sigma = 1.0f; break;
+    case 2: g_params.epsilon_cutoff = 3e-4f; break;
+    case 3: g_params.eta_cutoff = 3e-4f; break;
+    case 4: g_params.top_a = 0.2f; break;
+    /* a bare sampler's XTC draw is 0: XTC acts at every step */
+    case 5: g_params.xtc_probability = 0.5f; g_params.xtc_threshold = 0.1f; break;
+    case 6: g_params.dry_multiplier = 0.8f; break; /* base 1.75, length 2 */
+    case 7: g_params.dynatemp_range = 0.5f; break;
+    case 8: g_params.no_repeat_ngram_size = 3; break;
+    case 9: g_params.mirostat = 1; break; /* tau 5, eta 0.1 */
+    case 10: g_params.mirostat = 2; break;
+    default: return 1;
+    }
+    char err[SP_ERR_LEN];
+    return sp_params_check(&g_params, g_vocab, err) == SP_OK ? 0 : 1;
 }
 
 double bench_sampler_steps(int n, int report) {
@@ -367,6 +403,40 @@ int bench_model_load(uint8_t *data, double size) {
 }
 
 static int token_at(int pos) { return (pos * 37 + 11) % BENCH_VOCAB; }
+
+static sp_tokenizer *g_tokenizer;
+static sp_session *g_session;
+
+double bench_generate_run(int n, int raw) {
+    char err[SP_ERR_LEN];
+    if (!g_tokenizer) { /* one character per token: the text is not read */
+        static char pieces[BENCH_VOCAB][4];
+        const char *ptr[BENCH_VOCAB];
+        for (int i = 0; i < BENCH_VOCAB; i++) {
+            pieces[i][0] = (char)('!' + i % 90);
+            pieces[i][1] = (char)('!' + i / 90);
+            ptr[i] = pieces[i];
+        }
+        g_tokenizer = sp_tokenizer_new_chars(ptr, BENCH_VOCAB, 0, err);
+        if (!g_tokenizer) return -1.0;
+    }
+    if (!g_session) g_session = sp_session_new(g_model, g_tokenizer, err);
+    if (!g_session) return -1.0;
+    sp_sampler_set_raw(sp_session_sampler(g_session), raw);
+    sp_params p;
+    base_params(&p);
+    /* the end-of-text token (0) banned: every run is n tokens long */
+    if (sp_params_add_bias(&p, 0, -INFINITY, err) != SP_OK ||
+        sp_session_start(g_session, "", 42, err) != SP_OK)
+        return -1.0;
+    for (int i = 0; i < n; i++)
+        if (sp_session_step(g_session, &p, -1, err) != SP_OK) return -1.0;
+    uint64_t h = HASH_SEED;
+    const int *tokens = sp_session_tokens(g_session);
+    for (int i = 0; i < sp_session_n_tokens(g_session); i++)
+        h = hash_u32(h, (uint32_t)tokens[i]);
+    return hash_out(h);
+}
 
 static uint64_t hash_logits(uint64_t h, const float *logits) {
     for (int i = 0; i < BENCH_VOCAB; i++) h = hash_f32(h, logits[i]);

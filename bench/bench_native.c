@@ -6,8 +6,8 @@
  *
  *   bench-native write-model PATH    writes the benchmark's model file
  *   bench-native serve               reads commands, one per line:
- *     sampler_init V | sampler N REPORT | ref N | check | digest |
- *     load PATH | forward N | recompute T0 T1 | counters |
+ *     sampler_init V | config I | sampler N REPORT | ref N | check |
+ *     digest | load PATH | forward N | generate N RAW | recompute T0 T1 | counters |
  *     counters_reset_recompute | quit
  *   and answers each with one line (times in nanoseconds).
  */
@@ -56,6 +56,12 @@ static int serve(void) {
         } else if (sscanf(line, "sampler %d %d", &a, &b) == 2) {
             t0 = now_ns();
             r = bench_sampler_steps(a, b);
+            printf("%.0f %.17g\n", now_ns() - t0, r);
+        } else if (sscanf(line, "config %d", &a) == 1) {
+            printf("%d\n", bench_sampler_config(a));
+        } else if (sscanf(line, "generate %d %d", &a, &b) == 2) {
+            t0 = now_ns();
+            r = bench_generate_run(a, b);
             printf("%.0f %.17g\n", now_ns() - t0, r);
         } else if (sscanf(line, "ref %d", &a) == 1) {
             t0 = now_ns();

@@ -66,14 +66,43 @@ export class SamplerPlayground extends HTMLElement {
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
 
+/** `detail` of `sampler-question-answered`: the learner checked an answer. */
+export interface SamplerQuestionAnsweredDetail {
+  /** the question's `ask` attribute (p1, nucleus, kv-ratio, …) */
+  ask: string;
+  /** the learner's answer as a number ("87%" is 0.87) */
+  answer: number;
+  /** the engine's value */
+  value: number;
+  /** the answer matches the value to `digits` decimals */
+  correct: boolean;
+  digits: number;
+}
+
+export const ANSWERED_EVENT: 'sampler-question-answered';
+
+/**
+ * `<sampler-question>`: a question whose answer the engine computes from its
+ * attributes (logits / probs / model, the sampler settings, ask, digits,
+ * length, for); defined when the package is imported.
+ */
+export class SamplerQuestion extends HTMLElement {
+  /** checks the answer typed in the element */
+  check(): Promise<void>;
+  /** configures the playground the question names (for=) or the next one on the page */
+  showMe(): void;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'sampler-playground': SamplerPlayground;
+    'sampler-question': SamplerQuestion;
   }
   /** the events bubble: a page can listen on document or any ancestor */
   interface GlobalEventHandlersEventMap {
     'sampler-token': CustomEvent<SamplerTokenDetail>;
     'sampler-settings': CustomEvent<SamplerSettingsDetail>;
+    'sampler-question-answered': CustomEvent<SamplerQuestionAnsweredDetail>;
   }
 }
 

@@ -34,11 +34,12 @@ static const char USAGE[] =
     "      a masked logit may be \"-inf\"); prints the final distribution and "
     "the\n"
     "      step's report as one JSON object; with --seed also draws a token\n"
-    "  sampler generate --model PATH|bigram|transformer [--tokenizer PATH]\n"
+    "  sampler generate --model PATH|bigram|transformer|bible-bigram|bible-tiny\n"
+    "      [--tokenizer PATH]\n"
     "      [--prompt TEXT] [--steps N] [--seed S] [SAMPLER OPTIONS] [--json]\n"
     "      [--regex PATTERN | --grammar json|json-object] [--metrics]\n"
     "      [--beams B [--length-penalty A]]\n"
-    "      [--draft MODEL [--draft-tokenizer PATH] --speculate N]\n"
+    "      [--draft MODEL [--draft-tokenizer PATH] --speculate N] [--work]\n"
     "      prints the prompt and the generated text; --json prints one JSON\n"
     "      object per step instead; --regex / --grammar constrain the\n"
     "      generated text to match (within --steps tokens): json is any JSON\n"
@@ -47,12 +48,18 @@ static const char USAGE[] =
     "      --beams B runs a deterministic beam search of width B instead of\n"
     "      sampling (score = log p / length^A) and prints the best\n"
     "      hypothesis; --draft samples speculatively: MODEL drafts N tokens a\n"
-    "      round, the model verifies them (acceptance rate on stderr)\n"
+    "      round, the model verifies them in one batched pass (acceptance\n"
+    "      rate on stderr); bible-bigram and bible-tiny are the default\n"
+    "      transformer's drafts; --work prints the forward passes the models\n"
+    "      ran (a batched pass counts once) and the tokens per pass\n"
     "  sampler logits --model PATH --tokens 1,5,9\n"
     "      prints {\"logits\": [[...position 0...], ...]} (one KV-cache pass)\n"
     "  sampler encode --tokenizer PATH|--model PATH --text TEXT [--bos] "
     "[--eos]\n"
     "      prints {\"ids\": [...]}\n"
+    "  sampler train-bigram --text FILE -o OUT [--alpha A]\n"
+    "      trains a character bigram on FILE (UTF-8; one word per line) as\n"
+    "      models/train_bigram.py does, byte for byte (alpha 0.1)\n"
     "  sampler params\n"
     "      prints the sampler's registry: every stage and parameter, as JSON\n"
     "SAMPLER OPTIONS (the chain's stages in their default order):\n";
@@ -66,7 +73,9 @@ static const char USAGE_END[] =
     "(repeatable)\n"
     "Defaults: --seed 42, --steps 64.  Models: `bigram` and `transformer` "
     "name\n"
-    "the shipped ones.\n";
+    "the shipped ones; `logits:2,1,0`, `logits:a=2,b=1,c=0` or\n"
+    "`probs:0.5,0.3,0.2` is a hand-made model (the same distribution every "
+    "step).\n";
 
 /* The usage, with every sampler option from the engine's registry: its
  * flag, its stage, and its one line of doc. */
@@ -337,10 +346,21 @@ static int load_model(const char *name, const char *tokenizer_path,
                       int need_tokenizer, loaded *out) {
     memset(out, 0, sizeof *out);
     char *model_path = NULL, *tok_path = NULL;
+    if (!strncmp(name, "logits:", 7) || !strncmp(name, "probs:", 6)) {
+        char err[SP_ERR_LEN];
+        out->model = sp_model_handmade(name, err);
+        return out->model ? 0 : say_error(EXIT_BAD_ARG, "--model: %s", err);
+    }
     if (strcmp(name, "bigram") == 0) {
         model_path = join_path(sp_host_models_dir(), "bigram.bin");
-    } else if (strcmp(name, "transformer") == 0) {
-        model_path = join_path(sp_host_models_dir(), "transformer.bin");
+    } else if (strcmp(name, "transformer") == 0 ||
+               strcmp(name, "bible-bigram") == 0 ||
+               strcmp(name, "bible-tiny") == 0) {
+        /* the default transformer, and its two drafts in its vocabulary */
+        const char *file = name[0] == 't' ? "transformer.bin"
+                           : name[6] == 'b' ? "bible_bigram.bin"
+                                            : "bible_tiny.bin";
+        model_path = join_path(sp_host_models_dir(), file);
         if (!tokenizer_path)
             tok_path = join_path(sp_host_models_dir(),
                                  "transformer_tokenizer.bin");
@@ -519,6 +539,7 @@ typedef struct {
     uint64_t seed;
     long long steps;
     int json, metrics;
+    int work;            /* --work: the model's work on stderr */
     const char *regex;   /* --regex PATTERN, or NULL */
     const char *grammar; /* --grammar NAME (one of GRAMMARS), or NULL */
     int beams;           /* --beams B: beam search; 0: sampling */
@@ -559,6 +580,8 @@ static int parse_generate(args *a, gen_request *g) {
         if (r > 0) continue;
         if (is_opt(a, "--metrics") && !a->value) {
             g->metrics = 1;
+        } else if (is_opt(a, "--work") && !a->value) {
+            g->work = 1;
         } else if (is_opt(a, "--beams")) {
             NEED_VALUE(a, v);
             if (!parse_int(v, &g->beams) ||
@@ -637,14 +660,11 @@ static int check_generate(const gen_request *g) {
     if (g->regex && g->grammar)
         return say_error(EXIT_BAD_ARG, "--regex and --grammar cannot be "
                          "combined");
-    if (g->beams && (g->regex || g->grammar || g->metrics || g->draft))
+    if (g->beams && (g->metrics || g->draft))
         return say_error(EXIT_BAD_ARG, "--beams cannot be combined with "
-                         "--regex, --grammar, --metrics or --draft");
+                         "--metrics or --draft");
     if (!g->draft != !g->speculate)
         return say_error(EXIT_BAD_ARG, "--draft and --speculate go together");
-    if (g->draft && (g->regex || g->grammar))
-        return say_error(EXIT_BAD_ARG, "--draft cannot be combined with "
-                         "--regex or --grammar");
     return check_params(&g->params, 0);
 }
 
@@ -757,6 +777,18 @@ static int sample_steps(sp_session *s, const gen_request *g, int seq_len) {
 }
 
 /* Sampling, optionally constrained (constraint may be NULL). */
+/* The work a session's model did (--work): forward passes, the positions
+ * they fed, and the tokens generated per pass. */
+static void say_work(const char *who, const sp_session *s) {
+    sp_counters c;
+    sp_session_counters(s, &c);
+    int n = sp_session_n_generated(s);
+    say_error(0, "work: %s: %llu forward passes over %llu positions; %d "
+              "tokens generated, %.2f per pass", who,
+              (unsigned long long)c.passes, (unsigned long long)c.tokens, n,
+              c.passes ? (double)n / (double)c.passes : 0.0);
+}
+
 static int run_sampling(const loaded *l, const gen_request *g,
                         const sp_constraint *constraint) {
     char err[SP_ERR_LEN];
@@ -778,6 +810,7 @@ static int run_sampling(const loaded *l, const gen_request *g,
                                "%s", err);
         else
             status = sample_steps(s, g, sp_model_seq_len(l->model));
+        if (!status && g->work) say_work("model", s);
     }
     sp_session_free(s);
     return status;
@@ -822,12 +855,20 @@ static void put_beams(sp_buf *b, const sp_beam_search *bs, long long i) {
 }
 
 /* Beam search: the best hypothesis, or with --json every step's beams. */
-static int run_beams(const loaded *l, const gen_request *g) {
+static int run_beams(const loaded *l, const gen_request *g,
+                     const sp_constraint *constraint) {
     char err[SP_ERR_LEN];
     int max_tokens = (int)strlen(g->prompt) + 3 + (int)g->steps;
     sp_beam_search *bs = sp_beam_new(l->model, l->tokenizer, g->beams,
                                      (float)g->length_penalty, max_tokens, err);
     if (!bs) return say_error(EXIT_BAD_ARG, "--%s", err);
+    if (constraint &&
+        sp_beam_constrain(bs, constraint, (int)g->steps, err) != SP_OK) {
+        sp_beam_free(bs);
+        const char *why = strchr(err, ':') ? strchr(err, ':') + 2 : err;
+        return say_error(EXIT_BAD_ARG, "--%s%s",
+                         g->regex ? "regex: " : "grammar: ", why);
+    }
     if (sp_beam_start(bs, g->prompt, err) != SP_OK) {
         sp_beam_free(bs);
         return say_error(EXIT_BAD_ARG, "%s", err);
@@ -852,8 +893,18 @@ static int run_beams(const loaded *l, const gen_request *g) {
         }
     }
     if (!status && !g->json) {
+        /* under a constraint, the best hypothesis that is complete */
+        int best = 0;
+        if (constraint) {
+            while (best < sp_beam_count(bs) && !sp_beam_finished(bs, best))
+                best++;
+            if (best == sp_beam_count(bs)) {
+                say_error(0, "no hypothesis is complete yet: the best one");
+                best = 0;
+            }
+        }
         int n;
-        const int *tokens = sp_beam_tokens(bs, 0, &n);
+        const int *tokens = sp_beam_tokens(bs, best, &n);
         sp_buf_puts(&b, g->prompt);
         put_tokens(&b, bs, tokens, sp_beam_n_prompt(bs), n);
         sp_buf_puts(&b, "\n");
@@ -945,7 +996,8 @@ static int speculate_rounds(sp_speculator *sp, sp_session *s,
 }
 
 /* Speculative sampling: --draft MODEL proposes, the model verifies. */
-static int run_speculative(const loaded *target, const gen_request *g) {
+static int run_speculative(const loaded *target, const gen_request *g,
+                           const sp_constraint *constraint) {
     char err[SP_ERR_LEN];
     loaded d;
     int status = load_model(g->draft, g->draft_tokenizer, 1, &d);
@@ -956,8 +1008,14 @@ static int run_speculative(const loaded *target, const gen_request *g) {
         return say_error(EXIT_BAD_FILE, "%s", err);
     }
     sp_sampler_set_raw(sp_session_sampler(s), g->json);
-    sp_speculator *sp = sp_spec_new(s, d.model, d.tokenizer, g->speculate, err);
-    if (!sp) {
+    sp_speculator *sp = NULL;
+    if (constraint &&
+        sp_session_constrain(s, constraint, (int)g->steps, err) != SP_OK) {
+        const char *why = strchr(err, ':') ? strchr(err, ':') + 2 : err;
+        status = say_error(EXIT_BAD_ARG, "--%s%s",
+                           g->regex ? "regex: " : "grammar: ", why);
+    } else if (!(sp = sp_spec_new(s, d.model, d.tokenizer, g->speculate,
+                                  err))) {
         status = say_error(EXIT_BAD_ARG, "--draft: %s", err);
     } else {
         int rc = sp_spec_start(sp, g->prompt, g->seed, err);
@@ -966,6 +1024,16 @@ static int run_speculative(const loaded *target, const gen_request *g) {
                                "%s", err);
         else
             status = speculate_rounds(sp, s, g);
+        if (!status && g->work) {
+            long long passes, fed;
+            sp_spec_work(sp, &passes, &fed);
+            say_work("target", s);
+            say_error(0, "work: verification: %lld batched passes over %lld "
+                      "positions (the last token and the drafts)%s", passes,
+                      fed, sp_spec_matched(sp) ? "; the draft speaks the "
+                      "target's tokenizer" : "; draft tokens mapped by text");
+            say_work("draft", sp_spec_draft_session(sp));
+        }
     }
     sp_spec_free(sp);
     sp_session_free(s);
@@ -985,9 +1053,11 @@ static int add_breakers(gen_request *g, const loaded *l) {
         const char *text = g->texts.breakers[i];
         int n = sp_encode(tok, text, 0, 0, ids, SP_MAX_DRY_BREAKER_LEN + 1,
                           err);
+        /* (the tokenizer's message speaks of a prompt: here a breaker) */
+        const char *why = strncmp(err, "prompt: ", 8) ? err : err + 8;
         if (n < 0 || n > SP_MAX_DRY_BREAKER_LEN)
             return say_error(EXIT_BAD_ARG, "--dry-sequence-breaker: '%s' %s",
-                             text, n < 0 ? err : "is more than 8 tokens");
+                             text, n < 0 ? why : "is more than 8 tokens");
         if (n == 0)
             return say_error(EXIT_BAD_ARG, "--dry-sequence-breaker: '%s' is "
                              "no token", text);
@@ -1014,8 +1084,8 @@ static int cmd_generate(args *a) {
     if (!status) status = add_breakers(&g, &l);
     if (!status) status = check_params(&g.params, sp_model_vocab(l.model));
     if (!status) {
-        if (g.beams) status = run_beams(&l, &g);
-        else if (g.draft) status = run_speculative(&l, &g);
+        if (g.beams) status = run_beams(&l, &g, constraint);
+        else if (g.draft) status = run_speculative(&l, &g, constraint);
         else status = run_sampling(&l, &g, constraint);
     }
     sp_constraint_free(constraint);
@@ -1240,6 +1310,61 @@ static int cmd_encode(args *a) {
     return status;
 }
 
+/* --------------------------------------------------------- train-bigram */
+
+static int cmd_train_bigram(args *a) {
+    const char *text_path = NULL, *out_path = NULL;
+    double alpha = 0.1;
+    char err[SP_ERR_LEN];
+    for (a->i = 2; a->i < a->argc; a->i++) {
+        if (is_opt(a, "--text")) {
+            NEED_VALUE(a, v);
+            text_path = v;
+        } else if (is_opt(a, "-o") || is_opt(a, "--out")) {
+            NEED_VALUE(a, v);
+            out_path = v;
+        } else if (is_opt(a, "--alpha")) {
+            NEED_VALUE(a, v);
+            if (!parse_double(v, &alpha) || !(alpha > 0 && alpha <= 100))
+                return say_error(EXIT_BAD_ARG, "--alpha must be a number in "
+                                 "(0, 100] (got '%s')", v);
+        } else {
+            return say_error(EXIT_BAD_ARG, "train-bigram: unknown option "
+                             "'%s' (see sampler --help)", a->argv[a->i]);
+        }
+    }
+    if (!text_path || !out_path)
+        return say_error(EXIT_BAD_ARG, "train-bigram: --text FILE and -o OUT "
+                         "are required");
+    size_t size;
+    uint8_t *text = read_file(text_path, &size);
+    if (!text) return EXIT_BAD_FILE;
+    sp_trainer *t = sp_trainer_new(err);
+    uint8_t *model = NULL;
+    size_t model_size = 0;
+    int rc = t ? sp_trainer_feed(t, text, size, err) : SP_ERR_NOMEM;
+    if (rc == SP_OK) rc = sp_trainer_finish(t, alpha, &model, &model_size, err);
+    int chars = t ? sp_trainer_chars(t) : 0;
+    sp_trainer_free(t);
+    free(text);
+    if (rc != SP_OK)
+        return say_error(EXIT_BAD_FILE, "%s: %s", text_path, err);
+    int status = 0;
+    if (sp_host_write_file(out_path, model, model_size, err) != 0) {
+        status = say_error(EXIT_BAD_FILE, "%s", err);
+    } else {
+        sp_buf b;
+        sp_buf_init(&b);
+        sp_buf_printf(&b, "train-bigram: vocab %d (the boundary and %d "
+                      "characters), alpha %g, wrote %s (%zu bytes)\n",
+                      chars + 1, chars, alpha, out_path, model_size);
+        out_buf(&b, 2);
+        sp_buf_free(&b);
+    }
+    free(model);
+    return status;
+}
+
 /* ----------------------------------------------------------------- main */
 
 int sp_cli_main(int argc, char **argv) {
@@ -1270,6 +1395,7 @@ int sp_cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "logits")) return cmd_logits(&a);
     if (!strcmp(cmd, "encode")) return cmd_encode(&a);
     if (!strcmp(cmd, "params")) return cmd_params(&a);
+    if (!strcmp(cmd, "train-bigram")) return cmd_train_bigram(&a);
     return say_error(EXIT_BAD_ARG, "unknown command '%s' (warp, generate, "
                      "logits, encode or params)", cmd);
 }

@@ -43,7 +43,8 @@ static inline vec4 v4_exp(vec4 x) {
     vec4 xc = v4_min(v4_max(x, lo), v4_splat(SP_EXP_HI));
     vec4 t = v4_mul(xc, v4_splat(SP_LOG2E_F));
     vec4 magic = v4_splat(SP_ROUND_MAGIC_F);
-    vec4 k = v4_sub(v4_add(t, magic), magic);
+    vec4 rounded = v4_add(t, magic); /* magic + k, k in its low bits */
+    vec4 k = v4_sub(rounded, magic);
     vec4 r = v4_sub(v4_sub(xc, v4_mul(k, v4_splat(SP_LN2_HI_F))),
                     v4_mul(k, v4_splat(SP_LN2_LO_F)));
     vec4 p = v4_splat(SP_EXP_C6);
@@ -53,7 +54,11 @@ static inline vec4 v4_exp(vec4 x) {
     p = v4_add(v4_mul(p, r), v4_splat(SP_EXP_C2));
     p = v4_add(v4_mul(p, r), v4_splat(1.0f));
     p = v4_add(v4_mul(p, r), v4_splat(1.0f));
-    vec4 scale = v4i_shl23_as_float(v4i_add(v4_to_int(k), 127));
+    /* 2^k: the bits of magic + k are 0x4B400000 + k, and shifting
+     * (bits + 127) left by 23 drops 0x4B400000's bits, leaving (k + 127)
+     * << 23 -- the very float (int)k + 127 << 23 gives (sp_expf), without
+     * a float-to-int conversion (several instructions in V8's SSE code) */
+    vec4 scale = v4i_shl23_as_float(v4i_add(v4_bits(rounded), 127));
     return v4_and(v4_mul(p, scale), v4_ge(x, lo));
 }
 
@@ -73,8 +78,16 @@ float sp_exp_shift_sum(const float *x, float shift, float *out, int n);
 float sp_dot(const float *a, const float *b, int n);
 /* out[i] = dot(w + i * n, x, n) for i in [0, d): W (d, n) @ x (n) */
 void sp_matmul(float *out, const float *x, const float *w, int n, int d);
+/* out[b * d + i] = dot(w + i * n, x + b * n, n) for b in [0, nb): the same
+ * W against nb inputs, each weight loaded once per tile of inputs; every
+ * output has the bits sp_matmul gives for its input alone */
+void sp_matmul_batch(float *out, const float *x, const float *w, int n, int d,
+                     int nb);
 /* largest element ((a > b) ? a : b folding, so NaN never wins) */
 float sp_max(const float *x, int n);
+/* sp_find_not_below(x, INFINITY, n), and when that is -1 (no NaN, no
+ * +inf), sp_max(x, n) into *max: both in one pass */
+int sp_max_checked(const float *x, int n, float *max);
 /* x[i] /= t */
 void sp_div_scalar(float *x, float t, int n);
 /* x[i] = (x[i] - shift) / t */
@@ -85,6 +98,9 @@ int sp_scan_gt(const float *x, float threshold, int from, int n);
 int sp_find_not_below(const float *x, float limit, int n);
 /* canonical sum of p[i] * (x[i] - shift) over the i with p[i] > 0 */
 float sp_dot_shift_pos(const float *p, const float *x, float shift, int n);
+/* p[i] /= t, then sp_dot_shift_pos(p, x, shift, n): one pass */
+float sp_div_dot_shift_pos(float *p, float t, const float *x, float shift,
+                           int n);
 /* index of the first element >= threshold at or after `from`, or n */
 int sp_scan_ge(const float *x, float threshold, int from, int n);
 
@@ -111,6 +127,12 @@ struct sp_tokenizer {
 /* A character tokenizer over pieces[vocab] (copied); bos = eos = boundary. */
 sp_tokenizer *sp_tokenizer_new_chars(const char *const *pieces, int vocab,
                                      int boundary, char *err);
+/* A label tokenizer over pieces[vocab] (copied; distinct, checked): the
+ * hand-made model's; no begin or end token, prompts by longest match. */
+sp_tokenizer *sp_tokenizer_new_labels(const char *const *pieces, int vocab,
+                                      char *err);
+/* A copy of a character or label tokenizer. */
+sp_tokenizer *sp_tokenizer_copy(const sp_tokenizer *t, char *err);
 /* Builds t->sorted (and clears byte_fallback); pieces must be set. */
 int sp_tokenizer_index(sp_tokenizer *t, char *err);
 /* Token id of exactly these bytes, or -1. */
@@ -126,6 +148,7 @@ const char *sp_bpe_decode(const sp_tokenizer *t, int prev, int token,
 
 typedef struct sp_bigram sp_bigram;
 typedef struct sp_transformer sp_transformer;
+typedef struct sp_handmade sp_handmade;
 
 struct sp_model {
     sp_model_kind kind;
@@ -133,6 +156,7 @@ struct sp_model {
     int seq_len;
     sp_bigram *bigram;
     sp_transformer *transformer;
+    sp_handmade *handmade;
     sp_tokenizer *tokenizer; /* built in (bigram); owned; else NULL */
 };
 
@@ -143,6 +167,14 @@ int sp_is_bigram(const uint8_t *data, size_t size);
 int sp_bigram_load(sp_model *m, const uint8_t *data, size_t size, char *err);
 void sp_bigram_free(sp_bigram *b);
 float *sp_bigram_forward(const sp_bigram *b, float *out, int token);
+sp_bigram *sp_bigram_copy(const sp_bigram *b);
+float *sp_bigram_row(sp_bigram *b, int row); /* logits after token row */
+
+/* handmade.c */
+void sp_handmade_free(sp_handmade *h);
+float *sp_handmade_forward(const sp_handmade *h, float *out);
+sp_handmade *sp_handmade_copy(const sp_handmade *h);
+float *sp_handmade_logits(sp_handmade *h);
 
 /* transformer.c */
 int sp_transformer_load(sp_model *m, uint8_t *data, size_t size,
@@ -152,18 +184,56 @@ void *sp_transformer_state_new(const sp_transformer *t);
 void sp_transformer_state_free(void *state);
 float *sp_transformer_forward(const sp_transformer *t, void *state,
                               int token, int pos);
+/* tokens[0..n) at positions pos.. in one pass (n <= SP_BATCH_MAX); the
+ * logits [n][vocab] (only the last row when last_only), or NULL for bad
+ * tokens or positions or when memory is short */
+float *sp_transformer_forward_batch(const sp_transformer *t, void *state,
+                                    const int *tokens, int n, int pos,
+                                    int last_only);
 void sp_transformer_state_copy(const sp_transformer *t, void *dst,
                                const void *src, int n_pos);
+/* the state's last logits [vocab] */
+float *sp_transformer_state_logits(void *state);
+/* the last logits a state's forward pass left, [vocab] */
+float *sp_state_logits(const sp_model *m, sp_state *st);
 /* adds the work of one forward pass at pos to *c (sp_state_counters) */
 void sp_transformer_count(const sp_transformer *t, int pos, sp_counters *c);
+
+/* model.c: the logits of an empty context (a hand-made model's one
+ * distribution), or NULL for a model that needs a token first. */
+float *sp_forward_empty(const sp_model *m, sp_state *st);
 
 struct sp_state {
     sp_model_kind kind;
     int vocab;
     float *logits;   /* bigram: the row for the last token */
+    float *batch_logits; /* bigram: [SP_BATCH_MAX][vocab], or NULL */
     void *transformer_state;
     sp_counters counters; /* sp_state_counters */
 };
+
+/* ---- speculative decoding's hooks into a session (session.c) ----------- */
+
+/* One batched pass of the session's model over its last token, when a
+ * step left it unfed, and the drafted tokens[0..n) that fit in the
+ * context (tokens stays borrowed until sp_session_feed_ahead_end).  Until
+ * then, a step whose token is the next of those takes the logits computed
+ * for it, and a step whose token is not leaves it unfed for the next pass.
+ * *fed: the positions the pass ran (0: none was needed). */
+int sp_session_feed_ahead(sp_session *s, const int *tokens, int n, int *fed,
+                          char *err);
+void sp_session_feed_ahead_end(sp_session *s);
+/* Appends token as sp_session_step(s, p, token) would, from the warp the
+ * sp_session_preview(s, p) just before made (no second warp): the draw's
+ * uniform, the stats, the constraint, the next logits.  SP_ERR_STATE when
+ * the step record is not a live preview. */
+int sp_session_commit(sp_session *s, const sp_params *p, int token,
+                      char *err);
+/* The tokens the session's constraint would allow after its text and
+ * extra[0..n_extra) (allowed[vocab]; the fixed mask too); returns how many,
+ * or -1 when the session has no constraint. */
+int sp_session_constraint_after(sp_session *s, const int *extra, int n_extra,
+                                uint8_t *allowed);
 
 /* ---- constraints (constrain/) -------------------------------------------- */
 
@@ -193,5 +263,12 @@ void sp_cvocab_free(sp_cvocab *v);
 /* The fewest tokens of the vocabulary that complete a match from s, or -1
  * when none can. */
 int sp_cvocab_need(const sp_cvocab *v, const sp_cstate *s);
+/* The tokens (allowed[vocab]) after which text that stands at `at`, its
+ * last token prev, can still match within `remaining` more tokens; the
+ * end-of-text tokens end_a and end_b (-1: none) only when it matches now.
+ * Returns how many. */
+int sp_cvocab_mask(const sp_cvocab *v, const sp_tokenizer *t,
+                   const sp_cstate *at, int prev, int remaining, int end_a,
+                   int end_b, int vocab, uint8_t *allowed);
 
 #endif /* SP_INTERNAL_H */

@@ -380,7 +380,11 @@ int sp_sampler_draw(sp_step *step, double u);
 
 /* ---------------------------------------------------------------- models */
 
-typedef enum { SP_MODEL_BIGRAM = 1, SP_MODEL_TRANSFORMER = 2 } sp_model_kind;
+typedef enum {
+    SP_MODEL_BIGRAM = 1,
+    SP_MODEL_TRANSFORMER = 2,
+    SP_MODEL_HANDMADE = 3 /* a list of labels with logits, every step */
+} sp_model_kind;
 
 typedef struct sp_model sp_model;
 typedef struct sp_state sp_state;
@@ -393,6 +397,52 @@ typedef struct sp_tokenizer sp_tokenizer;
 sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
                         char *err);
 void sp_model_free(sp_model *m);
+
+/* A hand-made model from a spec (handmade.c): "logits:2,1,0",
+ * "logits:yes=2,no=1,maybe=0" or "probs:0.5,0.3,0.2" (logit = ln p); the
+ * same distribution at every step, whatever came before (the penalties
+ * still see the history).  Its tokenizer reads prompts by longest match of
+ * the labels and has no begin or end token: a generation may start from an
+ * empty prompt.  SP_ERR_ARG with a message that names the bad entry. */
+#define SP_HANDMADE_MAX 128      /* tokens (a step summary shows them all) */
+#define SP_HANDMADE_MAX_LABEL 16 /* bytes of one label */
+sp_model *sp_model_handmade(const char *spec, char *err);
+
+/* A copy of a bigram or hand-made model that sp_model_set_prob may edit
+ * (the loaded one stays as it was); NULL and a message for a transformer. */
+sp_model *sp_model_copy(const sp_model *m, char *err);
+/* The logits of the distribution after token row (bigram), or the
+ * hand-made model's (row 0): [vocab], owned by the model; NULL for a
+ * transformer or a row outside the vocabulary. */
+const float *sp_model_row(const sp_model *m, int row);
+/* Sets P(token | row) to p, in (0, 1), keeping the other tokens' logits:
+ * they keep their ratios and share 1 - p (a learner drags a bar's top).
+ * Only token's logit changes: ln(p / (1 - p)) + ln sum_{j != token}
+ * exp(logit_j).  SP_ERR_ARG for a transformer, a row or token outside the
+ * vocabulary, p outside (0, 1), or when every other token is masked. */
+int sp_model_set_prob(sp_model *m, int row, int token, double p, char *err);
+
+/* Trains a character bigram on a text (train.c), as models/train_bigram.py
+ * does, byte for byte: each line (split as Python splits text files,
+ * stripped as str.strip() strips) is a word framed by the boundary "\n";
+ * P(b | a) = (count(a, b) + alpha) / (count(a) + alpha V), stored as float32
+ * ln P in the bigram file format.  Feed the UTF-8 text in chunks of any
+ * size (a front-end reports progress between them), then finish: *out is
+ * a malloc'd bigram file of *size bytes (sp_model_load reads it).  Errors,
+ * each with its message: a NUL byte (a binary file), bytes that are not
+ * UTF-8, more than SP_TRAIN_MAX_BYTES, more than 4095 different
+ * characters, an empty text.  After a failed feed, finish fails too. */
+#define SP_TRAIN_MAX_BYTES (64 << 20)
+typedef struct sp_trainer sp_trainer;
+sp_trainer *sp_trainer_new(char *err);
+int sp_trainer_feed(sp_trainer *t, const uint8_t *bytes, size_t n,
+                    char *err);
+int sp_trainer_finish(sp_trainer *t, double alpha, uint8_t **out,
+                      size_t *size, char *err);
+size_t sp_trainer_bytes(const sp_trainer *t); /* fed so far */
+int sp_trainer_chars(const sp_trainer *t);    /* different characters */
+void sp_trainer_free(sp_trainer *t);
+
 sp_model_kind sp_model_kind_of(const sp_model *m);
 int sp_model_vocab(const sp_model *m);
 int sp_model_seq_len(const sp_model *m); /* context length; 0 = unbounded */
@@ -409,30 +459,55 @@ void sp_state_copy(const sp_model *m, sp_state *dst, const sp_state *src,
  * the next position, [vocab], owned by the state. */
 float *sp_forward(const sp_model *m, sp_state *st, int token, int pos);
 
+/* The batched forward pass: feeds tokens[0..n) at positions pos..pos+n-1
+ * (n in 1..SP_BATCH_MAX) in one call, reading each weight matrix once for
+ * the n positions, and returns their logits, [n][vocab] row by row, owned
+ * by the state and valid until its next forward.  Row b has the very bits
+ * sp_forward(m, st, tokens[b], pos + b) would give after the rows before
+ * it (same kernels, same summation order), and the state is left as those
+ * n calls leave it.  last_only: only the last row is computed (a prompt's
+ * prefill).  NULL for a token or a position out of range, or when memory
+ * is short.  Speculative decoding verifies its drafted tokens with it, and
+ * a session prefills its prompt with it. */
+#define SP_BATCH_MAX 32
+const float *sp_forward_batch(const sp_model *m, sp_state *st,
+                              const int *tokens, int n, int pos,
+                              int last_only);
+
 /* Work done by a state's forward passes since sp_state_new or the last
  * reset.  flops: 2 x the multiply-adds the passes did (matmuls, attention
  * scores, weighted sums of the values); flops_no_cache: what recomputing
  * the whole prefix 0..pos from scratch at every call would have cost (the
  * same count for positions 0..pos, logits included, summed over the calls);
- * tokens: forward calls; kv_reused: key and value vectors (one [kv_dim] row
- * of one layer each) read from earlier positions; kv_written: new ones.  A
- * bigram counts tokens only. */
+ * tokens: positions fed (one per sp_forward call, n per batched pass);
+ * kv_reused: key and value vectors (one [kv_dim] row of one layer each)
+ * read from earlier positions; kv_written: new ones; passes: forward calls,
+ * a batched pass counting once (each reads the weights once).  A bigram
+ * counts tokens and passes only. */
 typedef struct {
     double flops;
     double flops_no_cache;
     uint64_t tokens;
     uint64_t kv_reused;
     uint64_t kv_written;
+    uint64_t passes;
 } sp_counters;
 
 void sp_state_counters(const sp_state *st, sp_counters *out);
+/* The counters a state of model m reads after n forward passes from
+ * position 0 (one token at a time, as a session feeds them), computed from
+ * the model's shape without running them: the KV-cache cost of a text of
+ * n tokens.  SP_ERR_ARG when n is negative or past the model's context. */
+int sp_model_cost(const sp_model *m, int n, sp_counters *out, char *err);
 void sp_state_reset_counters(sp_state *st);
 
 /* ------------------------------------------------------------- tokenizers */
 
 typedef enum {
     SP_TOK_CHAR = 1, /* one piece per character, no merges (the bigram) */
-    SP_TOK_BPE = 2   /* llama2.c tokenizer.bin: merges by score */
+    SP_TOK_BPE = 2,  /* llama2.c tokenizer.bin: merges by score */
+    SP_TOK_LABEL = 3 /* the hand-made model's labels: longest match, no
+                      * begin or end token */
 } sp_tok_kind;
 
 /* Loads a llama2.c tokenizer.bin image (copied; data stays the caller's). */
@@ -442,6 +517,8 @@ void sp_tokenizer_free(sp_tokenizer *t);
 int sp_tokenizer_vocab(const sp_tokenizer *t);
 sp_tok_kind sp_tokenizer_kind(const sp_tokenizer *t);
 int sp_tokenizer_bos(const sp_tokenizer *t); /* -1 when it has none */
+/* Whether two tokenizers are the same: kind, pieces, ids, scores. */
+int sp_tokenizers_equal(const sp_tokenizer *a, const sp_tokenizer *b);
 int sp_tokenizer_eos(const sp_tokenizer *t); /* -1 when it has none */
 /* Encodes text into ids (at most max_ids); returns the count or -1 with a
  * message. */
@@ -538,6 +615,11 @@ sp_beam_search *sp_beam_new(const sp_model *m, const sp_tokenizer *tok,
                             int width, float length_penalty, int max_tokens,
                             char *err);
 void sp_beam_free(sp_beam_search *b);
+/* Constrains every hypothesis's generated text to the regex or grammar c
+ * (borrowed; NULL lifts it), within budget generated tokens (0 = no
+ * limit), as sp_session_constrain does a session's; before sp_beam_start. */
+int sp_beam_constrain(sp_beam_search *b, const sp_constraint *c, int budget,
+                      char *err);
 int sp_beam_start(sp_beam_search *b, const char *prompt, char *err);
 /* One expansion; bias and penalties of p apply, its warpers do not.
  * SP_ERR_STATE when every hypothesis is finished or the context is full. */
@@ -586,9 +668,29 @@ int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err);
 int sp_spec_round_tokens(const sp_speculator *sp, const int **tokens,
                          const int **status);
 int sp_spec_round_drafted(const sp_speculator *sp, const int **drafted);
+/* target_positions: the positions the target verified (one per token it
+ * appended), counted as before batching. */
 void sp_spec_totals(const sp_speculator *sp, long long *drafted,
                     long long *accepted, long long *rounds,
                     long long *target_positions);
+/* The target's batched passes (one per round) and the positions they fed
+ * (the token the last round ended with, and every draft, accepted or not):
+ * the work verification did. */
+void sp_spec_work(const sp_speculator *sp, long long *target_passes,
+                  long long *target_fed);
+/* The positions the last round's batched pass fed (0: none was needed). */
+int sp_spec_round_fed(const sp_speculator *sp);
+/* Whether the draft speaks the target's ids (its tokenizer is the same). */
+int sp_spec_matched(const sp_speculator *sp);
+/* The last round's rejection: the index of the rejected draft (-1: none
+ * was), the drafted target id, and at that position the target's final
+ * distribution p, the draft's q and the residual max(0, p - q) (not
+ * normalized) the replacement was drawn from, each [target vocab]. */
+int sp_spec_round_rejection(const sp_speculator *sp, int *drafted,
+                            const float **p, const float **q,
+                            const float **residual);
+/* The draft's session (its text: the target's, then the round's drafts). */
+const sp_session *sp_spec_draft_session(const sp_speculator *sp);
 
 /* --------------------------------------------------------------- metrics */
 

@@ -46,6 +46,63 @@ const sp_tokenizer *api_model_tokenizer(const sp_model *m) {
     return sp_model_tokenizer(m);
 }
 
+/* A hand-made model from its spec ("logits:2,1,0"; sampler.h). */
+API("api_model_handmade") sp_model *api_model_handmade(const char *spec) {
+    last_error[0] = '\0';
+    return sp_model_handmade(spec, last_error);
+}
+API("api_model_copy") sp_model *api_model_copy(const sp_model *m) {
+    last_error[0] = '\0';
+    return sp_model_copy(m, last_error);
+}
+API("api_model_set_prob")
+int api_model_set_prob(sp_model *m, int row, int token, double p) {
+    return sp_model_set_prob(m, row, token, p, last_error);
+}
+/* The logits of a row ([vocab] floats), or NULL. */
+API("api_model_row") const float *api_model_row(const sp_model *m, int row) {
+    return sp_model_row(m, row);
+}
+/* sp_counters after n tokens, into out[5] (as api_session_counters). */
+API("api_model_cost") int api_model_cost(const sp_model *m, int n, double *out) {
+    sp_counters c;
+    int rc = sp_model_cost(m, n, &c, last_error);
+    out[0] = c.flops;
+    out[1] = c.flops_no_cache;
+    out[2] = (double)c.tokens;
+    out[3] = (double)c.kv_reused;
+    out[4] = (double)c.kv_written;
+    return rc;
+}
+
+/* ---- the bigram trainer ---------------------------------------------- */
+
+API("api_trainer_new") sp_trainer *api_trainer_new(void) {
+    last_error[0] = '\0';
+    return sp_trainer_new(last_error);
+}
+API("api_trainer_feed")
+int api_trainer_feed(sp_trainer *t, const uint8_t *bytes, double n) {
+    return sp_trainer_feed(t, bytes, (size_t)n, last_error);
+}
+/* The bigram file (malloc'd; the caller frees it), its size in
+ * api_last_len(); NULL and a message on failure. */
+API("api_trainer_finish") uint8_t *api_trainer_finish(sp_trainer *t, double alpha) {
+    uint8_t *out;
+    size_t size;
+    last_len = 0;
+    if (sp_trainer_finish(t, alpha, &out, &size, last_error) != SP_OK)
+        return NULL;
+    last_len = (int)size;
+    return out;
+}
+API("api_trainer_chars") int api_trainer_chars(const sp_trainer *t) {
+    return sp_trainer_chars(t);
+}
+API("api_trainer_free") void api_trainer_free(sp_trainer *t) {
+    sp_trainer_free(t);
+}
+
 API("api_tokenizer_load")
 sp_tokenizer *api_tokenizer_load(const uint8_t *data, double size, int vocab) {
     last_error[0] = '\0';
@@ -363,8 +420,8 @@ int api_session_stats(const sp_session *s, double *out, int max_tokens) {
     }
     return n;
 }
-/* counters into out[5]: flops, flops without cache, tokens, kv reused,
- * kv written */
+/* counters into out[6]: flops, flops without cache, tokens, kv reused,
+ * kv written, forward passes (a batched pass counts once) */
 API("api_session_counters")
 void api_session_counters(const sp_session *s, double *out) {
     sp_counters c;
@@ -374,6 +431,7 @@ void api_session_counters(const sp_session *s, double *out) {
     out[2] = (double)c.tokens;
     out[3] = (double)c.kv_reused;
     out[4] = (double)c.kv_written;
+    out[5] = (double)c.passes;
 }
 
 /* ---- beam search ----------------------------------------------------- */
@@ -389,6 +447,10 @@ sp_beam_search *api_beam_new(const sp_model *m, const sp_tokenizer *t,
 API("api_beam_free") void api_beam_free(sp_beam_search *b) { sp_beam_free(b); }
 API("api_beam_start") int api_beam_start(sp_beam_search *b, const char *prompt) {
     return sp_beam_start(b, prompt, last_error);
+}
+API("api_beam_constrain")
+int api_beam_constrain(sp_beam_search *b, const sp_constraint *c, int budget) {
+    return sp_beam_constrain(b, c, budget, last_error);
 }
 API("api_beam_step")
 int api_beam_step(sp_beam_search *b, const sp_params *p) {
@@ -464,6 +526,34 @@ API("api_spec_totals") void api_spec_totals(const sp_speculator *sp, double *out
     out[1] = (double)a;
     out[2] = (double)r;
     out[3] = (double)t;
+}
+
+/* work into out[4]: the target's batched passes and the positions they
+ * fed (all rounds), the positions the last round's pass fed, and 1 when
+ * the draft speaks the target's tokenizer */
+API("api_spec_work") void api_spec_work(const sp_speculator *sp, double *out) {
+    long long passes, fed;
+    sp_spec_work(sp, &passes, &fed);
+    out[0] = (double)passes;
+    out[1] = (double)fed;
+    out[2] = sp_spec_round_fed(sp);
+    out[3] = sp_spec_matched(sp);
+}
+/* the last round's rejection: its index (-1: none) and the drafted target
+ * id in out[0..2), and the target's p, the draft's q and the residual
+ * max(0, p - q) at that position into the three arrays [target vocab] */
+API("api_spec_rejection")
+void api_spec_rejection(const sp_speculator *sp, double *out, float *p,
+                        float *q, float *residual, int vocab) {
+    int drafted = -1;
+    const float *pp, *qq, *rr;
+    int at = sp_spec_round_rejection(sp, &drafted, &pp, &qq, &rr);
+    out[0] = at;
+    out[1] = drafted;
+    if (at < 0) return;
+    memcpy(p, pp, sizeof(float) * (size_t)vocab);
+    memcpy(q, qq, sizeof(float) * (size_t)vocab);
+    memcpy(residual, rr, sizeof(float) * (size_t)vocab);
 }
 
 /* ---- PRNG (tests) --------------------------------------------------- */

@@ -20,6 +20,8 @@ export const FILES = {
   bigram: href(MODEL_URLS.bigram),
   transformer: href(MODEL_URLS.transformer),
   transformerTokenizer: href(MODEL_URLS.transformerTokenizer),
+  bibleTiny: href(MODEL_URLS.bibleTiny),
+  bibleBigram: href(MODEL_URLS.bibleBigram),
 };
 
 export const WORKER_URL = `${workerUrl}#${encodeURIComponent(JSON.stringify(FILES))}`;

@@ -8,4 +8,5 @@ import './worker.js';
 
 export { SamplerPlayground } from '../../web/src/embed/embed.jsx';
 export { SETTINGS_EVENT, TOKEN_EVENT } from '../../web/src/embed/events.js';
+export { ANSWERED_EVENT, SamplerQuestion } from '../../web/src/embed/question.js';
 export { Session, createSession } from '../../web/src/embed/session.js';

@@ -104,7 +104,10 @@ export function cliLine(r) {
 
 // ---- a digest of everything the Worker sent ---------------------------------
 
-/** FNV-1a (32 bit) over a canonical walk of a value: numbers by their float64
+/** the speculative rounds' measured times (ms, plainMs): wall-clock, so left out */
+const CLOCK_KEYS = new Set(['ms', 'plainMs']);
+
+/** FNV-1a (32 bit) over a canonical walk of a value (times left out): numbers by their float64
  * bits, typed arrays element by element (float32 elements by their float32
  * bits), NaN as one tag whatever its bits, object keys sorted. */
 export function digest(value) {
@@ -154,6 +157,7 @@ export function digest(value) {
     }
     tag(11);
     for (const k of Object.keys(v).sort()) {
+      if (CLOCK_KEYS.has(k)) continue; // times the Worker measured: the machine's, not the engine's
       walk(k);
       walk(v[k]);
     }

@@ -96,8 +96,10 @@ static void test_bigram_files(void) {
         uint32_t value;
         const char *needle;
     } fields[] = {
-        {4, 2, "bigram: version 2 is not supported (this engine reads "
-               "version 1)"},
+        {4, 3, "bigram: version 3 is not supported (this engine reads "
+               "versions 1 and 2)"},
+        /* version 2 has no pieces: a version 1 file read as one is too long */
+        {4, 2, "bigram: file has 176 bytes, header implies 160"},
         {4, 0, "bigram: version 0 is not supported"},
         {8, 0, "bigram: vocab 0 is out of range (2..4096)"},
         {8, 1, "bigram: vocab 1 is out of range (2..4096)"},

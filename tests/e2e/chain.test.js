@@ -151,7 +151,34 @@ describe.skipIf(!haveChromium)('the sampler chain', () => {
     await stepTimes(page, 15);
     const text = await generated(page);
     expect(text).toBe(await engineText({ seed: 13, steps: 15, params: { logit_bias: [[id, 2.5]] } }));
-    const link = await open({ hash: `${(await hashOf(page))}` });
+    await until(async () => (await hashOf(page)).includes('steps=15')); // the link is written a moment after the step
+    const link = await open({ hash: await hashOf(page) });
+    await until(async () => (await generated(link)) === text);
+  });
+
+  it('DRY: its switch and its sequence breakers (llama.cpp\'s in one click, one typed); a text the engine refuses is said; the link gives the engine\'s text', async () => {
+    const page = await open({ hash: '#seed=21&prompt=Ma' });
+    await page.getByTestId('stage-on-dry').check();
+    await until(async () => (await hashOf(page)).includes('dry_multiplier=0.8'));
+    // llama.cpp's: the names bigram writes a newline, but no : " or * (the engine says so)
+    await page.getByTestId('dry-breakers-llama').click();
+    await until(async () => (await page.getByTestId('dry-breaker').count()) === 1);
+    await until(async () => (await page.getByTestId('dry-error').count()) === 1);
+    expect(await page.getByTestId('dry-error').textContent()).toContain('dry-sequence-breaker: ":": the character \':\' (byte offset 0) is not in the model\'s vocabulary');
+    await page.getByTestId('dry-breaker-text').fill('abcdefghijk');
+    await page.getByTestId('dry-breaker-add').click();
+    await until(async () => (await page.getByTestId('dry-error').textContent()).includes('more than 8 tokens'));
+    await page.getByTestId('dry-breaker-text').fill('a');
+    await page.keyboard.press('Enter');
+    await until(async () => (await page.getByTestId('dry-breaker').count()) === 2);
+    expect(await page.getByTestId('dry-error').count()).toBe(0);
+    const breakers = ['\n', 'a'];
+    await until(async () => decodeURIComponent(await hashOf(page)).includes(`dry_sequence_breakers=${JSON.stringify(breakers)}`));
+    await stepTimes(page, 20);
+    const text = await generated(page);
+    expect(text).toBe(await engineText({ prompt: 'Ma', seed: 21, steps: 20, params: { dry_multiplier: 0.8, dry_sequence_breakers: breakers } }));
+    await until(async () => (await hashOf(page)).includes('steps=20')); // the link is written a moment after the step
+    const link = await open({ hash: await hashOf(page) });
     await until(async () => (await generated(link)) === text);
   });
 

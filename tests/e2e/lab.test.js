@@ -190,6 +190,58 @@ describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
     expect(await page.locator('.spg-rounds .spg-draft.is-rejected').count()).toBeGreaterThan(0);
   });
 
+  it.skipIf(!haveTransformer)('speculative view with the matched draft: picked by default for the transformer, one pass a round, the residual as bars; constraints hold in beam search and speculative decoding', async () => {
+    const page = await open({ hash: '#model=transformer&prompt=And%20God%20said&seed=4&temperature=1' });
+    await page.getByTestId('strategy-speculative').check();
+    await until(async () => (await page.getByTestId('draft-select').inputValue()) === 'bible-tiny');
+    await stepTimes(page, 6);
+    await until(async () => (await page.getByTestId('spec-round').count()) === 6);
+    // one batched pass of the model a round: tokens per pass = tokens / rounds
+    const perPass = page.getByTestId('spec-per-pass');
+    expect(await perPass.getAttribute('data-passes')).toBe('6');
+    const tokens = await page.getByTestId('spec-token').count();
+    expect(Number(await perPass.textContent())).toBeCloseTo(tokens / 6, 2);
+    expect(Number(await page.getByTestId('spec-speedup').getAttribute('data-ms'))).toBeGreaterThan(0);
+    // a link names the draft; it replays the same text
+    await until(async () => (await hashOf(page)).includes('draft=bible-tiny'));
+    // time travel: a past token's step, its distribution and probability
+    const third = page.getByTestId('spec-token').nth(2);
+    const token = await third.getAttribute('data-token');
+    await third.click();
+    await until(async () => (await page.getByTestId('step-heading').textContent()).startsWith('Step 3:'));
+    expect(await page.getByTestId('step-heading').textContent()).toContain('with probability');
+    // the token the text has there is a bar of that step, with mass
+    expect(Number(await bar(page, token).getAttribute('data-prob'))).toBeGreaterThan(0);
+    expect(await bar(page, token).getAttribute('data-sampled')).toBe('true');
+    await page.getByTestId('back-live').click();
+    // the last rejection's residual: max(0, p - q) rescaled, largest first
+    await stepTimes(page, 10);
+    await until(async () => (await page.getByTestId('spec-residual').count()) === 1);
+    const rs = await page.getByTestId('residual-bar').evaluateAll((els) => els.map((e) => Number(e.dataset.r)));
+    expect(rs[0]).toBeGreaterThan(0);
+    for (let i = 1; i < rs.length; i++) expect(rs[i]).toBeLessThanOrEqual(rs[i - 1]);
+    expect(rs.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1.000001);
+    // a constraint applies to speculative decoding: the text matches
+    await page.getByTestId('constraint-regex').check();
+    await page.getByTestId('regex-input').fill('(yea|nay)( (yea|nay)){2,4}');
+    await page.getByTestId('regex-input').press('Enter');
+    // Play until the text is complete (Step is disabled then)
+    await page.getByTestId('speed').fill('60');
+    await page.getByTestId('play').click();
+    await until(async () => /^(yea|nay)( (yea|nay)){2,4}$/.test(await generated(page)), 30000);
+    // and to beam search: the best complete hypothesis matches
+    await page.getByTestId('strategy-beam').check();
+    await page.getByTestId('play').click();
+    await until(async () => /^(yea|nay)( (yea|nay)){2,4}$/.test(await generated(page)), 30000);
+    await until(async () => (await page.getByTestId('play').textContent()) === 'Play', 30000);
+    // time travel on the beam's text: a token's step, as beam search ranked it
+    const second = page.getByTestId('beam-token').nth(1);
+    const id = await second.getAttribute('data-token');
+    await second.click();
+    await until(async () => (await page.getByTestId('step-heading').textContent()).startsWith('Step 2: the best beam has'));
+    expect(Number(await bar(page, id).getAttribute('data-prob'))).toBeGreaterThan(0);
+  });
+
   it('regex constraint: masked tokens are cut by "constraint", the text matches and ends; a bad pattern is refused calmly', async () => {
     const page = await open({ hash: '#seed=6&temperature=1.5' });
     await page.getByTestId('constraint-regex').check();

@@ -49,7 +49,7 @@ describe.skipIf(!haveChromium)('the lesson examples of docs/lessons.md', () => {
   }
 
   it('the guide has the three examples, each a complete page with the embed script', () => {
-    expect(Object.keys(EXAMPLES)).toEqual(['temperature.html', 'top-k-top-p.html', 'repetition-penalty.html']);
+    expect(Object.keys(EXAMPLES)).toEqual(['temperature.html', 'top-k-top-p.html', 'repetition-penalty.html', 'worked-examples.html']);
     for (const html of Object.values(EXAMPLES)) {
       expect(html).toMatch(/^<!doctype html>/);
       expect(html).toContain('<script type="module" src="playground/embed.js"></script>');
@@ -133,5 +133,57 @@ describe.skipIf(!haveChromium)('the lesson examples of docs/lessons.md', () => {
     expect(await probs(b)).not.toEqual(before);
     await step(b);
     await until(async () => (await tokensIn(b).count()) === 41);
+  });
+});
+
+describe.skipIf(!haveChromium)('the worked-examples lesson: questions the engine answers', () => {
+  const { h, newContext, watch } = useBrowser();
+
+  it('answers right and wrong with the engine\'s value, sends the event, and "Show me" sets up the playground', async () => {
+    const site = await h.serve(null, { mounts: { '/lessons/playground/': DIST }, files: { '/favicon.ico': '', '/lessons/worked-examples.html': EXAMPLES['worked-examples.html'] } });
+    const page = watch(await (await newContext({ width: 1100 })).newPage());
+    await page.goto(`${site.url}lessons/worked-examples.html`);
+    await page.evaluate(() => {
+      window.answered = [];
+      document.addEventListener('sampler-question-answered', (e) => window.answered.push(e.detail));
+    });
+    const q = (i) => page.locator('sampler-question').nth(i);
+    const answer = async (i, text) => {
+      await q(i).getByTestId('question-answer').fill(text);
+      await q(i).getByTestId('question-check').click();
+      await until(async () => ['true', 'false'].includes(await q(i).getByTestId('question-result').getAttribute('data-correct')), 20000);
+      return q(i).getByTestId('question-result');
+    };
+    // the worked examples' printed digits
+    let r = await answer(0, '0.665');
+    expect(await r.getAttribute('data-correct')).toBe('true');
+    expect(await r.textContent()).toBe('Right: the engine computes 0.665.');
+    r = await answer(1, '0.1');
+    expect(await r.getAttribute('data-correct')).toBe('false');
+    expect(await r.textContent()).toBe('Not quite: the engine computes 0.090.');
+    expect(await (await answer(2, '86.7%')).getAttribute('data-correct')).toBe('true');
+    expect(await (await answer(4, '4')).getAttribute('data-correct')).toBe('true');
+    expect(await (await answer(5, '0.93')).getAttribute('data-correct')).toBe('true');
+    expect(await (await answer(6, '2')).getAttribute('data-correct')).toBe('true');
+    const events = await page.evaluate(() => window.answered);
+    expect(events[0]).toMatchObject({ ask: 'p1', answer: 0.665, correct: true, digits: 3 });
+    expect(events[0].value).toBeCloseTo(0.66524, 4);
+    expect(events[1]).toMatchObject({ ask: 'p3', correct: false });
+    // "Show me": the top-p playground gets the question's setup
+    const demo = page.locator('#top-p-demo');
+    await q(4).getByTestId('question-show').click();
+    expect(await demo.getAttribute('model')).toBe('probs:0.50,0.20,0.15,0.08,0.05,0.02');
+    expect(await demo.getAttribute('top-p')).toBe('0.9');
+    await until(async () => (await demo.locator('[data-testid="nucleus-size"]').first().textContent()) === '4', 20000);
+    // the temperature question shows itself in the first playground (the next one on the page)
+    await q(2).getByTestId('question-show').click();
+    const t = page.locator('#temperature-demo');
+    expect(await t.getAttribute('temperature')).toBe('0.5');
+    await until(async () => Number(await t.locator('[data-testid="prob-bar"][data-token="0"]').first().getAttribute('data-prob')).toFixed(3) === '0.867', 20000);
+    if (haveTransformer) {
+      r = await answer(7, '32.5');
+      expect(['true', 'false']).toContain(await r.getAttribute('data-correct'));
+      expect(await r.textContent()).toMatch(/engine computes \d+\.\d\./);
+    }
   });
 });

@@ -25,7 +25,7 @@ const TARBALL = `sampler-playground-${VERSION}.tgz`;
 /** the Vite the repository uses: npm's cache has it */
 const VITE = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/vite/package.json'), 'utf8')).version;
 /** what the package must hold, and nothing else */
-const FILES = ['README.md', 'bigram.bin', 'engine-scalar.wasm', 'engine-simd.wasm', 'engine.worker.js', 'package.json',
+const FILES = ['README.md', 'bible_bigram.bin', 'bible_tiny.bin', 'bigram.bin', 'engine-scalar.wasm', 'engine-simd.wasm', 'engine.worker.js', 'package.json',
   'sampler-playground.d.ts', 'sampler-playground.js', 'transformer.bin', 'transformer_tokenizer.bin'];
 
 /** the newest modification time under dir (ms) */
@@ -180,9 +180,10 @@ describe.skipIf(!haveChromium)('the npm package', () => {
     const deep = await h.serve(null, { mounts: { '/courses/llm/week-2/': dist }, files: { '/favicon.ico': '' } });
     await checkSite(`${deep.url}courses/llm/week-2/`, '/courses/llm/week-2/');
     expect(deep.requests.filter((u) => !u.startsWith('/courses/llm/week-2/') && u !== '/favicon.ico')).toEqual([]);
-    // what the bundler copied: the Worker, one engine build each reader needs, the bigram
+    // what the bundler copied: the Worker, one engine build each reader needs, the models
+    // (the transformer's drafts among them: a page fetches them only to draft)
     const assets = fs.readdirSync(path.join(dist, 'assets')).map((f) => f.replace(/-[\w-]{8}\./, '.')).sort();
-    expect(assets).toEqual(['bigram.bin', 'engine-scalar.wasm', 'engine-simd.wasm', 'engine.worker.js', 'index.js', 'transformer.bin']);
+    expect(assets).toEqual(['bible_bigram.bin', 'bible_tiny.bin', 'bigram.bin', 'engine-scalar.wasm', 'engine-simd.wasm', 'engine.worker.js', 'index.js', 'transformer.bin']);
   });
 
   it('a plain <script type="module"> of the package\'s file: from a sub-folder, and from another origin (CORS)', async () => {

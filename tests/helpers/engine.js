@@ -51,9 +51,17 @@ export function inProcessClient() {
   let queue = Promise.resolve();
   return {
     host,
-    /** @param {string} op @param {any} [args] @returns {Promise<any>} */
-    request(op, args = {}) {
-      const run = queue.then(async () => structuredClone(await host.handle(op, structuredClone(args))));
+    /**
+     * As the Worker does: one request at a time, in order, progress to
+     * onProgress, and stopGenerate answered at once (outside the queue).
+     * @param {string} op @param {any} [args] @param {Transferable[]} [_transfer]
+     * @param {{onProgress?: (p: {loaded: number, total: number}) => void}} [options]
+     * @returns {Promise<any>}
+     */
+    request(op, args = {}, _transfer = [], { onProgress } = {}) {
+      if (op === 'stopGenerate') return Promise.resolve(host.stopGenerate(args.session));
+      const progress = onProgress ? (/** @type {number} */ loaded, /** @type {number} */ total) => onProgress({ loaded, total }) : undefined;
+      const run = queue.then(async () => structuredClone(await host.handle(op, structuredClone(args), { progress })));
       queue = run.catch(() => {});
       // a failure as the page's client rebuilds it from the Worker's message (client.js)
       return run.catch((err) => {

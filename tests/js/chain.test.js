@@ -100,6 +100,33 @@ describe('the order and the session', () => {
     s.free();
   });
 
+  it('DRY\'s sequence breakers as texts are the model\'s tokens for them, as the CLI\'s --dry-sequence-breaker', async () => {
+    const e = await engine('simd');
+    const m = e.loadModel(bigramBytes());
+    const dry = { dry_multiplier: 1.5, dry_allowed_length: 1, repetition_penalty: 1 };
+    const text = (params) => {
+      const s = e.createSession(m);
+      s.start('Ma', 4);
+      let out = '';
+      for (let i = 0; i < 80; i++) out += s.step(params).piece;
+      s.free();
+      return out;
+    };
+    const withTexts = text({ ...dry, dry_sequence_breakers: ['\n', 'a'] });
+    const ids = (t) => Array.from(m.tokenizer.encode(t));
+    expect(withTexts).toBe(text({ ...dry, dry_breakers: [ids('\n'), ids('a')] }));
+    expect(withTexts).not.toBe(text(dry)); // the breakers matter here
+    const cli = runNative(['generate', '--model', 'bigram', '--prompt', 'Ma', '--seed', '4', '--steps', '80', '--dry-multiplier', '1.5',
+      '--dry-allowed-length', '1', '--dry-sequence-breaker', '\n', '--dry-sequence-breaker', 'a']);
+    expect(cli.stdout.toString()).toBe(`Ma${withTexts}\n`);
+    const s = e.createSession(m);
+    s.start('', 1);
+    expect(() => s.step({ ...dry, dry_sequence_breakers: [''] })).toThrow(new RangeError('dry-sequence-breaker: "" is no token'));
+    expect(() => s.step({ ...dry, dry_sequence_breakers: ['abcdefghij'] })).toThrow(/is more than 8 tokens/);
+    s.free();
+    m.free();
+  });
+
   it('mirostat\'s target and XTC\'s draws are the session\'s: a rewind and a second session give the same text', async () => {
     const e = await engine('simd');
     const m = e.loadModel(bigramBytes());

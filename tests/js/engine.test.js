@@ -121,7 +121,7 @@ describe.each(['simd', 'scalar'])('the %s build', (flavor) => {
     expect(df).toBeGreaterThan(10);
     session.free();
     model.free();
-  });
+  }, 180_000); // hundreds of thousands of draws: a loaded machine takes minutes
 });
 
 it('detects SIMD in this Node', () => {

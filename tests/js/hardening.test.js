@@ -70,8 +70,8 @@ const BAD_MODELS = [
     'checkpoint: seq_len 1000000 needs 15263 MiB of KV cache and activations (n_layers 1000, kv_dim 2, ' +
     'n_heads 1), more than the 1024 MiB limit'],
   ['a cut bigram', () => smallBigram.slice(0, smallBigram.length - 1), 'bigram: file has 175 bytes, header implies 176'],
-  ['a bigram of version 2', () => edit(smallBigram, [[4, 'u32', 2]]),
-    'bigram: version 2 is not supported (this engine reads version 1)'],
+  ['a bigram of version 3', () => edit(smallBigram, [[4, 'u32', 3]]),
+    'bigram: version 3 is not supported (this engine reads versions 1 and 2)'],
   ['a bigram of 4097 tokens', () => edit(smallBigram, [[8, 'u32', 4097]]), 'bigram: vocab 4097 is out of range (2..4096)'],
   ['a bigram boundary past the vocabulary', () => edit(smallBigram, [[12, 'u32', 6]]),
     'bigram: boundary token 6 is not below vocab 6'],

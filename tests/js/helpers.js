@@ -42,6 +42,7 @@ export async function runWasm(flavor, args, stdin = '') {
       if (file === '-') return new Uint8Array(Buffer.from(stdin));
       return fs.existsSync(file) ? new Uint8Array(fs.readFileSync(file)) : null;
     },
+    writeFile: (file, bytes) => fs.writeFileSync(file, bytes),
     modelsDir: MODELS_DIR,
   });
   return { status, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString() };

@@ -60,6 +60,22 @@ uint8_t *sp_host_read_file(const char *path, size_t *size, char *err) {
     return data;
 }
 
+int sp_host_write_file(const char *path, const uint8_t *bytes, size_t size,
+                       char *err) {
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        snprintf(err, SP_ERR_LEN, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    int failed = fwrite(bytes, 1, size, f) != size;
+    failed |= fclose(f) != 0;
+    if (failed) {
+        snprintf(err, SP_ERR_LEN, "%s: write error", path);
+        return -1;
+    }
+    return 0;
+}
+
 const char *sp_host_models_dir(void) {
     static char dir[PATH_MAX];
     const char *env = getenv("SAMPLER_MODELS");

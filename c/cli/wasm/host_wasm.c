@@ -2,7 +2,7 @@
  * host_wasm.c — the CLI in WASM (cli-*.wasm, for `node build/sampler.mjs`
  * and the tests): its entry point, and its host functions as imports the JS
  * loader provides (web/src/engine/cli.js: env.host_write,
- * env.host_file_size, env.host_file_read).
+ * env.host_file_size, env.host_file_read, env.host_file_write).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,20 @@ WASM_IMPORT("host_file_size") double js_file_size(const char *path);
 /* copies the file into dst (exactly len bytes); 0 on success */
 WASM_IMPORT("host_file_read") int js_file_read(const char *path, uint8_t *dst,
                                                double len);
+
+/* writes the file (replacing it); 0 on success */
+WASM_IMPORT("host_file_write") int js_file_write(const char *path,
+                                                 const uint8_t *bytes,
+                                                 double len);
+
+int sp_host_write_file(const char *path, const uint8_t *bytes, size_t size,
+                       char *err) {
+    if (js_file_write(path, bytes, (double)size) != 0) {
+        snprintf(err, SP_ERR_LEN, "%s: cannot be written", path);
+        return -1;
+    }
+    return 0;
+}
 
 static char models_dir[1024] = "models";
 

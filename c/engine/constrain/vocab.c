@@ -112,3 +112,29 @@ int sp_cvocab_need(const sp_cvocab *v, const sp_cstate *s) {
                                                  : sp_json_need(v->c, v->avail, s);
     return need >= SP_UNREACHABLE ? -1 : need;
 }
+
+int sp_cvocab_mask(const sp_cvocab *v, const sp_tokenizer *t,
+                   const sp_cstate *at, int prev, int remaining, int end_a,
+                   int end_b, int vocab, uint8_t *allowed) {
+    const sp_constraint *c = v->c;
+    int accepting = sp_cstate_accepting(c, at);
+    int tok_vocab = sp_tokenizer_vocab(t), n = 0;
+    for (int id = 0; id < vocab; id++) {
+        int ok = 0;
+        if (id == end_a || id == end_b) {
+            ok = accepting;
+        } else if (id < tok_vocab && remaining > 0 &&
+                   !(t->kind == SP_TOK_BPE && id == 0)) { /* <unk> */
+            int len;
+            const char *bytes = sp_decode(t, prev, id, &len);
+            sp_cstate next = *at;
+            if (len > 0 && sp_cstate_feed(c, &next, bytes, len)) {
+                int need = sp_cvocab_need(v, &next);
+                ok = need >= 0 && need <= remaining - 1;
+            }
+        }
+        allowed[id] = (uint8_t)ok;
+        n += ok;
+    }
+    return n;
+}

@@ -14,7 +14,15 @@
  * deterministic: no randomness at all.
  *
  * Every beam has its own model state (KV cache); a surviving candidate
- * copies its parent's cache rows and feeds its token.
+ * copies its parent's cache rows and feeds its token.  The prompt goes
+ * through the batched forward pass (sp_forward_batch).
+ *
+ * Constraints (sp_beam_constrain): each hypothesis carries where its text
+ * leaves the regex or grammar; its expansions are masked to the tokens that
+ * can still lead to a match within the budget (the same rule as a
+ * session's), the end-of-text token only when the text matches, and a
+ * hypothesis whose text is complete (nothing else could follow) is
+ * finished.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +37,7 @@ typedef struct {
     int finished;
     sp_state *state; /* after feeding tokens[0..n-1] (live beams) */
     float *pending;  /* the next logits (live beams) */
+    sp_cstate cstate; /* where the text leaves the constraint */
 } hyp;
 
 typedef struct {
@@ -53,6 +62,10 @@ struct sp_beam_search {
     int *order;                 /* hypotheses by score: live then done ids */
     int n_order;
     int steps;
+    const sp_constraint *constraint; /* borrowed; NULL = none */
+    sp_cvocab *cvocab;
+    int budget;                 /* generated tokens allowed in all */
+    uint8_t *allowed;           /* [vocab] a hypothesis's mask */
 };
 
 static double beam_score(const sp_beam_search *b, double logprob, int len) {
@@ -61,8 +74,42 @@ static double beam_score(const sp_beam_search *b, double logprob, int len) {
 }
 
 int sp_beam_is_end(const sp_beam_search *b, int token) {
-    return b->tok->kind == SP_TOK_BPE &&
-           (token == b->tok->eos || token == b->tok->bos);
+    /* as a session: EOS or BOS for llama2.c models; the bigram's boundary
+     * under a constraint (the only way to say "done") */
+    if (b->tok->kind == SP_TOK_BPE)
+        return token == b->tok->eos || token == b->tok->bos;
+    return b->constraint && token == b->tok->eos;
+}
+
+int sp_beam_constrain(sp_beam_search *b, const sp_constraint *c, int budget,
+                      char *err) {
+    sp_cvocab_free(b->cvocab);
+    b->cvocab = NULL;
+    b->constraint = NULL;
+    if (!c) return SP_OK;
+    if (!b->allowed &&
+        !(b->allowed = malloc((size_t)sp_model_vocab(b->model))))
+        return sp_fail(err, SP_ERR_NOMEM, "beams: out of memory");
+    sp_cvocab *cv = sp_cvocab_new(c, b->tok, err);
+    if (!cv) return SP_ERR_NOMEM;
+    sp_cstate start;
+    sp_cstate_start(c, &start);
+    int need = sp_cvocab_need(cv, &start);
+    if (need < 0) {
+        sp_cvocab_free(cv);
+        return sp_fail(err, SP_ERR_ARG, "constraint: no text this model's "
+                       "vocabulary can write matches it");
+    }
+    if (budget > 0 && need > budget) {
+        sp_cvocab_free(cv);
+        return sp_fail(err, SP_ERR_ARG, "constraint: a match needs at least "
+                       "%d tokens but only %d steps are allowed", need,
+                       budget);
+    }
+    b->cvocab = cv;
+    b->constraint = c;
+    b->budget = budget > 0 ? budget : 0x3fffffff;
+    return SP_OK;
 }
 
 void sp_beam_free(sp_beam_search *b) {
@@ -77,6 +124,8 @@ void sp_beam_free(sp_beam_search *b) {
         free(sets[k]);
     }
     sp_sampler_free(b->sampler);
+    sp_cvocab_free(b->cvocab);
+    free(b->allowed);
     free(b->cands);
     free(b->top_ids);
     free(b->top_cum);
@@ -179,12 +228,21 @@ int sp_beam_start(sp_beam_search *b, const char *prompt, char *err) {
     if (b->seq_len > 0 && n >= b->seq_len)
         return sp_fail(err, SP_ERR_ARG, "prompt: %d tokens leave no room in "
                        "the model's context of %d", n, b->seq_len);
-    for (int i = 0; i < n; i++) {
-        h->pending = sp_forward(b->model, h->state, h->tokens[i], i);
+    if (n == 0) { /* a hand-made model starts from nothing */
+        h->pending = sp_forward_empty(b->model, h->state);
         if (!h->pending)
-            return sp_fail(err, SP_ERR_STATE, "forward: token %d at position "
-                           "%d is invalid", h->tokens[i], i);
+            return sp_fail(err, SP_ERR_ARG, "prompt: this model needs at "
+                           "least one token to start from");
     }
+    /* the prompt in batched passes: the last logits pend (the bits one
+     * call per token gives) */
+    for (int at = 0; at < n; at += SP_BATCH_MAX) {
+        int chunk = n - at < SP_BATCH_MAX ? n - at : SP_BATCH_MAX;
+        if (!sp_forward_batch(b->model, h->state, h->tokens + at, chunk, at, 1))
+            return sp_fail(err, SP_ERR_NOMEM, "beams: out of memory");
+        h->pending = sp_state_logits(b->model, h->state);
+    }
+    if (b->constraint) sp_cstate_start(b->constraint, &h->cstate);
     h->n = n;
     h->logprob = h->score = 0.0;
     h->finished = 0;
@@ -236,8 +294,19 @@ int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
     for (int i = 0; i < b->n_live; i++) {
         hyp *h = &b->live[i];
         sp_step st;
+        if (b->constraint) {
+            const sp_tokenizer *t = b->tok;
+            int n_ok = sp_cvocab_mask(
+                b->cvocab, t, &h->cstate, h->tokens[h->n - 1],
+                b->budget - (h->n - b->n_prompt), t->eos,
+                t->kind == SP_TOK_BPE ? t->bos : -1, sp_model_vocab(b->model),
+                b->allowed);
+            if (n_ok == 0) continue; /* this beam cannot go on */
+            sp_sampler_set_mask(b->sampler, b->allowed);
+        }
         int rc = sp_sampler_warp(b->sampler, h->pending, h->tokens, h->n, &p,
                                  &st, err);
+        sp_sampler_set_mask(b->sampler, NULL);
         if (rc != SP_OK) return rc;
         int k = sp_step_top(&st, b->width, b->top_ids, b->top_cum);
         for (int j = 0; j < k; j++) {
@@ -253,7 +322,17 @@ int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
     for (int c = 0; c < n_cands && n_next < b->width; c++) {
         const candidate *cd = &b->cands[c];
         const hyp *parent = &b->live[cd->parent];
-        if (sp_beam_is_end(b, cd->token)) {
+        sp_cstate cs = parent->cstate;
+        int complete = 0;
+        if (b->constraint && !sp_beam_is_end(b, cd->token)) {
+            int blen;
+            const char *bytes = sp_decode(b->tok, parent->tokens[parent->n - 1],
+                                          cd->token, &blen);
+            sp_cstate_feed(b->constraint, &cs, bytes, blen); /* allowed */
+            complete = sp_cstate_accepting(b->constraint, &cs) &&
+                       !sp_cstate_can_extend(b->constraint, &cs);
+        }
+        if (sp_beam_is_end(b, cd->token) || complete) {
             /* a finished hypothesis: keep it if it is among the best B */
             int slot = b->n_done < b->width ? b->n_done : worst_done(b);
             if (b->n_done == b->width && !(cd->score > b->done[slot].score))
@@ -265,6 +344,7 @@ int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
             d->logprob = cd->logprob;
             d->score = cd->score;
             d->finished = 1;
+            d->cstate = cs;
             if (b->n_done < b->width) b->n_done++;
             continue;
         }
@@ -275,6 +355,7 @@ int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
         h->logprob = cd->logprob;
         h->score = cd->score;
         h->finished = 0;
+        h->cstate = cs;
         sp_state_copy(b->model, h->state, parent->state, parent->n);
         h->pending = NULL;
     }

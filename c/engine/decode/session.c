@@ -27,6 +27,8 @@ struct sp_session {
     sp_sampler *sampler;
     int *tokens;      /* prompt + generated */
     int n_tokens, cap, n_prompt;
+    int started;      /* sp_session_start succeeded (a hand-made model's
+                       * prompt may be empty: n_prompt 0) */
     uint64_t seed;
     sp_rng rng;
     float *pending;   /* logits for position n_tokens, owned by state */
@@ -46,6 +48,19 @@ struct sp_session {
                        * at the past finds it as it was */
     float *aside;     /* [vocab] the pending logits during sp_session_peek */
     char fault[SP_ERR_LEN]; /* why the model cannot go on, "" if it can */
+    /* speculative decoding (speculative.c): a step may leave its token
+     * unfed, for the next batched pass to feed with the drafted tokens
+     * (anything else that needs the pending logits feeds it first); and
+     * the logits a batched pass computed ahead for tokens that may come */
+    int defer_feed;   /* steps leave their token unfed */
+    int unfed;        /* the last token is not fed yet: pending is NULL */
+    const int *ahead_tokens;   /* the tokens fed ahead, [n_ahead] */
+    const float *ahead_logits; /* the logits after each, [n_ahead][vocab] */
+    int n_ahead;
+    int previewed;    /* the step record is a preview of the pending step
+                       * (sp_session_commit may append from it) */
+    float *held;      /* [vocab] the pending logits, kept over a batched pass
+                       * (which leaves its own last row in the state's) */
 };
 
 sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
@@ -94,6 +109,7 @@ void sp_session_free(sp_session *s) {
     free(s->allowed);
     free(s->stats);
     free(s->aside);
+    free(s->held);
     sp_cvocab_free(s->cvocab);
     free(s->mu);
     free(s);
@@ -119,17 +135,41 @@ static int push_token(sp_session *s, int token, char *err) {
     return SP_OK;
 }
 
-/* Feeds tokens[n_tokens - 1] at its position; the next logits pend. */
+/* The token before tokens[i], or -1 at the start of a hand-made model's
+ * text (which needs no begin token). */
+static int prev_token(const sp_session *s, int i) {
+    return i > 0 ? s->tokens[i - 1] : -1;
+}
+
+static int check_pending(sp_session *s, int pos, char *err);
+
+/* Feeds tokens[n_tokens - 1] at its position; the next logits pend.  With
+ * no token yet (a hand-made model's empty prompt) the model's distribution
+ * for an empty context pends. */
 static int feed_last(sp_session *s, char *err) {
     int pos = s->n_tokens - 1;
+    if (pos < 0) {
+        s->pending = sp_forward_empty(s->model, s->state);
+        if (!s->pending)
+            return sp_fail(err, SP_ERR_ARG, "prompt: this model needs at "
+                           "least one token to start from");
+        return SP_OK;
+    }
     int seq_len = sp_model_seq_len(s->model);
     if (seq_len > 0 && pos >= seq_len)
         return sp_fail(err, SP_ERR_STATE, "context full: %d tokens, the "
                        "model's seq_len", seq_len);
+    s->unfed = 0;
     s->pending = sp_forward(s->model, s->state, s->tokens[pos], pos);
     if (!s->pending)
         return sp_fail(err, SP_ERR_STATE, "forward: token %d at position %d "
                        "is invalid", s->tokens[pos], pos);
+    return check_pending(s, pos, err);
+}
+
+/* The pending logits (after the token at pos) as the model gave them: a
+ * transformer's must be finite. */
+static int check_pending(sp_session *s, int pos, char *err) {
     if (sp_model_kind_of(s->model) == SP_MODEL_TRANSFORMER) {
         /* a transformer never masks: -inf means its arithmetic overflowed
          * (NaN and +inf are caught by every warp) */
@@ -149,7 +189,11 @@ static int feed_last(sp_session *s, char *err) {
 int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
                      char *err) {
     s->n_tokens = s->n_prompt = 0;
+    s->started = 0;
+    s->previewed = 0;
     s->pending = NULL;
+    s->unfed = 0;
+    s->n_ahead = 0;
     s->has_step = 0;
     s->finished = 0;
     s->fault[0] = '\0';
@@ -166,10 +210,22 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
     if (rc == SP_OK && seq_len > 0 && n >= seq_len)
         rc = sp_fail(err, SP_ERR_ARG, "prompt: %d tokens leave no room in "
                      "the model's context of %d", n, seq_len);
-    for (int i = 0; rc == SP_OK && i < n; i++) {
-        rc = push_token(s, ids[i], err);
-        if (rc == SP_OK) rc = feed_last(s, err);
+    for (int i = 0; rc == SP_OK && i < n; i++) rc = push_token(s, ids[i], err);
+    /* the prompt in batched passes (sp_forward_batch): the weights are
+     * read once per SP_BATCH_MAX tokens, and the last logits pend -- the
+     * bits one call per token would give */
+    s->unfed = 0;
+    s->n_ahead = 0;
+    for (int at = 0; rc == SP_OK && at < n; at += SP_BATCH_MAX) {
+        int chunk = n - at < SP_BATCH_MAX ? n - at : SP_BATCH_MAX;
+        if (!sp_forward_batch(s->model, s->state, ids + at, chunk, at, 1)) {
+            rc = sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
+            break;
+        }
+        s->pending = sp_state_logits(s->model, s->state);
+        rc = check_pending(s, at + chunk - 1, err);
     }
+    if (rc == SP_OK && n == 0) rc = feed_last(s, err); /* hand-made */
     free(ids);
     if (rc != SP_OK) {
         s->n_tokens = 0;
@@ -177,6 +233,7 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
         return rc;
     }
     s->n_prompt = n;
+    s->started = 1;
     s->mu[0] = NAN; /* mirostat starts from 2 tau */
     if (s->constraint) sp_cstate_start(s->constraint, &s->cstate);
     return SP_OK;
@@ -206,39 +263,51 @@ static int constraint_replay(sp_session *s) {
         int t = s->tokens[i];
         if (is_end_of_text(s, t)) return i == s->n_tokens - 1;
         int len;
-        const char *bytes = sp_decode(s->tok, s->tokens[i - 1], t, &len);
+        const char *bytes = sp_decode(s->tok, prev_token(s, i), t, &len);
         if (!sp_cstate_feed(s->constraint, &s->cstate, bytes, len)) return 0;
     }
     return 1;
 }
 
 /* The tokens that keep the text able to satisfy the constraint within the
- * steps left; returns how many. */
-static int constraint_mask(sp_session *s) {
+ * steps left, after the text and extra[0..n_extra) (tokens not generated
+ * yet: a draft's), into allowed[vocab]; returns how many.  with_fixed: the
+ * fixed mask applies too. */
+static int mask_after(sp_session *s, const int *extra, int n_extra,
+                      uint8_t *allowed, int with_fixed) {
     const sp_constraint *c = s->constraint;
-    int vocab = sp_model_vocab(s->model), allowed = 0;
-    int remaining = s->budget - (s->n_tokens - s->n_prompt);
-    int prev = s->tokens[s->n_tokens - 1];
-    int accepting = sp_cstate_accepting(c, &s->cstate);
-    int tok_vocab = sp_tokenizer_vocab(s->tok);
-    for (int t = 0; t < vocab; t++) {
-        int ok = 0;
-        if (is_end_of_text(s, t)) {
-            ok = accepting;
-        } else if (t < tok_vocab && remaining > 0 &&
-                   !(s->tok->kind == SP_TOK_BPE && t == 0)) { /* <unk> */
-            int len;
-            const char *bytes = sp_decode(s->tok, prev, t, &len);
-            sp_cstate next = s->cstate;
-            if (len > 0 && sp_cstate_feed(c, &next, bytes, len)) {
-                int need = sp_cvocab_need(s->cvocab, &next);
-                ok = need >= 0 && need <= remaining - 1;
-            }
+    sp_cstate at = s->cstate;
+    int prev = prev_token(s, s->n_tokens);
+    int vocab = sp_model_vocab(s->model), n = 0;
+    for (int i = 0; i < n_extra; i++) {
+        int len;
+        const char *bytes = sp_decode(s->tok, prev, extra[i], &len);
+        if (is_end_of_text(s, extra[i]) || !sp_cstate_feed(c, &at, bytes, len)) {
+            memset(allowed, 0, (size_t)vocab); /* nothing can follow */
+            return 0;
         }
-        s->allowed[t] = (uint8_t)ok;
-        allowed += ok;
+        prev = extra[i];
     }
-    return allowed;
+    int remaining = s->budget - (s->n_tokens - s->n_prompt) - n_extra;
+    /* the end-of-text tokens (is_end_of_text under a constraint) */
+    int end_a = s->tok->eos, end_b = s->tok->kind == SP_TOK_BPE ? s->tok->bos
+                                                                 : -1;
+    n = sp_cvocab_mask(s->cvocab, s->tok, &at, prev, remaining, end_a, end_b,
+                       vocab, allowed);
+    if (with_fixed && s->fixed_allowed) {
+        n = 0;
+        for (int t = 0; t < vocab; t++) n += allowed[t] &= s->fixed_allowed[t];
+    }
+    return n;
+}
+
+static int constraint_mask(sp_session *s) {
+    return mask_after(s, NULL, 0, s->allowed, 0);
+}
+
+int sp_session_constraint_after(sp_session *s, const int *extra, int n_extra,
+                                uint8_t *allowed) {
+    return s->constraint ? mask_after(s, extra, n_extra, allowed, 1) : -1;
 }
 
 void sp_session_set_allowed(sp_session *s, const uint8_t *allowed) {
@@ -279,7 +348,7 @@ int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
     s->cvocab = cv;
     s->constraint = c;
     s->budget = budget > 0 ? budget : 0x3fffffff;
-    if (s->n_prompt > 0 && !constraint_replay(s)) {
+    if (s->started && !constraint_replay(s)) {
         s->constraint = NULL; /* the session goes on unconstrained */
         sp_sampler_set_mask(s->sampler, s->fixed_allowed);
         return sp_fail(err, SP_ERR_ARG, "constraint: the text generated so "
@@ -288,10 +357,14 @@ int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
     return SP_OK;
 }
 
-static int check_ready(const sp_session *s, char *err) {
-    if (s->n_prompt == 0)
+static int check_ready(sp_session *s, char *err) {
+    if (!s->started)
         return sp_fail(err, SP_ERR_STATE, "session: not started");
     if (s->fault[0]) return sp_fail(err, SP_ERR_FORMAT, "%s", s->fault);
+    if (s->unfed && !s->finished) {
+        int rc = feed_last(s, err); /* a step left it for a batched pass */
+        if (rc != SP_OK) return rc;
+    }
     if (s->finished)
         return sp_fail(err, SP_ERR_STATE, "the text is finished: the model "
                        "emitted its end-of-text token");
@@ -331,18 +404,20 @@ int sp_session_preview(sp_session *s, const sp_params *p, char *err) {
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,
                          &s->step, err);
     s->has_step = rc == SP_OK;
+    s->previewed = rc == SP_OK;
     return rc;
 }
 
 int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
     int generated = s->n_tokens - s->n_prompt;
-    if (s->n_prompt == 0)
+    if (!s->started)
         return sp_fail(err, SP_ERR_STATE, "session: not started");
     if (n < 0 || n > generated)
         return sp_fail(err, SP_ERR_ARG, "peek: step %d is outside 0..%d", n,
                        generated);
-    if (n == generated && s->pending && !s->finished)
+    if (n == generated && (s->pending || s->unfed) && !s->finished)
         return sp_session_preview(s, p, err);
+    s->previewed = 0;
     int vocab = sp_model_vocab(s->model);
     size_t bytes = sizeof(float) * (size_t)vocab;
     if (!s->aside && !(s->aside = malloc(bytes)))
@@ -356,7 +431,9 @@ int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
     if (s->pending) memcpy(s->aside, s->pending, bytes);
     sp_counters work;
     sp_state_counters(s->state, &work);
-    const float *logits = sp_forward(s->model, s->state, s->tokens[pos], pos);
+    const float *logits = pos < 0 ? sp_forward_empty(s->model, s->state)
+                                  : sp_forward(s->model, s->state,
+                                               s->tokens[pos], pos);
     s->state->counters = work;
     int rc;
     if (!logits) {
@@ -374,11 +451,13 @@ int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
     return rc;
 }
 
+static int finish_step(sp_session *s, const sp_params *p, int force,
+                       char *err);
+
 int sp_session_step(sp_session *s, const sp_params *p, int force,
                     char *err) {
     int rc = check_ready(s, err);
     if (rc != SP_OK) return rc;
-    int seq_len = sp_model_seq_len(s->model);
     if (force < -1 || force >= sp_model_vocab(s->model)) /* -1: not forced */
         return sp_fail(err, SP_ERR_ARG, "force: token %d is outside the "
                        "vocabulary (0..%d)", force, sp_model_vocab(s->model) - 1);
@@ -391,6 +470,7 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     if (rc != SP_OK) return rc;
     int step_index = s->n_tokens - s->n_prompt;
     set_state(s, step_index);
+    s->previewed = 0;
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,
                          &s->step, err);
     if (rc != SP_OK) {
@@ -398,6 +478,30 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
         return rc;
     }
     s->has_step = 1;
+    return finish_step(s, p, force, err);
+}
+
+int sp_session_commit(sp_session *s, const sp_params *p, int token,
+                      char *err) {
+    if (!s->previewed || !s->has_step)
+        return sp_fail(err, SP_ERR_STATE, "commit: no preview of this step");
+    s->previewed = 0;
+    if (token < 0 || token >= sp_model_vocab(s->model))
+        return sp_fail(err, SP_ERR_ARG, "force: token %d is outside the "
+                       "vocabulary (0..%d)", token, sp_model_vocab(s->model) - 1);
+    if (s->constraint && !s->allowed[token])
+        return sp_fail(err, SP_ERR_ARG, "force: token %d cannot continue the "
+                       "text under the constraint", token);
+    return finish_step(s, p, token, err);
+}
+
+/* The rest of a step, after its warp: the draw, the token, the stats, the
+ * constraint, and the next logits. */
+static int finish_step(sp_session *s, const sp_params *p, int force,
+                       char *err) {
+    int rc;
+    int seq_len = sp_model_seq_len(s->model);
+    int step_index = s->n_tokens - s->n_prompt;
     sp_rng before = s->rng; /* a step that fails changes nothing */
     double u = sp_rng_uniform(&s->rng); /* consumed whether forced or not */
     sp_sampler_draw(&s->step, u);
@@ -424,7 +528,7 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     if (s->constraint) {
         int len;
         const int *t = s->tokens;
-        const char *bytes = sp_decode(s->tok, t[s->n_tokens - 2],
+        const char *bytes = sp_decode(s->tok, prev_token(s, s->n_tokens - 1),
                                       t[s->n_tokens - 1], &len);
         sp_cstate_feed(s->constraint, &s->cstate, bytes, len); /* allowed */
         if (sp_cstate_accepting(s->constraint, &s->cstate) &&
@@ -435,7 +539,21 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
         s->pending = NULL; /* nothing can follow; the next step says so */
         return SP_OK;
     }
-    rc = feed_last(s, err);
+    if (s->n_ahead > 0 && s->ahead_tokens[0] == s->step.token) {
+        /* a batched pass fed this very token here: its logits pend */
+        s->pending = (float *)s->ahead_logits;
+        s->ahead_tokens++;
+        s->ahead_logits += sp_model_vocab(s->model);
+        s->n_ahead--;
+        rc = check_pending(s, s->n_tokens - 1, err);
+    } else if (s->defer_feed) {
+        s->n_ahead = 0;
+        s->pending = NULL;
+        s->unfed = 1; /* the next batched pass (or check_ready) feeds it */
+        return SP_OK;
+    } else {
+        rc = feed_last(s, err);
+    }
     if (rc != SP_OK) {
         /* the model cannot read the token it chose (its output overflowed):
          * the step fails as a whole, the text stays as it was and the fault
@@ -448,16 +566,68 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     return rc;
 }
 
+int sp_session_feed_ahead(sp_session *s, const int *tokens, int n,
+                          int *fed, char *err) {
+    *fed = 0;
+    if (!s->started || s->finished || s->fault[0]) return SP_OK;
+    if (!s->unfed && !s->pending) return SP_OK; /* the context is full */
+    int seq_len = sp_model_seq_len(s->model);
+    int batch[SP_BATCH_MAX];
+    int m = 0, pos = s->n_tokens;
+    if (s->unfed) {
+        batch[m++] = s->tokens[s->n_tokens - 1];
+        pos--;
+    }
+    /* the drafted tokens that fit in the context: position pos + m + i */
+    for (int i = 0; i < n && m < SP_BATCH_MAX; i++) {
+        if (seq_len > 0 && pos + m >= seq_len) break;
+        batch[m++] = tokens[i];
+    }
+    if (m == 0) return SP_OK;
+    s->previewed = 0;
+    size_t vocab = (size_t)sp_model_vocab(s->model);
+    if (!s->unfed) {
+        if (!s->held && !(s->held = malloc(sizeof(float) * vocab)))
+            return sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
+        memcpy(s->held, s->pending, sizeof(float) * vocab);
+        s->pending = s->held;
+    }
+    const float *rows = sp_forward_batch(s->model, s->state, batch, m, pos, 0);
+    if (!rows) return sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
+    *fed = m;
+    int skip = 0;
+    if (s->unfed) {
+        s->unfed = 0;
+        s->pending = (float *)rows;
+        int rc = check_pending(s, pos, err);
+        if (rc != SP_OK) return rc;
+        skip = 1;
+    }
+    s->ahead_tokens = tokens;
+    s->ahead_logits = rows + (size_t)skip * vocab;
+    s->n_ahead = m - skip;
+    s->defer_feed = 1;
+    return SP_OK;
+}
+
+void sp_session_feed_ahead_end(sp_session *s) {
+    s->n_ahead = 0;
+    s->defer_feed = 0;
+}
+
 int sp_session_rewind(sp_session *s, int n_generated, char *err) {
     int have = s->n_tokens - s->n_prompt;
-    if (s->n_prompt == 0)
+    if (!s->started)
         return sp_fail(err, SP_ERR_STATE, "session: not started");
     if (n_generated < 0 || n_generated > have)
         return sp_fail(err, SP_ERR_ARG, "rewind: %d is outside 0..%d",
                        n_generated, have);
     s->n_tokens = s->n_prompt + n_generated;
     s->has_step = 0;
+    s->previewed = 0;
     s->pending = NULL;
+    s->unfed = 0;
+    s->n_ahead = 0;
     s->fault[0] = '\0';
     s->finished = n_generated > 0 &&
                   is_end_of_text(s, s->tokens[s->n_tokens - 1]);
@@ -505,7 +675,7 @@ char *sp_session_text(const sp_session *s, int *len) {
     for (int i = s->n_prompt; i < s->n_tokens; i++) {
         int t = s->tokens[i], piece_len;
         if (is_end_of_text(s, t)) break;
-        const char *piece = sp_decode(s->tok, s->tokens[i - 1], t, &piece_len);
+        const char *piece = sp_decode(s->tok, prev_token(s, i), t, &piece_len);
         if (n + (size_t)piece_len + 1 > cap) {
             while (n + (size_t)piece_len + 1 > cap) cap *= 2;
             char *more = realloc(text, cap);

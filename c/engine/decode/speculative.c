@@ -19,14 +19,26 @@
  * are one-hot, so a draft token survives only if it is the target's argmax:
  * the output is plain greedy decoding.
  *
- * Vocabularies: the draft's tokens map to the target's by their text (a
- * character bigram can draft for a character-level transformer); draft
- * tokens the target lacks are masked in the draft, and target tokens the
- * draft lacks reach the draft as its boundary token (a fresh start).  The
- * target here verifies one position at a time -- this engine has no batched
- * forward pass -- so the lesson is the acceptance rule and its rate, not a
- * wall-clock speed-up; the counters say how many target positions a batched
- * verifier would have run.
+ * Vocabularies: a draft whose tokenizer is the target's (the same pieces
+ * under the same ids: models/bible_bigram.bin and bible_tiny.bin with the
+ * default transformer) speaks the target's ids as they are, end-of-text
+ * tokens included.  Any other draft is mapped by text (the retokenizing
+ * path, for character-level vocabularies: a character bigram can draft for
+ * a character-level transformer); draft tokens the target lacks are masked
+ * in the draft, and target tokens the draft lacks reach the draft as its
+ * boundary token (a fresh start).
+ *
+ * Verification is one batched forward pass of the target per round
+ * (sp_forward_batch through sp_session_feed_ahead): the token the last
+ * round ended with and the N drafted tokens, N + 1 positions whose weights
+ * are read once.  A model too big for the caches is bound by reading its
+ * weights, so the pass costs little more than one position's, and each
+ * round yields 1..N + 1 tokens: that is the speed-up.  The logits are the
+ * bits single passes give, so the text is the same either way.
+ *
+ * Constraints: with a regex or grammar on the target session, every
+ * drafted token is masked by what the constraint allows after the text and
+ * the tokens drafted before it, and the target's own steps mask as usual.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,16 +53,23 @@ struct sp_speculator {
     int *d2t;                /* draft id -> target id, -1 = none */
     int *t2d;                /* target id -> draft id (boundary if none) */
     uint8_t *draft_allowed;  /* draft tokens that map to a target token */
+    uint8_t *draft_mask;     /* [dvocab] the draft's mask for its next step */
+    uint8_t *target_ok;      /* [tvocab] the constraint's, for a draft step */
+    int matched;             /* the draft's tokenizer is the target's */
     float *q;                /* [n_draft][tvocab]: q_i over target ids */
     float *residual;         /* [tvocab] */
+    float *rejected_p;       /* [tvocab] p at the rejected position */
     sp_rng rng;
     /* the last round */
     int round_tokens[SP_SPEC_MAX_DRAFT + 1];
     int round_status[SP_SPEC_MAX_DRAFT + 1];
     int round_drafted[SP_SPEC_MAX_DRAFT];
     int round_n, round_n_drafted;
+    int round_rejected;      /* the index of the rejected draft, or -1 */
+    int round_fed;           /* positions of the round's batched pass */
     /* totals */
     long long drafted, accepted, rounds, target_positions;
+    long long target_passes, target_fed;
 };
 
 void sp_spec_free(sp_speculator *sp) {
@@ -59,8 +78,11 @@ void sp_spec_free(sp_speculator *sp) {
     free(sp->d2t);
     free(sp->t2d);
     free(sp->draft_allowed);
+    free(sp->draft_mask);
+    free(sp->target_ok);
     free(sp->q);
     free(sp->residual);
+    free(sp->rejected_p);
     free(sp);
 }
 
@@ -86,6 +108,8 @@ sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
     }
     sp->ttok = sp_session_tokenizer(target);
     sp->dtok = sp_session_tokenizer(sp->draft);
+    /* nobody looks at the draft's raw distribution: its warps skip it */
+    sp_sampler_set_raw(sp_session_sampler(sp->draft), 0);
     sp->tvocab = sp_session_vocab(target);
     sp->dvocab = sp_session_vocab(sp->draft);
     sp->d2t = malloc(sizeof(int) * (size_t)sp->dvocab);
@@ -93,8 +117,24 @@ sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
     sp->draft_allowed = calloc((size_t)sp->dvocab, 1);
     sp->q = malloc(sizeof(float) * (size_t)n_draft * (size_t)sp->tvocab);
     sp->residual = malloc(sizeof(float) * (size_t)sp->tvocab);
-    if (!sp->d2t || !sp->t2d || !sp->draft_allowed || !sp->q || !sp->residual)
+    sp->rejected_p = calloc((size_t)sp->tvocab, sizeof(float));
+    sp->draft_mask = calloc((size_t)sp->dvocab, 1);
+    sp->target_ok = calloc((size_t)sp->tvocab, 1);
+    if (!sp->d2t || !sp->t2d || !sp->draft_allowed || !sp->q ||
+        !sp->residual || !sp->rejected_p || !sp->draft_mask || !sp->target_ok)
         goto nomem;
+    sp->round_rejected = -1;
+    sp->matched = sp_tokenizers_equal(sp->ttok, sp->dtok) &&
+                  sp->tvocab == sp->dvocab;
+    if (sp->matched) { /* the same ids: nothing to map */
+        for (int t = 0; t < sp->tvocab; t++) {
+            sp->d2t[t] = sp->t2d[t] = t;
+            sp->draft_allowed[t] = 1;
+        }
+        memcpy(sp->draft_mask, sp->draft_allowed, (size_t)sp->dvocab);
+        sp_session_set_allowed(sp->draft, sp->draft_mask);
+        return sp;
+    }
     /* map by text; special tokens (BOS, EOS, <unk>) map to none */
     int mapped = 0;
     for (int d = 0; d < sp->dvocab; d++) {
@@ -130,7 +170,8 @@ sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
         sp_spec_free(sp);
         return NULL;
     }
-    sp_session_set_allowed(sp->draft, sp->draft_allowed);
+    memcpy(sp->draft_mask, sp->draft_allowed, (size_t)sp->dvocab);
+    sp_session_set_allowed(sp->draft, sp->draft_mask);
     return sp;
 nomem:
     sp_spec_free(sp);
@@ -158,7 +199,9 @@ int sp_spec_start(sp_speculator *sp, const char *prompt, uint64_t seed,
     if (rc != SP_OK) return rc;
     sp_rng_seed(&sp->rng, seed);
     sp->drafted = sp->accepted = sp->rounds = sp->target_positions = 0;
-    sp->round_n = sp->round_n_drafted = 0;
+    sp->target_passes = sp->target_fed = 0;
+    sp->round_n = sp->round_n_drafted = sp->round_fed = 0;
+    sp->round_rejected = -1;
     sp_params p;
     sp_params_default(&p);
     return sync_draft(sp, &p, err);
@@ -180,6 +223,8 @@ static int draw_from(const float *probs, int vocab, double u) {
     return last;
 }
 
+static int verify(sp_speculator *sp, const sp_params *p, int n, char *err);
+
 int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err) {
     sp_session *tgt = sp->target, *dft = sp->draft;
     sp->round_n = sp->round_n_drafted = 0;
@@ -196,9 +241,26 @@ int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err) {
     if (sp_session_finished(tgt))
         return sp_fail(err, SP_ERR_STATE, "the text is finished: the model "
                        "emitted its end-of-text token");
+    sp->round_rejected = -1;
+    sp->round_fed = 0;
     /* 1. draft N tokens; q_i kept over the target's ids */
-    int n = 0;
+    int n = 0, constrained = 0;
     for (; n < sp->n_draft; n++) {
+        /* under a constraint, the draft may propose only what the target's
+         * constraint allows after the text and the drafts before */
+        int ok = sp_session_constraint_after(tgt, sp->round_drafted, n,
+                                             sp->target_ok);
+        if (ok >= 0) {
+            constrained = 1;
+            int any = 0;
+            for (int d = 0; d < sp->dvocab; d++) {
+                int t = sp->d2t[d];
+                sp->draft_mask[d] = (uint8_t)(sp->draft_allowed[d] && t >= 0 &&
+                                              sp->target_ok[t]);
+                any |= sp->draft_mask[d];
+            }
+            if (!any) break;
+        }
         int rc = sp_session_preview(dft, p, err);
         if (rc == SP_ERR_STATE) break; /* the draft's context is full */
         if (rc != SP_OK) return rc;
@@ -211,13 +273,35 @@ int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err) {
             if (sp->d2t[d] >= 0) q[sp->d2t[d]] = st.probs[d];
         }
         sp->round_drafted[n] = sp->d2t[st.token];
-        rc = sp_session_step(dft, p, st.token, err);
+        rc = sp_session_commit(dft, p, st.token, err);
         if (rc != SP_OK && rc != SP_ERR_STATE) return rc;
     }
     sp->round_n_drafted = n;
     sp->drafted += n;
     sp->rounds++;
-    /* 2. verify one by one */
+    if (constrained) /* the draft's own steps below are forced */
+        memcpy(sp->draft_mask, sp->draft_allowed, (size_t)sp->dvocab);
+    /* 2. one batched pass of the target over the token the last round
+     * ended with and the drafts: the logits of every position to verify */
+    int rc = sp_session_feed_ahead(tgt, sp->round_drafted, n, &sp->round_fed,
+                                   err);
+    if (rc != SP_OK) {
+        sp_session_feed_ahead_end(tgt);
+        return rc;
+    }
+    if (sp->round_fed > 0) {
+        sp->target_passes++;
+        sp->target_fed += sp->round_fed;
+    }
+    rc = verify(sp, p, n, err);
+    sp_session_feed_ahead_end(tgt);
+    return rc;
+}
+
+/* 3. Accepts or corrects the n drafts one by one (the target's logits for
+ * each are ready), then brings the draft back to the accepted text. */
+static int verify(sp_speculator *sp, const sp_params *p, int n, char *err) {
+    sp_session *tgt = sp->target, *dft = sp->draft;
     int appended = 0;
     for (int i = 0; i <= n; i++) {
         int rc = sp_session_preview(tgt, p, err);
@@ -245,6 +329,9 @@ int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err) {
                     float r = st.probs[t] - q[t];
                     sp->residual[t] = r > 0.0f ? r : 0.0f;
                 }
+                memcpy(sp->rejected_p, st.probs,
+                       sizeof(float) * (size_t)sp->tvocab);
+                sp->round_rejected = i;
                 double u = sp_rng_uniform(&sp->rng);
                 token = draw_from(sp->residual, sp->tvocab, u);
                 if (token < 0) { /* p == q to rounding: sample p itself */
@@ -254,7 +341,7 @@ int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err) {
                 status = SP_SPEC_CORRECTED;
             }
         }
-        rc = sp_session_step(tgt, p, token, err);
+        rc = sp_session_commit(tgt, p, token, err);
         if (rc != SP_OK) return rc;
         sp->round_tokens[appended] = token;
         sp->round_status[appended] = status;
@@ -293,4 +380,30 @@ void sp_spec_totals(const sp_speculator *sp, long long *drafted,
     *accepted = sp->accepted;
     *rounds = sp->rounds;
     *target_positions = sp->target_positions;
+}
+
+void sp_spec_work(const sp_speculator *sp, long long *target_passes,
+                  long long *target_fed) {
+    *target_passes = sp->target_passes;
+    *target_fed = sp->target_fed;
+}
+
+int sp_spec_round_fed(const sp_speculator *sp) { return sp->round_fed; }
+
+int sp_spec_matched(const sp_speculator *sp) { return sp->matched; }
+
+int sp_spec_round_rejection(const sp_speculator *sp, int *drafted,
+                            const float **p, const float **q,
+                            const float **residual) {
+    int i = sp->round_rejected;
+    if (i < 0) return -1;
+    *drafted = sp->round_drafted[i];
+    *p = sp->rejected_p;
+    *q = sp->q + (size_t)i * (size_t)sp->tvocab;
+    *residual = sp->residual;
+    return i;
+}
+
+const sp_session *sp_spec_draft_session(const sp_speculator *sp) {
+    return sp->draft;
 }

@@ -47,6 +47,7 @@ static inline vec4 v4_lt(vec4 a, vec4 b) { return wasm_f32x4_lt(a, b); }
 static inline int v4_any(vec4 mask) { return wasm_v128_any_true(mask); }
 static inline int v4_all(vec4 mask) { return wasm_i32x4_all_true(mask); }
 static inline vec4i v4_to_int(vec4 a) { return wasm_i32x4_trunc_sat_f32x4(a); }
+static inline vec4i v4_bits(vec4 a) { return a; }
 static inline vec4i v4i_add(vec4i a, int b) {
     return wasm_i32x4_add(a, wasm_i32x4_splat(b));
 }
@@ -79,6 +80,7 @@ static inline vec4 v4_lt(vec4 a, vec4 b) { return _mm_cmplt_ps(a, b); }
 static inline int v4_any(vec4 mask) { return _mm_movemask_ps(mask) != 0; }
 static inline int v4_all(vec4 mask) { return _mm_movemask_ps(mask) == 0xf; }
 static inline vec4i v4_to_int(vec4 a) { return _mm_cvttps_epi32(a); }
+static inline vec4i v4_bits(vec4 a) { return _mm_castps_si128(a); }
 static inline vec4i v4i_add(vec4i a, int b) {
     return _mm_add_epi32(a, _mm_set1_epi32(b));
 }
@@ -129,8 +131,14 @@ static inline vec4i v4_to_int(vec4 a) {
     for (int l = 0; l < 4; l++) r.i[l] = (int32_t)a.f[l];
     return r;
 }
+static inline vec4i v4_bits(vec4 a) {
+    vec4i r;
+    memcpy(r.i, a.f, 16);
+    return r;
+}
 static inline vec4i v4i_add(vec4i a, int b) {
-    for (int l = 0; l < 4; l++) a.i[l] += b;
+    /* wraps as the SIMD backends' lanes do */
+    for (int l = 0; l < 4; l++) a.i[l] = (int32_t)((uint32_t)a.i[l] + (uint32_t)b);
     return a;
 }
 static inline vec4 v4i_shl23_as_float(vec4i a) {

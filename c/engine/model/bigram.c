@@ -16,6 +16,19 @@
  *   ...     4*V*V     float32 logits[prev][next] = ln P(next | prev), finite
  *
  * and nothing after.  models/train_bigram.py writes it.
+ *
+ * Version 2 is the same table without pieces of its own: the model reads
+ * text through a llama2.c tokenizer.bin of V pieces given beside it (as a
+ * transformer does), so it can speak a transformer's vocabulary:
+ *
+ *   0       4         magic "SPBG"
+ *   4       4         uint32 version (2)
+ *   8       4         uint32 vocab V, 2..4096
+ *   12      4         uint32 0 (reserved)
+ *   16      4*V*V     float32 logits[prev][next] = ln P(next | prev), finite
+ *
+ * models/train_bible_bigram.py writes one (the King James Bible's bigram,
+ * in the default transformer's vocabulary: a draft for speculative decoding).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +69,49 @@ static int one_utf8_char(const uint8_t *s, unsigned len) {
     return 1;
 }
 
+/* Checks the finite logits at data[at..) and copies them. */
+static int read_logits(const uint8_t *data, size_t at, uint32_t vocab,
+                       float **out, char *err) {
+    size_t n_logits = (size_t)vocab * vocab; /* <= 2^24: no overflow */
+    for (size_t i = 0; i < n_logits; i++) {
+        float x;
+        memcpy(&x, data + at + 4 * i, 4);
+        if (!(x - x == 0.0f))
+            return sp_fail(err, SP_ERR_FORMAT, "bigram: logit %zu (row %zu) is "
+                           "not finite", i, i / vocab);
+    }
+    *out = malloc(n_logits * sizeof(float));
+    if (!*out) return sp_fail(err, SP_ERR_NOMEM, "bigram: out of memory");
+    memcpy(*out, data + at, n_logits * sizeof(float));
+    return SP_OK;
+}
+
+/* Version 2: the table alone; the tokenizer comes from outside. */
+static int load_table_only(sp_model *m, const uint8_t *data, size_t size,
+                           uint32_t vocab, uint32_t reserved, char *err) {
+    if (reserved != 0)
+        return sp_fail(err, SP_ERR_FORMAT, "bigram: version 2 has %u in its "
+                       "reserved field (must be 0)", reserved);
+    size_t expected = 16 + (size_t)vocab * vocab * 4;
+    if (size != expected)
+        return sp_fail(err, SP_ERR_FORMAT, "bigram: file has %zu bytes, header "
+                       "implies %zu", size, expected);
+    sp_bigram *b = calloc(1, sizeof *b);
+    if (!b) return sp_fail(err, SP_ERR_NOMEM, "bigram: out of memory");
+    int rc = read_logits(data, 16, vocab, &b->logits, err);
+    if (rc != SP_OK) {
+        free(b);
+        return rc;
+    }
+    b->vocab = (int)vocab;
+    m->kind = SP_MODEL_BIGRAM;
+    m->vocab = (int)vocab;
+    m->seq_len = 0;
+    m->bigram = b;
+    m->tokenizer = NULL; /* a llama2.c tokenizer.bin goes with it */
+    return SP_OK;
+}
+
 int sp_bigram_load(sp_model *m, const uint8_t *data, size_t size, char *err) {
     if (size < 16)
         return sp_fail(err, SP_ERR_FORMAT, "bigram: file has %zu bytes, the "
@@ -64,14 +120,16 @@ int sp_bigram_load(sp_model *m, const uint8_t *data, size_t size, char *err) {
         return sp_fail(err, SP_ERR_FORMAT, "bigram: bad magic (expected "
                        "\"SPBG\")");
     uint32_t version = read_u32(data + 4);
-    if (version != SP_BIGRAM_VERSION)
+    if (version != SP_BIGRAM_VERSION && version != 2)
         return sp_fail(err, SP_ERR_FORMAT, "bigram: version %u is not "
-                       "supported (this engine reads version %d)", version,
-                       SP_BIGRAM_VERSION);
+                       "supported (this engine reads versions 1 and 2)",
+                       version);
     uint32_t vocab = read_u32(data + 8), boundary = read_u32(data + 12);
     if (vocab < 2 || vocab > BIGRAM_MAX_VOCAB)
         return sp_fail(err, SP_ERR_FORMAT, "bigram: vocab %u is out of range "
                        "(2..%d)", vocab, BIGRAM_MAX_VOCAB);
+    if (version == 2) return load_table_only(m, data, size, vocab, boundary,
+                                             err);
     if (boundary >= vocab)
         return sp_fail(err, SP_ERR_FORMAT, "bigram: boundary token %u is not "
                        "below vocab %u", boundary, vocab);
@@ -186,4 +244,23 @@ float *sp_bigram_forward(const sp_bigram *b, float *out, int token) {
     memcpy(out, b->logits + (size_t)token * b->vocab,
            (size_t)b->vocab * sizeof(float));
     return out;
+}
+
+sp_bigram *sp_bigram_copy(const sp_bigram *b) {
+    size_t n = (size_t)b->vocab * b->vocab;
+    sp_bigram *c = calloc(1, sizeof *c);
+    float *logits = malloc(n * sizeof(float));
+    if (!c || !logits) {
+        free(c);
+        free(logits);
+        return NULL;
+    }
+    memcpy(logits, b->logits, n * sizeof(float));
+    c->vocab = b->vocab;
+    c->logits = logits;
+    return c;
+}
+
+float *sp_bigram_row(sp_bigram *b, int row) {
+    return b->logits + (size_t)row * b->vocab;
 }

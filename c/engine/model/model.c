@@ -1,5 +1,6 @@
 /*
- * model.c — one interface over the two kinds of model: loading by content,
+ * model.c — one interface over the three kinds of model (bigram,
+ * transformer, hand-made): loading by content, copies and edits, the
  * per-generation state, and the forward step.
  */
 #include <stdlib.h>
@@ -36,6 +37,7 @@ void sp_model_free(sp_model *m) {
     if (!m) return;
     sp_bigram_free(m->bigram);
     sp_transformer_free(m->transformer);
+    sp_handmade_free(m->handmade);
     sp_tokenizer_free(m->tokenizer);
     free(m);
 }
@@ -52,7 +54,7 @@ sp_state *sp_state_new(const sp_model *m) {
     if (!st) return NULL;
     st->kind = m->kind;
     st->vocab = m->vocab;
-    if (m->kind == SP_MODEL_BIGRAM) {
+    if (m->kind != SP_MODEL_TRANSFORMER) {
         st->logits = malloc((size_t)m->vocab * sizeof(float));
         if (!st->logits) goto fail;
     } else {
@@ -68,13 +70,14 @@ fail:
 void sp_state_free(sp_state *st) {
     if (!st) return;
     free(st->logits);
+    free(st->batch_logits);
     if (st->transformer_state) sp_transformer_state_free(st->transformer_state);
     free(st);
 }
 
 void sp_state_copy(const sp_model *m, sp_state *dst, const sp_state *src,
                    int n_pos) {
-    if (m->kind == SP_MODEL_BIGRAM)
+    if (m->kind != SP_MODEL_TRANSFORMER)
         memcpy(dst->logits, src->logits, sizeof(float) * (size_t)m->vocab);
     else
         sp_transformer_state_copy(m->transformer, dst->transformer_state,
@@ -88,13 +91,151 @@ float *sp_forward(const sp_model *m, sp_state *st, int token, int pos) {
     float *logits;
     if (m->kind == SP_MODEL_BIGRAM) {
         logits = sp_bigram_forward(m->bigram, st->logits, token);
+    } else if (m->kind == SP_MODEL_HANDMADE) {
+        logits = sp_handmade_forward(m->handmade, st->logits);
     } else {
         logits = sp_transformer_forward(m->transformer, st->transformer_state,
                                         token, pos);
         if (logits) sp_transformer_count(m->transformer, pos, &st->counters);
     }
-    if (logits) st->counters.tokens++;
+    if (logits) {
+        st->counters.tokens++;
+        st->counters.passes++;
+    }
     return logits;
+}
+
+float *sp_forward_empty(const sp_model *m, sp_state *st) {
+    if (m->kind != SP_MODEL_HANDMADE) return NULL;
+    return sp_handmade_forward(m->handmade, st->logits);
+}
+
+sp_model *sp_model_copy(const sp_model *m, char *err) {
+    if (m->kind == SP_MODEL_TRANSFORMER) {
+        sp_fail(err, SP_ERR_ARG, "model: only a bigram or a hand-made model "
+                "can be copied and edited, not a transformer");
+        return NULL;
+    }
+    sp_model *c = calloc(1, sizeof *c);
+    if (!c) goto nomem;
+    *c = *m;
+    c->bigram = NULL;
+    c->handmade = NULL;
+    c->tokenizer = sp_tokenizer_copy(m->tokenizer, err);
+    if (m->kind == SP_MODEL_BIGRAM) c->bigram = sp_bigram_copy(m->bigram);
+    else c->handmade = sp_handmade_copy(m->handmade);
+    if (!c->tokenizer || (!c->bigram && !c->handmade)) {
+        sp_model_free(c);
+        goto nomem;
+    }
+    return c;
+nomem:
+    sp_fail(err, SP_ERR_NOMEM, "model: out of memory");
+    return NULL;
+}
+
+/* the editable row (NULL for a transformer or a bad row) */
+static float *row_of(const sp_model *m, int row) {
+    if (m->kind == SP_MODEL_BIGRAM)
+        return row >= 0 && row < m->vocab ? sp_bigram_row(m->bigram, row)
+                                          : NULL;
+    if (m->kind == SP_MODEL_HANDMADE)
+        return row == 0 ? sp_handmade_logits(m->handmade) : NULL;
+    return NULL;
+}
+
+const float *sp_model_row(const sp_model *m, int row) {
+    return row_of(m, row);
+}
+
+int sp_model_set_prob(sp_model *m, int row, int token, double p, char *err) {
+    if (m->kind == SP_MODEL_TRANSFORMER)
+        return sp_fail(err, SP_ERR_ARG, "edit: a transformer's "
+                       "probabilities come from its weights; only a bigram "
+                       "or a hand-made model can be edited");
+    float *l = row_of(m, row);
+    if (!l)
+        return sp_fail(err, SP_ERR_ARG, "edit: row %d is outside %s", row,
+                       m->kind == SP_MODEL_BIGRAM ? "the vocabulary"
+                                                  : "0 (a hand-made model has "
+                                                    "one row)");
+    if (token < 0 || token >= m->vocab)
+        return sp_fail(err, SP_ERR_ARG, "edit: token %d is outside the "
+                       "vocabulary (0..%d)", token, m->vocab - 1);
+    if (!(p > 0 && p < 1))
+        return sp_fail(err, SP_ERR_ARG, "edit: p must be in (0, 1) (got %g)",
+                       p);
+    /* the others' mass, relative to their largest logit */
+    float top = -INFINITY;
+    for (int j = 0; j < m->vocab; j++)
+        if (j != token && l[j] > top) top = l[j];
+    if (top == -INFINITY)
+        return sp_fail(err, SP_ERR_ARG, "edit: every other token is masked; "
+                       "there is nothing to share 1 - p");
+    double rest = 0.0;
+    for (int j = 0; j < m->vocab; j++)
+        if (j != token) rest += sp_exp((double)l[j] - top);
+    l[token] = (float)((double)top + sp_log(rest) + sp_log(p) -
+                       sp_log(1.0 - p));
+    return SP_OK;
+}
+
+int sp_model_cost(const sp_model *m, int n, sp_counters *out, char *err) {
+    memset(out, 0, sizeof *out);
+    if (n < 0 || (m->seq_len > 0 && n > m->seq_len))
+        return sp_fail(err, SP_ERR_ARG, "cost: %d tokens is outside 0..%d "
+                       "(the model's context)", n, m->seq_len);
+    for (int pos = 0; pos < n; pos++)
+        if (m->kind == SP_MODEL_TRANSFORMER)
+            sp_transformer_count(m->transformer, pos, out);
+    out->tokens = (uint64_t)n;
+    return SP_OK;
+}
+
+const float *sp_forward_batch(const sp_model *m, sp_state *st,
+                              const int *tokens, int n, int pos,
+                              int last_only) {
+    if (n < 1 || n > SP_BATCH_MAX || pos < 0 ||
+        (m->seq_len > 0 && pos > m->seq_len - n))
+        return NULL;
+    for (int b = 0; b < n; b++)
+        if (tokens[b] < 0 || tokens[b] >= m->vocab) return NULL;
+    const float *logits;
+    if (m->kind != SP_MODEL_TRANSFORMER) {
+        /* a table look-up per position (a hand-made model's one row):
+         * rows of the batch buffer */
+        if (!st->batch_logits) {
+            st->batch_logits =
+                malloc(sizeof(float) * SP_BATCH_MAX * (size_t)m->vocab);
+            if (!st->batch_logits) return NULL;
+        }
+        for (int b = last_only ? n - 1 : 0; b < n; b++) {
+            float *row = st->batch_logits + (size_t)b * (size_t)m->vocab;
+            if (m->kind == SP_MODEL_BIGRAM)
+                sp_bigram_forward(m->bigram, row, tokens[b]);
+            else
+                sp_handmade_forward(m->handmade, row);
+        }
+        memcpy(st->logits, st->batch_logits + (size_t)(n - 1) * m->vocab,
+               sizeof(float) * (size_t)m->vocab);
+        logits = st->batch_logits;
+    } else {
+        logits = sp_transformer_forward_batch(m->transformer,
+                                              st->transformer_state, tokens,
+                                              n, pos, last_only);
+        if (!logits) return NULL;
+        for (int b = 0; b < n; b++)
+            sp_transformer_count(m->transformer, pos + b, &st->counters);
+    }
+    st->counters.tokens += (uint64_t)n;
+    st->counters.passes++;
+    return logits;
+}
+
+float *sp_state_logits(const sp_model *m, sp_state *st) {
+    return m->kind != SP_MODEL_TRANSFORMER
+               ? st->logits
+               : sp_transformer_state_logits(st->transformer_state);
 }
 
 void sp_state_counters(const sp_state *st, sp_counters *out) {

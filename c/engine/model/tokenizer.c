@@ -91,6 +91,59 @@ nomem:
     return NULL;
 }
 
+/* A label tokenizer (the hand-made model): pieces of 1..SP_HANDMADE_MAX_LABEL
+ * bytes, distinct; no begin or end token; prompts read by longest match. */
+sp_tokenizer *sp_tokenizer_new_labels(const char *const *pieces, int vocab,
+                                      char *err) {
+    sp_tokenizer *t = calloc(1, sizeof *t);
+    if (!t) goto nomem;
+    t->kind = SP_TOK_LABEL;
+    t->vocab = vocab;
+    t->bos = t->eos = -1;
+    size_t total = 0;
+    for (int i = 0; i < vocab; i++) total += strlen(pieces[i]) + 1;
+    t->storage = malloc(total ? total : 1);
+    t->pieces = malloc(sizeof(char *) * (size_t)vocab);
+    t->piece_len = malloc(sizeof(int) * (size_t)vocab);
+    if (!t->storage || !t->pieces || !t->piece_len) goto nomem;
+    char *at = t->storage;
+    for (int i = 0; i < vocab; i++) {
+        size_t n = strlen(pieces[i]);
+        memcpy(at, pieces[i], n + 1);
+        t->pieces[i] = at;
+        t->piece_len[i] = (int)n;
+        if ((int)n > t->max_token_length) t->max_token_length = (int)n;
+        at += n + 1;
+    }
+    if (sp_tokenizer_index(t, err) != SP_OK) {
+        sp_tokenizer_free(t);
+        return NULL;
+    }
+    for (int i = 1; i < vocab; i++) {
+        const sp_token_index *x = &t->sorted[i - 1], *y = &t->sorted[i];
+        if (strcmp(x->str, y->str) == 0) {
+            sp_fail(err, SP_ERR_ARG, "hand-made model: tokens %d and %d have "
+                    "the same label \"%s\"", x->id + 1, y->id + 1, x->str);
+            sp_tokenizer_free(t);
+            return NULL;
+        }
+    }
+    return t;
+nomem:
+    sp_tokenizer_free(t);
+    sp_fail(err, SP_ERR_NOMEM, "tokenizer: out of memory");
+    return NULL;
+}
+
+/* A copy of a character or label tokenizer (a copied model's). */
+sp_tokenizer *sp_tokenizer_copy(const sp_tokenizer *t, char *err) {
+    if (t->kind == SP_TOK_LABEL)
+        return sp_tokenizer_new_labels((const char *const *)t->pieces,
+                                       t->vocab, err);
+    return sp_tokenizer_new_chars((const char *const *)t->pieces, t->vocab,
+                                  t->bos, err);
+}
+
 void sp_tokenizer_free(sp_tokenizer *t) {
     if (!t) return;
     free(t->pieces);
@@ -99,6 +152,19 @@ void sp_tokenizer_free(sp_tokenizer *t) {
     free(t->sorted);
     free(t->storage);
     free(t);
+}
+
+int sp_tokenizers_equal(const sp_tokenizer *a, const sp_tokenizer *b) {
+    if (a == b) return 1;
+    if (a->kind != b->kind || a->vocab != b->vocab || a->bos != b->bos ||
+        a->eos != b->eos)
+        return 0;
+    for (int i = 0; i < a->vocab; i++)
+        if (a->piece_len[i] != b->piece_len[i] ||
+            memcmp(a->pieces[i], b->pieces[i], (size_t)a->piece_len[i]) != 0 ||
+            (a->scores && b->scores && a->scores[i] != b->scores[i]))
+            return 0;
+    return 1;
 }
 
 int sp_tokenizer_vocab(const sp_tokenizer *t) { return t->vocab; }
@@ -188,10 +254,39 @@ full:
     return -1;
 }
 
+/* Longest match over the labels; no begin or end token. */
+static int encode_labels(const sp_tokenizer *t, const char *text, int *ids,
+                         int max_ids, char *err) {
+    int n = 0;
+    size_t left = strlen(text);
+    for (const char *c = text; *c;) {
+        int id = -1, len = t->max_token_length < (int)left
+                               ? t->max_token_length : (int)left;
+        while (len > 0 && (id = sp_tokenizer_lookup(t, c, len)) < 0) len--;
+        if (id < 0) {
+            char shown[32];
+            int clen = utf8_char_len((const unsigned char *)c);
+            sp_fail(err, SP_ERR_ARG, "prompt: no token's label matches the "
+                    "text at byte offset %d ('%s')", (int)(c - text),
+                    char_for_message(c, clen ? clen : 1, shown));
+            return -1;
+        }
+        if (n >= max_ids) {
+            sp_fail(err, SP_ERR_ARG, "prompt: more than %d tokens", max_ids);
+            return -1;
+        }
+        ids[n++] = id;
+        c += len;
+        left -= (size_t)len;
+    }
+    return n;
+}
+
 int sp_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
               int *ids, int max_ids, char *err) {
     if (t->kind == SP_TOK_BPE)
         return sp_bpe_encode(t, text, bos, eos, ids, max_ids, err);
+    if (t->kind == SP_TOK_LABEL) return encode_labels(t, text, ids, max_ids, err);
     return encode_chars(t, text, bos, eos, ids, max_ids, err);
 }
 

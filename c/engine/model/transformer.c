@@ -67,7 +67,18 @@ typedef struct {
     float *value_cache;    /* [n_layers][seq_len][kv_dim] */
     float *rope_cos, *rope_sin; /* [head_size / 2], for the current pos */
     float *block;          /* one allocation holding all of the above */
+    /* the batched pass's rows ([SP_BATCH_MAX] of each vector above, and of
+     * the RoPE tables), allocated by its first call */
+    float *bx, *bxb, *bxb2, *bhb, *bhb2, *bq, *blogits, *bcos, *bsin;
+    float *batch_block;
 } tstate;
+
+/* Where one pass keeps its rows: n positions' vectors, each row after the
+ * other ([n][dim], [n][hidden_dim], ...).  A single position uses the
+ * state's own vectors; a batch, the batch rows. */
+typedef struct {
+    float *x, *xb, *xb2, *hb, *hb2, *q, *logits, *cos, *sin;
+} rows;
 
 /* ---- validation ---------------------------------------------------------- */
 
@@ -320,7 +331,30 @@ void sp_transformer_state_free(void *state) {
     tstate *s = state;
     if (!s) return;
     free(s->block);
+    free(s->batch_block);
     free(s);
+}
+
+/* The batch rows, allocated once (a beam's or a draft's state that never
+ * runs a batch never pays for them); 0 when memory is short. */
+static int batch_rows(const config *c, tstate *s) {
+    if (s->batch_block) return 1;
+    size_t B = SP_BATCH_MAX, dim = (size_t)c->dim;
+    size_t hidden = (size_t)c->hidden_dim, half = (size_t)c->head_size / 2;
+    size_t sizes[9] = {B * dim, B * dim, B * dim, B * hidden, B * hidden,
+                       B * dim, B * (size_t)c->vocab, B * half, B * half};
+    size_t total = 0;
+    for (int i = 0; i < 9; i++) total += (sizes[i] + 3) & ~(size_t)3;
+    s->batch_block = calloc(total, sizeof(float));
+    if (!s->batch_block) return 0;
+    float **bufs[9] = {&s->bx, &s->bxb, &s->bxb2, &s->bhb, &s->bhb2, &s->bq,
+                       &s->blogits, &s->bcos, &s->bsin};
+    float *at = s->batch_block;
+    for (int i = 0; i < 9; i++) {
+        *bufs[i] = at;
+        at += (sizes[i] + 3) & ~(size_t)3;
+    }
+    return 1;
 }
 
 /* ---- forward ------------------------------------------------------------- */
@@ -378,77 +412,144 @@ void sp_transformer_count(const sp_transformer *t, int pos, sp_counters *k) {
     k->kv_written += 2u * (uint64_t)c->n_layers;
 }
 
+/* The attention of one position pos of layer l: query q against the keys
+ * of positions 0..pos, the weighted sum of their values into out[dim]. */
+static void attend(const config *c, tstate *s, const float *query, float *out,
+                   size_t loff, int pos) {
+    const int hs = c->head_size;
+    const size_t skv = (size_t)c->kv_dim;
+    const float sqrt_hs = sqrtf((float)hs);
+    for (int h = 0; h < c->n_heads; h++) {
+        const float *q = query + (size_t)h * (size_t)hs;
+        float *att = s->att + (size_t)h * (size_t)c->seq_len;
+        size_t kv_off = loff + (size_t)(h / c->kv_mul) * (size_t)hs;
+        for (int p = 0; p <= pos; p++) {
+            const float *kp = s->key_cache + kv_off + (size_t)p * skv;
+            att[p] = sp_dot(q, kp, hs) / sqrt_hs;
+        }
+        softmax(att, pos + 1);
+        /* weighted sum of the values, accumulated in position order */
+        float *xb = out + (size_t)h * (size_t)hs;
+        memset(xb, 0, sizeof(float) * (size_t)hs);
+        for (int p = 0; p <= pos; p++) {
+            const float *vp = s->value_cache + kv_off + (size_t)p * skv;
+            float a = att[p];
+            for (int i = 0; i < hs; i++) xb[i] += a * vp[i];
+        }
+    }
+}
+
+/* Feeds tokens[0..n) at positions pos..pos + n - 1: each weight matrix is
+ * read once for the n positions (sp_matmul_batch), and everything else is
+ * done position by position, in the order n single passes do it -- so the
+ * logits of each position have the bits of a single pass.  The keys and
+ * values of all n positions are written before any of them attends, and
+ * position pos + b reads rows 0..pos + b only.  n_logits: the classifier
+ * runs for the last n_logits positions (a prompt needs the last one). */
+static void forward_rows(const sp_transformer *t, tstate *s, const rows *r,
+                         const int *tokens, int n, int pos, int n_logits) {
+    const config *c = &t->c;
+    const int dim = c->dim, hidden = c->hidden_dim, kv_dim = c->kv_dim;
+    const int hs = c->head_size;
+    const size_t sdim = (size_t)dim, skv = (size_t)kv_dim;
+    const size_t shidden = (size_t)hidden, half = (size_t)(hs / 2);
+
+    for (int b = 0; b < n; b++) {
+        memcpy(r->x + (size_t)b * sdim, t->w[W_EMB] + (size_t)tokens[b] * sdim,
+               sizeof(float) * sdim);
+        /* the rotation of every pair at this position, shared by all layers */
+        for (int i = 0; i < hs / 2; i++) {
+            float val = (float)(pos + b) * t->freq[i];
+            r->cos[(size_t)b * half + (size_t)i] = (float)sp_cos((double)val);
+            r->sin[(size_t)b * half + (size_t)i] = (float)sp_sin((double)val);
+        }
+    }
+
+    for (int l = 0; l < c->n_layers; l++) {
+        const size_t ul = (size_t)l;
+        /* attention */
+        for (int b = 0; b < n; b++)
+            rmsnorm(r->xb + (size_t)b * sdim, r->x + (size_t)b * sdim,
+                    t->w[W_RMS_ATT] + ul * sdim, dim);
+        size_t loff = ul * (size_t)c->seq_len * skv;
+        float *k = s->key_cache + loff + (size_t)pos * skv;
+        float *v = s->value_cache + loff + (size_t)pos * skv;
+        sp_matmul_batch(r->q, r->xb, t->w[W_Q] + ul * sdim * sdim, dim, dim, n);
+        sp_matmul_batch(k, r->xb, t->w[W_K] + ul * skv * sdim, dim, kv_dim, n);
+        sp_matmul_batch(v, r->xb, t->w[W_V] + ul * skv * sdim, dim, kv_dim, n);
+        for (int b = 0; b < n; b++) {
+            const float *fc = r->cos + (size_t)b * half;
+            const float *fs = r->sin + (size_t)b * half;
+            rope(r->q + (size_t)b * sdim, c->n_heads, hs, fc, fs);
+            rope(k + (size_t)b * skv, c->n_kv_heads, hs, fc, fs);
+        }
+        for (int b = 0; b < n; b++)
+            attend(c, s, r->q + (size_t)b * sdim, r->xb + (size_t)b * sdim,
+                   loff, pos + b);
+        sp_matmul_batch(r->xb2, r->xb, t->w[W_O] + ul * sdim * sdim, dim, dim,
+                        n);
+        for (size_t i = 0; i < (size_t)n * sdim; i++) r->x[i] += r->xb2[i];
+
+        /* feed-forward: w2(silu(w1 x) * (w3 x)) */
+        for (int b = 0; b < n; b++)
+            rmsnorm(r->xb + (size_t)b * sdim, r->x + (size_t)b * sdim,
+                    t->w[W_RMS_FFN] + ul * sdim, dim);
+        sp_matmul_batch(r->hb, r->xb, t->w[W_1] + ul * shidden * sdim, dim,
+                        hidden, n);
+        sp_matmul_batch(r->hb2, r->xb, t->w[W_3] + ul * shidden * sdim, dim,
+                        hidden, n);
+        for (size_t i = 0; i < (size_t)n * shidden; i++) {
+            float val = r->hb[i];
+            val *= 1.0f / (1.0f + sp_expf(-val));
+            r->hb[i] = val * r->hb2[i];
+        }
+        sp_matmul_batch(r->xb, r->hb, t->w[W_2] + ul * sdim * shidden, hidden,
+                        dim, n);
+        for (size_t i = 0; i < (size_t)n * sdim; i++) r->x[i] += r->xb[i];
+    }
+
+    int first = n - n_logits;
+    float *xl = r->x + (size_t)first * sdim;
+    for (int b = 0; b < n_logits; b++)
+        rmsnorm(xl + (size_t)b * sdim, xl + (size_t)b * sdim,
+                t->w[W_RMS_FINAL], dim);
+    sp_matmul_batch(r->logits + (size_t)first * (size_t)c->vocab, xl,
+                    t->w[W_CLS], dim, c->vocab, n_logits);
+}
+
 float *sp_transformer_forward(const sp_transformer *t, void *state,
                               int token, int pos) {
     const config *c = &t->c;
     tstate *s = state;
     if (token < 0 || token >= c->vocab || pos < 0 || pos >= c->seq_len)
         return NULL;
-    const int dim = c->dim, hidden = c->hidden_dim, kv_dim = c->kv_dim;
-    const int hs = c->head_size;
-    const size_t sdim = (size_t)dim, skv = (size_t)kv_dim;
-    const size_t shidden = (size_t)hidden;
-    const float sqrt_hs = sqrtf((float)hs);
-
-    memcpy(s->x, t->w[W_EMB] + (size_t)token * sdim, sizeof(float) * sdim);
-
-    /* the rotation of every pair at this position, shared by all layers */
-    for (int i = 0; i < hs / 2; i++) {
-        float val = (float)pos * t->freq[i];
-        s->rope_cos[i] = (float)sp_cos((double)val);
-        s->rope_sin[i] = (float)sp_sin((double)val);
-    }
-
-    for (int l = 0; l < c->n_layers; l++) {
-        const size_t ul = (size_t)l;
-        /* attention */
-        rmsnorm(s->xb, s->x, t->w[W_RMS_ATT] + ul * sdim, dim);
-        size_t loff = ul * (size_t)c->seq_len * skv;
-        float *k = s->key_cache + loff + (size_t)pos * skv;
-        float *v = s->value_cache + loff + (size_t)pos * skv;
-        sp_matmul(s->q, s->xb, t->w[W_Q] + ul * sdim * sdim, dim, dim);
-        sp_matmul(k, s->xb, t->w[W_K] + ul * skv * sdim, dim, kv_dim);
-        sp_matmul(v, s->xb, t->w[W_V] + ul * skv * sdim, dim, kv_dim);
-        rope(s->q, c->n_heads, hs, s->rope_cos, s->rope_sin);
-        rope(k, c->n_kv_heads, hs, s->rope_cos, s->rope_sin);
-
-        for (int h = 0; h < c->n_heads; h++) {
-            const float *q = s->q + (size_t)h * (size_t)hs;
-            float *att = s->att + (size_t)h * (size_t)c->seq_len;
-            size_t kv_off = loff + (size_t)(h / c->kv_mul) * (size_t)hs;
-            for (int p = 0; p <= pos; p++) {
-                const float *kp = s->key_cache + kv_off + (size_t)p * skv;
-                att[p] = sp_dot(q, kp, hs) / sqrt_hs;
-            }
-            softmax(att, pos + 1);
-            /* weighted sum of the values, accumulated in position order */
-            float *xb = s->xb + (size_t)h * (size_t)hs;
-            memset(xb, 0, sizeof(float) * (size_t)hs);
-            for (int p = 0; p <= pos; p++) {
-                const float *vp = s->value_cache + kv_off + (size_t)p * skv;
-                float a = att[p];
-                for (int i = 0; i < hs; i++) xb[i] += a * vp[i];
-            }
-        }
-        sp_matmul(s->xb2, s->xb, t->w[W_O] + ul * sdim * sdim, dim, dim);
-        for (int i = 0; i < dim; i++) s->x[i] += s->xb2[i];
-
-        /* feed-forward: w2(silu(w1 x) * (w3 x)) */
-        rmsnorm(s->xb, s->x, t->w[W_RMS_FFN] + ul * sdim, dim);
-        sp_matmul(s->hb, s->xb, t->w[W_1] + ul * shidden * sdim, dim, hidden);
-        sp_matmul(s->hb2, s->xb, t->w[W_3] + ul * shidden * sdim, dim, hidden);
-        for (int i = 0; i < hidden; i++) {
-            float val = s->hb[i];
-            val *= 1.0f / (1.0f + sp_expf(-val));
-            s->hb[i] = val * s->hb2[i];
-        }
-        sp_matmul(s->xb, s->hb, t->w[W_2] + ul * sdim * shidden, hidden, dim);
-        for (int i = 0; i < dim; i++) s->x[i] += s->xb[i];
-    }
-
-    rmsnorm(s->x, s->x, t->w[W_RMS_FINAL], dim);
-    sp_matmul(s->logits, s->x, t->w[W_CLS], dim, c->vocab);
+    rows r = {s->x, s->xb, s->xb2, s->hb, s->hb2, s->q, s->logits,
+              s->rope_cos, s->rope_sin};
+    forward_rows(t, s, &r, &token, 1, pos, 1);
     return s->logits;
+}
+
+float *sp_transformer_forward_batch(const sp_transformer *t, void *state,
+                                    const int *tokens, int n, int pos,
+                                    int last_only) {
+    const config *c = &t->c;
+    tstate *s = state;
+    if (n < 1 || n > SP_BATCH_MAX || pos < 0 || pos > c->seq_len - n)
+        return NULL;
+    for (int b = 0; b < n; b++)
+        if (tokens[b] < 0 || tokens[b] >= c->vocab) return NULL;
+    if (!batch_rows(c, s)) return NULL;
+    rows r = {s->bx, s->bxb, s->bxb2, s->bhb, s->bhb2, s->bq, s->blogits,
+              s->bcos, s->bsin};
+    forward_rows(t, s, &r, tokens, n, pos, last_only ? 1 : n);
+    /* the state's logits are the last position's, as after n single calls */
+    memcpy(s->logits, s->blogits + (size_t)(n - 1) * (size_t)c->vocab,
+           sizeof(float) * (size_t)c->vocab);
+    return s->blogits;
+}
+
+float *sp_transformer_state_logits(void *state) {
+    return ((tstate *)state)->logits;
 }
 
 /* ---- state copies (beam search, speculative decoding) ------------------- */

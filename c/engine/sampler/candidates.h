@@ -26,6 +26,9 @@ struct sp_sampler {
     const uint8_t *allowed; /* constraint mask, NULL = none */
     float *logits;    /* copy of the model's logits */
     float *probs_raw;
+    int raw_valid;    /* probs_raw, raw_log_z and entropy_raw_bits are those
+                       * of the logits in `logits` (the last warp's) */
+    double raw_log_z, entropy_raw_bits;
     float *probs_tempered; /* softmax before the first cutoff stage */
     float *work;      /* working logits, edited by the stages */
     float *probs;     /* final distribution */

@@ -219,13 +219,18 @@ static void keep_selected(sp_candidates *c, int m, sp_cut stage) {
 /* s->logits = s->work = logits, and cut = SP_CUT_MASK where a logit is -inf,
  * SP_CUT_NONE elsewhere: one pass, sixteen tokens at a time, where memcpy,
  * memcpy, memset and a marking loop took four (the hot loops at V = 32 000;
- * bench/). */
-static void intake(sp_sampler *s, const float *logits, int v) {
-    vec4 ninf = v4_splat(-INFINITY);
-    int i = 0;
+ * bench/).  Returns the argmax, the first token whose logit is >= max (what
+ * a scan for it would find, without a pass of its own). */
+static int intake(sp_sampler *s, const float *logits, int v, float max) {
+    vec4 ninf = v4_splat(-INFINITY), mv = v4_splat(max);
+    int i = 0, first = -1; /* the first block holding the max */
     for (; i + 16 <= v; i += 16) {
         vec4 x0 = v4_load(logits + i), x1 = v4_load(logits + i + 4);
         vec4 x2 = v4_load(logits + i + 8), x3 = v4_load(logits + i + 12);
+        if (first < 0 &&
+            v4_any(v4_or(v4_or(v4_ge(x0, mv), v4_ge(x1, mv)),
+                         v4_or(v4_ge(x2, mv), v4_ge(x3, mv)))))
+            first = i;
         v4_store(s->logits + i, x0);
         v4_store(s->logits + i + 4, x1);
         v4_store(s->logits + i + 8, x2);
@@ -248,6 +253,7 @@ static void intake(sp_sampler *s, const float *logits, int v) {
         s->logits[i] = s->work[i] = logits[i];
         s->cut[i] = logits[i] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
     }
+    return sp_scan_ge(logits, max, first < 0 ? v - v % 16 : first, v);
 }
 
 /* ---------------------------------------------------------------- warpers */
@@ -472,6 +478,132 @@ static void warp_top_k(sp_candidates *c, const sp_params *p) {
     c->listed = 1;
 }
 
+/* The floats in their numeric order as unsigned keys (-0 just below +0). */
+static uint32_t float_key(float x) {
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    return b & 0x80000000u ? ~b : b | 0x80000000u;
+}
+
+static float key_float(uint32_t k) {
+    uint32_t b = k & 0x80000000u ? k & 0x7fffffffu : ~k;
+    float x;
+    memcpy(&x, &b, 4);
+    return x;
+}
+
+/* The temperature's map of a logit, (x - max) / t, as sp_sub_div computes
+ * it: nondecreasing in x (each operation is correctly rounded). */
+static float tempered(float x, float max, float t) { return (x - max) / t; }
+
+/* The smallest finite float x <= hi with tempered(x) >= target, given that
+ * tempered(hi) >= target: a bisection over the floats' order. */
+static float lowest_reaching(float target, float max, float t, float hi) {
+    uint32_t lo_k = float_key(-FLT_MAX), hi_k = float_key(hi);
+    if (tempered(-FLT_MAX, max, t) >= target) return -FLT_MAX;
+    while (hi_k - lo_k > 1) { /* tempered(lo) < target <= tempered(hi) */
+        uint32_t mid = lo_k + (hi_k - lo_k) / 2;
+        if (tempered(key_float(mid), max, t) >= target) hi_k = mid;
+        else lo_k = mid;
+    }
+    return key_float(hi_k);
+}
+
+/*
+ * The temperature followed by top-k, with no stage between them and no
+ * snapshot of the tempered distribution (the plain generation's path):
+ * the temperature's max and its division of every logit by T are two
+ * passes over the vocabulary, and top-k then keeps about k of the tokens.
+ * Since x -> (x - max) / T never decreases, the k-th largest tempered logit
+ * is the tempered k-th largest logit, and the tokens top-k keeps are those
+ * whose logit reaches the lowest x that maps onto it; so the heap and the
+ * cut run on the logits as they are, the max is the heap's largest, and
+ * only the kept tokens get divided.  Same kept set, same values, same cut
+ * marks as the two stages one after the other (bench/ and the warp
+ * differential test hold it to that).  Returns 0, having changed nothing,
+ * where the two stages must run as such.
+ */
+static int temperature_top_k(sp_candidates *c, const sp_params *p) {
+    float t = p->temperature;
+    int k = p->top_k;
+    if (c->listed || p->dynatemp_range > 0.0f || t == 1.0f || !(t > 0.0f) ||
+        k <= 0 || k >= c->vocab)
+        return 0;
+    float *x = c->logits;
+    /* the k largest finite logits (kth_largest's heap, on x itself) */
+    float *heap = c->s->heap;
+    int hn = 0, i = 0;
+    for (; i < c->vocab && hn < k; i++)
+        if (x[i] != -INFINITY) heap_push(heap, hn++, x[i]);
+    if (hn < k) return 0; /* at most k candidates: top-k cuts nothing */
+    for (i = sp_scan_gt(x, heap[0], i, c->vocab); i < c->vocab;
+         i = sp_scan_gt(x, heap[0], i + 1, c->vocab)) {
+        heap[0] = x[i];
+        heap_sift_down(heap, hn, 0);
+    }
+    /* the temperature's max is the largest of those (the same value as
+     * sp_max's; a zero could be either sign there, so ask sp_max) */
+    float m = heap[0];
+    for (int j = 1; j < hn; j++) m = heap[j] > m ? heap[j] : m;
+    if (m == 0.0f) m = sp_max(x, c->vocab);
+    /* top-k's candidates are the logits whose tempered value is finite:
+     * when one of the k largest is not, the stages must run as such */
+    if (heap[0] < lowest_reaching(-FLT_MAX, m, t, m)) return 0;
+    float kth = tempered(heap[0], m, t);
+    float keep_from = lowest_reaching(kth, m, t, heap[0]);
+    /* top-k's cut, as in warp_top_k, with the kept tokens tempered */
+    int n = 0;
+    vec4 kv = v4_splat(keep_from), ninf = v4_splat(-INFINITY);
+    for (i = 0; i + 16 <= c->vocab; i += 16) {
+        float *xb = x + i;
+        vec4 keep = v4_or(v4_or(v4_ge(v4_load(xb), kv),
+                                v4_ge(v4_load(xb + 4), kv)),
+                          v4_or(v4_ge(v4_load(xb + 8), kv),
+                                v4_ge(v4_load(xb + 12), kv)));
+        uint64_t cut0, cut1; /* SP_CUT_NONE is 0 */
+        memcpy(&cut0, c->cut + i, 8);
+        memcpy(&cut1, c->cut + i + 8, 8);
+        if (!v4_any(keep) && (cut0 | cut1) == 0) {
+            v4_store(xb, ninf);
+            v4_store(xb + 4, ninf);
+            v4_store(xb + 8, ninf);
+            v4_store(xb + 12, ninf);
+            memset(c->cut + i, SP_CUT_TOP_K, 16);
+            continue;
+        }
+        for (int j = i; j < i + 16; j++) {
+            if (x[j] >= keep_from) {
+                x[j] = tempered(x[j], m, t);
+                c->ids[n++] = j;
+            } else if (c->cut[j] == SP_CUT_NONE) {
+                sp_cands_cut(c, j, SP_CUT_TOP_K);
+            } /* else already -inf, and -inf tempered is -inf */
+        }
+    }
+    for (; i < c->vocab; i++) {
+        if (x[i] >= keep_from) {
+            x[i] = tempered(x[i], m, t);
+            c->ids[n++] = i;
+        } else if (c->cut[i] == SP_CUT_NONE) {
+            sp_cands_cut(c, i, SP_CUT_TOP_K);
+        }
+    }
+    c->n = n;
+    c->listed = 1;
+    return 1;
+}
+
+/* Where the chain's stage at position i is the temperature and the next
+ * stage that does anything is top-k: that stage's position, else -1. */
+static int top_k_follows(const sp_params *p, int n_stages, int i) {
+    for (int j = i + 1; j < n_stages; j++) {
+        int stage = p->n_order ? p->order[j] : j;
+        if (stage == SP_STAGE_TOP_K) return j;
+        if (sp_stage_active(p, stage)) return -1;
+    }
+    return -1;
+}
+
 static void warp_top_p(sp_candidates *c, const sp_params *p) {
     if (p->top_p >= 1.0f) return;
     sp_cands_list(c);
@@ -591,33 +723,42 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
         s->repeat = grown;
         s->repeat_cap = n_history;
     }
-    int bad = sp_find_not_below(logits, INFINITY, v);
+    float m;
+    int bad = sp_max_checked(logits, v, &m);
     if (bad >= 0)
         return sp_fail(err, SP_ERR_FORMAT, "logits: token %d is %s; the "
                        "model's output is not finite", bad,
                        logits[bad] != logits[bad] ? "NaN" : "+inf");
-    float m = sp_max(logits, v);
     if (m == -INFINITY)
         return sp_fail(err, SP_ERR_STATE, "logits: every token is masked "
                        "(-inf)");
 
-    intake(s, logits, v);
+    /* The raw distribution depends on the logits alone: a warp of the
+     * same logits (the step after its preview, a slider moved) finds it
+     * where the last one left it; comparing costs a pass, its exps many. */
+    int raw_cached = s->want_raw && s->raw_valid &&
+                     memcmp(s->logits, logits, sizeof(float) * (size_t)v) == 0;
+    int argmax = intake(s, logits, v, m);
     for (int i = 0; i < s->n_penalized; i++) s->pen_mark[s->penalized[i]] = 0;
     s->n_penalized = 0;
 
     memset(step, 0, sizeof *step);
     step->vocab = v;
-    step->argmax_raw = sp_scan_ge(logits, m, 0, v);
+    step->argmax_raw = argmax;
     step->entropy_raw_bits = NAN;
     step->kept_mass = NAN;
     step->raw_max = m;
     step->raw_log_z = NAN;
-    if (s->want_raw) {
+    if (s->want_raw && !raw_cached) {
         float z = sp_exp_shift_sum(logits, m, s->probs_raw, v);
-        step->raw_log_z = sp_log((double)z);
-        sp_div_scalar(s->probs_raw, z, v);
-        step->entropy_raw_bits =
-            entropy_bits(z, sp_dot_shift_pos(s->probs_raw, logits, m, v));
+        s->raw_log_z = sp_log((double)z);
+        s->entropy_raw_bits = entropy_bits(
+            z, sp_div_dot_shift_pos(s->probs_raw, z, logits, m, v));
+    }
+    s->raw_valid = s->want_raw;
+    if (s->want_raw) {
+        step->raw_log_z = s->raw_log_z;
+        step->entropy_raw_bits = s->entropy_raw_bits;
     }
 
     sp_candidates c = {v,      s->allowed, s->work,   s->cut, s->ids, 0, 0,
@@ -628,6 +769,14 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     for (int i = 0; i < n_stages; i++) {
         int stage = p->n_order ? p->order[i] : i;
         if (!snapped && stage >= FIRST_CUTOFF) snapped = snapshot(s, v);
+        if (stage == SP_STAGE_TEMPERATURE && snapped) {
+            /* no snapshot to come: the temperature may run with top-k */
+            int at = top_k_follows(p, n_stages, i);
+            if (at >= 0 && temperature_top_k(&c, p)) {
+                i = at;
+                continue;
+            }
+        }
         STAGES[stage](&c, p);
     }
     if (p->mirostat) { /* the chain's last word, when on */

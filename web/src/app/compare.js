@@ -83,6 +83,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
       p.specOpts.value = { ...spec.spec };
       p.bans.value = [...spec.bans];
       p.biases.value = [...(spec.biases ?? [])];
+      p.dryBreakers.value = [...(spec.dryBreakers ?? [])];
       p.samplers.value = spec.samplers ?? '';
     });
   }
@@ -110,6 +111,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
       spec: spec.spec,
       bans: spec.bans,
       biases: spec.biases ?? [],
+      dryBreakers: spec.dryBreakers ?? [],
       samplers: spec.samplers ?? '',
     };
   }

@@ -43,7 +43,7 @@ export function errorMsg(doing, err, about = {}) {
   const file = about.file ?? '';
   const vars = { ...(e?.vars ?? {}), file };
   switch (e?.reason) {
-    case 'missing': return msg(e.vars?.model === 'transformer' ? 'error.missingTransformer' : 'error.missingBigram', vars, detail);
+    case 'missing': return msg({ transformer: 'error.missingTransformer', bigram: 'error.missingBigram' }[String(e.vars?.model)] ?? 'error.missingDraft', vars, detail);
     case 'fetch': return msg('error.fetch', vars, detail);
     case 'http': return msg('error.http', vars, detail);
     case 'html': return msg('error.html', vars, detail);

@@ -19,8 +19,8 @@
  * ignored with a notice.
  */
 import {
-  BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, LEGACY_LENGTH_PENALTY, MAX_REGEX, SPECULATE, applySettingField, defaultPanelSpec,
-  biasesText, orderFromField, paramError, parseBans, parseBiases, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
+  BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, defaultDraft, LEGACY_LENGTH_PENALTY, MAX_REGEX, SPECULATE, applySettingField, defaultPanelSpec,
+  biasesText, orderFromField, paramError, parseBans, parseBiases, parseBreakers, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
 } from './lab.js';
 import { PARAM_SPECS, STAGES, defaultParams } from './params.js';
 import { MAX_TOKENS } from '../shared/limits.js';
@@ -58,6 +58,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {{draft: string, n: number}} spec
  * @property {number[]} bans
  * @property {Array<[number, number]>} [biases]  finite logit biases [token id, value]
+ * @property {string[]} [dryBreakers]  DRY's sequence breakers (texts)
  * @property {ConstraintState} constraint
  * @property {import('./lab.js').PanelSpec[]} panels  compare mode's panels
  * @property {number} speed    Play's steps per second
@@ -70,13 +71,15 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  *   'llama.cpp', or stage names joined by commas
  * @property {string} [lang]  the language chosen (en, es, de, zh, or the
  *   pseudo-locale en-XA); '' follows the browser (an element: its page)
+ * @property {Array<[number, number, number]>} [edits]  the learner's edits of
+ *   the model, in order: [row, token, p] (edits=ROW_TOKEN_P,...)
  */
 
 /**
  * From Step `from` on (0-based, in Step presses: tokens, beam expansions
  * or speculative rounds), the sampler settings were these, until the next
  * change; before the first change the link's own settings apply.
- * @typedef {{from: number, params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} Change
+ * @typedef {{from: number, params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} Change
  */
 
 /** @typedef {'linear' | 'max' | 'log'} BarScale */
@@ -90,7 +93,7 @@ export function defaultState() {
   const lab = defaultPanelSpec();
   return {
     view: 'single', model: 'bigram', params: defaultParams(), seed: '42', prompt: '', steps: 0, forced: [],
-    strategy: lab.strategy, beam: lab.beam, spec: lab.spec, bans: lab.bans, biases: [],
+    strategy: lab.strategy, beam: lab.beam, spec: lab.spec, bans: lab.bans, biases: [], dryBreakers: [],
     constraint: { kind: 'none', regex: '' },
     panels: DEFAULT_PANELS.map((id) => defaultPanelSpec(id)),
     speed: SPEED.def,
@@ -100,8 +103,29 @@ export function defaultState() {
     barScale: 'linear',
     samplers: '',
     lang: '',
+    edits: [],
   };
 }
+
+/** edits of a model in a link: ROW_TOKEN_P entries joined by commas */
+const EDIT_RE = /^(\d{1,4})_(\d{1,4})_(0\.\d{1,3})$/;
+
+/** @param {string} value @returns {{edits: Array<[number, number, number]>, bad: string[]}} */
+export function parseEdits(value) {
+  /** @type {Array<[number, number, number]>} */
+  const edits = [];
+  const bad = [];
+  for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = EDIT_RE.exec(part);
+    const p = m ? Number(m[3]) : NaN;
+    if (m && p > 0 && p < 1) edits.push([Number(m[1]), Number(m[2]), p]);
+    else bad.push(part);
+  }
+  return { edits, bad };
+}
+
+/** @param {Array<[number, number, number]>} edits */
+export const serializeEdits = (edits) => edits.map(([r, t, p]) => `${r}_${t}_${p}`).join(',');
 
 /**
  * Why a seed is not acceptable ('whole': not a whole number from 0 to
@@ -174,9 +198,19 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
     switch (key) {
       case 'model':
         if (HASH_MODELS.includes(value)) state.model = value;
+        else if (/^(logits|probs):/.test(value)) state.model = value; // a hand-made model: the engine checks it
+        else if (value === 'text') notices.push(msg('notice.textModel'));
         else if (value === 'file') notices.push(msg('notice.fileModel'));
         else bad(key, value, msg('why.model', { list: HASH_MODELS.join(', ') }), 'bigram');
         break;
+      case 'edits': {
+        const { edits, bad: wrong } = parseEdits(value);
+        state.edits = edits;
+        if (wrong.length) {
+          notices.push(msg(source === 'link' ? 'notice.editsLink' : 'notice.edits', { name: name(key), list: wrong.map((w) => JSON.stringify(w)).join(', ') }));
+        }
+        break;
+      }
       case 'seed': {
         const why = seedError(value);
         if (why) bad(key, value, msg(why === 'max' ? 'why.seedMax' : 'why.seedWhole', { max: String(MAX_SEED) }), state.seed);
@@ -281,6 +315,12 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
         }
         break;
       }
+      case 'dry_sequence_breakers': {
+        const list = parseBreakers(value);
+        if (list) state.dryBreakers = list;
+        else bad(key, value, msg('why.breakers'), msg('def.none'));
+        break;
+      }
       case 'panels': {
         const parts = value.split(',');
         const panels = [];
@@ -332,7 +372,7 @@ export function parseChanges(text, state) {
     const from = Number(head);
     if (from >= state.steps) return { list: [], why: msg('why.changesPast', { from, count: state.steps }) };
     if (list.length && from <= list[list.length - 1].from) return { list: [], why: msg('why.changesOrder') };
-    const into = { params: { ...state.params }, bans: [...state.bans], biases: [...(state.biases ?? [])], samplers: state.samplers ?? '' };
+    const into = { params: { ...state.params }, bans: [...state.bans], biases: [...(state.biases ?? [])], dryBreakers: [...(state.dryBreakers ?? [])], samplers: state.samplers ?? '' };
     for (const f of fields) {
       const why = applySettingField(f, into);
       if (why === null) return { list: [], why: msg('why.unknownField', { field: f }) };
@@ -347,7 +387,7 @@ export function parseChanges(text, state) {
  * The settings Step `i` runs with under a list of changes (the link's own
  * before the first change).
  * @param {Change[] | undefined} changes @param {number} i
- * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} live
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} live
  */
 export function settingsAt(changes, i, live) {
   let at = live;
@@ -362,8 +402,8 @@ export function settingsAt(changes, i, live) {
  * The changes of a list of per-Step settings against the live ones: an
  * entry wherever a Step ran with other settings than the one before it
  * (the first against the live settings).
- * @param {Array<{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}>} perStep
- * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} live
+ * @param {Array<{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}>} perStep
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} live
  * @returns {Change[]}
  */
 export function changesOf(perStep, live) {
@@ -372,7 +412,7 @@ export function changesOf(perStep, live) {
   let before = settingFields(live, live).join('_');
   perStep.forEach((s, i) => {
     const key = settingFields(s, live).join('_');
-    if (key !== before) list.push({ from: i, params: s.params, bans: s.bans, biases: s.biases ?? [], samplers: s.samplers ?? '' });
+    if (key !== before) list.push({ from: i, params: s.params, bans: s.bans, biases: s.biases ?? [], dryBreakers: s.dryBreakers ?? [], samplers: s.samplers ?? '' });
     before = key;
   });
   return list;
@@ -425,7 +465,7 @@ export function serializeHash(state) {
   const strategy = state.strategy ?? 'sample';
   const forced = strategy === 'sample' ? state.forced.filter(([i]) => i < state.steps) : [];
   if (forced.length) search.set('forced', forced.map(([i, t]) => `${i}.${t}`).join(','));
-  const live = { params: state.params, bans: state.bans ?? [], biases: state.biases ?? [], samplers: state.samplers ?? '' };
+  const live = { params: state.params, bans: state.bans ?? [], biases: state.biases ?? [], dryBreakers: state.dryBreakers ?? [], samplers: state.samplers ?? '' };
   const changes = (state.changes ?? []).filter((c) => c.from < state.steps);
   if (changes.length) search.set('changes', changes.map((c) => [c.from, ...settingFields(c, live)].join('_')).join(','));
   // the strategy's options are always written; the other strategies'
@@ -436,14 +476,17 @@ export function serializeHash(state) {
   if (strategy === 'beam' || beam.width !== BEAM_WIDTH.def) search.set('beams', String(beam.width));
   // written with the beams (a link without it means the old default, 0)
   if (search.has('beams') || beam.lengthPenalty !== LENGTH_PENALTY.def) search.set('length_penalty', String(beam.lengthPenalty));
-  if (strategy === 'speculative' || spec.draft !== 'bigram') search.set('draft', DRAFT_MODELS.includes(spec.draft) ? spec.draft : 'file');
+  // the draft is written when it is not what the model gets by default
+  if (strategy === 'speculative' || spec.draft !== defaultDraft(state.model ?? 'bigram')) search.set('draft', DRAFT_MODELS.includes(spec.draft) ? spec.draft : 'file');
   if (strategy === 'speculative' || spec.n !== SPECULATE.def) search.set('speculate', String(spec.n));
   constraint();
   if (state.bans?.length) search.set('ban', state.bans.join(','));
   if (state.biases?.length) search.set('logit_bias', biasesText(state.biases, ','));
+  if (state.dryBreakers?.length) search.set('dry_sequence_breakers', JSON.stringify(state.dryBreakers));
   if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
   if (state.barAction === 'force') search.set('click', 'force');
   if (state.samplers) search.set('samplers', state.samplers);
+  if (state.edits?.length) search.set('edits', serializeEdits(state.edits));
   if (state.barScale && state.barScale !== 'linear') search.set('scale', state.barScale);
   if (state.theme && state.theme !== 'auto') search.set('theme', state.theme);
   if (state.lang) search.set('lang', state.lang);

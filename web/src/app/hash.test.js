@@ -147,7 +147,7 @@ describe('the decoding lab in the hash', () => {
     expect(bad.state.biases).toEqual([]);
     expect(bad.notices).toEqual(['Ignored logit_bias="5=two" from the link: logit_bias must be a list of id=value pairs like 5=2.5,12=-inf; using none.']);
     // a bias set during the text: the steps before it are replayed without it
-    const later = { ...state, changes: [{ from: 0, params: state.params, bans: [3], biases: [], samplers: '' }, { from: 2, params: state.params, bans: [3], biases: state.biases, samplers: '' }] };
+    const later = { ...state, changes: [{ from: 0, params: state.params, bans: [3], biases: [], dryBreakers: [], samplers: '' }, { from: 2, params: state.params, bans: [3], biases: state.biases, dryBreakers: [], samplers: '' }] };
     const h2 = serializeHash(later);
     expect(h2).toContain('changes=0_lb,2');
     expect(parseHash(h2).state.changes).toEqual(later.changes);

@@ -41,7 +41,14 @@ export const LENGTH_PENALTY = { min: 0, max: 2, step: 0.1, def: 1 };
 export const LEGACY_LENGTH_PENALTY = 0;
 export const SPECULATE = { min: 1, max: 8, def: 4 };
 /** the models a link can name as the draft */
-export const DRAFT_MODELS = ['bigram', 'transformer'];
+export const DRAFT_MODELS = ['bigram', 'transformer', 'bible-tiny', 'bible-bigram'];
+
+/** The draft a model gets unless the learner (or a link) picks one: the
+ * tiny transformer's matched draft, which speaks its vocabulary; else the
+ * bigram.  (A link without draft= means the bigram, as it always did.) */
+export function defaultDraft(/** @type {string} */ modelId) {
+  return modelId === 'transformer' ? 'bible-tiny' : 'bigram';
+}
 export const MAX_BANS = 64;
 /** finite logit biases a panel can hold, and the range of their slider
  * (the engine takes any finite value; -inf is a ban) */
@@ -57,6 +64,7 @@ export const MAX_REGEX = 200;
  * @property {{draft: string, n: number}} spec
  * @property {number[]} bans   banned token ids (logit bias -inf), ascending
  * @property {Array<[number, number]>} [biases]  finite logit biases [token id, value], by id
+ * @property {string[]} [dryBreakers]  DRY's sequence breakers (texts)
  * @property {string} [samplers]  the chain's order ('' or absent: the default)
  */
 
@@ -131,6 +139,7 @@ export function defaultPanelSpec(preset = 'custom') {
     spec: { draft: 'bigram', n: SPECULATE.def },
     bans: [],
     biases: [],
+    dryBreakers: [],
     samplers: '',
   };
 }
@@ -196,6 +205,31 @@ export function parseBiases(text, sep) {
   return { biases: [...biases].sort((a, b) => a[0] - b[0]), bans: [...bans].sort((a, b) => a - b) };
 }
 
+/** the most DRY sequence breakers (the engine's SP_MAX_DRY_BREAKERS) */
+export const MAX_DRY_BREAKERS = 32;
+
+/**
+ * DRY's sequence breakers from a link: a JSON array of texts; null when
+ * it is not one.
+ * @param {string} text
+ * @returns {string[] | null}
+ */
+export function parseBreakers(text) {
+  let list;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(list) || list.length > MAX_DRY_BREAKERS || !list.every((x) => typeof x === 'string' && x !== '' && x.length <= 32)) return null;
+  return list;
+}
+
+/** DRY's sequence breakers in a compact field: their JSON, percent-encoded with _ , ~ . escaped. @param {string[]} list */
+function breakersField(list) {
+  return encodeURIComponent(JSON.stringify(list)).replace(/[_~.!'()*-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 /** Finite logit biases as a link writes them ("5=2.5" joined by sep). @param {Array<[number, number]>} biases @param {string} sep */
 export function biasesText(biases, sep) {
   return biases.map(([id, v]) => `${id}=${v}`).join(sep);
@@ -205,8 +239,8 @@ export function biasesText(biases, sep) {
  * Applies one sampler-settings field of a link (a parameter's code and its
  * value: t0.7, k40, p0.9, m0.05, r1.2, y0.9, ns1.5, ...; or banA.B.C, a
  * bare "ban" lifting every ban; lbID=V~ID=V the finite logit biases, a bare
- * "lb" none) to `into`.
- * @param {string} f @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} into
+ * "lb" none; sbJSON DRY's sequence breakers, percent-encoded) to `into`.
+ * @param {string} f @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} into
  * @returns {import('../i18n/index.js').Msg | '' | null} null: not such a field; '' applied; else why not
  */
 export function applySettingField(f, into) {
@@ -228,6 +262,17 @@ export function applySettingField(f, into) {
     const read = parseBiases(m[1], '~');
     if (!read || read.bans.length) return msg('why.lb', { max: MAX_BIASES });
     into.biases = read.biases;
+    return '';
+  }
+  if ((m = /^sb(.*)$/.exec(f))) {
+    let list = null;
+    try {
+      list = parseBreakers(decodeURIComponent(m[1]));
+    } catch {
+      list = null;
+    }
+    if (!list) return msg('why.breakersShort');
+    into.dryBreakers = list;
     return '';
   }
   if ((m = /^o(.*)$/.exec(f))) {
@@ -265,8 +310,8 @@ export function orderFromField(field) {
 /**
  * The settings fields that turn `base` into `to` (the sliders that differ,
  * and the bans when they do: "ban" alone for none).
- * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} to
- * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} base
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} to
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} base
  */
 export function settingFields(to, base) {
   const fields = PARAM_SPECS
@@ -274,6 +319,7 @@ export function settingFields(to, base) {
     .map((s) => `${SHORT_OF[s.key]}${/** @type {any} */ (to.params)[s.key]}`);
   if (to.bans.join('.') !== base.bans.join('.')) fields.push(`ban${to.bans.join('.')}`);
   if (biasesText(to.biases ?? [], '~') !== biasesText(base.biases ?? [], '~')) fields.push(`lb${biasesText(to.biases ?? [], '~')}`);
+  if (JSON.stringify(to.dryBreakers ?? []) !== JSON.stringify(base.dryBreakers ?? [])) fields.push(`sb${breakersField(to.dryBreakers ?? [])}`);
   if ((to.samplers ?? '') !== (base.samplers ?? '')) fields.push(`o${orderField(to.samplers ?? '') || 'default'}`);
   return fields;
 }
@@ -311,7 +357,7 @@ export function parsePanelSpec(text) {
       const why = penaltyError(v);
       if (why) notices.push(msg('why.field', { field: f, why }));
       else spec.beam.lengthPenalty = v;
-    } else if ((m = /^spec([0-9]+)(?:-([a-z]+))?$/.exec(f))) {
+    } else if ((m = /^spec([0-9]+)(?:-([a-z][a-z-]*))?$/.exec(f))) {
       const v = Number(m[1]);
       let draft = m[2] ?? 'bigram';
       const why = speculateError(v) || (DRAFT_MODELS.includes(draft) || draft === 'file' ? '' : msg('why.draft', { list: DRAFT_MODELS.join(', ') }));
@@ -360,6 +406,7 @@ export function serializePanelSpec(spec) {
   }
   if (spec.bans.length) out.push(`ban${spec.bans.join('.')}`);
   if (spec.biases?.length) out.push(`lb${biasesText(spec.biases, '~')}`);
+  if (spec.dryBreakers?.length) out.push(`sb${breakersField(spec.dryBreakers)}`);
   if (spec.samplers) out.push(`o${orderField(spec.samplers)}`);
   return out.join('_');
 }

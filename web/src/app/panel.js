@@ -17,11 +17,13 @@
 import { batch, computed, signal } from '@preact/signals';
 
 import { MAX_SEED, SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, settingsAt } from './hash.js';
-import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, MAX_BIASES, SPECULATE, matchPreset, presetParams } from './lab.js';
+import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, MAX_BIASES, SPECULATE, defaultDraft, matchPreset, presetParams } from './lab.js';
 import { PARAM_SPECS, SPEC, clampParam, defaultParams, orderName, orderOf } from './params.js';
 import { DECODERS } from './decoders/index.js';
 import { errorMsg } from './errors.js';
 import { msg } from '../i18n/index.js';
+import { sample } from './decoders/sample.js';
+import { MAX_TOKENS } from '../shared/limits.js';
 import { createPlayer } from './loop.js';
 
 /** @typedef {import('../worker/summary.js').StepSummary} StepSummary */
@@ -29,8 +31,11 @@ import { createPlayer } from './loop.js';
 /** @typedef {import('../worker/host.js').ModelInfo} ModelInfo */
 /** @typedef {{n: number, seed: number, index: number, freq: Float64Array, otherFreq: number, kl: number}} Samples */
 /**
- * @typedef {{id: string, name: string, builtin: boolean, url?: string, tokenizerUrl?: string | null, info?: ModelInfo}} ModelEntry
- *   url: a model file the Worker fetches (a lesson's checkpoint); info: a model loaded from files
+ * @typedef {{id: string, name: string, builtin: boolean, url?: string, tokenizerUrl?: string | null, info?: ModelInfo,
+ *   handmade?: string, text?: Uint8Array, draftOnly?: boolean}} ModelEntry
+ *   url: a model file the Worker fetches (a lesson's checkpoint); info: a model loaded from files;
+ *   handmade: a hand-made model's spec ("logits:2,1,0"); text: the learner's text a bigram is trained on;
+ *   draftOnly: a draft for speculative decoding, not in the model picker
  */
 /** @typedef {import('../worker/host.js').Lab} Lab */
 /** @typedef {import('../worker/host.js').SpecRound} SpecRound */
@@ -56,6 +61,9 @@ import { createPlayer } from './loop.js';
  * @property {SpecToken[]} tokens  the text, token by token
  * @property {{drafted: number, accepted: number, rounds: number, targetPositions: number}} totals
  * @property {string} draft  model id @property {number} n
+ * @property {{targetPasses: number, targetFed: number, matched: boolean, ms: number, plainMs: number}} work
+ *   the model's batched passes and the positions they fed; the rounds' time
+ *   and plain decoding's for the same tokens (measured in the Worker)
  */
 
 export const SAMPLE_COUNT = 1000;
@@ -68,21 +76,36 @@ export const GREEDY_STEPS = 30;
 export const BUILTIN_MODELS = [
   { id: 'bigram', name: 'Bigram names', builtin: true },
   { id: 'transformer', name: 'Tiny transformer', builtin: true },
+  // drafts for the tiny transformer (its vocabulary): offered as drafts only
+  { id: 'bible-tiny', name: 'Bible draft (1-layer transformer)', builtin: true, draftOnly: true },
+  { id: 'bible-bigram', name: 'Bible bigram', builtin: true, draftOnly: true },
 ];
 
 
-/** the shipped models' names (catalogue keys) */
-const MODEL_NAMES = /** @type {Record<string, string>} */ ({ bigram: 'model.bigram', transformer: 'model.transformer' });
+/** the hand-made model's id in a panel's list, and the trained one's */
+export const HANDMADE_ID = 'handmade';
+export const TEXT_ID = 'text';
+
+/** the shipped models' names, and the made ones' (catalogue keys), by their ids */
+export const MODEL_NAMES = /** @type {Record<string, string>} */ ({
+  bigram: 'model.bigram', transformer: 'model.transformer', 'bible-tiny': 'model.bibleTiny', 'bible-bigram': 'model.bibleBigram',
+  [HANDMADE_ID]: 'model.handmade', [TEXT_ID]: 'model.yourText',
+});
 
 /**
- * A model's name in a message: a shipped model's in the page's language,
- * a file's as it is.
+ * A model's name in a message: a shipped or made model's in the page's
+ * language, a file's as it is.
  * @param {{id: string, name: string, builtin?: boolean}} entry
  * @returns {import('../i18n/index.js').Text}
  */
 export function modelLabel(entry) {
-  return entry.builtin && MODEL_NAMES[entry.id] ? msg(MODEL_NAMES[entry.id]) : entry.name;
+  return MODEL_NAMES[entry.id] ? msg(MODEL_NAMES[entry.id]) : entry.name;
 }
+
+/** Whether a model name is a hand-made model's spec. @param {string} name */
+export const isHandmadeSpec = (name) => /^(logits|probs):/.test(name);
+/** a text larger than this trains with a progress bar */
+export const TRAIN_PROGRESS_BYTES = 1 << 20;
 
 /** A constraint as the engine takes it, or null for none. @param {ConstraintState} c */
 export function constraintArg(c) {
@@ -91,7 +114,7 @@ export function constraintArg(c) {
   return null;
 }
 
-/** @typedef {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, samplers?: string}} Settings  the sliders, the bans, the finite logit biases and the chain's order */
+/** @typedef {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} Settings  the sliders, the bans, the finite logit biases, DRY's sequence breakers and the chain's order */
 /**
  * What a panel needs of the Worker's client (worker/client.js; the tests'
  * in-process client has the same shape).
@@ -108,6 +131,7 @@ export function engineParamsOf(s) {
   const out = { ...s.params };
   const bias = [...s.bans.map((t) => [t, -Infinity]), ...(s.biases ?? [])].sort((a, b) => a[0] - b[0]);
   if (bias.length) out.logit_bias = bias;
+  if (s.dryBreakers?.length) out.dry_sequence_breakers = s.dryBreakers;
   if (s.samplers) out.samplers = s.samplers;
   return out;
 }
@@ -133,6 +157,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const strategy = signal('sample');
   const beamOpts = signal({ width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def });
   const specOpts = signal({ draft: 'bigram', n: SPECULATE.def });
+  /** whether the learner or a link chose the draft; else it follows the
+   * model (defaultDraft: the tiny transformer's matched draft) */
+  let draftChosen = false;
   /** the constraint in force (a refused one is not kept) */
   /** @type {import('@preact/signals').Signal<ConstraintState>} */
   const constraint = signal({ kind: 'none', regex: '' });
@@ -141,6 +168,15 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** finite logit biases [token id, value], by id */
   /** @type {import('@preact/signals').Signal<Array<[number, number]>>} */
   const biases = signal([]);
+  /** DRY's sequence breakers (texts; the engine makes them the model's tokens) */
+  /** @type {import('@preact/signals').Signal<string[]>} */
+  const dryBreakers = signal([]);
+  /** the learner's edits of the model, in order: [row, token, p] (a dragged bar's top) */
+  /** @type {import('@preact/signals').Signal<Array<[number, number, number]>>} */
+  const edits = signal([]);
+  /** a hand-made model's logits and labels, as the engine has them (after its edits) */
+  /** @type {import('@preact/signals').Signal<{row: number, logits: number[], pieces: string[]} | null>} */
+  const modelRow = signal(null);
   /** what a click on a live bar does */
   /** @type {import('@preact/signals').Signal<'ban' | 'force'>} */
   const barAction = signal('ban');
@@ -190,6 +226,12 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** @type {import('@preact/signals').Signal<import('../i18n/index.js').Text>} */
   const busy = signal(msg('busy.engine'));
   const ready = signal(false);
+  /** a fast-forward (Generate N) running: tokens done of total, null when none */
+  /** @type {import('@preact/signals').Signal<{done: number, total: number} | null>} */
+  const generating = signal(null);
+  /** the last fast-forward of this text: tokens, the Worker's time (ms), whether Stop ended it */
+  /** @type {import('@preact/signals').Signal<{count: number, ms: number, stopped: boolean, from: number} | null>} */
+  const generated = signal(null);
 
   /** what the decoders (decoders/*.js) see of this panel */
   /** @type {import('./decoders/index.js').PanelState} */
@@ -199,7 +241,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   };
 
   /** the settings in force: the sliders and the bans */
-  const settings = computed(() => ({ params: params.value, bans: bans.value, biases: biases.value, samplers: samplers.value }));
+  const settings = computed(() => ({ params: params.value, bans: bans.value, biases: biases.value, dryBreakers: dryBreakers.value, samplers: samplers.value }));
   /** the settings as the engine takes them */
   const engineParams = computed(() => engineParamsOf(settings.value));
   const paramsKey = computed(() => JSON.stringify(engineParams.value));
@@ -219,7 +261,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const shown = computed(() => {
     const i = viewIndex.value;
     if (i === null) return next.value;
-    return peekShown.value ? peekShown.value.summary : steps.value[i];
+    if (peekShown.value) return peekShown.value.summary;
+    // a fast-forwarded token: its record is on its way (ensureRecord)
+    return steps.value[i].lazy ? null : steps.value[i];
   });
   /** the samples that go with the distribution on screen */
   const shownSamples = computed(() => (viewIndex.value === null ? samples.value : peekShown.value?.samples ?? null));
@@ -231,6 +275,11 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const text = computed(() => decoder.value.text(state));
   /** the preset these settings are, or 'custom' */
   const preset = computed(() => matchPreset(params.value));
+  /** a drag on a bar's top can edit the model: a bigram or hand-made one, sampling, the live step */
+  const canEdit = computed(() => {
+    const kind = model.value?.kind;
+    return (kind === 'bigram' || kind === 'handmade') && strategy.value === 'sample' && viewIndex.value === null;
+  });
   /** the live Top-p alone (the nucleus view re-renders only for it) */
   const topP = computed(() => params.value.top_p);
   /** attribute values for the panel's root (bound without re-rendering it) */
@@ -239,7 +288,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** what the URL hash describes */
   const hashState = computed(() => ({
     ...defaultState(),
-    model: !modelId.value ? 'bigram' : BUILTIN_MODELS.some((m) => m.id === modelId.value) ? modelId.value : 'file',
+    model: hashModel(),
+    edits: edits.value,
     params: params.value,
     seed: seed.value,
     prompt: prompt.value,
@@ -250,6 +300,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     spec: specOpts.value,
     bans: bans.value,
     biases: biases.value,
+    dryBreakers: dryBreakers.value,
     constraint: constraint.value,
     speed: speed.value,
     barAction: barAction.value,
@@ -260,19 +311,35 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** this panel's own settings, as a compare link has them */
   const panelSpec = computed(() => ({
     params: params.value, strategy: strategy.value, beam: beamOpts.value, spec: specOpts.value, bans: bans.value, biases: biases.value,
-    samplers: samplers.value,
+    dryBreakers: dryBreakers.value, samplers: samplers.value,
   }));
+
+  /** the model as a link names it: a shipped one, a hand-made spec, text (trained) or file */
+  function hashModel() {
+    const id = modelId.value;
+    if (!id) return 'bigram';
+    if (BUILTIN_MODELS.some((m) => m.id === id)) return id;
+    const entry = models.value.find((m) => m.id === id);
+    if (entry?.handmade) return entry.handmade;
+    return id === TEXT_ID ? TEXT_ID : 'file';
+  }
 
   let epoch = 0; // bumped by every new generation: late answers are dropped
   let drawCount = 0;
-  const { playing, play, pause, togglePlay } = createPlayer({
+  const { playing, play, pause: pausePlay, togglePlay } = createPlayer({
     step: () => step(),
     speed: () => speed.value,
-    canStart: () => !!status.value?.ready,
+    canStart: () => !!status.value?.ready && !generating.peek(),
     onPlay: () => { focus.value = null; },
   });
   /** @type {Promise<unknown>} */
   let chain = Promise.resolve();
+
+  /** Stops Play, and a fast-forward in progress (after its chunk). */
+  function pause() {
+    pausePlay();
+    if (generating.peek()) stopGenerate();
+  }
 
   /** @param {string} key @param {import('../i18n/index.js').Text} [message] */
   function setError(key, message = '') {
@@ -370,6 +437,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         stepSettings.value = Array.from({ length: ran }, (_, i) => settingsAt(changes, i, live));
         prompt.value = text;
         lab.value = null;
+        generated.value = null;
         peeked.value = null;
         focus.value = null;
         hover.value = null;
@@ -439,6 +507,158 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
    */
   function step(force = -1) {
     return enqueue(() => doStep(decoder.value.forcing ? force : -1));
+  }
+
+  // ---- fast-forward (Generate N) ----------------------------------------
+
+  /** a Stop was asked of the fast-forward in progress */
+  let stopAsked = false;
+
+  /**
+   * Fast-forward: up to n tokens in the Worker with the current settings,
+   * each the token a Step would append (the same text, byte for byte), with
+   * progress and no rendering per token.  The text gets one entry per token
+   * (its piece, and its probability from the engine's per-token stats); a
+   * token's step record comes from the engine when it is looked at
+   * (ensureRecord).  With a constraint the text is stepped in small batches
+   * instead (a past step's record under a constraint needs the step's own
+   * answer: peek does not apply the constraint's mask).
+   * Sampling only.
+   * @param {number} n
+   * @returns {Promise<boolean>} false when nothing was generated
+   */
+  function generate(n) {
+    if (strategy.value !== 'sample' || generating.value) return Promise.resolve(false);
+    const want = Math.max(1, Math.min(MAX_TOKENS, Math.round(n) || 1));
+    pausePlay();
+    return enqueue(async () => {
+      if (!status.value?.ready) return false;
+      const e = epoch;
+      const used = settings.value;
+      const p = engineParamsOf(used);
+      const from = steps.value.length;
+      stopAsked = false;
+      generating.value = { done: 0, total: want };
+      const t0 = performance.now();
+      let ms = 0;
+      let stopped = false;
+      try {
+        if (constraint.value.kind !== 'none') {
+          // stepped in batches: every step's record comes with it
+          while (steps.value.length - from < want && status.value?.ready && !stopAsked) {
+            const count = Math.min(16, want - (steps.value.length - from));
+            const res = await client.request('step', { session, params: p, count, samples: sampleArg() });
+            if (e !== epoch) return false;
+            batch(() => {
+              sample.stepped(state, res, -1);
+              generating.value = { done: steps.value.length - from, total: want };
+            });
+          }
+          stopped = stopAsked && !!status.value?.ready && steps.value.length - from < want;
+          ms = performance.now() - t0;
+        } else {
+          const onProgress = (/** @type {{loaded: number, total: number}} */ pr) => {
+            if (e === epoch && generating.peek()) generating.value = { done: pr.loaded, total: pr.total };
+          };
+          const res = await client.request('generate', { session, params: p, n: want, samples: sampleArg() }, [], { onProgress });
+          if (e !== epoch) return false;
+          const stats = res.lab?.stats ?? [];
+          const base = res.lab ? res.lab.statsFrom : from;
+          /** @type {StepSummary[]} */
+          const added = res.generated.tokens.map((/** @type {{index: number, token: number, piece: string}} */ t) => lazyStep(t, stats[t.index - base]));
+          batch(() => {
+            steps.value = steps.value.concat(added);
+            applyNext(res);
+          });
+          stopped = res.generated.stopped;
+          ms = res.generated.ms;
+        }
+        const count = steps.value.length - from;
+        batch(() => {
+          // the settings these tokens ran with (a link replays them)
+          stepSettings.value = [...stepSettings.value.slice(0, from), ...Array.from({ length: count }, () => used)];
+          generated.value = { count, ms, stopped, from };
+        });
+        // a setting moved while it ran: the next token under the new one
+        if (paramsKey.peek() !== JSON.stringify(p)) refreshPreview();
+        return count > 0;
+      } catch (err) {
+        if (e === epoch) setError('engine', errorMsg('engine', err));
+        return false;
+      } finally {
+        generating.value = null;
+      }
+    });
+  }
+
+  /** Asks the fast-forward in progress to stop (after the chunk the Worker is on). */
+  function stopGenerate() {
+    if (!generating.peek()) return;
+    stopAsked = true;
+    client.request('stopGenerate', { session }).catch(() => {});
+  }
+
+  /**
+   * A fast-forwarded token's entry in the text: its piece and token, its
+   * final probability and the step's entropies and nucleus from the
+   * engine's per-token stats; the bars' rows come on demand (ensureRecord).
+   * @param {{index: number, token: number, piece: string}} t
+   * @param {{p: number, entropyBits: number, entropyRawBits: number, nKept: number} | undefined} stat
+   * @returns {StepSummary}
+   */
+  function lazyStep(t, stat) {
+    return {
+      kind: 'step', index: t.index, vocab: model.peek()?.vocab ?? 0, token: t.token, piece: t.piece,
+      p: stat ? stat.p : NaN, u: NaN, forced: false, nKept: stat ? stat.nKept : NaN, keptMass: NaN,
+      entropyBits: stat ? stat.entropyBits : NaN, entropyRawBits: stat ? stat.entropyRawBits : NaN,
+      argmaxRaw: -1, pArgmax: NaN, pArgmaxRaw: NaN, full: false, bars: 0,
+      ids: new Int32Array(0), pieces: [], raw: new Float32Array(0), tempered: new Float32Array(0), final: new Float32Array(0),
+      cut: [], cum: new Float64Array(0), penalized: new Uint8Array(0), cuts: [], other: null, params: {}, lazy: true,
+    };
+  }
+
+  /** the fast-forwarded step being fetched, and the one wanted next */
+  let recordRunning = false;
+  /** @type {number | null} */
+  let recordWanted = null;
+
+  /**
+   * A fast-forwarded step's record, from the engine: the step re-warped
+   * with the settings it ran with (peek), so the same distribution,
+   * cutoffs and probabilities the step had; it takes the entry's place in
+   * the text.  Nothing to do for a step that has its record.
+   * @param {number} i
+   */
+  async function ensureRecord(i) {
+    if (!steps.peek()[i]?.lazy) return;
+    recordWanted = i;
+    if (recordRunning) return;
+    recordRunning = true;
+    try {
+      while (recordWanted !== null) {
+        const k = recordWanted;
+        recordWanted = null;
+        const stub = steps.peek()[k];
+        if (!stub?.lazy) continue;
+        const e = epoch;
+        const ran = stepSettings.peek()[k] ?? settings.peek();
+        const res = await client.request('peek', { session, index: k, params: engineParamsOf(ran) });
+        if (e !== epoch || steps.peek()[k] !== stub) continue;
+        const list = steps.peek().slice();
+        list[k] = { ...res.step, kind: 'step', token: stub.token, piece: stub.piece, p: res.step.p, u: NaN, forced: false, fastForwarded: true };
+        steps.value = list;
+      }
+    } catch (err) {
+      setError('engine', errorMsg('engine', err));
+    } finally {
+      recordRunning = false;
+    }
+  }
+
+  /** The pointer is over a token of the text (null: off it). @param {number | null} i */
+  function hoverStep(i) {
+    hover.value = i;
+    if (i !== null) ensureRecord(i);
   }
 
   /**
@@ -589,6 +809,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       focus.value = i;
       if (i === null) hover.value = null;
     });
+    if (i !== null) ensureRecord(i);
   }
 
   /** Branch: rewind to `index` generated tokens and append `token` instead. */
@@ -616,7 +837,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   function pick(/** @type {number} */ token) {
     const i = viewIndex.value;
     if (i !== null) {
-      if (steps.value[i].token !== token) branch(i, token);
+      // a branch is sampling's (speculative text is looked at, not branched)
+      if (steps.value[i].token !== token && decoder.value.forcing) branch(i, token);
       return;
     }
     if (decoder.value.forcing) step(token);
@@ -674,6 +896,44 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     settingsChanged();
   }
 
+  /**
+   * DRY's sequence breakers (texts, each 1 to 8 of the model's tokens; a
+   * text the engine cannot take is refused with its message).
+   * @param {string[]} list
+   */
+  async function setDryBreakers(list) {
+    const clean = [...new Set(list.filter((x) => x !== ''))];
+    if (JSON.stringify(clean) === JSON.stringify(dryBreakers.value)) return true;
+    // the engine tokenizes them: ask it first, so a text it refuses never
+    // reaches the steps (and of several, keep those it takes)
+    /** '' when the engine takes these breakers, else its message @param {string[]} l */
+    const refusal = async (l) => {
+      if (!status.value?.ready || !decoder.value.previews) return '';
+      try {
+        await client.request('preview', { session, params: engineParamsOf({ ...settings.value, dryBreakers: l }) });
+        return '';
+      } catch (err) {
+        return /** @type {Error} */ (err).message || String(err);
+      }
+    };
+    let keep = clean;
+    const why = [];
+    if (await refusal(clean)) {
+      keep = [];
+      for (const b of clean) {
+        const no = await refusal([...keep, b]);
+        if (no) why.push(no);
+        else keep.push(b);
+      }
+    }
+    setError('dry', why.length ? msg('error.dryBreakers', { count: why.length }, why.join(' ')) : '');
+    if (JSON.stringify(keep) !== JSON.stringify(dryBreakers.value)) {
+      dryBreakers.value = keep;
+      settingsChanged();
+    }
+    return why.length === 0;
+  }
+
   // ---- strategy, constraint, greedy ----------------------------------------
 
   /**
@@ -704,6 +964,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   async function setSpecOpts(o) {
     const old = specOpts.value;
     const want = { draft: o.draft ?? old.draft, n: clampInt(o.n ?? old.n, SPECULATE.min, SPECULATE.max) };
+    if (o.draft !== undefined) draftChosen = true;
     if (want.draft === old.draft && want.n === old.n) return true;
     specOpts.value = want;
     if (strategy.value !== 'speculative') return true;
@@ -785,11 +1046,23 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /**
    * Makes a loaded (or shipped) model the panel's model.  Nothing changes
    * when it fails: the error is shown and the current model stays.
-   * @param {string} id @param {{restart?: boolean}} [opts]
+   * @param {string} id @param {{restart?: boolean, edits?: Array<[number, number, number]>, keepText?: boolean}} [opts]
+   *   edits: the model's edits (default: none for another model, the
+   *   current ones for this one); keepText: write the same number of
+   *   steps again (an edit) instead of a new text
    */
   async function selectModel(id, opts = {}) {
     const entry = models.value.find((m) => m.id === id);
     if (!entry) return false;
+    // a new model starts unedited (a link's edits come with opts.edits)
+    const wantEdits = opts.edits ?? (id === modelId.value ? edits.value : []);
+    // the Worker's id: a model made or edited here is this panel's own (the
+    // elements of a page share a Worker); an edited shipped model is a copy
+    // beside the original
+    const own = entry.handmade || entry.text || (wantEdits.length && entry.builtin);
+    const wid = own ? `${id}${entry.builtin ? '~edited' : ''}@${session}` : id;
+    // an edit writes the same steps again: what they were before the reload
+    const keep = opts.keepText ? { steps: stepCount.value, forced: forced.value } : null;
     pause();
     busy.value = msg('model.loading', { name: modelLabel(entry) });
     loadingModel.value = id;
@@ -799,27 +1072,35 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     try {
       /** @type {ModelInfo} */
       let info;
-      if (entry.builtin) info = await client.request('loadModel', { model: id, builtin: id }, [], { onProgress });
+      if (entry.handmade) info = await client.request('loadModel', { model: wid, handmade: entry.handmade, edits: wantEdits, name: entry.name });
+      else if (entry.text) {
+        info = await client.request('loadModel', { model: wid, text: entry.text, edits: wantEdits, name: entry.name }, [], { onProgress });
+      } else if (entry.builtin) info = await client.request('loadModel', { model: wid, builtin: id, edits: wantEdits }, [], { onProgress });
       else if (entry.url) {
         info = await client.request('loadModel', { model: id, url: entry.url, tokenizerUrl: entry.tokenizerUrl ?? null, name: entry.name }, [], { onProgress });
       } else info = /** @type {ModelInfo} */ (entry.info);
       progress.value = null;
-      await client.request('openSession', { session, model: id });
+      const row = entry.handmade ? await client.request('modelRow', { model: wid, row: 0 }) : null;
+      await client.request('openSession', { session, model: wid });
       ++epoch; // the old session's answers no longer apply
       batch(() => {
         modelId.value = id;
+        edits.value = wantEdits;
+        modelRow.value = row;
         model.value = info;
         steps.value = [];
         next.value = null;
         status.value = null;
         samples.value = null;
         lab.value = null;
+        generated.value = null;
         beam.value = null;
         spec.value = null;
         peeked.value = null;
         if (params.value.top_k > info.vocab) params.value = { ...params.value, top_k: info.vocab };
         if (bans.value.some((t) => t >= info.vocab)) bans.value = bans.value.filter((t) => t < info.vocab);
         if (biases.value.some(([t]) => t >= info.vocab)) biases.value = biases.value.filter(([t]) => t < info.vocab);
+        if (!draftChosen) specOpts.value = { ...specOpts.value, draft: defaultDraft(id) };
         setError('model');
       });
     } catch (err) {
@@ -831,6 +1112,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     }
     busy.value = '';
     loadingModel.value = '';
+    if (keep) return restart(keep); // an edit: the same text written again with the edited model
     if (opts.restart !== false) {
       // a prompt this model cannot encode: say so and start without it
       if (!(await restart()) && prompt.value) {
@@ -840,6 +1122,61 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       }
     }
     return true;
+  }
+
+  /**
+   * Makes the hand-made model (spec: "logits:2,1,0", "probs:...") the
+   * panel's model; its edits start afresh.  A spec the engine refuses
+   * keeps the old model, and the engine's message is shown.
+   * @param {string} spec
+   */
+  async function setHandmade(spec) {
+    const old = models.value;
+    const entry = { id: HANDMADE_ID, name: 'Hand-made', builtin: false, handmade: spec };
+    models.value = [...old.filter((m) => m.id !== HANDMADE_ID), entry];
+    const ok = await selectModel(HANDMADE_ID, { edits: [] });
+    if (!ok) {
+      const was = old.find((m) => m.id === HANDMADE_ID);
+      models.value = was ? old : old.filter((m) => m.id !== HANDMADE_ID);
+    }
+    return ok;
+  }
+
+  /**
+   * Trains a bigram on the learner's text (pasted, or a dropped .txt) in
+   * the engine, and switches to it.  Bad text keeps the old model and
+   * shows the engine's message.
+   * @param {string | Blob} source
+   */
+  async function trainOn(source) {
+    const bytes = typeof source === 'string' ? new TextEncoder().encode(source) : new Uint8Array(await source.arrayBuffer());
+    const entry = { id: TEXT_ID, name: 'Your text', builtin: false, text: bytes };
+    const old = models.value;
+    models.value = [...old.filter((m) => m.id !== TEXT_ID), entry];
+    const ok = await selectModel(TEXT_ID, { edits: [] });
+    if (!ok) models.value = old;
+    return ok;
+  }
+
+  /**
+   * Sets the model's probability of token in the distribution shown (the
+   * bigram's row of the text's last token; a hand-made model's only row) to
+   * p, on a copy of the model, and writes the text again with it.
+   * @param {number} token @param {number} p
+   */
+  async function editProb(token, p) {
+    const entry = models.value.find((m) => m.id === modelId.value);
+    if (!entry || !canEdit.value) return false;
+    const q = Math.min(0.999, Math.max(0.001, Math.round(p * 1000) / 1000));
+    const row = model.value?.kind === 'handmade' ? 0 : await client.request('contextToken', { session });
+    if (!Number.isInteger(row) || row < 0) return false;
+    return selectModel(entry.id, { edits: [...edits.value, [row, token, q]], keepText: true });
+  }
+
+  /** Drops the edits: the model as it was loaded, the text written again. */
+  function resetModel() {
+    if (!edits.value.length) return Promise.resolve(true);
+    return selectModel(modelId.value, { edits: [], keepText: true });
   }
 
   /**
@@ -884,8 +1221,11 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       strategy.value = state.strategy ?? 'sample';
       beamOpts.value = { ...(state.beam ?? beamOpts.value) };
       specOpts.value = { ...(state.spec ?? specOpts.value) };
+      // a link that speculates names its draft (none: the bigram, as ever)
+      draftChosen = state.strategy === 'speculative' || (state.spec?.draft ?? 'bigram') !== 'bigram';
       bans.value = [...(state.bans ?? [])];
       biases.value = (state.biases ?? []).map(([t, v]) => /** @type {[number, number]} */ ([t, v]));
+      dryBreakers.value = [...(state.dryBreakers ?? [])];
       if (state.speed !== undefined) speed.value = state.speed;
       if (state.barAction !== undefined) barAction.value = state.barAction;
       barScale.value = state.barScale ?? 'linear';
@@ -894,7 +1234,18 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       setError('constraint');
       setError('spec');
     });
-    let ok = modelId.value === state.model || (await selectModel(state.model, { restart: false }));
+    // a hand-made spec, and the link's edits of the model
+    let modelWanted = state.model;
+    let sameSpec = true;
+    if (isHandmadeSpec(modelWanted)) {
+      const entry = { id: HANDMADE_ID, name: 'Hand-made', builtin: false, handmade: modelWanted };
+      sameSpec = models.value.find((m) => m.id === HANDMADE_ID)?.handmade === modelWanted;
+      if (!sameSpec) models.value = [...models.value.filter((m) => m.id !== HANDMADE_ID), entry];
+      modelWanted = HANDMADE_ID;
+    }
+    const linkEdits = state.edits ?? [];
+    let ok = (modelId.value === modelWanted && sameSpec && JSON.stringify(edits.value) === JSON.stringify(linkEdits))
+      || (await selectModel(modelWanted, { restart: false, edits: linkEdits }));
     if (!ok && state.model !== fallback.model) {
       notes.push(msg('notice.modelFallback', { error: errors.value.model || msg('error.model', { file: '' }), model: modelLabel(BUILTIN_MODELS[0]) }));
       setError('model');
@@ -948,14 +1299,14 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     session,
     // state
     modelId, loadingModel, model, models, params, activeParam, samplers, seed, prompt, steps, forced, next, status,
-    focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready,
+    focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready, generating, generated,
     viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr,
-    strategy, beamOpts, specOpts, constraint, bans, biases, barAction, barScale, lab, beam, spec, peeked, peekShown,
-    settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
+    strategy, decoder, beamOpts, specOpts, constraint, bans, biases, dryBreakers, barAction, barScale, lab, beam, spec, peeked, peekShown, edits, canEdit,
+    modelRow, settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
     // actions
-    init, load, restart, step, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview, setOrder, setStageOn,
-    branch, pick, pin, clickBar, toggleBan, setBans, setBias, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,
-    selectModel, loadFiles, dismissNotices, setStrategy, setBeamOpts, setSpecOpts, setConstraint, greedyVia,
+    init, load, restart, step, generate, stopGenerate, hoverStep, ensureRecord, play, pause, togglePlay, setParam, setParams, applyPreset, refreshPreview, setOrder, setStageOn,
+    branch, pick, pin, clickBar, toggleBan, setBans, setBias, setDryBreakers, drawSamples, clearSamples, setSeed, rollSeed, setPrompt,
+    selectModel, loadFiles, setHandmade, trainOn, editProb, resetModel, dismissNotices, setStrategy, setBeamOpts, setSpecOpts, setConstraint, greedyVia,
     reset: () => restart(),
   };
 }

@@ -170,7 +170,8 @@ describe('a panel', () => {
     expect(await panel.loadFiles(model, new Blob([charTokenizer()]))).toBe(true);
     expect(panel.modelId.value).toBe('file-1');
     expect(panel.model.value).toMatchObject({ kind: 'transformer', vocab: 33, seqLen: 8 });
-    expect(panel.models.value.map((m) => m.name)).toEqual(['Bigram names', 'Tiny transformer', 'tiny.bin']);
+    // (the tiny transformer's two drafts are in the list, offered as drafts only)
+    expect(panel.models.value.map((m) => m.name)).toEqual(['Bigram names', 'Tiny transformer', 'Bible draft (1-layer transformer)', 'Bible bigram', 'tiny.bin']);
     for (let i = 0; i < 10; i++) await panel.step();
     expect(panel.status.value.ready).toBe(false);
     expect(panel.status.value.message).toMatch(/context is full|ended the text/);

@@ -26,18 +26,20 @@ const SINGLE = {
   spec: { draft: 'transformer', n: 3 },
   bans: [3, 17],
   biases: [[5, 2.5], [20, -1]],
+  dryBreakers: ['\n', ':', '_a,b~'],
   constraint: { kind: 'regex', regex: '[a-z ]+(,|\\.)' },
   speed: 42,
   barAction: 'force',
   theme: 'dark',
   samplers: 'llama.cpp',
   changes: [
-    { from: 3, params: { ...defaultParams(), temperature: 1.5, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], biases: [[1, 1]], samplers: 'hf' },
-    { from: 7, params: { ...defaultParams(), temperature: 0.7, top_k: 0, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2, dry_multiplier: 0.8 }, bans: [], biases: [], samplers: 'temperature,top_p' },
-    { from: 9, params: { ...defaultParams(), temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], biases: [[1, 1]], samplers: 'hf' },
+    { from: 3, params: { ...defaultParams(), temperature: 1.5, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], biases: [[1, 1]], dryBreakers: ['x'], samplers: 'hf' },
+    { from: 7, params: { ...defaultParams(), temperature: 0.7, top_k: 0, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2, dry_multiplier: 0.8 }, bans: [], biases: [], dryBreakers: [], samplers: 'temperature,top_p' },
+    { from: 9, params: { ...defaultParams(), temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], biases: [[1, 1]], dryBreakers: ['x'], samplers: 'hf' },
   ],
   barScale: 'log',
   lang: 'de',
+  edits: [[0, 2, 0.5], [3, 5, 0.25]],
 };
 
 /** compare mode's settings */
@@ -129,6 +131,10 @@ describe('every control\'s setting reaches the link and comes back', () => {
     p.toggleBan(5);
     p.setBias(7, 1.5);
     p.setBias(9, -3);
+    expect(await p.setDryBreakers(['\n', 'a'])).toBe(true);
+    expect(await p.setDryBreakers(['\n', 'a', 'abcdefghijk'])).toBe(false); // more than 8 of the bigram's tokens: left out
+    expect(String(p.errors.value.dry)).toBe('dry-sequence-breaker: "abcdefghijk" is more than 8 tokens');
+    expect(p.dryBreakers.value).toEqual(['\n', 'a']);
     await p.step(10); // a forced first token
     for (let i = 0; i < 6; i++) await p.step();
     await p.setBeamOpts({ width: 2, lengthPenalty: 0.7 });
@@ -143,7 +149,7 @@ describe('every control\'s setting reaches the link and comes back', () => {
     expect(fresh.language.chosen.value).toBe('es');
     expect(link).toContain('beams=2');
     expect(link).toContain('speculate=6');
-    expect(link).toContain('ban=5&logit_bias=7=1.5,9=-3');
+    expect(link).toContain('ban=5&logit_bias=7=1.5,9=-3&dry_sequence_breakers=%5B%22%5Cn%22,%22a%22%5D');
     expect(fresh.hashState.value).toEqual(app.hashState.value);
     expect(fresh.main.text.value).toBe(p.text.value);
     expect(fresh.main.speed.value).toBe(25);

@@ -13,7 +13,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ORDER_PRESETS, PARAM_SPECS, STAGES, orderOf, stageOn } from '../app/params.js';
 import { ParamSlider } from './Controls.jsx';
 import { useI18n } from './I18n.jsx';
-import { BanList, BiasList } from './LabControls.jsx';
+import { BanList, BiasList, BreakerList } from './LabControls.jsx';
 
 /** the order's presets: the engine's name and the button's (catalogue key) */
 const PRESET_BUTTONS = /** @type {const} */ ([['', 'chain.default'], ['hf', 'chain.hf'], ['llama.cpp', 'chain.llamacpp']]);
@@ -262,6 +262,7 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
           {bias && <BanList panel={panel} onChanged={onChanged} />}
           {bias && <BiasList panel={panel} uid={uid} onChanged={onChanged} />}
           {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
+          {name === 'dry' && <BreakerList panel={panel} uid={uid} onChanged={onChanged} />}
           {onRemove && (
             <button type="button" class="spg-link" data-testid="stage-remove" onClick={onRemove}>
               {t('chain.remove', { name: stageLabel })}

@@ -8,9 +8,14 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { PROGRESS_MIN_BYTES } from '../app/panel.js';
 import { BEAM_STAGES, PARAM_SPECS, SPEC, sliderMax } from '../app/params.js';
 import { Rich, Say, modelName, useI18n } from './I18n.jsx';
+import { HANDMADE_ID } from '../app/panel.js';
+import { HandmadeEditor, PRESETS, TextTrainer } from './ModelMaker.jsx';
 import { Slider } from './Slider.jsx';
 
 const LOAD_FILE = '__load_file__';
+const NEW_HANDMADE = '__handmade__';
+/** a model's kind, as its line under the menu says it (catalogue keys) */
+const KIND_NAME = /** @type {Record<string, string>} */ ({ bigram: 'model.kindBigram', transformer: 'model.kindTransformer', handmade: 'model.kindHandmade' });
 
 /**
  * Which of the chosen (or dropped) files is the tokenizer: the one whose
@@ -48,6 +53,11 @@ export function ModelPicker({ panel, uid }) {
   const onChange = async (/** @type {Event} */ e) => {
     const select = /** @type {HTMLSelectElement} */ (e.currentTarget);
     const value = select.value;
+    if (value === NEW_HANDMADE) {
+      const ok = await panel.setHandmade(PRESETS[0].spec);
+      if (!ok) select.value = panel.modelId.value;
+      return;
+    }
     if (value === LOAD_FILE) {
       select.value = panel.modelId.value;
       setOpen(true);
@@ -72,6 +82,8 @@ export function ModelPicker({ panel, uid }) {
   };
 
   const error = panel.errors.value.model;
+  // a single panel makes models (hand-made, your text); compare mode's shared picker does not
+  const makes = 'setHandmade' in panel;
   return (
     <div
       class={`spg-field spg-model${over ? ' is-over' : ''}`}
@@ -82,14 +94,15 @@ export function ModelPicker({ panel, uid }) {
     >
       <label for={`${uid}-model`}>{t('model.label')}</label>
       <select id={`${uid}-model`} ref={selectRef} value={shownId} onChange={onChange} disabled={!!busy && !panel.ready.value} data-testid="model-select">
-        {panel.models.value.map((m) => <option key={m.id} value={m.id}>{modelName(i18n, m)}</option>)}
+        {panel.models.value.filter((m) => !m.draftOnly || m.id === shownId).map((m) => <option key={m.id} value={m.id}>{modelName(i18n, m)}</option>)}
+        {makes && !panel.models.value.some((m) => m.id === HANDMADE_ID) && <option value={NEW_HANDMADE}>{t('model.newHandmade')}</option>}
         <option value={LOAD_FILE}>{t('model.loadFile')}</option>
       </select>
       {loading && <small class="spg-hint" data-testid="model-info" data-loading="true">{t('model.loading', { name: modelName(i18n, loading) })}</small>}
       {!loading && panel.model.value && (
         <small class="spg-hint" data-testid="model-info">
           {t(panel.model.value.seqLen > 0 ? 'model.infoContext' : 'model.info', {
-            kind: t(panel.model.value.kind === 'bigram' ? 'model.kindBigram' : 'model.kindTransformer'),
+            kind: t(KIND_NAME[panel.model.value.kind] ?? 'model.kindTransformer'),
             count: panel.model.value.vocab,
             context: panel.model.value.seqLen,
           })}
@@ -113,8 +126,10 @@ export function ModelPicker({ panel, uid }) {
           }}
         />
       </details>
+      {makes && <TextTrainer panel={/** @type {import('../app/panel.js').Panel} */ (panel)} uid={uid} />}
       <ModelProgress panel={panel} />
       {error && <p class="spg-error" role="alert" data-testid="model-error"><Say m={error} /></p>}
+      {makes && <HandmadeEditor panel={/** @type {import('../app/panel.js').Panel} */ (panel)} uid={uid} />}
     </div>
   );
 }

@@ -21,17 +21,51 @@ function useTail(/** @type {unknown} */ dep) {
 }
 
 /**
- * The best beam's text.
- * @param {{prompt: string, beam: import('../app/panel.js').BeamState | null, live: boolean}} props
+ * The best beam's text (under a constraint, the best complete one), one
+ * span per token: hovering or clicking a token shows the distribution
+ * beam search ranked it in (time travel), arrow keys step through.
+ * @param {{prompt: string, beam: import('../app/panel.js').BeamState | null, live: boolean,
+ *   steps: import('../worker/summary.js').StepSummary[], focus: number | null,
+ *   onHover: (i: number | null) => void, onFocus: (i: number | null) => void}} props
  */
-export function BeamText({ prompt, beam, live }) {
-  const { t } = useI18n();
-  const best = beam?.hypotheses[0];
-  const ref = useTail(best?.text);
+export function BeamText({ prompt, beam, live, steps, focus, onHover, onFocus }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const ref = useTail(steps.length);
+  /** @param {Event} e */
+  const stepOf = (e) => {
+    const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-step]'));
+    return el ? Number(el.dataset.step) : null;
+  };
+  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
+    if (!steps.length) return;
+    let i = focus;
+    if (e.key === 'ArrowLeft') i = i === null ? steps.length - 1 : Math.max(0, i - 1);
+    else if (e.key === 'ArrowRight') i = i === null ? null : i + 1 >= steps.length ? null : i + 1;
+    else if (e.key === 'Home') i = 0;
+    else if (e.key === 'End' || e.key === 'Escape') i = null;
+    else return;
+    e.preventDefault();
+    onFocus(i);
+  };
   return (
-    <div ref={ref} class={`spg-output${live ? ' is-live' : ''}`} dir="auto" data-testid="output" tabIndex={0} role="group" aria-label={t('beams.textLabel')}>
+    <div
+      ref={ref} class={`spg-output${live ? ' is-live' : ''}`} dir="auto" data-testid="output" tabIndex={0} role="group"
+      aria-label={t('beams.textLabel')}
+      onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
+      onMouseLeave={() => onHover(null)}
+      onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
+      onKeyDown={onKeyDown}
+    >
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
-      {best && <span data-testid="beam-best">{best.text}</span>}
+      {beam && (
+        <span data-testid="beam-best">
+          {steps.map((s, i) => (
+            <span key={i} class={`spg-tok${i === focus ? ' is-focus' : ''}`} data-step={String(i)} data-testid="beam-token"
+              data-token={String(s.token)} title={t('beams.tokenTitle', { n: i + 1, piece: JSON.stringify(s.piece), p: i18n.fixed(s.p, 3) })}>{s.piece}</span>
+          ))}
+        </span>
+      )}
     </div>
   );
 }
@@ -79,6 +113,40 @@ export function BeamList({ beam, prompt }) {
   );
 }
 
+/**
+ * The last rejection: the draft the model turned down, and the residual
+ * max(0, p − q) its replacement was drawn from, as bars beside p and q.
+ * @param {{round: import('../worker/host.js').SpecRound}} props
+ */
+function Residual({ round }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const res = /** @type {import('../worker/host.js').SpecResidual} */ (round.residual);
+  const rejected = round.rejected;
+  const top = Math.max(...res.bars.map((b) => Math.max(b.r, b.p, b.q)), 1e-9);
+  const pct = (/** @type {number} */ x) => `${((100 * x) / top).toFixed(1)}%`;
+  return (
+    <figure class="spg-residual" data-testid="spec-residual" data-round={String(round.round)}>
+      <figcaption>
+        <Rich k="spec.residualCaption" vars={{ round: round.round, draft: <b class="spg-mono">{rejected ? showPiece(rejected.piece) : '?'}</b>, mass: i18n.fixed(res.mass, 3) }} />
+      </figcaption>
+      <table class="spg-residual-bars">
+        <thead><tr><th>{t('spec.residualToken')}</th><th>{t('spec.residualP')}</th><th>{t('spec.residualQ')}</th><th>{t('spec.residual')}</th></tr></thead>
+        <tbody>
+          {res.bars.map((b) => (
+            <tr key={b.token} class={rejected && b.token === rejected.token ? 'is-rejected' : ''} data-testid="residual-bar" data-token={String(b.token)} data-r={String(b.r)}>
+              <td class="spg-mono">{showPiece(b.piece)}</td>
+              <td><span class="spg-rbar is-p" style={{ width: pct(b.p) }} />{i18n.fixed(b.p, 3)}</td>
+              <td><span class="spg-rbar is-q" style={{ width: pct(b.q) }} />{i18n.fixed(b.q, 3)}</td>
+              <td><span class="spg-rbar is-r" style={{ width: pct(b.r) }} />{i18n.fixed(b.r, 3)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
 /** what each fate of a speculative token means (catalogue keys) */
 const STATUS_TEXT = { accepted: 'spec.accepted', corrected: 'spec.corrected', bonus: 'spec.bonus' };
 
@@ -87,22 +155,49 @@ const STATUS_TEXT = { accepted: 'spec.accepted', corrected: 'spec.corrected', bo
  * one token at a time would be; each token's fate is a mark that moves
  * nothing (accepted drafts underlined, the model's corrections wavy, bonus
  * tokens boxed).  The rejected drafts are in the rounds view.
- * @param {{prompt: string, spec: import('../app/panel.js').SpecState | null, live: boolean}} props
+ * Hovering a token shows its step's distribution, a click pins it (time
+ * travel), arrow keys step through the tokens, Escape goes back to the
+ * live step (as OutputText).
+ * @param {{prompt: string, spec: import('../app/panel.js').SpecState | null, live: boolean,
+ *   focus?: number | null, onHover?: (i: number | null) => void, onFocus?: (i: number | null) => void}} props
  */
-export function SpecText({ prompt, spec, live }) {
+export function SpecText({ prompt, spec, live, focus = null, onHover = () => {}, onFocus = () => {} }) {
   const { t } = useI18n();
   const tokens = spec?.tokens ?? [];
   const ref = useTail(tokens.length);
+  /** @param {Event} e */
+  const stepOf = (e) => {
+    const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-step]'));
+    return el ? Number(el.dataset.step) : null;
+  };
+  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
+    if (!tokens.length) return;
+    let i = focus;
+    if (e.key === 'ArrowLeft') i = i === null ? tokens.length - 1 : Math.max(0, i - 1);
+    else if (e.key === 'ArrowRight') i = i === null ? null : i + 1 >= tokens.length ? null : i + 1;
+    else if (e.key === 'Home') i = 0;
+    else if (e.key === 'End' || e.key === 'Escape') i = null;
+    else return;
+    e.preventDefault();
+    onFocus(i);
+  };
   /** the draft each corrected token replaced (for its tooltip) */
   const replaced = new Map();
   for (const r of spec?.rounds ?? []) {
     if (r.rejected) {
-      const at = r.tokens.find((t) => t.status === 'corrected');
+      const at = r.tokens.find((x) => x.status === 'corrected');
       if (at) replaced.set(at.index, r.rejected);
     }
   }
   return (
-    <div ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} dir="auto" data-testid="output" tabIndex={0} role="group" aria-label={t('spec.textLabel')}>
+    <div
+      ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} dir="auto" data-testid="output" tabIndex={0} role="group"
+      aria-label={t('spec.textLabel')}
+      onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
+      onMouseLeave={() => onHover(null)}
+      onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
+      onKeyDown={onKeyDown}
+    >
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
       {tokens.map((x) => {
         const r = replaced.get(x.index);
@@ -110,7 +205,8 @@ export function SpecText({ prompt, spec, live }) {
         return (
           <span
             key={x.index}
-            class={`spg-spec-tok is-${x.status}`}
+            class={`spg-spec-tok is-${x.status}${x.index === focus ? ' is-focus' : ''}`}
+            data-step={String(x.index)}
             data-testid="spec-token"
             data-status={x.status}
             data-token={String(x.token)}
@@ -137,8 +233,15 @@ export function SpecRounds({ spec, draftName }) {
   const { t } = i18n;
   if (!spec) return <p class="spg-hint">{t('spec.none')}</p>;
   const tot = spec.totals;
+  const w = spec.work;
   const generated = spec.tokens.length;
   const recent = spec.rounds.slice(-8).reverse();
+  let lastRejection = null;
+  for (const r of spec.rounds) if (r.residual) lastRejection = r;
+  // the median of the rounds' ratios: the first rounds run the engine's
+  // code cold, and other work on the machine hits single rounds
+  const ratios = spec.rounds.filter((r) => r.ms > 0 && r.plainMs > 0).map((r) => r.plainMs / r.ms).sort((a, b) => a - b);
+  const speedup = ratios.length ? ratios[Math.floor((ratios.length - 1) / 2)] : null;
   return (
     <div class="spg-spec">
       <dl class="spg-readouts">
@@ -148,19 +251,26 @@ export function SpecRounds({ spec, draftName }) {
           <dd class="spg-sub">{t('spec.ofDrafts', { accepted: tot.accepted, count: tot.drafted })}</dd>
         </div>
         <div>
-          <dt>{t('spec.rounds')}</dt>
-          <dd data-testid="spec-rounds" data-value={String(tot.rounds)}>{i18n.int(tot.rounds)}</dd>
-          <dd class="spg-sub">{t('spec.tokens', { count: generated })}</dd>
+          <dt>{t('spec.perPassLabel')}</dt>
+          <dd data-testid="spec-per-pass" data-passes={String(w?.targetPasses ?? 0)}>{w && w.targetPasses ? i18n.fixed(generated / w.targetPasses, 2) : '–'}</dd>
+          <dd class="spg-sub">{t('spec.tokensPasses', { tokens: t('spec.tokens', { count: generated }), count: w?.targetPasses ?? 0 })}</dd>
+        </div>
+        <div>
+          <dt>{t('spec.speedup')}</dt>
+          <dd data-testid="spec-speedup" data-ms={String(w?.ms ?? 0)} data-plain-ms={String(w?.plainMs ?? 0)}>{speedup ? t('spec.times', { x: i18n.fixed(speedup, 2) }) : '–'}</dd>
+          <dd class="spg-sub">{w ? t('spec.measured', { count: ratios.length, ms: i18n.fixed(w.ms, 1), plainMs: i18n.fixed(w.plainMs, 1) }) : ''}</dd>
         </div>
         <div>
           <dt>{t('spec.positions')}</dt>
           <dd data-testid="spec-positions" data-value={String(tot.targetPositions)}>{i18n.int(tot.targetPositions)}</dd>
-          <dd class="spg-sub">{t('spec.byModel')}</dd>
+          <dd class="spg-sub">{w ? t('spec.fedIn', { fed: w.targetFed, count: tot.rounds }) : t('spec.byModel')}</dd>
         </div>
       </dl>
       <p class="spg-hint">
-        <Rich k="spec.perPass" vars={{ draft: <>{draftName}</>, count: spec.n, perPass: tot.rounds ? i18n.fixed(generated / tot.rounds, 2) : '–' }} />
+        <Rich k={w && !w.matched ? 'spec.perRoundMapped' : 'spec.perRound'} vars={{ draft: <>{draftName}</>, count: spec.n }} />
+        {' '}{t('spec.batched')}
       </p>
+      {lastRejection && <Residual round={lastRejection} />}
       <ol class="spg-rounds" reversed>
         {recent.map((r) => {
           const cut = r.tokens.findIndex((x) => x.status !== 'accepted');

@@ -9,6 +9,7 @@ import { createContext, h } from 'preact';
 import { useContext } from 'preact/hooks';
 
 import { LANGUAGES, english, languageName } from '../i18n/index.js';
+import { modelLabel } from '../app/panel.js';
 
 export const I18nContext = createContext(english());
 
@@ -114,15 +115,12 @@ export function LanguageSwitch({ language, uid = 'spg' }) {
   );
 }
 
-/** the shipped models' names */
-const MODEL_NAMES = /** @type {Record<string, string>} */ ({ bigram: 'model.bigram', transformer: 'model.transformer' });
-
 /**
- * A model's name as the menu shows it: a shipped model's in the language
- * on hand, a file's as it is.
+ * A model's name as the menu shows it: a shipped or made model's in the
+ * language on hand, a file's as it is.
  * @param {import('../i18n/index.js').I18n} i18n
  * @param {{id: string, name: string, builtin?: boolean}} entry
  */
 export function modelName(i18n, entry) {
-  return entry.builtin && MODEL_NAMES[entry.id] ? i18n.t(MODEL_NAMES[entry.id]) : entry.name;
+  return i18n.text(modelLabel(entry));
 }

@@ -93,9 +93,12 @@ describe('beams and speculative rounds', () => {
   const spec = {
     draft: 'bigram', n: 2,
     totals: { drafted: 4, accepted: 2, rounds: 2, targetPositions: 5 },
+    // two batched passes: the drafts of round 1 (and nothing before), the bonus and round 2's drafts
+    work: { targetPasses: 2, targetFed: 5, matched: true, ms: 4, plainMs: 6 },
     rounds: [
-      { round: 1, index: 0, drafted: [{ token: 1, piece: 'a' }, { token: 2, piece: 'b' }], tokens: [{ index: 0, token: 1, piece: 'a', status: 'accepted', end: false }, { index: 1, token: 2, piece: 'b', status: 'accepted', end: false }, { index: 2, token: 3, piece: 'c', status: 'bonus', end: false }], rejected: null },
-      { round: 2, index: 3, drafted: [{ token: 4, piece: 'd' }, { token: 5, piece: 'e' }], tokens: [{ index: 3, token: 6, piece: 'f', status: 'corrected', end: false }], rejected: { token: 4, piece: 'd' } },
+      { round: 1, index: 0, drafted: [{ token: 1, piece: 'a' }, { token: 2, piece: 'b' }], tokens: [{ index: 0, token: 1, piece: 'a', status: 'accepted', end: false }, { index: 1, token: 2, piece: 'b', status: 'accepted', end: false }, { index: 2, token: 3, piece: 'c', status: 'bonus', end: false }], rejected: null, fed: 2, residual: null, ms: 3, plainMs: 3 },
+      { round: 2, index: 3, drafted: [{ token: 4, piece: 'd' }, { token: 5, piece: 'e' }], tokens: [{ index: 3, token: 6, piece: 'f', status: 'corrected', end: false }], rejected: { token: 4, piece: 'd' }, fed: 3, ms: 1, plainMs: 3,
+        residual: { mass: 0.5, bars: [{ token: 6, piece: 'f', p: 0.6, q: 0.1, r: 1 }, { token: 4, piece: 'd', p: 0.1, q: 0.6, r: 0 }] } },
     ],
   };
   spec.tokens = spec.rounds.flatMap((r) => r.tokens);
@@ -119,7 +122,14 @@ describe('beams and speculative rounds', () => {
     expect(rounds.map((r) => r.dataset.round)).toEqual(['2', '1']);
     expect([...rounds[0].querySelectorAll('.spg-draft')].map((d) => d.className)).toEqual(['spg-draft is-rejected', 'spg-draft is-unchecked']);
     expect([...rounds[1].querySelectorAll('.spg-draft')].map((d) => d.className)).toEqual(['spg-draft is-accepted', 'spg-draft is-accepted']);
-    expect(container.textContent).toContain('2.00 tokens per pass');
+    // 4 tokens in 2 passes of the model
+    expect(screen.getByTestId('spec-per-pass').textContent).toBe('2.00');
+    // the median of the rounds' ratios, plain time / round time: 1 and 3
+    expect(screen.getByTestId('spec-speedup').textContent).toBe('1.00×');
+    // the last rejection: the draft d, and the residual it was resampled from
+    expect(screen.getByTestId('spec-residual').dataset.round).toBe('2');
+    expect(screen.getAllByTestId('residual-bar').map((b) => b.dataset.r)).toEqual(['1', '0']);
+    expect(container.textContent).toContain('turned down the draft d');
   });
 });
 

@@ -380,3 +380,63 @@ export function BiasList({ panel, uid, onChanged }) {
     </div>
   );
 }
+
+/** llama.cpp's default DRY sequence breakers */
+const LLAMA_CPP_BREAKERS = ['\n', ':', '"', '*'];
+
+/**
+ * DRY's sequence breakers: texts that end a repeat (the engine makes each
+ * the model's tokens, 1 to 8 of them).  Each is a chip that removes it; a
+ * field adds one (\n for a newline); one click sets llama.cpp's.
+ * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void}} props
+ */
+export function BreakerList({ panel, uid, onChanged }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const list = panel.dryBreakers.value;
+  const [text, setText] = useState('');
+  const set = (/** @type {string[]} */ next) => { panel.setDryBreakers(next); onChanged?.(); };
+  const add = () => {
+    const v = text.replace(/\\n/g, '\n').replace(/\\t/g, '\t');
+    if (v) set([...list, v]);
+    setText('');
+  };
+  const same = list.length === LLAMA_CPP_BREAKERS.length && list.every((x, i) => x === LLAMA_CPP_BREAKERS[i]);
+  return (
+    <div class="spg-field spg-breakers" data-testid="dry-breakers">
+      <span class="spg-label" id={`${uid}-breakers-label`}>{t('dry.breakers')}</span>
+      {list.length > 0 && (
+        <ul class="spg-chips" aria-labelledby={`${uid}-breakers-label`}>
+          {list.map((b) => (
+            <li key={b}>
+              <button type="button" class="spg-chip" data-testid="dry-breaker" aria-label={t('dry.remove', { name: pieceName(b, i18n) })} onClick={() => set(list.filter((x) => x !== b))}>
+                <span class="spg-mono">{showPiece(b)}</span> <span aria-hidden="true">×</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div class="spg-row">
+        <label class="spg-sr" for={`${uid}-breaker-new`}>{t('dry.new')}</label>
+        <input
+          id={`${uid}-breaker-new`}
+          type="text"
+          size={6}
+          value={text}
+          placeholder={t('dry.placeholder')}
+          autocomplete="off"
+          spellcheck={false}
+          data-testid="dry-breaker-text"
+          onInput={(e) => setText(/** @type {HTMLInputElement} */ (e.currentTarget).value)}
+          onKeyDown={(e) => { if (e.key === 'Enter') add(); }}
+        />
+        <button type="button" class="spg-btn spg-btn-small" data-testid="dry-breaker-add" disabled={!text} onClick={add}>{t('dry.add')}</button>
+        <button type="button" class="spg-btn spg-btn-small" data-testid="dry-breakers-llama" disabled={same} onClick={() => set(LLAMA_CPP_BREAKERS)}>
+          {t('dry.llama')}
+        </button>
+      </div>
+      <small class="spg-hint">{t('dry.hint')}</small>
+      {panel.errors.value.dry && <p class="spg-calm" role="status" data-testid="dry-error"><Say m={panel.errors.value.dry} /></p>}
+    </div>
+  );
+}

@@ -143,9 +143,9 @@ export function KVView({ lab, model, strategy }) {
   const costs = lab?.costs ?? [];
   const last = costs[costs.length - 1];
   const prev = costs.length > 1 ? costs[costs.length - 2] : null;
-  if (model?.kind === 'bigram' || (last && last.flops === 0)) {
+  if (model?.kind !== 'transformer' || (last && last.flops === 0)) {
     return (
-      <p class="spg-note" data-testid="kv-note">{t('kv.bigram', { count: last ? last.tokens : 0 })}</p>
+      <p class="spg-note" data-testid="kv-note">{t(model?.kind === 'handmade' ? 'kv.handmade' : 'kv.bigram', { count: last ? last.tokens : 0 })}</p>
     );
   }
   if (!last) return <p class="spg-hint">{t('kv.none')}</p>;

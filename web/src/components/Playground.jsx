@@ -18,17 +18,21 @@ import { BarAction, ConstraintField, GreedyRoads, StrategyPicker } from './LabCo
 import { KVView, Metrics } from './LabViews.jsx';
 import { NucleusView, Readouts } from './NucleusView.jsx';
 import { OutputText } from './OutputText.jsx';
-import { LOG_DECADES, ProbBars } from './ProbBars.jsx';
+import { EDIT_HINT, LOG_DECADES, ProbBars } from './ProbBars.jsx';
+import { EditedBadge } from './ModelMaker.jsx';
+import { KVPicture } from './KVPicture.jsx';
+import { FastForward } from './FastForward.jsx';
 
 /**
  * Step / Play / Reset and the speed: for a panel, or for compare mode's
  * panels in lockstep.
- * @param {{panel: {status: any, busy: any, playing: any, ready: any, speed: any, session: string,
+ * @param {{panel: {status: any, busy: any, playing: any, ready: any, speed: any, session: string, generating?: any,
  *   step: () => unknown, togglePlay: () => void, reset: () => unknown}, label?: string}} props
+ *   generating: a fast-forward is running (a single panel's Generate N)
  */
 export function Transport({ panel, label }) {
   const { t } = useI18n();
-  const ready = !!panel.status.value?.ready && !panel.busy.value;
+  const ready = !!panel.status.value?.ready && !panel.busy.value && !panel.generating?.value;
   const playing = panel.playing.value;
   return (
     <div class="spg-transport" role="group" aria-label={label ?? t('transport.label')}>
@@ -119,6 +123,9 @@ export function PhoneStrip({ panel, uid }) {
   );
 }
 
+/** what a past step's heading says of how its token came (catalogue keys, by strategy) */
+const PAST_STEP = /** @type {Record<string, string>} */ ({ sample: 'step.sampled', beam: 'step.beamHas', speculative: 'step.roundsGave' });
+
 /** What the bars show: the next token, or a past step (time travel). */
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 function StepHeading({ panel }) {
@@ -126,6 +133,13 @@ function StepHeading({ panel }) {
   const { t } = i18n;
   const s = panel.shown.value;
   const i = panel.viewIndex.value;
+  if (i !== null && !s) {
+    return (
+      <div class="spg-stephead is-past" data-testid="step-heading">
+        <p><Rich k="step.asking" vars={{ n: i + 1 }} /></p>
+      </div>
+    );
+  }
   if (i !== null && s) {
     const was = panel.steps.value[i];
     return (
@@ -140,10 +154,10 @@ function StepHeading({ panel }) {
           : (
             <p>
               <Rich
-                k={s.forced ? 'step.picked' : 'step.sampled'}
+                k={s.forced ? 'step.picked' : s.fastForwarded ? 'step.fastForwarded' : PAST_STEP[panel.strategy.value] ?? 'step.sampled'}
                 vars={{ n: i + 1, piece: showPiece(s.piece), p: i18n.pct(s.p), u: i18n.fixed(s.u, 3) }}
               />
-              <span class="spg-hint"> {t('step.pastHint')}</span>
+              <span class="spg-hint"> {t(panel.decoder.value.forcing ? 'step.pastHint' : 'step.pastHintNoForce')}</span>
             </p>
           )}
         {panel.focus.value !== null && (
@@ -217,15 +231,29 @@ export function Notices({ panel }) {
 export function Output({ panel }) {
   const how = panel.strategy.value;
   const live = !!panel.status.value?.ready;
-  if (how === 'beam') return <BeamText prompt={panel.prompt.value} beam={panel.beam.value} live={live} />;
-  if (how === 'speculative') return <SpecText prompt={panel.prompt.value} spec={panel.spec.value} live={live} />;
+  if (how === 'beam') {
+    return (
+      <BeamText
+        prompt={panel.prompt.value} beam={panel.beam.value} live={panel.viewIndex.value === null && live} steps={panel.steps.value}
+        focus={panel.focus.value} onHover={(i) => { panel.hover.value = i; }} onFocus={(i) => panel.pin(i)}
+      />
+    );
+  }
+  if (how === 'speculative') {
+    return (
+      <SpecText
+        prompt={panel.prompt.value} spec={panel.spec.value} live={panel.viewIndex.value === null && live}
+        focus={panel.focus.value} onHover={(i) => { panel.hover.value = i; }} onFocus={(i) => panel.pin(i)}
+      />
+    );
+  }
   return (
     <OutputText
       prompt={panel.prompt.value}
       steps={panel.steps.value}
       focus={panel.focus.value}
       live={panel.viewIndex.value === null && live}
-      onHover={(i) => { panel.hover.value = i; }}
+      onHover={(i) => panel.hoverStep(i)}
       onFocus={(i) => panel.pin(i)}
     />
   );
@@ -256,14 +284,20 @@ export function Bars({ panel, onBan }) {
   const { t } = useI18n();
   const live = panel.viewIndex.value === null;
   const force = panel.barAction.value === 'force' && panel.strategy.value === 'sample';
+  const editable = !onBan && panel.canEdit.value;
   return (
+    <>
+    {editable && <small class="spg-hint" data-testid="edit-hint">{t(EDIT_HINT)}</small>}
+    <EditedBadge panel={panel} />
     <ProbBars
       summary={panel.shown.value}
       samples={panel.shownSamples.value}
       scale={panel.barScale.value}
+      onEdit={editable ? (token, p) => { panel.editProb(token, p); } : null}
       onPick={(token, e) => (onBan && live ? onBan(token) : panel.clickBar(token, { force: !onBan && !!e?.shiftKey }))}
       pickHint={t(!live ? 'bars.hintBranch' : onBan ? 'bars.hintBan' : force ? 'bars.hintPick' : 'bars.hintBanShift')}
     />
+    </>
   );
 }
 
@@ -349,6 +383,7 @@ function KVCard({ panel, uid }) {
       <div class="spg-card-head">
         <h2 id={`${uid}-kv-h`}>{t('kv.heading')}</h2>
       </div>
+      <KVPicture panel={panel} />
       <KVView lab={panel.lab.value} model={panel.model.value} strategy={panel.strategy.value} />
     </section>
   );
@@ -391,7 +426,7 @@ export function Playground({ panel }) {
   // a phone: Step / Play / Reset move to the strip at the bottom
   const narrow = useMedia(NARROW);
   return (
-    <div class="spg-panel" data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-strategy={how}>
+    <div class={`spg-panel${panel.generating.value ? ' is-generating' : ''}`} data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-strategy={how}>
       <Notices panel={panel} />
       <div class="spg-layout">
         <aside class="spg-card spg-controls" aria-label={t('setup.label')}>
@@ -412,6 +447,7 @@ export function Playground({ panel }) {
             </div>
             <Output panel={panel} />
             <StatusLine panel={panel} />
+            <FastForward panel={panel} />
             <p class="spg-legend-text spg-hint">
               {t(how === 'beam' ? 'text.legendBeam' : how === 'speculative' ? 'text.legendSpec' : 'text.legend')}
             </p>
@@ -428,7 +464,9 @@ export function Playground({ panel }) {
               <SpecRounds spec={panel.spec.value} draftName={<DraftName panel={panel} />} />
             </section>
           )}
-          {how !== 'beam' && (
+          {/* beam search has no next-token distribution: the charts show a
+              token of the best beam's only while one is looked at */}
+          {(how !== 'beam' || panel.viewIndex.value !== null) && (
             <div class="spg-charts">
               <section class="spg-card spg-dist" aria-labelledby={`${uid}-bars-h`}>
                 <div class="spg-card-head">

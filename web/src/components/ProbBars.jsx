@@ -5,8 +5,15 @@
  * probability (ghost) and the final probability (solid), the stage that cut
  * the token, the sampled token, and optional sample-frequency ticks.  It
  * draws what the summary says; it computes no probability.
+ *
+ * Editing (onEdit): a handle at the end of each model (ghost) bar; dragging
+ * it (mouse, touch, pen) sets that token's model probability to where it is
+ * let go, and + / - (PageUp / PageDown: 10 points) on a focused bar move
+ * it by one point.  The engine makes the edit; the bars then show its
+ * numbers.  A click or Enter on a bar still bans (or picks) its token: the
+ * handle is a target of its own.
  */
-import { useId, useLayoutEffect, useRef } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 import { cutLabel, distributionText, pieceName, showPiece } from '../app/format.js';
 import { useI18n } from './I18n.jsx';
@@ -30,6 +37,21 @@ export function barLength(scale, top) {
 /** pointer travel (px) past which a press is a drag, not a click */
 const DRAG_PX = 5;
 
+/** The probability at a fraction f of the track: barLength's inverse. @param {import('../app/hash.js').BarScale} scale @param {number} top @param {number} f */
+export function probAt(scale, top, f) {
+  const x = Math.max(0, Math.min(1, f));
+  if (scale === 'max') return x * top;
+  if (scale === 'log') return 10 ** ((x - 1) * LOG_DECADES);
+  return x;
+}
+
+/** what the keys and the handle do, said in the bars' hint and titles (a catalogue key) */
+export const EDIT_HINT = 'bars.editHint';
+/** edits stay inside (0, 1): the engine needs the others to share something */
+const EDIT_MIN = 0.001;
+const EDIT_MAX = 0.999;
+const clampEdit = (/** @type {number} */ p) => Math.min(EDIT_MAX, Math.max(EDIT_MIN, Math.round(p * 1000) / 1000));
+
 /**
  * @param {{
  *   summary: import('../worker/summary.js').StepSummary | null,
@@ -38,13 +60,17 @@ const DRAG_PX = 5;
  *   pickHint?: string,
  *   label?: string,
  *   scale?: import('../app/hash.js').BarScale,
+ *   onEdit?: ((token: number, p: number) => void) | null,
  * }} props
+ *   onEdit: the model can be edited (a drag on a bar's handle, + / - keys)
  */
-export function ProbBars({ summary, samples = null, onPick, pickHint = '', label, scale = 'linear' }) {
+export function ProbBars({ summary, samples = null, onPick, pickHint = '', label, scale = 'linear', onEdit = null }) {
   const i18n = useI18n();
   const { t } = i18n;
   const pct = i18n.pct;
   const name = label ?? t('bars.label');
+  /** a handle being dragged: its token and where it is (the learner's value, until the engine answers) */
+  const [dragging, setDragging] = useState(/** @type {{id: number, p: number} | null} */ (null));
   const listRef = useRef(/** @type {HTMLDivElement | null} */ (null));
   const summaryId = `spg-dist-${useId()}`;
   /** the bar that holds the list's one tab stop (the last one focused) */
@@ -87,8 +113,23 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   const stopId = tabStop.current !== null && Array.prototype.includes.call(summary.ids.subarray(0, n), tabStop.current)
     ? tabStop.current : sampled >= 0 ? sampled : summary.ids[0];
 
+  /** + / - (and PageUp / PageDown) on a focused bar: its model probability by 1 (10) points */
+  const editKey = (/** @type {KeyboardEvent} */ e) => {
+    const step = { '+': 0.01, '=': 0.01, '-': -0.01, '_': -0.01, '−': -0.01, PageUp: 0.1, PageDown: -0.1 }[e.key];
+    if (!onEdit || step === undefined || e.ctrlKey || e.metaKey || e.altKey) return false;
+    const bar = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-token]'));
+    const id = bar ? Number(bar.dataset.token) : NaN;
+    const i = Array.prototype.indexOf.call(summary.ids.subarray(0, n), id);
+    if (i < 0) return false;
+    e.preventDefault();
+    keepFocus.current = id;
+    onEdit(id, clampEdit(summary.raw[i] + step));
+    return true;
+  };
+
   /** Arrow keys move between the bars (one tab stop for the whole list). */
   const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
+    if (editKey(e)) return;
     if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
     const buttons = /** @type {HTMLButtonElement[]} */ ([...(listRef.current?.querySelectorAll('button.spg-bar-btn') ?? [])]);
     // the focused button (inside a shadow root, the root knows it; the document sees the host)
@@ -127,6 +168,47 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   };
   const onPointerDown = (/** @type {PointerEvent} */ e) => { pressed.current = { x: e.clientX, y: e.clientY }; };
 
+  /**
+   * A press on a handle: the pointer is captured, the ghost bar follows it,
+   * and letting go makes the edit.  The press never reaches the bar's button
+   * (no click, no ban).
+   * @param {number} id @param {PointerEvent} e
+   */
+  const onHandleDown = (id, e) => {
+    if (!onEdit) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const handle = /** @type {HTMLElement} */ (e.currentTarget);
+    const track = /** @type {HTMLElement | null} */ (handle.closest('.spg-bar')?.querySelector('.spg-bar-track') ?? null);
+    if (!track) return;
+    handle.setPointerCapture?.(e.pointerId);
+    const at = (/** @type {PointerEvent} */ ev) => {
+      const r = track.getBoundingClientRect();
+      // the track grows from its start: the right edge in a right-to-left language
+      const fromStart = getComputedStyle(track).direction === 'rtl' ? r.right - ev.clientX : ev.clientX - r.left;
+      return clampEdit(probAt(scale, top, r.width > 0 ? fromStart / r.width : 0));
+    };
+    let p = at(e);
+    setDragging({ id, p });
+    const move = (/** @type {PointerEvent} */ ev) => { p = at(ev); setDragging({ id, p }); };
+    const up = (/** @type {PointerEvent} */ ev) => {
+      handle.removeEventListener('pointermove', move);
+      handle.removeEventListener('pointerup', up);
+      handle.removeEventListener('pointercancel', cancel);
+      setDragging(null);
+      onEdit(id, at(ev));
+    };
+    const cancel = () => {
+      handle.removeEventListener('pointermove', move);
+      handle.removeEventListener('pointerup', up);
+      handle.removeEventListener('pointercancel', cancel);
+      setDragging(null);
+    };
+    handle.addEventListener('pointermove', move);
+    handle.addEventListener('pointerup', up);
+    handle.addEventListener('pointercancel', cancel);
+  };
+
   const rows = [];
   for (let i = 0; i < n; i++) {
     const id = summary.ids[i];
@@ -135,7 +217,9 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     const penalized = summary.penalized[i] === 1;
     const piece = summary.pieces[i];
     const final = summary.final[i];
+    const drag = dragging && dragging.id === id ? dragging.p : null;
     const raw = summary.raw[i];
+    const ghost = drag ?? raw;
     const freq = samples ? samples.freq[i] : -1;
     const isSampled = id === sampled;
     const badge = kept ? (penalized ? t('bars.penalty') : '') : cutLabel(cutName, i18n);
@@ -163,18 +247,25 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
           type="button"
           class="spg-bar-btn"
           tabIndex={id === stopId ? 0 : -1}
-          title={pickHint ? t('bars.titleHint', { title, hint: pickHint }) : title}
+          title={[title, pickHint, onEdit ? t(EDIT_HINT) : ''].filter(Boolean).reduce((a, hint) => t('bars.titleHint', { title: a, hint }))}
+          aria-keyshortcuts={onEdit ? '+ - PageUp PageDown' : undefined}
           onPointerDown={onPick ? onPointerDown : undefined}
           onClick={onPick ? (e) => onClick(id, e) : undefined}
         >
           <span class="spg-bar-tok" aria-hidden="true">{showPiece(piece)}</span>
           <span class="spg-sr">{pieceName(piece, i18n)} </span>
           <span class="spg-bar-track">
-            <span class="spg-bar-ghost" style={{ width: width(raw) }} />
+            <span class={`spg-bar-ghost${drag !== null ? ' is-dragged' : ''}`} style={{ width: width(ghost) }} />
             <span class="spg-bar-fill" style={{ width: width(final) }} />
             {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ '--at': width(freq) }} />}
+            {onEdit && (
+              <span
+                class="spg-bar-handle" data-testid="bar-handle" aria-hidden="true" style={{ '--at': width(ghost) }}
+                onPointerDown={(e) => onHandleDown(id, e)} onClick={(e) => { e.stopPropagation(); e.preventDefault(); }}
+              />
+            )}
           </span>
-          <span class="spg-bar-val">{pct(final)}</span>
+          <span class="spg-bar-val">{drag !== null ? <span class="spg-bar-drag" data-testid="bar-drag-value">{t('bars.dragTo', { p: pct(drag) })}</span> : pct(final)}</span>
           {!kept && <span class="spg-sr"> {t('bars.cutBy')} </span>}
           {kept && badge && <span class="spg-sr"> </span>}
           <span class={`spg-bar-cut spg-cut-${cutName}`}>{badge}</span>

@@ -10,6 +10,7 @@ import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../componen
 import { ComparePanel } from '../components/CompareView.jsx';
 import { Bars, Notices, Nucleus, Output, StatusLine, Transport } from '../components/Playground.jsx';
 import { I18nContext, langTag, useI18n } from '../components/I18n.jsx';
+import { KVPicture } from '../components/KVPicture.jsx';
 import { SLIDERS } from './attrs.js';
 
 /** @typedef {Pick<import('./attrs.js').Config, 'controls' | 'transport' | 'parts'>} ViewConfig */
@@ -66,6 +67,11 @@ function EmbedParts({ app, config }) {
           {parts.includes('bars') && panel.strategy.value !== 'beam' && (
             <section class="spg-card spg-dist" aria-label={t('bars.label')}>
               <Bars panel={panel} />
+            </section>
+          )}
+          {parts.includes('kv') && (
+            <section class="spg-card spg-kv-card" aria-label={t('kv.heading')}>
+              <KVPicture panel={panel} />
             </section>
           )}
           {parts.includes('nucleus') && panel.strategy.value !== 'beam' && (

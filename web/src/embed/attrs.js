@@ -3,7 +3,10 @@
  * attrs.js — a <sampler-playground> element's attributes: what they mean,
  * their checks, and the element tag for a setup ("Copy embed code").
  *
- *   model        bigram | transformer | the URL of a llama2.c .bin
+ *   model        bigram | transformer | a hand-made model (logits:2,1,0,
+ *                logits:a=2,b=1,c=0, probs:0.5,0.3,0.2) | the URL of a
+ *                llama2.c .bin
+ *   edits        the model's edits (a dragged bar's top): ROW_TOKEN_P,...
  *   tokenizer    the URL of its tokenizer.bin (with a model URL)
  *   temperature, top-k, top-p, ...: every sampler setting, by its CLI
  *                flag (docs/samplers.md lists them)
@@ -12,10 +15,10 @@
  *                top-k, top-p, min-p, repetition-penalty, prompt, seed, or
  *                all (default: none, just Step / Play / Reset); "" hides
  *                Step / Play / Reset too
- *   view         text, bars, nucleus (a comma list; default text,bars), or
+ *   view         text, bars, nucleus, kv (a comma list; default text,bars), or
  *                compare (2-4 panels, `panels` as in a compare link)
  *   strategy, beams, length-penalty, draft, speculate, regex, grammar,
- *   ban, logit-bias, forced, changes, click, scale, panels, theme, lang: as the URL hash keys
+ *   ban, logit-bias, dry-sequence-breakers, forced, changes, click, scale, panels, theme, lang: as the URL hash keys
  *   of the same names (lang: without it, the element speaks its page's
  *   language when it is one of the playground's, else the browser's).
  *
@@ -24,7 +27,7 @@
  */
 import { defaultState, parseHash, serializeHash } from '../app/hash.js';
 import { PARAM_SPECS, SPEC } from '../app/params.js';
-import { BUILTIN_MODELS } from '../app/panel.js';
+import { BUILTIN_MODELS, HANDMADE_ID, isHandmadeSpec } from '../app/panel.js';
 import { msg } from '../i18n/index.js';
 
 /** slider attribute (the CLI's flag) -> the engine's setting: every
@@ -33,11 +36,11 @@ export const SLIDERS = /** @type {Record<string, string>} */ (Object.fromEntries
 export const CONTROLS = [...Object.keys(SLIDERS), 'prompt', 'seed'];
 /** with no `controls` attribute: no sliders (Step / Play / Reset only) */
 export const DEFAULT_CONTROLS = /** @type {string[]} */ ([]);
-export const VIEW_PARTS = ['text', 'bars', 'nucleus'];
+export const VIEW_PARTS = ['text', 'bars', 'nucleus', 'kv'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
-  'regex', 'grammar', 'ban', 'logit-bias', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme', 'lang'];
+  'regex', 'grammar', 'ban', 'logit-bias', 'dry-sequence-breakers', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme', 'edits', 'lang'];
 export const ATTRIBUTES = ['model', 'tokenizer', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];
 
 const kebab = (/** @type {string} */ key) => key.replaceAll('_', '-');
@@ -133,6 +136,11 @@ export function parseAttributes(get, base) {
  */
 export function modelChoice(raw, tokenizer, base, notices) {
   const name = (raw ?? '').trim();
+  if (isHandmadeSpec(name)) {
+    // one Worker for every hand-made element of the page; the engine checks the spec
+    if (tokenizer !== null) notices.push(msg('notice.handmadeTokenizer'));
+    return { id: HANDMADE_ID, key: HANDMADE_ID, entry: { id: HANDMADE_ID, name: 'Hand-made', builtin: false, handmade: name } };
+  }
   if (!name || BUILTIN_MODELS.some((m) => m.id === name)) {
     if (tokenizer !== null) notices.push(msg('notice.tokenizer'));
     const id = name || 'bigram';
@@ -203,6 +211,10 @@ export function embedCode(state, src) {
   if (state.model === 'file') {
     notes.push(msg('embed.fileModel'));
     s = { ...state, model: defaultState().model };
+  }
+  if (state.model === 'text') {
+    notes.push(msg('embed.noTextModel'));
+    s = { ...state, model: defaultState().model, edits: [] };
   }
   const attrs = [...attributesFor(s), ['controls', controlsFor(s).join(',')]].map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
   return {

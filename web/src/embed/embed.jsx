@@ -22,6 +22,7 @@ import { EmbedView } from './EmbedView.jsx';
 import { watchEvents } from './events.js';
 import { acquireClient, releaseClient } from './registry.js';
 import { browserLanguage, msg, normalizeLang } from '../i18n/index.js';
+import './question.js'; // defines <sampler-question>
 
 export const TAG = 'sampler-playground';
 

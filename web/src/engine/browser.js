@@ -42,4 +42,6 @@ export const MODEL_URLS = {
   bigram: url('bigram.bin'),
   transformer: url('transformer.bin'),
   transformerTokenizer: url('transformer_tokenizer.bin'),
+  bibleTiny: url('bible_tiny.bin'),
+  bibleBigram: url('bible_bigram.bin'),
 };

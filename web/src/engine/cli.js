@@ -5,9 +5,9 @@
  * and files.  `node build/sampler.mjs` (node.js) and the tests use it; the
  * page never loads it (its engine-*.wasm carries no CLI code).
  *
- * The C side imports three host functions (c/cli/host.h, implemented in
- * c/cli/wasm/host_wasm.c): env.host_write, env.host_file_size and
- * env.host_file_read.
+ * The C side imports four host functions (c/cli/host.h, implemented in
+ * c/cli/wasm/host_wasm.c): env.host_write, env.host_file_size,
+ * env.host_file_read and env.host_file_write.
  */
 import { instantiate, WasmModule } from './engine.js';
 
@@ -17,6 +17,7 @@ import { instantiate, WasmModule } from './engine.js';
  * @property {(fd: number, bytes: Uint8Array) => void} write
  * @property {(path: string) => Uint8Array | null} readFile  null: no such file
  * @property {string} modelsDir
+ * @property {(path: string, bytes: Uint8Array) => void} [writeFile]  (train-bigram -o); without it writing fails
  */
 
 /**
@@ -68,6 +69,16 @@ export class Cli extends WasmModule {
           this.fileCache.delete(path);
           if (!data || data.length !== len) return -1;
           this.bytes(dst, len).set(data);
+          return 0;
+        },
+        host_file_write: (/** @type {number} */ pathPtr, /** @type {number} */ ptr, /** @type {number} */ len) => {
+          const path = this.cstring(pathPtr);
+          if (!this.host?.writeFile) return -1;
+          try {
+            this.host.writeFile(path, this.bytes(ptr, len).slice());
+          } catch {
+            return -1;
+          }
           return 0;
         },
       },

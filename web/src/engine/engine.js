@@ -41,7 +41,9 @@ const SP_ERR_ARG = 2;
  * logit_bias (token id -> value
  * added to its logit; -Infinity bans it), samplers (the chain's order:
  * stage names joined by commas, or "default", "hf", "llama.cpp") and
- * dry_breakers (DRY's sequence breakers, each a token id or a list of ids).
+ * dry_breakers (DRY's sequence breakers, each a token id or a list of ids)
+ * and dry_sequence_breakers (the same as texts, tokenized by the model's
+ * tokenizer as the CLI's --dry-sequence-breaker: 1 to 8 tokens each).
  * @typedef {Record<string, any>} SamplerParams
  */
 
@@ -316,6 +318,50 @@ export class Engine extends WasmModule {
   }
 
   /**
+   * A hand-made model from its spec: "logits:2,1,0", "logits:a=2,b=1,c=0"
+   * or "probs:0.5,0.3,0.2" (the engine parses it; its message names a bad
+   * entry).
+   * @param {string} spec
+   * @returns {Model}
+   */
+  handmadeModel(spec) {
+    const handle = this.withString(spec, 'the hand-made model', (ptr) => this.x.api_model_handmade(ptr));
+    if (!handle) throw new RangeError(this.lastError());
+    return new Model(this, handle);
+  }
+
+  /**
+   * Trains a character bigram on UTF-8 text (models/train_bigram.py's
+   * estimate, byte for byte), fed in chunks; onProgress(bytesDone, total)
+   * after each.  Returns the bigram file's bytes.
+   * @param {Uint8Array} text
+   * @param {{alpha?: number, chunk?: number, onProgress?: (done: number, total: number) => void}} [options]
+   * @returns {Uint8Array}
+   */
+  trainBigram(text, { alpha = 0.1, chunk = 1 << 20, onProgress } = {}) {
+    if (!(text instanceof Uint8Array)) throw new TypeError('trainBigram: expected a Uint8Array');
+    const t = this.x.api_trainer_new();
+    if (!t) throw new EngineError(this.lastError(), 3);
+    const buf = this.malloc(Math.max(1, Math.min(chunk, text.length)));
+    try {
+      for (let at = 0; at < text.length; at += chunk) {
+        const part = text.subarray(at, Math.min(text.length, at + chunk));
+        this.bytes(buf, part.length).set(part);
+        this.check(this.x.api_trainer_feed(t, buf, part.length));
+        onProgress?.(at + part.length, text.length);
+      }
+      const out = this.x.api_trainer_finish(t, alpha);
+      if (!out) throw new RangeError(this.lastError());
+      const bytes = this.bytes(out, this.x.api_last_len()).slice();
+      this.free(out);
+      return bytes;
+    } finally {
+      this.free(buf);
+      this.x.api_trainer_free(t);
+    }
+  }
+
+  /**
    * Loads a llama2.c tokenizer.bin.
    * @param {Uint8Array} data
    * @param {number} [vocab] pieces to read (default: the whole file)
@@ -380,6 +426,26 @@ export class Engine extends WasmModule {
   }
 
   /**
+   * The engine's constraint for {regex}, {grammar: 'json' | 'json_object'}
+   * (a handle the caller frees with api_constraint_free).
+   * @param {Constraint} constraint
+   */
+  constraintHandle(constraint) {
+    let handle = 0;
+    if (typeof constraint.regex === 'string') {
+      handle = this.withString(constraint.regex, 'regex', (ptr) => this.x.api_constraint_regex(ptr));
+    } else if (constraint.grammar === 'json') {
+      handle = this.x.api_constraint_json();
+    } else if (constraint.grammar === 'json_object') {
+      handle = this.x.api_constraint_json_object();
+    } else {
+      throw new TypeError('constraint must be {regex: string} or {grammar: "json" | "json_object"}');
+    }
+    if (!handle) throw new RangeError(this.lastError());
+    return handle;
+  }
+
+  /**
    * Lets fill(ptr) write n doubles into engine memory, and copies them out.
    * @template R
    * @param {(ptr: number) => R} fill
@@ -402,13 +468,14 @@ export class Engine extends WasmModule {
    * @param {number} ptr
    * @param {SamplerParams} params
    * @param {number} vocab
+   * @param {Tokenizer | null} [tokenizer] what turns dry_sequence_breakers into tokens
    */
-  writeParams(ptr, params, vocab) {
+  writeParams(ptr, params, vocab, tokenizer = null) {
     if (params === null || typeof params !== 'object') throw new TypeError('params must be an object');
     this.x.api_params_reset(ptr);
     for (const [key, value] of Object.entries(params)) {
       if (value === undefined) continue;
-      if (key === 'logit_bias' || key === 'samplers' || key === 'dry_breakers') continue;
+      if (key === 'logit_bias' || key === 'samplers' || key === 'dry_breakers' || key === 'dry_sequence_breakers') continue;
       const field = this.paramIndex.get(key);
       if (field === undefined) throw new TypeError(`unknown sampler parameter "${key}"`);
       if (typeof value !== 'number') throw new TypeError(`${key.replaceAll('_', '-')} must be a number (got ${typeof value})`);
@@ -423,7 +490,23 @@ export class Engine extends WasmModule {
         this.free(text);
       }
     }
-    for (const breaker of params.dry_breakers ?? []) {
+    /** @type {Array<number | number[]>} */
+    const breakers = [...(params.dry_breakers ?? [])];
+    for (const text of params.dry_sequence_breakers ?? []) {
+      if (typeof text !== 'string') throw new TypeError('dry_sequence_breakers must be texts');
+      if (!tokenizer) throw new TypeError('dry_sequence_breakers: no tokenizer to make them tokens (give dry_breakers as token ids)');
+      let ids;
+      try {
+        ids = Array.from(tokenizer.encode(text));
+      } catch (err) {
+        // (the tokenizer speaks of a prompt: here it is a breaker)
+        throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)}: ${/** @type {Error} */ (err).message.replace(/^prompt: /, '')}`);
+      }
+      if (ids.length === 0) throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)} is no token`);
+      if (ids.length > 8) throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)} is more than 8 tokens`);
+      breakers.push(ids);
+    }
+    for (const breaker of breakers) {
       const ids = Array.isArray(breaker) ? breaker : [breaker];
       if (!ids.every((t) => Number.isInteger(t) && t >= 0 && t <= 2147483647)) {
         throw new RangeError(`dry_breakers: ${JSON.stringify(breaker)} is not a token id or a list of them`);
@@ -597,14 +680,53 @@ export class Model {
     this.engine = engine;
     this.handle = handle;
     const x = engine.x;
-    /** @type {'bigram' | 'transformer'} */
-    this.kind = x.api_model_kind(handle) === 1 ? 'bigram' : 'transformer';
+    /** @type {'bigram' | 'transformer' | 'handmade'} */
+    this.kind = /** @type {const} */ (['bigram', 'transformer', 'handmade'])[x.api_model_kind(handle) - 1];
     this.vocab = x.api_model_vocab(handle);
     /** context length; 0 = unbounded */
     this.seqLen = x.api_model_seq_len(handle);
     const tok = x.api_model_tokenizer(handle);
     /** the tokenizer built into the file (bigram), else null */
     this.tokenizer = tok ? new Tokenizer(engine, tok, false) : null;
+  }
+
+  /** A copy that setProb may edit (a bigram or hand-made model). @returns {Model} */
+  copy() {
+    const handle = this.engine.x.api_model_copy(this.handle);
+    if (!handle) throw new RangeError(this.engine.lastError());
+    return new Model(this.engine, handle);
+  }
+
+  /**
+   * Sets P(token | row) to p in (0, 1); the other tokens keep their
+   * logits (so their ratios) and share 1 - p.  row: the bigram's context
+   * token, 0 for a hand-made model.
+   * @param {number} row @param {number} token @param {number} p
+   */
+  setProb(row, token, p) {
+    this.engine.check(this.engine.x.api_model_set_prob(this.handle, row, token, p));
+  }
+
+  /**
+   * The logits of a row (the bigram's after token row; a hand-made
+   * model's row 0), or null for a transformer.
+   * @param {number} row @returns {Float32Array | null}
+   */
+  row(row) {
+    const ptr = this.engine.x.api_model_row(this.handle, row);
+    return ptr ? this.engine.floats(ptr, this.vocab).slice() : null;
+  }
+
+  /**
+   * The work counters a text of n tokens costs (what a session's
+   * counters() read after n tokens), from the model's shape.
+   * @param {number} n @returns {{flops: number, flopsNoCache: number, tokens: number, kvReused: number, kvWritten: number}}
+   */
+  cost(n) {
+    const e = this.engine;
+    const { r, values: v } = e.readDoubles((ptr) => e.x.api_model_cost(this.handle, n, ptr), 5);
+    e.check(r);
+    return { flops: v[0], flopsNoCache: v[1], tokens: v[2], kvReused: v[3], kvWritten: v[4] };
   }
 
   free() {
@@ -777,6 +899,17 @@ export class Session {
   }
 
   /**
+   * Appends token `force` as a step does (the warp, the draw, one forward
+   * pass), without reading the step record: plain decoding's cost.
+   * @param {SamplerParams} params @param {number} force
+   */
+  advance(params, force) {
+    const e = this.engine;
+    e.writeParams(this.params, params, this.vocab);
+    e.check(e.x.api_session_step(this.handle, this.params, force));
+  }
+
+  /**
    * Generates one token.
    * @param {SamplerParams} [params]
    * @param {{force?: number}} [options] force: append this token instead
@@ -786,7 +919,7 @@ export class Session {
     const e = this.engine;
     if (typeof force !== 'number' || !Number.isInteger(force)) throw new TypeError('force must be a token id');
     if (force < -1 || force >= this.vocab) throw new RangeError(`force: token ${force} is outside the vocabulary (0..${this.vocab - 1})`);
-    e.writeParams(this.params, params, this.vocab);
+    e.writeParams(this.params, params, this.vocab, this.tokenizer);
     const n = this.nTokens;
     const prev = n > 0 ? this.tokens[n - 1] : -1;
     e.check(e.x.api_session_step(this.handle, this.params, force));
@@ -800,13 +933,36 @@ export class Session {
   }
 
   /**
+   * Fast-forward: up to n tokens, each exactly as step(params) would
+   * append it (the same tokens, the same per-token stats), without reading
+   * a step record per token.  Stops early at the end of the text or of the
+   * model's context (a step the engine refuses with SP_ERR_STATE: its
+   * message is in `stopped`); any other error is thrown.
+   * @param {SamplerParams} params @param {number} n
+   * @returns {{count: number, stopped: string}}
+   */
+  generate(params, n) {
+    const e = this.engine;
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`generate: n must be an integer >= 0 (got ${n})`);
+    e.writeParams(this.params, params, this.vocab);
+    let count = 0;
+    for (; count < n; count++) {
+      if (this.finished) return { count, stopped: 'finished' };
+      const rc = e.x.api_session_step(this.handle, this.params, -1);
+      if (rc === 4) return { count, stopped: e.lastError() }; // SP_ERR_STATE: the context is full
+      e.check(rc);
+    }
+    return { count, stopped: '' };
+  }
+
+  /**
    * The distribution of the next token under params, without drawing.
    * @param {SamplerParams} [params]
    * @returns {StepRecord}
    */
   preview(params = {}) {
     const e = this.engine;
-    e.writeParams(this.params, params, this.vocab);
+    e.writeParams(this.params, params, this.vocab, this.tokenizer);
     e.check(e.x.api_session_preview(this.handle, this.params));
     return e.readStep(e.x.api_session_step_record(this.handle), this.params);
   }
@@ -822,7 +978,7 @@ export class Session {
   peek(n, params = {}) {
     const e = this.engine;
     if (!Number.isInteger(n)) throw new TypeError('peek: n must be an integer');
-    e.writeParams(this.params, params, this.vocab);
+    e.writeParams(this.params, params, this.vocab, this.tokenizer);
     e.check(e.x.api_session_peek(this.handle, n, this.params));
     return e.readStep(e.x.api_session_step_record(this.handle), this.params);
   }
@@ -847,19 +1003,7 @@ export class Session {
   constrain(constraint, budget = 0) {
     const e = this.engine;
     if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`budget must be an integer >= 0 (got ${budget})`);
-    let handle = 0;
-    if (constraint) {
-      if (typeof constraint.regex === 'string') {
-        handle = e.withString(constraint.regex, 'regex', (ptr) => e.x.api_constraint_regex(ptr));
-      } else if (constraint.grammar === 'json') {
-        handle = e.x.api_constraint_json();
-      } else if (constraint.grammar === 'json_object') {
-        handle = e.x.api_constraint_json_object();
-      } else {
-        throw new TypeError('constraint must be {regex: string} or {grammar: "json" | "json_object"}');
-      }
-      if (!handle) throw new RangeError(e.lastError());
-    }
+    const handle = constraint ? e.constraintHandle(constraint) : 0;
     const rc = e.x.api_session_constrain(this.handle, handle, budget);
     if (rc !== 0) {
       if (handle) e.x.api_constraint_free(handle);
@@ -907,8 +1051,8 @@ export class Session {
    */
   counters() {
     const e = this.engine;
-    const { values: v } = e.readDoubles((ptr) => e.x.api_session_counters(this.handle, ptr), 5);
-    return { flops: v[0], flopsNoCache: v[1], tokens: v[2], kvReused: v[3], kvWritten: v[4] };
+    const { values: v } = e.readDoubles((ptr) => e.x.api_session_counters(this.handle, ptr), 6);
+    return { flops: v[0], flopsNoCache: v[1], tokens: v[2], kvReused: v[3], kvWritten: v[4], passes: v[5] };
   }
 
   /** Back to when n tokens had been generated (the prompt stays). */
@@ -934,6 +1078,11 @@ export class Session {
 
   get nGenerated() {
     return this.nTokens - this.nPrompt;
+  }
+
+  /** Whether token ends the text (its piece is not text). @param {number} token */
+  isEnd(token) {
+    return this.engine.x.api_session_is_end(this.handle, token) !== 0;
   }
 
   /** the model emitted its end-of-text token */
@@ -978,6 +1127,8 @@ export class BeamSearch {
     this.model = model;
     this.tokenizer = /** @type {Tokenizer} */ (tokenizer);
     this.params = engine.x.api_params_new();
+    /** the constraint the search borrows (freed with it) */
+    this.constraintHandle = 0;
   }
 
   /** @param {string} prompt */
@@ -986,10 +1137,28 @@ export class BeamSearch {
     e.withString(prompt, 'prompt', (ptr) => e.check(e.x.api_beam_start(this.handle, ptr)));
   }
 
+  /**
+   * Constrains every hypothesis's text (see Session.constrain), before
+   * start(); null lifts it.
+   * @param {Constraint | null} constraint @param {number} [budget]
+   */
+  constrain(constraint, budget = 0) {
+    const e = this.engine;
+    if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`budget must be an integer >= 0 (got ${budget})`);
+    const handle = constraint ? e.constraintHandle(constraint) : 0;
+    const rc = e.x.api_beam_constrain(this.handle, handle, budget);
+    if (rc !== 0) {
+      if (handle) e.x.api_constraint_free(handle);
+      e.check(rc);
+    }
+    if (this.constraintHandle) e.x.api_constraint_free(this.constraintHandle);
+    this.constraintHandle = handle;
+  }
+
   /** One expansion. @param {SamplerParams} [params] */
   step(params = {}) {
     const e = this.engine;
-    e.writeParams(this.params, params, this.model.vocab);
+    e.writeParams(this.params, params, this.model.vocab, this.tokenizer);
     e.check(e.x.api_beam_step(this.handle, this.params));
     return this.hypotheses();
   }
@@ -1023,6 +1192,8 @@ export class BeamSearch {
     if (!this.handle) return;
     this.engine.x.api_beam_free(this.handle);
     this.engine.x.api_params_free(this.params);
+    if (this.constraintHandle) this.engine.x.api_constraint_free(this.constraintHandle);
+    this.constraintHandle = 0;
     this.handle = 0;
   }
 }
@@ -1052,7 +1223,7 @@ export class Speculator {
    */
   round(params = {}) {
     const e = this.engine, x = e.x;
-    e.writeParams(this.params, params, this.target.vocab);
+    e.writeParams(this.params, params, this.target.vocab, this.target.tokenizer);
     const before = this.target.nTokens;
     e.check(x.api_spec_round(this.handle, this.params));
     const dptr = x.api_spec_round_drafted(this.handle);
@@ -1080,6 +1251,48 @@ export class Speculator {
     const e = this.engine;
     const { values: v } = e.readDoubles((ptr) => e.x.api_spec_totals(this.handle, ptr), 4);
     return { drafted: v[0], accepted: v[1], rounds: v[2], targetPositions: v[3] };
+  }
+
+  /**
+   * The verification's work: the target's batched passes (one a round) and
+   * the positions they fed in all, the positions of the last round's pass,
+   * and whether the draft speaks the target's tokenizer (else its tokens
+   * are mapped by text).
+   */
+  work() {
+    const e = this.engine;
+    const { values: v } = e.readDoubles((ptr) => e.x.api_spec_work(this.handle, ptr), 4);
+    return { targetPasses: v[0], targetFed: v[1], roundFed: v[2], matched: v[3] === 1 };
+  }
+
+  /**
+   * The last round's rejection, or null: the index of the rejected draft in
+   * the round, the drafted token, and at that position the model's final
+   * distribution p, the draft's q and the residual max(0, p - q)
+   * normalized: what the correction was drawn from.
+   * @returns {{at: number, drafted: number, p: Float32Array, q: Float32Array, residual: Float32Array, residualMass: number} | null}
+   */
+  rejection() {
+    const e = this.engine, x = e.x;
+    const vocab = this.target.vocab;
+    const bytes = 4 * vocab;
+    const buf = x.malloc(16 + 3 * bytes);
+    if (!buf) throw new EngineError('out of memory', 3);
+    try {
+      x.api_spec_rejection(this.handle, buf, buf + 16, buf + 16 + bytes, buf + 16 + 2 * bytes, vocab);
+      const head = new Float64Array(x.memory.buffer, buf, 2);
+      if (head[0] < 0) return null;
+      const at = head[0], drafted = head[1];
+      const p = e.floats(buf + 16, vocab).slice();
+      const q = e.floats(buf + 16 + bytes, vocab).slice();
+      const residual = e.floats(buf + 16 + 2 * bytes, vocab).slice();
+      let mass = 0;
+      for (const r of residual) mass += r;
+      if (mass > 0) for (let i = 0; i < vocab; i++) residual[i] /= mass;
+      return { at, drafted, p, q, residual, residualMass: mass };
+    } finally {
+      x.free(buf);
+    }
   }
 
   free() {

@@ -78,6 +78,7 @@ export const nodeHost = {
       throw err;
     }
   },
+  writeFile: (file, bytes) => fs.writeFileSync(file, bytes),
   modelsDir: MODELS_DIR,
 };
 

@@ -5,7 +5,9 @@
  * the engine's metrics of the best one (a session that follows it).
  */
 import { EngineError } from '../engine/engine.js';
+import registry from '../shared/registry.gen.js';
 import { paramsAt } from './schedule.js';
+import { summarize } from './summary.js';
 
 /** @typedef {import('./host.js').Params} Params */
 /** @typedef {import('./schedule.js').Schedule} Schedule */
@@ -18,9 +20,10 @@ import { paramsAt } from './schedule.js';
  * A new beam search on the session's model (the session's sampled text
  * is left as it is).
  * @param {import('./host.js').EngineHost} host
- * @param {{session: string, prompt: string, width: number, lengthPenalty?: number, params: Params, steps?: number, schedule?: Schedule}} args
+ * @param {{session: string, prompt: string, width: number, lengthPenalty?: number, params: Params, steps?: number, schedule?: Schedule,
+ *   constraint?: import('../engine/engine.js').Constraint | null, budget?: number}} args
  */
-export async function beamStart(host, { session: sid, prompt, width, lengthPenalty = 0, params, steps = 0, schedule }) {
+export async function beamStart(host, { session: sid, prompt, width, lengthPenalty = 0, params, steps = 0, schedule, constraint = null, budget }) {
   const s = host.get(sid);
   const m = host.modelOf(s);
   const engine = await host.enginePromise;
@@ -30,6 +33,16 @@ export async function beamStart(host, { session: sid, prompt, width, lengthPenal
   const search = engine.createBeamSearch(m.model, m.tokenizer, { width, lengthPenalty, maxTokens });
   let replay = null;
   try {
+    if (constraint) {
+      // every hypothesis under the constraint, within the budget a session gets
+      try {
+        search.constrain(constraint, budget ?? Math.min(host.maxTokens, maxTokens - promptTokens));
+      } catch (err) {
+        const e = new Error(/** @type {Error} */ (err).message);
+        e.name = 'ConstraintError';
+        throw e;
+      }
+    }
     search.start(prompt);
     // a session that follows the best beam, for the engine's metrics of it
     replay = engine.createSession(m.model, m.tokenizer);
@@ -40,7 +53,7 @@ export async function beamStart(host, { session: sid, prompt, width, lengthPenal
     throw err;
   }
   host.dropLab(s);
-  s.beam = { search, replay, expansions: 0, message: '', reason: undefined, width, lengthPenalty };
+  s.beam = { search, replay, expansions: 0, message: '', reason: undefined, width, lengthPenalty, constrained: !!constraint, steps: [], stepsKey: '' };
   return beamRun(host, s, params, steps, schedule);
 }
 
@@ -56,7 +69,7 @@ export function beamStep(host, { session: sid, params, count = 1 }) {
  * @param {import('./host.js').EngineHost} host
  * @param {SessionEntry} s @param {Params} params @param {number} count
  * @param {Schedule} [schedule] by expansion, from the first
- * @returns {{hypotheses: Hypothesis[], live: number, expansions: number, width: number, lengthPenalty: number, status: Status, lab: Lab}}
+ * @returns {{steps: import('./summary.js').StepSummary[], hypotheses: Hypothesis[], live: number, expansions: number, width: number, lengthPenalty: number, status: Status, lab: Lab}}
  */
 function beamRun(host, s, params, count, schedule) {
   const b = /** @type {NonNullable<SessionEntry['beam']>} */ (s.beam);
@@ -86,9 +99,32 @@ function beamRun(host, s, params, count, schedule) {
   if (!b.message && b.search.live === 0) ended();
   const hyps = b.search.hypotheses();
   const nPrompt = b.replay.nPrompt;
-  const best = hyps[0];
-  follow(host, b.replay, best ? best.tokens : null);
+  // the text: the best hypothesis (under a constraint, the best complete one)
+  const best = (b.constrained && hyps.find((h) => h.finished)) || hyps[0];
+  const same = follow(host, b.replay, best ? best.tokens : null);
+  // the best beam's steps, for time travel: each token's distribution as
+  // beam search ranked it (the logits processors only, temperature 1); the
+  // steps of the tokens the text kept, and the settings, are as they were
+  const rank = beamParams(params);
+  const key = JSON.stringify(rank);
+  if (key !== b.stepsKey) b.steps = [];
+  b.stepsKey = key;
+  const steps = b.steps.slice(0, Math.min(same, b.replay.nGenerated));
+  for (let i = steps.length; i < b.replay.nGenerated; i++) {
+    const rec = b.replay.peek(i, rank);
+    const step = summarize(rec, { kind: 'step', index: i, params: rank, pieceOf: (id) => b.replay.tokenizer.piece(id) });
+    const t = b.replay.tokens[b.replay.nPrompt + i];
+    const end = b.replay.engine.x.api_session_is_end(b.replay.handle, t) !== 0;
+    step.token = t;
+    const prev = b.replay.tokens[b.replay.nPrompt + i - 1];
+    step.piece = end ? '' : utf8.decode(b.replay.tokenizer.decodeBytes(prev, t));
+    step.p = rec.probs[t];
+    step.u = NaN;
+    steps.push(step);
+  }
+  b.steps = steps;
   return {
+    steps,
     hypotheses: hyps.map((h) => ({
       text: h.text, length: h.tokens.length - nPrompt, logprob: h.logprob, score: h.score, finished: h.finished,
     })),
@@ -104,6 +140,23 @@ function beamRun(host, s, params, count, schedule) {
   };
 }
 
+const utf8 = new TextDecoder();
+
+/** beam.c's chain: the stages beam search ranks with */
+const BEAM_STAGES = new Set(['bias', 'penalties', 'dry', 'no_repeat_ngram']);
+/** the registry's parameters of those stages */
+const BEAM_PARAMS = registry.params.filter((p) => BEAM_STAGES.has(p.stage)).map((p) => p.name);
+
+/** The settings beam search ranks with: the logit bias and the parameters
+ * of beam.c's stages in params (the registry's), temperature 1, nothing
+ * cut. @param {Params} params */
+export function beamParams(params) {
+  /** @type {Params} */
+  const out = { temperature: 1 };
+  for (const k of [...BEAM_PARAMS, 'logit_bias', 'dry_breakers']) if (k in params) out[k] = params[k];
+  return out;
+}
+
 /**
  * Makes the replay session hold `tokens` (prompt included): rewinds to
  * the common prefix and forces the rest, so its metrics are the engine's
@@ -112,13 +165,15 @@ function beamRun(host, s, params, count, schedule) {
  * @param {import('./host.js').EngineHost} host
  * @param {import('../engine/engine.js').Session} replay
  * @param {Int32Array | null} tokens
+ * @returns {number} how many generated tokens the replay kept
  */
 function follow(host, replay, tokens) {
-  if (!tokens) return;
+  if (!tokens) return 0;
   const have = replay.tokens;
   const nPrompt = replay.nPrompt;
   let k = nPrompt;
   while (k < have.length && k < tokens.length && have[k] === tokens[k]) k++;
   if (k < have.length) replay.rewind(k - nPrompt);
   for (let i = k; i < tokens.length && !replay.finished; i++) replay.step({ temperature: 0 }, { force: tokens[i] });
+  return k - nPrompt; // the generated tokens it kept
 }

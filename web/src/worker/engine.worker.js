@@ -15,7 +15,8 @@ import { EngineHost, errorOf } from './host.js';
  * JSON).  The npm package's module resolves its files itself and says so
  * there, because a lesson's bundler renames and moves them.
  * @returns {{simd: URL | string, scalar: URL | string, bigram: URL | string | null,
- *   transformer: URL | string | null, transformerTokenizer: URL | string | null}}
+ *   transformer: URL | string | null, transformerTokenizer: URL | string | null,
+ *   bibleTiny: URL | string | null, bibleBigram: URL | string | null}}
  */
 function files() {
   const fragment = new URL(import.meta.url).hash || self.location.hash;
@@ -38,6 +39,19 @@ const host = new EngineHost(loadEngineBrowser(requestedFlavor(import.meta.url), 
       tokenizerUrl: at.transformerTokenizer,
       missing: 'The tiny transformer is not in this build yet (models/transformer.bin and models/transformer_tokenizer.bin are missing).',
     },
+    // the tiny transformer's drafts, in its vocabulary (loaded only to draft)
+    'bible-tiny': {
+      name: 'Bible draft (1-layer transformer)',
+      url: at.bibleTiny,
+      tokenizerUrl: at.transformerTokenizer,
+      missing: 'The draft models/bible_tiny.bin is missing from this build.',
+    },
+    'bible-bigram': {
+      name: 'Bible bigram',
+      url: at.bibleBigram,
+      tokenizerUrl: at.transformerTokenizer,
+      missing: 'The draft models/bible_bigram.bin is missing from this build.',
+    },
   },
 });
 
@@ -54,6 +68,10 @@ self.onmessage = (/** @type {MessageEvent} */ event) => {
     last = now;
     self.postMessage({ id, progress: { loaded, total } });
   };
+  if (op === 'stopGenerate') { // now, not after the generate it stops
+    self.postMessage({ id, ok: true, result: host.stopGenerate(args?.session) });
+    return;
+  }
   queue = queue.then(async () => {
     try {
       const result = await host.handle(op, args, { progress });

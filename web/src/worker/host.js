@@ -14,11 +14,15 @@
  * several panels (sessions) can share one model.
  *
  *   hello                                  -> {backend}
- *   loadModel {model, builtin? | bytes, tokenizerBytes? | url, tokenizerUrl?, name?}
- *                                          -> ModelInfo (a failure leaves
+ *   loadModel {model, builtin? | bytes, tokenizerBytes? | url, tokenizerUrl? | handmade | text,
+ *              name?, edits?}              -> ModelInfo (a failure leaves
  *                                             every loaded model as it was);
- *                                             a fetched file's progress goes
- *                                             to ctx.progress(loaded, total)
+ *                                             a fetched file's progress (or a
+ *                                             large text's training) goes to
+ *                                             ctx.progress(loaded, total)
+ *   modelRow {model, row}                  -> {row, logits, pieces} | null
+ *   contextToken {session}                 -> the text's last token id (-1: none)
+ *   modelCost {model, n}                   -> the counters n tokens cost
  *   freeModel {model}
  *   openSession {session, model}           -> {session, model}
  *   closeSession {session}
@@ -50,11 +54,19 @@
  *   beamStep {session, params, count?}     -> BeamAnswer
  *   specStart {session, draft, n, prompt, seed, params, rounds?, samples?, schedule?}
  *   specRound {session, params, count?, samples?} -> SpecAnswer
+ *
+ * Fast-forward (sample.js generate):
+ *   generate {session, params, n, samples?}  n tokens without a summary
+ *       each; progress (done, n) as a model file's; the answer is start's
+ *       and step's, plus generated: {tokens: [{index, token, piece}],
+ *       stopped, ms}
+ *   stopGenerate {session}                 answered at once: the running
+ *       generate stops after its chunk (~30 ms)
  */
 import { EngineError } from '../engine/engine.js';
 import { CONSTRAINT_BUDGET, MAX_TOKENS } from '../shared/limits.js';
 import { beamStart, beamStep } from './beam.js';
-import { branch, constrain, peek, preview, start, step } from './sample.js';
+import { branch, constrain, generate, peek, preview, start, step } from './sample.js';
 import { specRound, specStart } from './speculative.js';
 import { sampleSummary, summarize } from './summary.js';
 
@@ -64,9 +76,9 @@ export { paramsAt } from './schedule.js';
 /**
  * The requests of each decoding strategy, by name: sampling (sample.js),
  * beam search (beam.js), speculative decoding (speculative.js).
- * @type {Record<string, (host: EngineHost, args: any) => any>}
+ * @type {Record<string, (host: EngineHost, args: any, ctx: {progress?: OnProgress}) => any>}
  */
-const STRATEGY_OPS = { start, step, preview, branch, constrain, peek, beamStart, beamStep, specStart, specRound };
+const STRATEGY_OPS = { start, step, preview, branch, constrain, peek, generate, beamStart, beamStep, specStart, specRound };
 
 
 export { CONSTRAINT_BUDGET, MAX_TOKENS };
@@ -110,16 +122,38 @@ export { CONSTRAINT_BUDGET, MAX_TOKENS };
  * @property {SpecToken[]} tokens  what the target appended
  * @property {{token: number, piece: string} | null} rejected  the draft
  *   token the target turned down (its replacement is the corrected token)
+ * @property {number} fed  positions of the round's one batched pass of the
+ *   model (the token the last round ended with, and the drafts)
+ * @property {SpecResidual | null} residual  at the rejected position: the
+ *   tokens of the residual max(0, p - q) it was resampled from
+ * @property {number} ms  the round's time in the engine (drafting and the
+ *   batched verification)
+ * @property {number} plainMs  the time plain decoding took for the same
+ *   tokens (one forward pass and one draw each, in a session of its own)
+ */
+
+/**
+ * @typedef {Object} SpecResidual
+ * @property {number} mass  the residual's total, sum of max(0, p - q)
+ * @property {Array<{token: number, piece: string, p: number, q: number, r: number}>} bars
+ *   the tokens the residual gives most to (r: its normalized probability),
+ *   and the rejected draft (r = 0) when it is not among them
  */
 
 /**
  * @typedef {Object} ModelInfo
  * @property {string} model   its id
  * @property {string} name
- * @property {'bigram' | 'transformer'} kind
+ * @property {'bigram' | 'transformer' | 'handmade'} kind
  * @property {number} vocab
  * @property {number} seqLen  context length; 0 = unbounded
+ * @property {Array<[number, number, number]>} [edits]  the edits applied,
+ *   in order: [row, token, p] (sp_model_set_prob)
+ * @property {{bytes: number, chars: number}} [trained]  a bigram trained on
+ *   a text here: the text's bytes and its different characters
  */
+
+/** @typedef {[number, number, number]} ModelEdit  [row, token, p]: P(token | row) = p */
 
 /**
  * @typedef {Object} Status
@@ -290,11 +324,19 @@ export class EngineHost {
       case 'lab': return this.lab(this.get(args.session), args.from ?? 0);
       case 'metrics': return this.get(args.session).session.metrics();
       case 'counters': return this.get(args.session).session.counters();
+      case 'stopGenerate': return this.stopGenerate(args.session);
+      case 'modelRow': return this.modelRow(args.model, args.row ?? 0);
+      case 'contextToken': {
+        // the token the next distribution follows (a bigram's row), -1 for none
+        const t = this.get(args.session).session.tokens;
+        return t.length ? t[t.length - 1] : -1;
+      }
+      case 'modelCost': return this.modelEntry(args.model).model.cost(args.n);
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)
         const run = Object.hasOwn(STRATEGY_OPS, op) ? STRATEGY_OPS[op] : null;
         if (!run) throw new TypeError(`unknown request "${op}"`);
-        return run(this, args);
+        return run(this, args, { progress });
       }
     }
   }
@@ -304,20 +346,42 @@ export class EngineHost {
   /**
    * A model: built in, from bytes, or from URLs (fetched here, with
    * progress).
+   * handmade: a hand-made model's spec ("logits:2,1,0"); text: UTF-8 text
+   * to train a bigram on (progress per MiB past 1 MiB); edits: [row, token,
+   * p] applied in order to the loaded model (a bigram or hand-made one).
    * @param {{model: string, builtin?: string, bytes?: ArrayBuffer | Uint8Array, tokenizerBytes?: ArrayBuffer | Uint8Array | null,
-   *   url?: string, tokenizerUrl?: string | null, name?: string}} args
+   *   url?: string, tokenizerUrl?: string | null, name?: string, handmade?: string, text?: ArrayBuffer | Uint8Array,
+   *   edits?: ModelEdit[]}} args
    * @param {OnProgress} [progress]
    * @returns {Promise<ModelInfo>}
    */
-  async loadModel({ model: id, builtin, bytes, tokenizerBytes, url, tokenizerUrl, name }, progress) {
+  async loadModel({ model: id, builtin, bytes, tokenizerBytes, url, tokenizerUrl, name, handmade, text, edits = [] }, progress) {
     const have = this.models.get(id);
-    if (have && (builtin || url)) return have.info;
+    // the same source and edits: already loaded
+    const source = builtin ? `builtin:${builtin}` : url ? `url:${url}` : handmade ? `handmade:${handmade}` : '';
+    const key = source && JSON.stringify([source, edits]);
+    if (have && key && have.key === key) return have.info;
     const engine = await this.enginePromise;
     /** @type {Uint8Array | null} */
-    let modelData;
+    let modelData = null;
     /** @type {Uint8Array | null} */
     let tokData = null;
-    if (builtin) {
+    /** @type {ModelInfo['trained']} */
+    let trained;
+    /** @type {import('../engine/engine.js').Model | null} */
+    let made = null;
+    if (handmade) {
+      made = engine.handmadeModel(String(handmade));
+      name ??= 'Hand-made';
+    } else if (text) {
+      // a bigram trained on the learner's text, with progress for a large one
+      const t = new Uint8Array(text);
+      const onProgress = t.length > 1 << 20 ? (/** @type {number} */ done, /** @type {number} */ total) => progress?.(done, total) : undefined;
+      const file = engine.trainBigram(t, { onProgress });
+      made = engine.loadModel(file);
+      trained = { bytes: t.length, chars: made.vocab - 1 };
+      name ??= 'Your text';
+    } else if (builtin) {
       const b = this.builtins[builtin];
       if (!b) throw new RangeError(`no built-in model "${builtin}"`);
       name = b.name;
@@ -341,7 +405,7 @@ export class EngineHost {
         throw err;
       }
     };
-    const model = as('model', () => engine.loadModel(/** @type {Uint8Array} */ (modelData)));
+    const model = made ?? as('model', () => engine.loadModel(/** @type {Uint8Array} */ (modelData)));
     /** @type {import('../engine/engine.js').Tokenizer | null} */
     let tokenizer = null;
     try {
@@ -353,6 +417,7 @@ export class EngineHost {
       // a trial session: a tokenizer that does not fit the model is refused
       // here, with the engine's message, before anything is replaced
       as('pair', () => engine.createSession(model, tokenizer).free());
+      for (const [row, token, p] of edits) model.setProb(row, token, p);
     } catch (err) {
       tokenizer?.free();
       model.free();
@@ -361,9 +426,32 @@ export class EngineHost {
     if (have) this.freeModel(id);
     /** @type {ModelInfo} */
     const info = { model: id, name: name || id, kind: model.kind, vocab: model.vocab, seqLen: model.seqLen };
-    this.models.set(id, { model, tokenizer, info });
+    if (edits.length) info.edits = edits.map((e) => [e[0], e[1], e[2]]);
+    if (trained) info.trained = trained;
+    this.models.set(id, { model, tokenizer, info, key });
     return info;
   }
+
+  /** @param {string} id */
+  modelEntry(id) {
+    const m = this.models.get(id);
+    if (!m) throw new RangeError(`no model "${id}" is loaded`);
+    return m;
+  }
+
+  /**
+   * A bigram's or hand-made model's row of logits with the tokens' pieces
+   * (the hand-made table, an edited row), or null for a transformer.
+   * @param {string} id @param {number} row
+   */
+  modelRow(id, row) {
+    const { model, tokenizer } = this.modelEntry(id);
+    const logits = model.row(row);
+    if (!logits) return null;
+    const tok = tokenizer ?? model.tokenizer;
+    return { row, logits: Array.from(logits), pieces: Array.from(logits, (_, i) => tok?.piece(i) ?? String(i)) };
+  }
+
 
   /** @param {string} id */
   freeModel(id) {
@@ -408,7 +496,10 @@ export class EngineHost {
    * @param {SessionEntry} s
    */
   dropLab(s) {
-    if (s.spec) s.spec.speculator.free();
+    if (s.spec) {
+      s.spec.speculator.free();
+      s.spec.plain.free();
+    }
     s.spec = null;
     if (s.beam) {
       s.beam.search.free();
@@ -468,6 +559,18 @@ export class EngineHost {
       throw e;
     }
     s.constrained = !!constraint;
+  }
+
+  /**
+   * Asks a running fast-forward (generate) of session sid to stop after
+   * its current chunk.  The Worker answers this request at once, outside
+   * the queue of requests the generate is part of.
+   * @param {string} sid
+   */
+  stopGenerate(sid) {
+    const s = this.sessions.get(sid);
+    if (s) s.stop = true;
+    return !!s;
   }
 
   /** @param {string} sid */
@@ -595,6 +698,7 @@ export class EngineHost {
  * @property {import('../engine/engine.js').Model} model
  * @property {import('../engine/engine.js').Tokenizer | null} tokenizer
  * @property {ModelInfo} info
+ * @property {string} [key]  its source and edits (a reload of the same is a no-op)
  */
 
 /**
@@ -604,6 +708,9 @@ export class EngineHost {
  * @property {Set<number>} forced
  * @property {boolean} constrained
  * @property {Array<Lab['costs'][number]>} costLog  counters noted since the last answer
- * @property {{search: import('../engine/engine.js').BeamSearch, replay: import('../engine/engine.js').Session, expansions: number, message: string, reason?: StopReason, width: number, lengthPenalty: number} | null} beam
- * @property {{speculator: import('../engine/engine.js').Speculator, draft: string, n: number, rounds: number} | null} spec
+ * @property {{search: import('../engine/engine.js').BeamSearch, replay: import('../engine/engine.js').Session, expansions: number, message: string, reason?: StopReason, width: number, lengthPenalty: number,
+ *   constrained: boolean, steps: import('./summary.js').StepSummary[], stepsKey: string} | null} beam  replay: a session that follows the text's hypothesis (its metrics, its steps)
+ * @property {{speculator: import('../engine/engine.js').Speculator, plain: import('../engine/engine.js').Session, draft: string, n: number, rounds: number,
+ *   ms: number, plainMs: number} | null} spec  plain: the same text decoded one token at a time, for the measured speed-up
+ * @property {boolean} [stop]  a stop was asked of a running generate
  */

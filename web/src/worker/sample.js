@@ -5,6 +5,7 @@
  * constraint, and a look at a past step (peek).  Each takes the host
  * (models, sessions, the answer's shape: host.js) and the request's args.
  */
+import { beamParams } from './beam.js';
 import { paramsAt } from './schedule.js';
 import { sampleSummary, summarize } from './summary.js';
 
@@ -102,7 +103,10 @@ export function constrain(host, { session: sid, constraint, budget, params, samp
  */
 export function peek(host, { session: sid, index, params, samples }) {
   const s = host.get(sid);
-  const session = s.session;
+  // beam search: the best beam's text, followed by its replay session,
+  // under beam search's own chain
+  const session = s.beam ? s.beam.replay : s.session;
+  if (s.beam) params = beamParams(params);
   const rec = session.peek(index, params);
   const tokens = session.tokens;
   const at = session.nPrompt + index;
@@ -118,4 +122,61 @@ export function peek(host, { session: sid, index, params, samples }) {
   }
   const drawn = samples ? sampleSummary(step, session.sampleCounts(samples.n, samples.seed), samples.n, samples.seed) : null;
   return { step, samples: drawn };
+}
+
+/**
+ * Fast-forward: up to n tokens in the Worker, each exactly the token a
+ * step would append, without a summary per token.  It runs in chunks of
+ * about 30 ms; after each, ctx.progress(done, n) and a turn of the event
+ * loop, where a stop request (host.stopGenerate) ends it.  The answer:
+ * the usual one (the next token's distribution, the status, the lab with
+ * every generated token's stats from `from` on), and `generated`: the new
+ * tokens and their pieces in context, whether a stop ended it, and how
+ * long the generation took (ms).  Each token's step record is there on
+ * demand: peek re-warps any generated step.
+ * @param {import('./host.js').EngineHost} host
+ * @param {{session: string, params: Params, n: number, samples?: {n: number, seed: number}}} args
+ * @param {{progress?: (done: number, total: number) => void}} [ctx]
+ */
+export async function generate(host, { session: sid, params, n, samples }, { progress } = {}) {
+  const s = host.get(sid);
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`generate: n must be a whole number >= 1 (got ${n})`);
+  const session = s.session;
+  const from = session.nGenerated;
+  const want = Math.min(n, Math.max(0, host.maxTokens - from));
+  s.stop = false;
+  let done = 0;
+  let chunk = 4;
+  let stopped = false;
+  let ms = 0;
+  while (done < want && host.status(s).ready) {
+    const t0 = performance.now();
+    const { count, stopped: why } = session.generate(params, Math.min(chunk, want - done));
+    const dt = performance.now() - t0;
+    ms += dt;
+    done += count;
+    if (why || count === 0) break;
+    // about 30 ms a chunk: a Stop is heard within that
+    chunk = Math.max(1, Math.min(4096, Math.round((count * 30) / Math.max(dt, 0.1))));
+    progress?.(done, want);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (s.stop) {
+      stopped = true;
+      break;
+    }
+  }
+  s.stop = false;
+  host.logCost(s);
+  const tokens = session.tokens;
+  const nPrompt = session.nPrompt;
+  const tokenizer = session.tokenizer;
+  const text = new TextDecoder();
+  /** @type {Array<{index: number, token: number, piece: string}>} */
+  const generated = [];
+  for (let i = from; i < from + done; i++) {
+    const at = nPrompt + i;
+    const bytes = session.isEnd(tokens[at]) ? new Uint8Array(0) : tokenizer.decodeBytes(at > 0 ? tokens[at - 1] : -1, tokens[at]);
+    generated.push({ index: i, token: tokens[at], piece: text.decode(bytes) });
+  }
+  return { ...host.answer(s, [], params, samples, from), generated: { tokens: generated, stopped, ms } };
 }

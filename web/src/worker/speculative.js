@@ -6,6 +6,7 @@
  */
 import { EngineError } from '../engine/engine.js';
 import { paramsAt } from './schedule.js';
+import { summarize } from './summary.js';
 
 /** @typedef {import('./host.js').Params} Params */
 /** @typedef {import('./schedule.js').Schedule} Schedule */
@@ -16,26 +17,32 @@ import { paramsAt } from './schedule.js';
  * A new generation of the session's model, drafted by model `draft`.
  * @param {import('./host.js').EngineHost} host
  * @param {{session: string, draft: string, n: number, prompt: string, seed: number | string, params: Params, rounds?: number,
- *   samples?: {n: number, seed: number}, schedule?: Schedule}} args
+ *   samples?: {n: number, seed: number}, schedule?: Schedule, constraint?: import('../engine/engine.js').Constraint | null, budget?: number}} args
  */
-export async function specStart(host, { session: sid, draft, n, prompt, seed, params, rounds = 0, samples, schedule }) {
+export async function specStart(host, { session: sid, draft, n, prompt, seed, params, rounds = 0, samples, schedule, constraint = null, budget }) {
   const s = host.get(sid);
   const m = host.modelOf(s);
   const d = host.models.get(draft);
   if (!d) throw new RangeError(`no model "${draft}" is loaded to draft with`);
   const engine = await host.enginePromise;
   const fresh = engine.createSession(m.model, m.tokenizer);
+  const plain = engine.createSession(m.model, m.tokenizer);
   let speculator = null;
   try {
     speculator = engine.createSpeculator(fresh, d.model, d.tokenizer, n);
     speculator.start(prompt, seed);
+    // drafts and verification both under the constraint (speculative.c)
+    if (constraint) host.applyConstraint({ session: fresh, constrained: false }, constraint, budget);
+    plain.start(prompt, seed);
   } catch (err) {
     speculator?.free();
     fresh.free();
+    plain.free();
     throw err;
   }
   host.replaceSession(s, fresh);
-  s.spec = { speculator, draft, n, rounds: 0 };
+  s.constrained = !!constraint;
+  s.spec = { speculator, plain, draft, n, rounds: 0, ms: 0, plainMs: 0 };
   return specRun(host, s, params, rounds, samples, 0, schedule);
 }
 
@@ -59,30 +66,45 @@ function specRun(host, s, params, count, samples, from, schedule) {
   const tok = session.tokenizer;
   /** @type {SpecRound[]} */
   const rounds = [];
+  /** each appended token's step, for time travel: its distribution as the
+   * model gave it (a look back, peek: the text and its numbers untouched)
+   * @type {import('./summary.js').StepSummary[]} */
+  const steps = [];
   let stopped = '';
   for (let i = 0; i < count; i++) {
     if (!host.status(s).ready) break;
     const index = session.nGenerated;
+    const roundParams = paramsAt(schedule, spec.rounds, params);
     let r;
+    const t0 = performance.now();
     try {
-      r = spec.speculator.round(paramsAt(schedule, spec.rounds, params));
+      r = spec.speculator.round(roundParams);
     } catch (err) {
       if (!(err instanceof EngineError && err.code === 4)) throw err;
       stopped = `${err.message}. Reset to start again.`;
       break;
     }
+    const ms = performance.now() - t0;
     spec.rounds++;
+    const residual = residualOf(spec.speculator.rejection(), tok);
+    const fed = spec.speculator.work().roundFed;
+    // the same tokens decoded one at a time, as plain sampling would: one
+    // forward pass and one warp each
+    const t1 = performance.now();
+    for (const t of r.tokens) if (!spec.plain.finished) spec.plain.advance(roundParams, t.token);
+    const plainMs = performance.now() - t1;
+    spec.ms += ms;
+    spec.plainMs += plainMs;
     host.logCost(s);
-    const finished = session.finished;
-    const tokens = r.tokens.map((t, j) => {
-      const end = finished && j === r.tokens.length - 1;
-      return { index: index + j, token: t.token, piece: end ? '' : t.piece, status: t.status, end };
-    });
+    // an end-of-text token is no text (a constraint completed by an
+    // ordinary token ends the text too, and that token is text)
+    const tokens = r.tokens.map((t, j) => ({ index: index + j, token: t.token, piece: t.end ? '' : t.piece, status: t.status, end: t.end }));
     const drafted = Array.from(r.drafted, (id) => ({ token: id, piece: id >= 0 ? tok.piece(id) : '' }));
     const at = tokens.findIndex((t) => t.status === 'corrected');
-    rounds.push({ round: spec.rounds, index, drafted, tokens, rejected: at >= 0 && at < drafted.length ? drafted[at] : null });
+    rounds.push({ round: spec.rounds, index, drafted, tokens, rejected: at >= 0 && at < drafted.length ? drafted[at] : null, fed, residual, ms, plainMs });
+    for (const t of tokens) steps.push(stepOf(session, t, roundParams));
   }
-  const ans = host.answer(s, [], params, samples, from);
+  const ans = host.answer(s, steps, params, samples, from);
   if (stopped && ans.status.ready) {
     ans.status.ready = false;
     ans.status.message = stopped;
@@ -90,5 +112,44 @@ function specRun(host, s, params, count, samples, from, schedule) {
     ans.next = null;
     ans.samples = null;
   }
-  return { ...ans, rounds, totals: spec.speculator.totals(), n: spec.n, draft: spec.draft };
+  const work = spec.speculator.work();
+  return {
+    ...ans, rounds, totals: spec.speculator.totals(), n: spec.n, draft: spec.draft,
+    work: { targetPasses: work.targetPasses, targetFed: work.targetFed, matched: work.matched, ms: spec.ms, plainMs: spec.plainMs },
+  };
+}
+
+/**
+ * The step summary of an appended token: the distribution it was chosen
+ * from (the session's peek: one forward pass from the cache), its token
+ * and probability; no uniform of the session's (the round drew its own).
+ * @param {import('../engine/engine.js').Session} session
+ * @param {{index: number, token: number, piece: string}} t @param {Params} params
+ */
+function stepOf(session, t, params) {
+  const rec = session.peek(t.index, params);
+  const step = summarize(rec, { kind: 'step', index: t.index, params, pieceOf: (id) => session.tokenizer.piece(id) });
+  step.token = t.token;
+  step.piece = t.piece;
+  step.p = rec.probs[t.token];
+  step.u = NaN;
+  return step;
+}
+
+/** The residual's largest entries, as bars (and the rejected draft's). */
+const RESIDUAL_BARS = 8;
+/**
+ * @param {ReturnType<import('../engine/engine.js').Speculator['rejection']>} rej
+ * @param {import('../engine/engine.js').Tokenizer} tok
+ * @returns {import('./host.js').SpecResidual | null}
+ */
+function residualOf(rej, tok) {
+  if (!rej) return null;
+  const ids = Array.from(rej.residual.keys()).filter((i) => rej.residual[i] > 0)
+    .sort((a, b) => rej.residual[b] - rej.residual[a] || a - b).slice(0, RESIDUAL_BARS);
+  if (!ids.includes(rej.drafted)) ids.push(rej.drafted);
+  return {
+    mass: rej.residualMass,
+    bars: ids.map((id) => ({ token: id, piece: tok.piece(id), p: rej.p[id], q: rej.q[id], r: rej.residual[id] })),
+  };
 }

@@ -63,6 +63,11 @@ export const TOP_BARS = 30;
  *   tokens, in the chain's order (the engine's count, the whole vocabulary)
  * @property {OtherMass | null} other  the tokens past the first `bars` rows
  * @property {Record<string, number>} params  the settings that produced it
+ * @property {boolean} [lazy]  a fast-forwarded token (the page's Generate N)
+ *   whose record has not been fetched: only kind, index, token, piece, p and
+ *   the stats (nKept, entropies) are set; the rows are empty
+ * @property {boolean} [fastForwarded]  a fast-forwarded token's record,
+ *   fetched afterwards (peek with the settings it ran with): `u` is unknown
  */
 
 /**

@@ -13,24 +13,31 @@ function applyBeam(p, res) {
     hypotheses: res.hypotheses, live: res.live, expansions: res.expansions, width: res.width, lengthPenalty: res.lengthPenalty,
   };
   p.status.value = res.status;
+  p.steps.value = res.steps; // the best beam's: it may change every Step
   p.applyLab(res.lab, res.status.nGenerated);
 }
 
 /** @type {import('./index.js').Decoder} */
 export const beam = {
-  timeTravel: false,
+  timeTravel: true,
   forcing: false,
-  constrains: false,
+  constrains: true,
   previews: false,
   count: (p) => p.beam.value?.expansions ?? 0,
   generated: (p) => p.status.value?.nGenerated ?? 0,
-  text: (p) => p.beam.value?.hypotheses[0]?.text ?? '',
+  // under a constraint, the best hypothesis that is complete (a match)
+  text: (p) => {
+    const hs = p.beam.value?.hypotheses ?? [];
+    const done = p.constraint.value.kind !== 'none' ? hs.find((h) => h.finished) : null;
+    return (done ?? hs[0])?.text ?? '';
+  },
   start: (p, run) => p.client.request('beamStart', {
     session: p.session, prompt: run.prompt, width: p.beamOpts.value.width, lengthPenalty: p.beamOpts.value.lengthPenalty,
-    params: run.params, steps: run.count, schedule: run.schedule,
+    params: run.params, steps: run.count, schedule: run.schedule, constraint: run.engineConstraint,
   }),
-  began(p, res) {
-    p.steps.value = [];
+  began(p, res, run) {
+    p.constraint.value = run.constraint; // the engine took it
+    p.setError('constraint');
     p.forced.value = [];
     p.next.value = null;
     p.samples.value = null;

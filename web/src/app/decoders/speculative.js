@@ -9,21 +9,22 @@
  * @param {import('./index.js').PanelState} p @param {any} res
  */
 function applyRounds(p, res) {
-  const old = p.spec.value ?? { rounds: [], tokens: [], totals: res.totals, draft: res.draft, n: res.n };
+  const old = p.spec.value ?? { rounds: [], tokens: [], totals: res.totals, draft: res.draft, n: res.n, work: res.work };
   p.spec.value = {
     rounds: old.rounds.concat(res.rounds),
     tokens: old.tokens.concat(res.rounds.flatMap((/** @type {import('../../worker/host.js').SpecRound} */ r) => r.tokens)),
     totals: res.totals,
     draft: res.draft,
     n: res.n,
+    work: res.work,
   };
 }
 
 /** @type {import('./index.js').Decoder} */
 export const speculative = {
-  timeTravel: false,
+  timeTravel: true,
   forcing: false,
-  constrains: false,
+  constrains: true,
   previews: true,
   count: (p) => p.spec.value?.rounds.length ?? 0,
   generated: (p) => p.spec.value?.tokens.length ?? 0,
@@ -32,12 +33,14 @@ export const speculative = {
     await p.ensureModel(p.specOpts.value.draft, 'spec');
     return p.client.request('specStart', {
       session: p.session, draft: p.specOpts.value.draft, n: p.specOpts.value.n, prompt: run.prompt, seed: p.seed.value,
-      params: run.params, rounds: run.count, samples: p.sampleArg(), schedule: run.schedule,
+      params: run.params, rounds: run.count, samples: p.sampleArg(), schedule: run.schedule, constraint: run.engineConstraint,
     });
   },
-  began(p, res) {
+  began(p, res, run) {
     p.beam.value = null;
-    p.spec.value = { rounds: [], tokens: [], totals: res.totals, draft: res.draft, n: res.n };
+    p.spec.value = { rounds: [], tokens: [], totals: res.totals, draft: res.draft, n: res.n, work: res.work };
+    p.constraint.value = run.constraint; // the engine took it
+    p.setError('constraint');
     p.steps.value = res.steps;
     p.forced.value = [];
     applyRounds(p, res);
@@ -45,6 +48,7 @@ export const speculative = {
   },
   step: (p, params) => p.client.request('specRound', { session: p.session, params, samples: p.sampleArg() }),
   stepped(p, res) {
+    p.steps.value = p.steps.value.concat(res.steps);
     applyRounds(p, res);
     p.applyNext(res);
   },

@@ -1,0 +1,137 @@
+/* test_fastpaths.c — the sampler's shortcuts give the very bits of the
+ * long way round.
+ *
+ *  - The temperature and top-k run as one step when nothing between them
+ *    needs the tempered distribution (the reporting off, sp_sampler_set_raw
+ *    0): the kept set, the final probabilities and the cut marks must be
+ *    those of the two stages one after the other, which the reporting on
+ *    still runs (its snapshot comes between them).  On random logits with
+ *    ties, masks, huge and tiny values, temperatures down to 1e-6 (where
+ *    the tempered logits overflow and top-k has fewer candidates).
+ *  - A warp of the same logits reuses the raw distribution: every raw
+ *    number must be what a fresh sampler computes.
+ *  - sp_max_checked is sp_find_not_below and sp_max. */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "internal.h"
+#include "sampler.h"
+
+static sp_rng rng;
+static uint32_t below(uint32_t n) { return sp_rng_u32(&rng) % n; }
+static float uniform(float lo, float hi) {
+    return lo + (hi - lo) * (float)sp_rng_uniform(&rng);
+}
+
+static void fill(float *x, int v) {
+    int kind = (int)below(5);
+    for (int i = 0; i < v; i++) {
+        switch (kind) {
+        case 0: x[i] = uniform(-10, 10); break;
+        case 1: x[i] = (float)below(4) - 2.0f; break; /* ties */
+        case 2: x[i] = below(3) ? uniform(-3, 3) : -INFINITY; break;
+        case 3: x[i] = uniform(-1, 1) * (below(2) ? 3e38f : 1e4f); break;
+        default: x[i] = below(2) ? 0.0f : -0.0f; break;
+        }
+    }
+}
+
+static int same_bits(const void *a, const void *b, size_t n) {
+    return memcmp(a, b, n) == 0;
+}
+
+int main(void) {
+    char err[SP_ERR_LEN];
+    sp_rng_seed(&rng, 16);
+    enum { MAXV = 3000 };
+    static float x[MAXV], probs[MAXV];
+    static uint8_t cut[MAXV];
+    static int kept[MAXV], hist[64];
+    sp_sampler *fast = NULL, *slow = NULL;
+    int fused_cases = 0;
+    for (int trial = 0; trial < 1500; trial++) {
+        int v = trial % 50 == 0 ? MAXV : 2 + (int)below(300);
+        sp_sampler_free(fast);
+        sp_sampler_free(slow);
+        fast = sp_sampler_new(v);
+        slow = sp_sampler_new(v);
+        sp_sampler_set_raw(fast, 0);
+        fill(x, v);
+        if (x[0] == -INFINITY) x[0] = 0.5f; /* something to keep */
+        for (int i = 0; i < 64; i++) hist[i] = (int)below((uint32_t)v);
+        sp_params p;
+        sp_params_default(&p);
+        float temps[] = {0.8f, 1.7f, 0.05f, 1e-6f, 3e-3f, 40.0f};
+        p.temperature = temps[below(6)];
+        p.top_k = 1 + (int)below((uint32_t)v);
+        if (below(2)) p.repetition_penalty = 1.3f;
+        if (below(3) == 0) p.top_p = 0.9f;
+        if (below(3) == 0) p.min_p = 0.05f;
+        if (below(4) == 0) sp_params_set_order(&p, "top_k,temperature,top_p,min_p", err);
+        sp_step a, b;
+        int ra = sp_sampler_warp(fast, x, hist, 64, &p, &a, err);
+        int rb = sp_sampler_warp(slow, x, hist, 64, &p, &b, err);
+        CHECK_EQ_INT(ra, rb);
+        if (ra != SP_OK || rb != SP_OK) continue;
+        fused_cases += p.top_k < v && p.n_order == 0;
+        CHECK_EQ_INT(a.n_kept, b.n_kept);
+        if (a.n_kept != b.n_kept) continue;
+        memcpy(probs, a.probs, sizeof(float) * (size_t)v);
+        memcpy(cut, a.cut, (size_t)v);
+        memcpy(kept, a.kept, sizeof(int) * (size_t)a.n_kept);
+        CHECK(same_bits(probs, b.probs, sizeof(float) * (size_t)v));
+        CHECK(same_bits(cut, b.cut, (size_t)v));
+        CHECK(same_bits(kept, b.kept, sizeof(int) * (size_t)a.n_kept));
+        CHECK(same_bits(&a.entropy_bits, &b.entropy_bits, sizeof(double)));
+    }
+    CHECK(fused_cases > 500);
+
+    /* the raw distribution of the same logits, warped again */
+    for (int trial = 0; trial < 200; trial++) {
+        int v = 2 + (int)below(500);
+        sp_sampler_free(fast);
+        sp_sampler_free(slow);
+        fast = sp_sampler_new(v);
+        float y[MAXV];
+        fill(x, v);
+        fill(y, v);
+        x[0] = y[0] = 1.0f;
+        sp_params p;
+        sp_params_default(&p);
+        p.temperature = 0.7f;
+        sp_step a, b;
+        /* x, then y with the reporting off (the cache must not survive it),
+         * then x twice, then y: each against a fresh sampler */
+        const float *seq[5] = {x, y, x, x, y};
+        for (int i = 0; i < 5; i++) {
+            sp_sampler_set_raw(fast, i != 1);
+            int ra = sp_sampler_warp(fast, seq[i], NULL, 0, &p, &a, err);
+            slow = sp_sampler_new(v);
+            int rb = sp_sampler_warp(slow, seq[i], NULL, 0, &p, &b, err);
+            CHECK_EQ_INT(ra, rb);
+            if (ra == SP_OK && i != 1) {
+                CHECK(same_bits(a.probs_raw, b.probs_raw, sizeof(float) * (size_t)v));
+                CHECK(same_bits(&a.entropy_raw_bits, &b.entropy_raw_bits, 8));
+                CHECK(same_bits(&a.raw_log_z, &b.raw_log_z, 8));
+                CHECK(same_bits(&a.kept_mass, &b.kept_mass, 8));
+            }
+            sp_sampler_free(slow);
+            slow = NULL;
+        }
+    }
+    sp_sampler_free(fast);
+
+    /* sp_max_checked against its two halves */
+    for (int trial = 0; trial < 500; trial++) {
+        int n = 1 + (int)below(300);
+        fill(x, n);
+        if (below(4) == 0) x[below((uint32_t)n)] = below(2) ? NAN : INFINITY;
+        float m = 12345.0f, ref = sp_max(x, n);
+        int bad = sp_max_checked(x, n, &m);
+        CHECK_EQ_INT(bad, sp_find_not_below(x, INFINITY, n));
+        if (bad < 0) CHECK(same_bits(&m, &ref, 4));
+    }
+    CHECK_DONE();
+}

@@ -1,0 +1,373 @@
+// @ts-check
+/**
+ * question.js — <sampler-question>: a question a lesson author drops next
+ * to a playground; the learner types a number and hears whether it is
+ * right.  The answer is always the engine's: the element builds the model
+ * and the settings its attributes name and asks the engine (in the page's
+ * engine Worker, shared with the playgrounds) — never a number the author
+ * typed.
+ *
+ *   <sampler-question logits="2,1,0" temperature="0.5" ask="p1" digits="2">
+ *     What is the top probability?
+ *   </sampler-question>
+ *
+ * The model: logits="2,1,0" (or "a=2,b=1,c=0"), probs="0.5,0.3,0.2", or
+ * model="logits:…" / "probs:…" / "transformer" / "bigram"; every sampler
+ * setting by its flag, as on <sampler-playground> (temperature, top-p, …).
+ * What to ask (ask=):
+ *   p1, p2, …       the final probability of the 1st, 2nd, … likeliest token
+ *   p:LABEL         the final probability of the token labelled LABEL
+ *   nucleus         how many tokens survive the pipeline
+ *   kept-mass       the model probability of the tokens that survive
+ *   entropy         the final distribution's entropy, in bits
+ *   entropy-raw     the model's, in bits
+ *   cut:STAGE       how many tokens STAGE cuts (cut:top_p, cut:top_k, …)
+ *   kv-ratio        with length=N: the work without a KV cache over the
+ *                   work with it, for a text of N tokens (the transformer)
+ * digits=          the decimals an answer must match (default 2; 0 for
+ *                  counts).  An answer of "87%" means 0.87.
+ * for=             the id of the <sampler-playground> "Show me" sets up;
+ *                  without it, the next one on the page (else the last
+ *                  one before the question).
+ * lang=            the language of its words (as the playground's); without
+ *                  it, its lesson page's when the playground has it, else
+ *                  the browser's.
+ *
+ * It sends `sampler-question-answered` (bubbling, composed) with detail
+ * {ask, answer, value, correct, digits} after each check.
+ */
+import { parseAttributes, SLIDERS } from './attrs.js';
+import { acquireClient, releaseClient } from './registry.js';
+import { errorMsg } from '../app/errors.js';
+import { browserLanguage, createI18n, english, isMsg, loadLanguage, msg, normalizeLang } from '../i18n/index.js';
+
+/**
+ * An error that says itself in the learner's language (its message is
+ * the English).
+ * @param {string} key @param {Record<string, unknown>} [vars]
+ */
+function said(key, vars = {}) {
+  const m = msg(key, vars);
+  return Object.assign(new Error(String(m)), { said: m });
+}
+
+export const QUESTION_TAG = 'sampler-question';
+export const ANSWERED_EVENT = 'sampler-question-answered';
+
+/** the attributes besides the sampler settings */
+const OWN = ['ask', 'digits', 'logits', 'probs', 'model', 'length', 'for', 'prompt', 'lang'];
+
+/** @typedef {{kind: 'rank', n: number} | {kind: 'label', label: string} | {kind: 'nucleus' | 'kept-mass' | 'entropy' | 'entropy-raw' | 'kv-ratio'} | {kind: 'cut', stage: string}} Ask */
+
+/** @param {string} raw @returns {Ask | null} */
+export function parseAsk(raw) {
+  const a = raw.trim();
+  let m = /^p([1-9]\d*)$/.exec(a);
+  if (m) return { kind: 'rank', n: Number(m[1]) };
+  if (a.startsWith('p:') && a.length > 2) return { kind: 'label', label: a.slice(2) };
+  if (a.startsWith('cut:') && a.length > 4) return { kind: 'cut', stage: a.slice(4).replaceAll('-', '_') };
+  if (['nucleus', 'kept-mass', 'entropy', 'entropy-raw', 'kv-ratio'].includes(a)) return /** @type {Ask} */ ({ kind: a });
+  return null;
+}
+
+/**
+ * The model a question's attributes name: a hand-made spec, or a shipped
+ * model's name.
+ * @param {(name: string) => string | null} get
+ */
+export function questionModel(get) {
+  const logits = get('logits');
+  const probs = get('probs');
+  if (logits !== null) return `logits:${logits.trim()}`;
+  if (probs !== null) return `probs:${probs.trim()}`;
+  const model = (get('model') ?? '').trim();
+  if (model) return model;
+  return (get('ask') ?? '').trim() === 'kv-ratio' ? 'transformer' : 'bigram';
+}
+
+/**
+ * Whether an answer matches the engine's value to `digits` decimals.
+ * @param {number} answer @param {number} value @param {number} digits
+ */
+export function matches(answer, value, digits) {
+  return Math.abs(answer - value) <= 0.5 * 10 ** -digits + 1e-9;
+}
+
+/** A typed answer as a number ("87%" = 0.87), or NaN. @param {string} text */
+export function readAnswer(text) {
+  const t = text.trim().replace(',', '.');
+  if (!t) return NaN;
+  const pctForm = t.endsWith('%');
+  const v = Number(pctForm ? t.slice(0, -1) : t);
+  return pctForm ? v / 100 : v;
+}
+
+let questions = 0;
+
+/**
+ * Asks the engine: the value of a question (what its attributes say).
+ * @param {{request: (op: string, args?: any) => Promise<any>}} client
+ * @param {{model: string, ask: Ask, params: Record<string, number>, length: number, prompt: string, id: string}} q
+ * @returns {Promise<number>}
+ */
+export async function computeAnswer(client, q) {
+  const handmade = /^(logits|probs):/.test(q.model);
+  const modelId = handmade ? `q:${q.model}` : q.model;
+  if (handmade) await client.request('loadModel', { model: modelId, handmade: q.model });
+  else await client.request('loadModel', { model: modelId, builtin: q.model });
+  if (q.ask.kind === 'kv-ratio') {
+    const c = await client.request('modelCost', { model: modelId, n: q.length });
+    if (!(c.flops > 0)) throw said('question.kvNeedsTransformer');
+    return c.flopsNoCache / c.flops;
+  }
+  await client.request('openSession', { session: q.id, model: modelId });
+  try {
+    const a = await client.request('start', { session: q.id, prompt: q.prompt, seed: 0, params: q.params });
+    const s = a.next;
+    if (!s) throw Object.assign(new Error(a.status?.message || 'no distribution'), { said: msg('question.noDistribution', {}, a.status?.message ?? '') });
+    const ask = q.ask;
+    switch (ask.kind) {
+      case 'rank': {
+        // the final probabilities in the engine's rank order
+        const finals = Array.from(s.final).sort((x, y) => y - x);
+        if (ask.n > finals.length) throw said('question.rankPast', { n: ask.n, count: finals.length });
+        return finals[ask.n - 1];
+      }
+      case 'label': {
+        const i = s.pieces.indexOf(ask.label);
+        if (i < 0) throw said('question.noLabel', { label: ask.label });
+        return s.final[i];
+      }
+      case 'nucleus': return s.nKept;
+      case 'kept-mass': return s.keptMass;
+      case 'entropy': return s.entropyBits;
+      case 'entropy-raw': return s.entropyRawBits;
+      case 'cut': return s.cuts.find((/** @type {{stage: string}} */ c) => c.stage === ask.stage)?.cut ?? 0;
+      default: throw said('question.unknown');
+    }
+  } finally {
+    await client.request('closeSession', { session: q.id }).catch(() => {});
+  }
+}
+
+const CSS = `
+:host { display: block; margin: 1em 0; font: 16px/1.4 system-ui, sans-serif; color: #1d2329; }
+.q { border: 1px solid #c9ced3; border-radius: 8px; padding: 12px 14px; background: #fbfbf8; }
+.q-text { margin: 0 0 8px; font-weight: 600; }
+.q-row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+input { font: inherit; width: 8em; padding: 4px 6px; border: 1px solid #8a939b; border-radius: 4px; }
+button { font: inherit; padding: 4px 12px; border: 1px solid #2a5d9f; border-radius: 4px; background: #2a5d9f; color: #fff; cursor: pointer; }
+button.secondary { background: #fff; color: #2a5d9f; }
+button:disabled { opacity: 0.5; cursor: default; }
+.q-result { margin: 8px 0 0; }
+.q-result[data-correct="true"] { color: #1f6b2c; }
+.q-result[data-correct="false"] { color: #9c2a1f; }
+.q-error { margin: 8px 0 0; color: #9c2a1f; }
+@media (prefers-color-scheme: dark) {
+  :host { color: #e6e9ec; }
+  .q { background: #1b1f23; border-color: #3b434b; }
+  input { background: #111; color: inherit; }
+  button.secondary { background: #1b1f23; color: #8fb8ee; }
+  .q-result[data-correct="true"] { color: #7fd08a; }
+  .q-result[data-correct="false"] { color: #f08a80; }
+}
+`;
+
+export class SamplerQuestion extends HTMLElement {
+  constructor() {
+    super();
+    this.qid = `spq${++questions}`;
+    this.root = this.attachShadow({ mode: 'open' });
+    this.root.innerHTML = `<style>${CSS}</style><div class="q" part="question">
+      <p class="q-text" data-testid="question-text"><slot></slot></p>
+      <form class="q-row" data-testid="question-form">
+        <label><span class="sr"></span><input data-testid="question-answer" inputmode="decimal" autocomplete="off"></label>
+        <button type="submit" data-testid="question-check"></button>
+        <button type="button" class="secondary" data-testid="question-show"></button>
+      </form>
+      <p class="q-result" role="status" data-testid="question-result"></p>
+      <p class="q-error" role="alert" data-testid="question-error" hidden></p>
+    </div>`;
+    const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (this.root.querySelector(`[data-testid="${id}"]`));
+    this.input = /** @type {HTMLInputElement} */ ($('question-answer'));
+    this.result = $('question-result');
+    this.error = $('question-error');
+    this.checkButton = /** @type {HTMLButtonElement} */ ($('question-check'));
+    this.showButton = /** @type {HTMLButtonElement} */ ($('question-show'));
+    $('question-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.check();
+    });
+    this.showButton.addEventListener('click', () => this.showMe());
+    /** @type {Promise<number> | null} the engine's value, once asked */
+    this.value = null;
+    this.clientKey = '';
+    /** the words, in the question's language (English until its catalogue is here) */
+    this.i18n = english();
+    /** what the result and error lines say, kept to say again in another language */
+    /** @type {{result: import('../i18n/index.js').Text | ((i18n: import('../i18n/index.js').I18n) => string), error: import('../i18n/index.js').Text}} */
+    this.said = { result: '', error: '' };
+    this.words();
+  }
+
+  static get observedAttributes() {
+    return ['lang'];
+  }
+
+  attributeChangedCallback() {
+    if (this.isConnected) this.useLanguage();
+  }
+
+  /**
+   * The question's language: its lang attribute, else its lesson page's
+   * (when one of the playground's), else the browser's.
+   */
+  useLanguage() {
+    const code = normalizeLang(this.getAttribute('lang')) || normalizeLang(this.parentElement?.closest('[lang]')?.getAttribute('lang')) || browserLanguage();
+    loadLanguage(code).then(() => {
+      this.i18n = createI18n(code);
+      this.words();
+    }, () => { /* offline: the words stay as they are */ });
+  }
+
+  /** Writes the words (again, after a change of language). */
+  words() {
+    const i18n = this.i18n;
+    this.input.setAttribute('aria-label', i18n.t('question.answer'));
+    this.checkButton.textContent = i18n.t('question.check');
+    this.showButton.textContent = i18n.t('question.showMe');
+    /** @type {HTMLElement} */ (this.root.querySelector('.q')).dir = i18n.dir;
+    const r = this.said.result;
+    this.result.textContent = typeof r === 'function' ? r(i18n) : i18n.text(r);
+    this.error.textContent = [i18n.text(this.said.error), ...i18n.details(isMsg(this.said.error) ? this.said.error : null)].filter(Boolean).join(' — ');
+  }
+
+  /**
+   * Says a result or an error (a message: said again when the language changes).
+   * @param {'result' | 'error'} where @param {any} what  a text, a message, or (a result) a function of the language
+   */
+  say(where, what) {
+    this.said[where] = what;
+    this.words();
+  }
+
+  /** the attribute, or null @param {string} name */
+  attr(name) {
+    return this.getAttribute(name);
+  }
+
+  /** the question as its attributes say it */
+  question() {
+    const get = (/** @type {string} */ n) => this.attr(n);
+    const ask = parseAsk(get('ask') ?? '');
+    // the sampler settings: checked and clamped as a playground's attributes are
+    const { state } = parseAttributes((n) => (n in SLIDERS ? get(n) : null), location.href);
+    /** @type {Record<string, number>} */
+    const params = {};
+    for (const name of Object.keys(SLIDERS)) if (get(name) !== null) params[SLIDERS[name]] = /** @type {any} */ (state.params)[SLIDERS[name]];
+    const digits = Math.max(0, Math.min(6, Math.round(Number(get('digits') ?? (ask && ['nucleus', 'cut'].includes(ask.kind) ? 0 : 2))) || 0));
+    const length = Math.max(1, Math.round(Number(get('length') ?? 256)) || 256);
+    return { model: questionModel(get), ask, params, digits, length, prompt: get('prompt') ?? '', id: this.qid };
+  }
+
+  connectedCallback() {
+    this.value = null;
+    this.useLanguage();
+  }
+
+  disconnectedCallback() {
+    if (this.clientKey) releaseClient(this.clientKey);
+    this.clientKey = '';
+    this.value = null;
+  }
+
+  /** The engine's value for this question (asked once per connection). */
+  engineValue() {
+    if (!this.value) {
+      const q = this.question();
+      if (!q.ask) return Promise.reject(said('question.badAsk', { ask: this.attr('ask') ?? '' }));
+      const key = /^(logits|probs):/.test(q.model) ? 'handmade' : q.model;
+      if (this.clientKey !== key) {
+        if (this.clientKey) releaseClient(this.clientKey);
+        this.clientKey = key;
+        this.client = acquireClient(key);
+      }
+      const client = /** @type {NonNullable<typeof this.client>} */ (this.client);
+      this.value = computeAnswer(client, /** @type {any} */ (q));
+    }
+    return this.value;
+  }
+
+  async check() {
+    const q = this.question();
+    const answer = readAnswer(this.input.value);
+    this.error.hidden = true;
+    if (Number.isNaN(answer)) {
+      this.say('result', msg('question.notNumber'));
+      this.result.removeAttribute('data-correct');
+      return;
+    }
+    this.say('result', msg('question.computing'));
+    let value;
+    try {
+      value = await this.engineValue();
+    } catch (err) {
+      this.say('result', '');
+      this.say('error', /** @type {any} */ (err)?.said ?? errorMsg('engine', err));
+      this.error.hidden = false;
+      this.value = null;
+      return;
+    }
+    const correct = matches(answer, value, q.digits);
+    this.say('result', (/** @type {import('../i18n/index.js').I18n} */ i18n) => i18n.t(correct ? 'question.right' : 'question.wrong', { value: i18n.fixed(value, q.digits) }));
+    this.result.dataset.correct = String(correct);
+    this.result.dataset.value = String(value);
+    this.dispatchEvent(new CustomEvent(ANSWERED_EVENT, {
+      bubbles: true, composed: true,
+      detail: { ask: this.attr('ask') ?? '', answer, value, correct, digits: q.digits },
+    }));
+  }
+
+  /** The playground "Show me" sets up: for=ID, else the next one, else the last one before. */
+  target() {
+    const id = this.attr('for');
+    if (id) return /** @type {HTMLElement | null} */ (document.getElementById(id));
+    const all = [...document.querySelectorAll('sampler-playground')];
+    const after = all.find((el) => this.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+    return /** @type {HTMLElement | null} */ (after ?? all.at(-1) ?? null);
+  }
+
+  /** Configures the playground to show the question's setup. */
+  showMe() {
+    const el = this.target();
+    this.error.hidden = true;
+    if (!el) {
+      this.say('error', msg('question.noPlayground'));
+      this.error.hidden = false;
+      return;
+    }
+    const q = this.question();
+    // the settings: the question's, every other one back to its default
+    for (const name of Object.keys(SLIDERS)) {
+      const v = this.attr(name);
+      if (v === null) el.removeAttribute(name);
+      else el.setAttribute(name, v);
+    }
+    el.removeAttribute('edits');
+    el.setAttribute('prompt', q.prompt);
+    if (q.ask?.kind === 'kv-ratio') {
+      el.setAttribute('model', q.model);
+      el.setAttribute('steps', String(Math.min(q.length, 2000)));
+      el.setAttribute('view', 'text,kv');
+    } else {
+      el.setAttribute('model', q.model);
+      el.setAttribute('steps', '0');
+      el.setAttribute('view', 'bars,nucleus');
+    }
+    el.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }
+}
+
+export const OWN_ATTRIBUTES = OWN;
+
+if (typeof customElements !== 'undefined' && !customElements.get(QUESTION_TAG)) customElements.define(QUESTION_TAG, SamplerQuestion);
