@@ -296,13 +296,13 @@ export default {
   'spec.residual': 'Rest',
   'spec.perPassLabel': 'Tokens pro Durchlauf',
   'spec.tokensPasses': { one: '{tokens}, {count} Durchlauf des Modells', other: '{tokens}, {count} Durchläufe des Modells' },
-  'spec.speedup': 'Beschleunigung',
+  'spec.speedup': 'Tempogewinn',
   'spec.times': '{x}×',
   'spec.measured': { one: 'gemessen: Median von {count} Runde; insgesamt {ms} ms gegenüber {plainMs} ms Token für Token', other: 'gemessen: Median von {count} Runden; insgesamt {ms} ms gegenüber {plainMs} ms Token für Token' },
   'spec.fedIn': { one: '{fed} eingespeist in {count} Runde', other: '{fed} eingespeist in {count} Runden' },
   'spec.perRound': { one: '{draft} entwirft {count} Token pro Runde.', other: '{draft} entwirft {count} Tokens pro Runde.' },
   'spec.perRoundMapped': { one: '{draft} entwirft {count} Token pro Runde (seine Tokens werden über ihren Text denen des Modells zugeordnet).', other: '{draft} entwirft {count} Tokens pro Runde (seine Tokens werden über ihren Text denen des Modells zugeordnet).' },
-  'spec.batched': 'Das Modell prüft sie alle in einem gebündelten Durchlauf, der jedes seiner Gewichte einmal für alle Positionen liest: Ein Modell, dessen Gewichte nicht in die Caches des Prozessors passen, ist durch das Lesen begrenzt, also kostet dieser Durchlauf kaum mehr als der eines Tokens, und jeder angenommene Entwurf ist ein gewonnenes Token. Ein Modell, das klein genug für die Caches ist (wie dieser winzige Transformer), ist stattdessen durch seine Arithmetik begrenzt, die das Bündeln nicht verringert: Dort kann eine Runde mehr kosten, als sie an Tokens gewinnt. Die Beschleunigung wird hier gemessen, gegen dieselben Tokens einzeln dekodiert.',
+  'spec.batched': 'Das Modell prüft sie alle in einem gebündelten Durchlauf, der jedes seiner Gewichte einmal für alle Positionen liest: Ein Modell, dessen Gewichte nicht in die Caches des Prozessors passen, ist durch das Lesen begrenzt, also kostet dieser Durchlauf kaum mehr als der eines Tokens, und jeder angenommene Entwurf ist ein gewonnenes Token. Ein Modell, das klein genug für die Caches ist (wie dieser winzige Transformer), ist stattdessen durch seine Arithmetik begrenzt, die das Bündeln nicht verringert: Dort kann eine Runde mehr kosten, als sie an Tokens gewinnt. Der Tempogewinn wird hier gemessen, gegen dieselben Tokens einzeln dekodiert.',
 
   // ---- Textmetriken, das Schritt-Diagramm, der KV-Cache (LabViews.jsx, app/metrics.js)
   'metric.distinct1': 'Distinct-1',
