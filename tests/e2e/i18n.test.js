@@ -52,9 +52,12 @@ describe.skipIf(!haveChromium)('the playground in other languages', () => {
     expect(await page.getByTestId('value-temperature').textContent()).toBe('0.80');
     // the link keeps the language and the settings; the text is the engine's for them
     await until(async () => (await hashOf(page)).includes('lang=zh'));
+    // a step Play had asked for may land after the pause: the link and the text agree once it is drawn
+    const stepsOf = async () => Number(/steps=(\d+)/.exec(await hashOf(page))[1]);
+    await until(async () => (await stepsOf()) === (await tokens(page).count()));
     const hash = await hashOf(page);
     expect(hash).toMatch(/temperature=0\.8&.*top_p=0\.9&seed=5/);
-    const steps = Number(/steps=(\d+)/.exec(hash)[1]);
+    const steps = await stepsOf();
     expect(steps).toBe(await tokens(page).count());
     expect(await generated(page)).toBe(await engineText({ seed: 5, steps, params: { temperature: 0.8, top_p: 0.9 } }));
   });
