@@ -1,7 +1,8 @@
 // The playground in other languages, in Chromium: a link with lang=de opens
 // in German; the switch changes the words while Play runs and keeps the
 // text, the settings and Play (and the text stays the engine's); an element
-// with lang="zh" speaks Chinese, one without lang its page's language; the
+// with lang="zh" speaks Chinese, one without lang its page's language (and a
+// <sampler-question lang="de"> German, then Chinese); the
 // engine's errors in the learner's words with the engine's line beneath;
 // and the pseudo-locale (accented, about 40 % longer, right to left) with
 // German, the longest real language, laid out with no text clipped, cut
@@ -85,7 +86,8 @@ describe.skipIf(!haveChromium)('the playground in other languages', () => {
         '/lesson.html': lesson(`
 <sampler-playground id="zh" lang="zh" seed="3" steps="5" temperature="0.7" controls="temperature" view="text,bars"></sampler-playground>
 <div lang="de-AT"><sampler-playground id="de" seed="3" steps="5" controls="temperature"></sampler-playground></div>
-<sampler-playground id="en" seed="3" steps="5" controls="temperature"></sampler-playground>`),
+<sampler-playground id="en" seed="3" steps="5" controls="temperature"></sampler-playground>
+<sampler-question id="q" lang="de" logits="2,1,0" temperature="1" ask="p1" digits="3">p1?</sampler-question>`),
       },
     });
     const page = watch(await (await newContext()).newPage());
@@ -106,6 +108,16 @@ describe.skipIf(!haveChromium)('the playground in other languages', () => {
     await zh.getByRole('button', { name: 'Paso', exact: true }).waitFor();
     expect(await zh.getByTestId('value-temperature').textContent()).toBe('0,70');
     expect(await generated(zh)).toBe(text);
+    // a question in German: its buttons, and the engine's value with a decimal comma; in Chinese when its lang changes
+    const q = page.locator('sampler-question#q');
+    expect(await q.getByTestId('question-check').textContent()).toBe('Prüfen');
+    await q.getByTestId('question-answer').fill('0,665');
+    await q.getByTestId('question-check').click();
+    await until(async () => (await q.getByTestId('question-result').getAttribute('data-correct')) === 'true', 20000);
+    expect(await q.getByTestId('question-result').textContent()).toBe('Richtig: Die Engine berechnet 0,665.');
+    await page.evaluate(() => document.getElementById('q').setAttribute('lang', 'zh'));
+    await until(async () => (await q.getByTestId('question-result').textContent()) === '正确：引擎算得 0.665。');
+    expect(await q.getByTestId('question-show').textContent()).toBe('演示给我看');
   });
 
   /** a page's text problems, and its screenshot in build/e2e/ */
