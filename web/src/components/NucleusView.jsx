@@ -166,7 +166,7 @@ export function Readouts({ summary }) {
       <div>
         <dt>{t('readout.entropy')}</dt>
         <dd data-testid="entropy" data-value={s ? String(s.entropyBits) : ''}>
-          {s ? i18n.fixed(s.entropyBits, 2) : '–'} <small>{t('readout.bits')}</small>
+          {s ? i18n.fixed(s.entropyBits, 2) : '–'} <small class="spg-unit">{t('readout.bits')}</small>
         </dd>
         {s && <dd class="spg-sub">{t('readout.model', { value: i18n.fixed(s.entropyRawBits, 2) })}</dd>}
       </div>
