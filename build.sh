@@ -28,8 +28,9 @@ REQUIRED=(gcc:gcc clang:clang emscripten:emcc binaryen:wasm-opt nodejs:node npm:
 TEST_PACKAGES=(chromium:chromium firefox-esr:firefox-esr)
 # WebKit (WebKitGTK's WebDriver, in an Xvfb), and miscfiles (the names list the
 # bigram is trained on: the trainer's byte-for-byte test): their tests say
-# why they skip without them
-OPTIONAL_PACKAGES=(python3-torch webkit2gtk-driver xvfb miscfiles)
+# why they skip without them; a CJK font, so Chinese is drawn (not boxes) in
+# the browser tests' screenshots
+OPTIONAL_PACKAGES=(python3-torch webkit2gtk-driver xvfb miscfiles fonts-noto-cjk)
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 

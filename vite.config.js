@@ -15,7 +15,8 @@ import { defineConfig } from 'vite';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SW_TEMPLATE = path.join(here, 'web/src/sw/sw.template.js');
-/** files larger than this (the transformer's checkpoint) are cached on first use, not at install */
+/** model files larger than this (the transformer's checkpoint) are cached on first use, not at install;
+ * the page's code is always cached at install (it is loaded before the service worker runs) */
 const PRECACHE_MAX = 200 * 1024;
 
 /** every file under dir, as '/'-separated paths relative to it, sorted */
@@ -37,10 +38,11 @@ export function writeServiceWorker(outDir) {
   const hash = crypto.createHash('sha256');
   for (const f of files) hash.update(`${f}\0`).update(fs.readFileSync(path.join(outDir, f))).update('\0');
   const size = (f) => fs.statSync(path.join(outDir, f)).size;
+  const later = (f) => f.endsWith('.bin') && size(f) > PRECACHE_MAX;
   const build = {
     version: hash.digest('hex').slice(0, 16),
-    precache: files.filter((f) => size(f) <= PRECACHE_MAX),
-    lazy: files.filter((f) => size(f) > PRECACHE_MAX),
+    precache: files.filter((f) => !later(f)),
+    lazy: files.filter(later),
   };
   const source = fs.readFileSync(SW_TEMPLATE, 'utf8').replace('self.__SPG_BUILD__', JSON.stringify(build));
   fs.writeFileSync(path.join(outDir, 'sw.js'), source);

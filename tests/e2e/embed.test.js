@@ -116,8 +116,10 @@ describe.skipIf(!haveChromium)('<sampler-playground> on lesson pages', () => {
     // a new seed regenerates b's text; a Step in b leaves a alone
     await page.evaluate(() => document.getElementById('b').setAttribute('seed', '11'));
     await until(async () => (await b.getByLabel('Seed').inputValue()) === '11');
-    await until(async () => (await tokensIn(b).count()) === 5);
-    expect(await textIn(b)).toBe(await engineText({ seed: 11, params: { temperature: 2 }, steps: 5 }));
+    // (the old text has 5 tokens too: wait for the new one)
+    const want = await engineText({ seed: 11, params: { temperature: 2 }, steps: 5 });
+    await until(async () => (await textIn(b)) === want);
+    expect(await tokensIn(b).count()).toBe(5);
     await b.getByRole('button', { name: 'Step', exact: true }).click();
     await until(async () => (await tokensIn(b).count()) === 6);
     expect(await tokensIn(a).count()).toBe(0);

@@ -377,11 +377,11 @@ describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
     await tokensOf(page).nth(4).click();
     await page.mouse.move(5, 5);
     await until(async () => (await page.getByTestId('step-heading').textContent()).startsWith('Step 5'));
-    const n0 = Number(await page.getByTestId('nucleus-size').textContent());
+    const n0 = Number(await page.getByTestId('nucleus-size').getAttribute('data-value'));
     await page.getByRole('slider', { name: /^Top-k/ }).fill('2');
     await until(async () => (await page.getByTestId('peek-heading').count()) === 1);
     expect(await page.getByTestId('step-heading').textContent()).toMatch(/^Step 5 under the current settings/);
-    await until(async () => Number(await page.getByTestId('nucleus-size').textContent()) <= 2);
+    await until(async () => Number(await page.getByTestId('nucleus-size').getAttribute('data-value')) <= 2);
     expect(n0).toBeGreaterThan(2);
     await page.getByRole('button', { name: 'Draw 1000 samples' }).click();
     await until(async () => (await page.getByTestId('sample-tick').count()) > 0);

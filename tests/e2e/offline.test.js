@@ -68,6 +68,10 @@ describe.skipIf(!haveChromium)('offline, weight and first paint', () => {
     await page.getByRole('button', { name: 'Step', exact: true }).click();
     await until(async () => (await tokens(page).count()) === 4);
     expect(await generated(page)).toBe(await engineText({ seed: 2, steps: 4 }));
+    // another language's catalogue (a chunk of its own) came with the cache
+    expect(first.files.some((f) => /\/assets\/de-[\w-]+\.js$/.test(f))).toBe(true);
+    await page.getByTestId('lang-select').selectOption('de');
+    await page.getByRole('button', { name: 'Schritt', exact: true }).waitFor();
     // ?embed=1 and the transformer, offline
     await page.goto(`${base}index.html?embed=1#seed=2&steps=2${haveTransformer ? '&model=transformer&prompt=And' : ''}`);
     await page.waitForSelector('[data-ready="true"]', { timeout: 15000 });
@@ -109,6 +113,8 @@ describe.skipIf(!haveChromium)('offline, weight and first paint', () => {
     console.log(`e2e: first contentful paint ${paints.map(Math.round).join(' ms, ')} ms`);
     expect(files.some((f) => f.endsWith('.wasm'))).toBe(true);
     expect(files.some((f) => f.endsWith('.css'))).toBe(true);
+    // English is in the page; no other language's catalogue is fetched
+    expect(files.filter((f) => /\/assets\/(es|de|zh)-[\w-]+\.js$/.test(f))).toEqual([]);
     expect(total).toBeLessThanOrEqual(200 * 1024);
     expect(paints.every((t) => t > 0)).toBe(true); // painted (how fast: ./build.sh bench)
 

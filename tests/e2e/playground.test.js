@@ -19,7 +19,8 @@ const engineText = async (setup) => (setup.prompt ?? '') + await engineGenerated
 const bars = (page) => page.locator('[data-testid="prob-bar"]');
 const tokens = (page) => page.locator('[data-testid="output-token"]');
 const outputText = (page) => page.locator('[data-testid="output"]').textContent();
-const nucleusSize = async (page) => Number(await page.getByTestId('nucleus-size').textContent());
+// (the machine number: the text is grouped for the language, 32,000)
+const nucleusSize = async (page) => Number(await page.getByTestId('nucleus-size').getAttribute('data-value'));
 const entropy = async (page) => Number(await page.getByTestId('entropy').getAttribute('data-value'));
 const slider = (page, label) => page.getByRole('slider', { name: new RegExp(`^${label}`) });
 const keptBars = (page) => page.locator('[data-testid="prob-bar"][data-kept="true"]');

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Takes the README's screenshot: the built playground (dist/) at 1200x800
-// in Debian's Chromium, saved as docs/screenshot.png.
-//   node tests/e2e/screenshot.js [out.png] [--dark]
+// Takes the README's screenshots: the built playground (dist/) at 1200x800
+// in Debian's Chromium, saved as docs/screenshot.png (and, in another
+// language, docs/screenshot-zh.png).
+//   node tests/e2e/screenshot.js [out.png] [--dark] [--lang=zh]
 import path from 'node:path';
 
 import { chromium } from 'playwright-core';
@@ -12,9 +13,10 @@ import { serveStatic } from './server.js';
 const args = process.argv.slice(2);
 const out = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(ROOT, 'docs/screenshot.png'));
 const dark = args.includes('--dark');
-const hash = haveTransformer
+const lang = args.find((a) => a.startsWith('--lang='))?.slice('--lang='.length) ?? '';
+const hash = (haveTransformer
   ? '#model=transformer&temperature=0.8&top_k=0&top_p=0.8&seed=42&prompt=And%20God%20said&steps=25'
-  : '#model=bigram&temperature=0.8&top_k=0&top_p=0.8&seed=42&steps=45';
+  : '#model=bigram&temperature=0.8&top_k=0&top_p=0.8&seed=42&steps=45') + (lang ? `&lang=${lang}` : '');
 
 const server = await serveStatic(DIST);
 const browser = await chromium.launch({
@@ -26,7 +28,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, colorScheme: dark ? 'dark' : 'light', reducedMotion: 'reduce' });
   await page.goto(server.url + hash);
   await page.waitForSelector('[data-ready="true"]');
-  await page.getByRole('button', { name: 'Draw 1000 samples' }).click();
+  await page.getByTestId('draw-samples').click();
   await page.getByTestId('kl').waitFor();
   await page.mouse.move(0, 0);
   await page.evaluate(() => window.scrollTo(0, 0));

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { loadEngineNode } from '../../web/src/engine/node.js';
-import { EngineHost } from '../../web/src/worker/host.js';
+import { EngineHost, errorOf } from '../../web/src/worker/host.js';
 import { MODELS } from '../e2e/fixtures.js';
 
 const BIGRAM = path.join(MODELS, 'bigram.bin');
@@ -63,7 +63,11 @@ export function inProcessClient() {
       const progress = onProgress ? (/** @type {number} */ loaded, /** @type {number} */ total) => onProgress({ loaded, total }) : undefined;
       const run = queue.then(async () => structuredClone(await host.handle(op, structuredClone(args), { progress })));
       queue = run.catch(() => {});
-      return run;
+      // a failure as the page's client rebuilds it from the Worker's message (client.js)
+      return run.catch((err) => {
+        const e = errorOf(err);
+        throw Object.assign(new Error(e.message), { name: e.name, code: e.code, reason: e.reason, vars: e.vars, part: e.part });
+      });
     },
   };
 }

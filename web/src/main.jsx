@@ -6,12 +6,14 @@
  * an iframe).  Served over http(s), it registers the offline cache (sw.js).
  */
 import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
 
 import { createApp } from './app/app.js';
 import { bindHash } from './app/url.js';
 import { CompareView } from './components/CompareView.jsx';
 import { CopyLink } from './components/CopyLink.jsx';
 import { EmbedCode } from './components/EmbedCode.jsx';
+import { I18nContext, LanguageSwitch, Rich, langTag, useI18n } from './components/I18n.jsx';
 import { Playground } from './components/Playground.jsx';
 import { registerServiceWorker } from './sw/register.js';
 import { createEngineClient } from './worker/client.js';
@@ -19,10 +21,11 @@ import './styles.css';
 
 /** @param {{app: import('./app/app.js').App}} props */
 function ViewSwitch({ app }) {
+  const { t } = useI18n();
   const view = app.view.value;
-  const views = /** @type {const} */ ([['single', 'One sampler'], ['compare', 'Compare side by side']]);
+  const views = /** @type {const} */ ([['single', t('view.single')], ['compare', t('view.compare')]]);
   return (
-    <div class="spg-views" role="group" aria-label="View">
+    <div class="spg-views" role="group" aria-label={t('view.group')}>
       {views.map(([v, label]) => (
         <button
           key={v}
@@ -42,9 +45,10 @@ function ViewSwitch({ app }) {
 /** Auto (the system's), light or dark: kept in the link (theme=). */
 /** @param {{app: import('./app/app.js').App}} props */
 function ThemeSwitch({ app }) {
-  const names = /** @type {const} */ ([['auto', 'Auto'], ['light', 'Light'], ['dark', 'Dark']]);
+  const { t } = useI18n();
+  const names = /** @type {const} */ ([['auto', t('theme.auto')], ['light', t('theme.light')], ['dark', t('theme.dark')]]);
   return (
-    <div class="spg-views spg-theme" role="group" aria-label="Theme">
+    <div class="spg-views spg-theme" role="group" aria-label={t('theme.group')}>
       {names.map(([t, label]) => (
         <button
           key={t}
@@ -63,33 +67,50 @@ function ThemeSwitch({ app }) {
 
 /** The page's introduction. @param {{compare: boolean, className?: string}} props */
 function About({ compare, className }) {
+  const { t } = useI18n();
   return (
     <p class={className}>
-      A language model gives a probability to every possible next token; a <em>sampler</em> reshapes those
-      probabilities and draws one. Move the sliders and watch the distribution change, step through the text,
-      and click any token to see how it was picked.
-      {compare ? ' Compare mode runs several settings side by side on the same random numbers.' : ' Try beam search and speculative decoding, constrain the text, or compare settings side by side.'}
+      <Rich k="page.about" vars={{ more: t(compare ? 'page.aboutCompare' : 'page.aboutSingle') }} />
     </p>
   );
 }
 
 /** @param {{app: import('./app/app.js').App, embedded?: boolean}} props */
 function App({ app, embedded = false }) {
+  const i18n = app.language.i18n.value;
+  // the page's language and direction, and its title
+  useEffect(() => {
+    document.documentElement.lang = langTag(i18n);
+    document.documentElement.dir = i18n.dir;
+    document.title = i18n.t('page.title');
+  }, [i18n]);
+  return (
+    <I18nContext.Provider value={i18n}>
+      <Page app={app} embedded={embedded} />
+    </I18nContext.Provider>
+  );
+}
+
+/** @param {{app: import('./app/app.js').App, embedded?: boolean}} props */
+function Page({ app, embedded = false }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const compare = app.view.value === 'compare';
   if (embedded) {
     return (
-      <div class="spg spg-embedded" data-theme={app.theme.value}>
+      <div class="spg spg-embedded" data-theme={app.theme.value} lang={langTag(i18n)} dir={i18n.dir}>
         {compare ? <CompareView compare={app.compare} /> : <Playground panel={app.main} />}
       </div>
     );
   }
   return (
-    <div class="spg" data-theme={app.theme.value}>
+    <div class="spg" data-theme={app.theme.value} lang={langTag(i18n)} dir={i18n.dir}>
       <header class="spg-header">
         <div class="spg-header-row">
-          <h1>Sampler playground</h1>
+          <h1>{t('page.title')}</h1>
           <ViewSwitch app={app} />
           <div class="spg-header-tools">
+            <LanguageSwitch language={app.language} />
             <ThemeSwitch app={app} />
             <CopyLink app={app} />
             <EmbedCode app={app} />
@@ -101,7 +122,7 @@ function App({ app, embedded = false }) {
       <footer class="spg-footer">
         {/* on a phone the introduction moves here, below the playground */}
         <About compare={compare} className="spg-about" />
-        <p>Everything runs in your browser: a C engine compiled to WebAssembly, in a Web Worker. Settings are kept in the address bar, so a link reproduces the text.</p>
+        <p>{t('page.footer')}</p>
       </footer>
     </div>
   );
@@ -110,6 +131,9 @@ function App({ app, embedded = false }) {
 const embedded = new URLSearchParams(window.location.search).get('embed') === '1';
 const client = createEngineClient();
 const app = createApp(client);
+// the link's language (or the browser's) is fetched before the first
+// paint, so the page does not flash English first
+await app.language.choose(new URLSearchParams(window.location.hash.slice(1)).get('lang') ?? '');
 render(<App app={app} embedded={embedded} />, /** @type {HTMLElement} */ (document.getElementById('app')));
 const { loaded } = bindHash(/** @type {any} */ (app), window);
 registerServiceWorker(window, loaded);

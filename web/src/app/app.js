@@ -10,15 +10,18 @@ import { createCompare } from './compare.js';
 import { DEFAULT_PANELS, defaultState } from './hash.js';
 import { defaultPanelSpec } from './lab.js';
 import { BUILTIN_MODELS, createPanel } from './panel.js';
+import { browserLanguage } from '../i18n/index.js';
+import { createLanguage } from '../i18n/language.js';
 
 /**
  * @param {{request: (op: string, args?: any, transfer?: Transferable[], options?: any) => Promise<any>}} client
- * @param {{retuneDelay?: number, session?: string, models?: import('./panel.js').ModelEntry[]}} [options]
+ * @param {{retuneDelay?: number, session?: string, models?: import('./panel.js').ModelEntry[], fallbackLanguage?: () => string}} [options]
  *   session: the single view's session id, and the prefix of compare
  *   mode's (several apps can share a Worker: the embedded elements);
- *   models: the models to offer (the shipped ones by default)
+ *   models: the models to offer (the shipped ones by default);
+ *   fallbackLanguage: the language when the link names none (the browser's)
  */
-export function createApp(client, { retuneDelay, session = 'main', models: list = BUILTIN_MODELS } = {}) {
+export function createApp(client, { retuneDelay, session = 'main', models: list = BUILTIN_MODELS, fallbackLanguage = () => browserLanguage() } = {}) {
   /** the models every panel can choose (files loaded in one are there for all) */
   const models = signal(list.map((m) => ({ ...m })));
   const main = createPanel(client, { session, models });
@@ -28,20 +31,24 @@ export function createApp(client, { retuneDelay, session = 'main', models: list 
   const switching = signal(false);
   /** the page's colours (kept in the link): the system's, light or dark */
   const theme = signal(/** @type {import('./hash.js').Theme} */ ('auto'));
+  /** the language (kept in the link when chosen) and its words */
+  const language = createLanguage(fallbackLanguage);
 
   const hashState = computed(() => ({
     ...(view.value === 'compare' ? compare.hashState.value : { ...main.hashState.value, view: /** @type {'single'} */ ('single') }),
     theme: theme.value,
+    lang: language.chosen.value,
   }));
   const ready = computed(() => !switching.value && (view.value === 'compare' ? compare.ready.value : main.ready.value));
   /** Play (or a fast-forward) is running in the view shown: the link is written less often */
   const playing = computed(() => (view.value === 'compare' ? compare.playing.value : main.playing.value || !!main.generating.value));
 
   /**
-   * @param {import('./hash.js').HashState} state @param {string[]} [notices]
+   * @param {import('./hash.js').HashState} state @param {import('../i18n/index.js').Text[]} [notices]
    */
   async function load(state, notices = []) {
     theme.value = state.theme ?? 'auto';
+    language.choose(state.lang ?? ''); // the words change when its catalogue is here
     if (state.view === 'compare') {
       main.pause();
       view.value = 'compare';
@@ -106,7 +113,7 @@ export function createApp(client, { retuneDelay, session = 'main', models: list 
   }
 
   return {
-    main, compare, view, models, hashState, ready, playing, theme,
+    main, compare, view, models, hashState, ready, playing, theme, language,
     init: () => main.init(),
     load, setView, dispose,
   };

@@ -1,6 +1,7 @@
 // The charts' scaling and the metrics' formatting.
 import { describe, expect, it } from 'vitest';
 
+import { createI18n, english, loadLanguage } from '../i18n/index.js';
 import { costChart, niceTicks, stepChart } from './chart.js';
 import { METRICS, compact, rate, repeatedText, times } from './metrics.js';
 
@@ -84,7 +85,12 @@ describe('metric formatting', () => {
     expect(METRICS.map((d) => d.format(empty[d.key], empty))).toEqual(Array(8).fill('–'));
     const two = { ...m, tokens: 2 };
     expect(METRICS.find((d) => d.key === 'distinct3').format(0, two)).toBe('–');
-    expect(METRICS.every((d) => d.explain.length > 20)).toBe(true);
+    expect(METRICS.every((d) => english().t(d.explain).length > 20)).toBe(true);
+    // in German: the decimal comma, and the words of its catalogue
+    return loadLanguage('de').then(() => {
+      const de = createI18n('de');
+      expect(METRICS.map((d) => d.format(m[d.key], m, de))).toEqual(['0,50', '0,82', '0,90', '1,00', '3 Bytes', '2,35 Bit', '7,89', '12,3']);
+    });
   });
 
   it('finds the repeated text from the engine\'s byte offset, in UTF-8', () => {

@@ -33,12 +33,13 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   const panels = signal([]);
   /** @type {import('@preact/signals').Signal<import('./hash.js').ConstraintState>} */
   const constraint = signal({ kind: 'none', regex: '' });
-  /** @type {import('@preact/signals').Signal<Record<string, string>>} */
+  /** @type {import('@preact/signals').Signal<Record<string, import('../i18n/index.js').Text>>} */
   const ownErrors = signal({});
-  /** @type {import('@preact/signals').Signal<string[]>} */
+  /** @type {import('@preact/signals').Signal<import('../i18n/index.js').Text[]>} */
   const notices = signal([]);
   const ready = signal(false);
   const speed = signal(SPEED.def);
+  /** @type {import('@preact/signals').Signal<import('../i18n/index.js').Text>} */
   const ownBusy = signal('');
   let count = 0;
 
@@ -116,10 +117,10 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   }
 
   /** Gathers the panels' notices (a missing model, ...) into the page's, once each. */
-  function collectNotices(/** @type {string[]} */ base) {
+  function collectNotices(/** @type {import('../i18n/index.js').Text[]} */ base) {
     const all = [...base];
     for (const p of panels.value) {
-      for (const n of p.notices.value) if (!all.includes(n)) all.push(n);
+      for (const n of p.notices.value) if (!all.some((x) => String(x) === String(n))) all.push(n);
       p.notices.value = [];
     }
     notices.value = all;
@@ -129,7 +130,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
    * Applies a compare link (or the setup carried over from the single
    * view): the panels with their settings, the shared model, seed, prompt
    * and constraint, then `steps` lockstep steps.
-   * @param {import('./hash.js').HashState} state @param {string[]} [newNotices]
+   * @param {import('./hash.js').HashState} state @param {import('../i18n/index.js').Text[]} [newNotices]
    */
   async function load(state, newNotices = []) {
     pause();

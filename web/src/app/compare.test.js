@@ -71,7 +71,7 @@ describe('compare mode', () => {
     await app.load(parseHash('#view=compare&seed=2&steps=4&panels=greedy,chaos').state);
     const before = texts(app);
     expect(await app.compare.setConstraint({ kind: 'regex', regex: '(ab' })).toBe(false);
-    expect(app.compare.errors.value.constraint).toBe("regex: missing ')' at offset 3");
+    expect(String(app.compare.errors.value.constraint)).toBe("regex: missing ')' at offset 3");
     expect(app.compare.panels.value.every((p) => !p.errors.value.constraint)).toBe(true);
     expect(texts(app)).toEqual(before);
     expect(await app.compare.setConstraint({ kind: 'json', regex: '' })).toBe(true);
@@ -103,16 +103,16 @@ describe('compare mode', () => {
     expect(await app.compare.setPrompt('Jo')).toBe(true);
     expect(app.compare.prompt.value).toBe('Jo');
     expect(await app.compare.setPrompt('Zoë')).toBe(false);
-    expect(app.compare.errors.value.prompt).toMatch(/the character 'ë'/);
+    expect(String(app.compare.errors.value.prompt)).toMatch(/the character 'ë'/);
     expect(await app.compare.selectModel('transformer')).toBe(false);
-    expect(app.compare.errors.value.model).toBe('The tiny transformer is not in this build yet.');
+    expect(String(app.compare.errors.value.model)).toBe('The tiny transformer is not in this build yet.');
     expect(app.compare.modelId.value).toBe('bigram');
   });
 
   it('a link naming a missing model says so once and uses the bigram', async () => {
     const { state, notices } = parseHash('#view=compare&model=transformer&steps=3&panels=greedy,chaos');
     await app.load(state, notices);
-    expect(app.compare.notices.value).toEqual(['The tiny transformer is not in this build yet. Using Bigram names instead.']);
+    expect(app.compare.notices.value.map(String)).toEqual(['The tiny transformer is not in this build yet. Using Bigram names instead.']);
     expect(texts(app).map((t) => t.length)).toEqual([3, 3]);
   });
 

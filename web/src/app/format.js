@@ -1,20 +1,16 @@
 // @ts-check
-/** format.js — how engine numbers and token pieces are written on screen. */
+/** format.js — how engine numbers and token pieces are written on screen
+ * (in the page's language: i18n/index.js; English by default). */
+import { english } from '../i18n/index.js';
 
 /** A probability as a percentage with sensible precision. */
-export function pct(/** @type {number} */ p) {
-  if (!Number.isFinite(p)) return '–';
-  if (p === 0) return '0%';
-  const v = p * 100;
-  if (v >= 10) return `${v.toFixed(1)}%`;
-  if (v >= 1) return `${v.toFixed(2)}%`;
-  if (v >= 0.01) return `${v.toFixed(3)}%`;
-  return '<0.01%';
+export function pct(/** @type {number} */ p, i18n = english()) {
+  return i18n.pct(p);
 }
 
 /** Bits with two decimals. */
-export function bits(/** @type {number} */ b) {
-  return Number.isFinite(b) ? `${b.toFixed(2)} bits` : '–';
+export function bits(/** @type {number} */ b, i18n = english()) {
+  return Number.isFinite(b) ? i18n.t('unit.bits', { n: i18n.fixed(b, 2) }) : '–';
 }
 
 /**
@@ -32,25 +28,27 @@ export function showPiece(piece) {
     .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-/** The words a learner reads for what cut a token where the engine's name
+/** The words a learner reads for what cut a token, where the engine's name
  * says too little (a ban is a bias of -inf; a temperature of 0 is greedy). */
 const CUT_WORDS = /** @type {Record<string, string>} */ ({
-  bias: 'banned',
-  temperature: 'greedy',
-  mask: 'masked',
+  bias: 'cut.bias',
+  temperature: 'cut.temperature',
+  mask: 'cut.mask',
+  constraint: 'cut.constraint',
 });
 
 /** What a learner reads for the stage that cut a token (an engine cut name:
- * its words, else the name as the CLI spells it, "top-k"). */
-export function cutLabel(/** @type {string} */ name) {
-  return CUT_WORDS[name] ?? name.replaceAll('_', '-');
+ * its words, else the name as the CLI spells it, "top-k", the same in
+ * every language). */
+export function cutLabel(/** @type {string} */ name, i18n = english()) {
+  return CUT_WORDS[name] ? i18n.t(CUT_WORDS[name]) : name.replaceAll('_', '-');
 }
 
 /** A piece's name for screen readers: "space", "newline", or the piece made visible. */
-export function pieceName(/** @type {string} */ piece) {
-  if (piece === ' ') return 'space';
-  if (piece === '\n') return 'newline';
-  if (piece === '\t') return 'tab';
+export function pieceName(/** @type {string} */ piece, i18n = english()) {
+  if (piece === ' ') return i18n.t('piece.space');
+  if (piece === '\n') return i18n.t('piece.newline');
+  if (piece === '\t') return i18n.t('piece.tab');
   return showPiece(piece);
 }
 
@@ -60,14 +58,17 @@ export function pieceName(/** @type {string} */ piece) {
  * @param {import('../worker/summary.js').StepSummary} s
  * @param {number} [top] how many of the most likely tokens to name
  */
-export function distributionText(s, top = 5) {
+export function distributionText(s, top = 5, i18n = english()) {
   const named = [];
   for (let i = 0; i < s.bars && named.length < top; i++) {
-    if (s.final[i] > 0) named.push(`${pieceName(s.pieces[i])} ${pct(s.final[i])}`);
+    if (s.final[i] > 0) named.push(i18n.t('sr.named', { piece: pieceName(s.pieces[i], i18n), p: i18n.pct(s.final[i]) }));
   }
-  const drawn = s.kind === 'step' ? ` Drawn: ${pieceName(s.piece)} (${pct(s.p)}).` : '';
-  return `${s.vocab.toLocaleString('en')} tokens, ${s.nKept.toLocaleString('en')} kept, holding ${pct(s.keptMass)} of the model's probability.`
-    + ` Most likely: ${named.join(', ')}.${drawn} Entropy ${bits(s.entropyBits)}.`;
+  const vars = {
+    count: s.vocab, kept: s.nKept, mass: i18n.pct(s.keptMass), named: named.join(', '),
+    entropy: bits(s.entropyBits, i18n),
+  };
+  const text = i18n.t('sr.distribution', vars);
+  return s.kind === 'step' ? `${text} ${i18n.t('sr.drawn', { piece: pieceName(s.piece, i18n), p: i18n.pct(s.p) })}` : text;
 }
 
 /**
@@ -75,13 +76,13 @@ export function distributionText(s, top = 5) {
  * takes (the engine's cumulative masses).
  * @param {import('../worker/summary.js').StepSummary} s @param {number} topP
  */
-export function nucleusText(s, topP) {
+export function nucleusText(s, topP, i18n = english()) {
   let ranked = 0;
   while (ranked < s.cum.length && Number.isFinite(s.cum[ranked])) ranked++;
   let n = 0;
   while (n < ranked && s.cum[n] < topP) n++;
-  const reach = n < ranked
-    ? `the first ${n + 1} reach p = ${topP.toFixed(2)} (cumulative ${pct(s.cum[n])})`
-    : `the first ${ranked} hold ${pct(ranked ? s.cum[ranked - 1] : 0)}, less than p = ${topP.toFixed(2)}`;
-  return `Nucleus: ${ranked} tokens ranked by probability; ${reach}.`;
+  const p = i18n.fixed(topP, 2);
+  return n < ranked
+    ? i18n.t('sr.nucleusReach', { count: ranked, first: n + 1, p, mass: i18n.pct(s.cum[n]) })
+    : i18n.t('sr.nucleusShort', { count: ranked, first: ranked, p, mass: i18n.pct(ranked ? s.cum[ranked - 1] : 0) });
 }

@@ -24,6 +24,7 @@ import {
 } from './lab.js';
 import { PARAM_SPECS, STAGES, defaultParams } from './params.js';
 import { MAX_TOKENS } from '../shared/limits.js';
+import { LANGUAGES, PSEUDO, msg, normalizeLang } from '../i18n/index.js';
 
 /** Play's steps per second */
 export const SPEED = { min: 1, max: 60, def: 8 };
@@ -68,6 +69,8 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {BarScale} [barScale]  how a bar's length shows its probability
  * @property {string} [samplers]  the chain's order: '' (the default), 'hf',
  *   'llama.cpp', or stage names joined by commas
+ * @property {string} [lang]  the language chosen (en, es, de, zh, or the
+ *   pseudo-locale en-XA); '' follows the browser (an element: its page)
  * @property {Array<[number, number, number]>} [edits]  the learner's edits of
  *   the model, in order: [row, token, p] (edits=ROW_TOKEN_P,...)
  */
@@ -99,6 +102,7 @@ export function defaultState() {
     changes: [],
     barScale: 'linear',
     samplers: '',
+    lang: '',
     edits: [],
   };
 }
@@ -124,12 +128,14 @@ export function parseEdits(value) {
 export const serializeEdits = (edits) => edits.map(([r, t, p]) => `${r}_${t}_${p}`).join(',');
 
 /**
- * Why a seed is not acceptable, or '' if it is.
+ * Why a seed is not acceptable ('whole': not a whole number from 0 to
+ * MAX_SEED; 'max': above MAX_SEED), or '' if it is.
  * @param {string} text
+ * @returns {'whole' | 'max' | ''}
  */
 export function seedError(text) {
-  if (!/^[0-9]+$/.test(text)) return 'must be a whole number (0 to 18446744073709551615)';
-  if (BigInt(text) > MAX_SEED) return 'must be at most 18446744073709551615';
+  if (!/^[0-9]+$/.test(text)) return 'whole';
+  if (BigInt(text) > MAX_SEED) return 'max';
   return '';
 }
 
@@ -146,15 +152,16 @@ export function normalizeSeed(/** @type {string} */ text) {
 /**
  * Parses a location hash (with or without '#').
  * @param {string} hash
- * @param {{from?: string, name?: (key: string) => string}} [options] how
- *   the notices name the source (" from the link") and a key (an element's
+ * @param {{source?: 'link' | 'element', name?: (key: string) => string}} [options]
+ *   what the notices name as the source ("from the link"; an element's
+ *   attributes need not say) and how they spell a key (an element's
  *   attributes are spelled top-k, not top_k)
- * @returns {{state: HashState, notices: string[], present: Set<string>}}
+ * @returns {{state: HashState, notices: import('../i18n/index.js').Msg[], present: Set<string>}}
  *   present: the keys the hash gave (valid or not)
  */
-export function parseHash(hash, { from = ' from the link', name = (k) => k } = {}) {
+export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
   const state = defaultState();
-  /** @type {string[]} */
+  /** @type {import('../i18n/index.js').Msg[]} */
   const notices = [];
   /** @type {Set<string>} */
   const present = new Set();
@@ -164,10 +171,12 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
   try {
     search = new URLSearchParams(text);
   } catch {
-    return { state, notices: ['The link\'s settings could not be read; using the defaults.'], present };
+    return { state, notices: [msg('notice.unreadable')], present };
   }
-  /** @param {string} key @param {string} value @param {string} why @param {string} def */
-  const bad = (key, value, why, def) => notices.push(`Ignored ${name(key)}=${JSON.stringify(value)}${from}: ${why}; using ${def}.`);
+  /** @param {string} key @param {string} value @param {import('../i18n/index.js').Text} why @param {import('../i18n/index.js').Text} def */
+  const bad = (key, value, why, def) => notices.push(msg(source === 'link' ? 'notice.ignoredLink' : 'notice.ignored', {
+    name: name(key), value: JSON.stringify(value), why, def,
+  }));
   let changes = '';
   for (const [key, value] of search) {
     present.add(key);
@@ -180,7 +189,7 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
       continue;
     }
     /** a whole-number or decimal option checked by `check` */
-    const option = (/** @type {(v: number) => string} */ check, /** @type {string} */ def, /** @type {(v: number) => void} */ set) => {
+    const option = (/** @type {(v: number) => import('../i18n/index.js').Text} */ check, /** @type {string} */ def, /** @type {(v: number) => void} */ set) => {
       const v = value.trim() === '' ? NaN : Number(value);
       const why = check(v);
       if (why) bad(key, value, why, def);
@@ -190,19 +199,21 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
       case 'model':
         if (HASH_MODELS.includes(value)) state.model = value;
         else if (/^(logits|probs):/.test(value)) state.model = value; // a hand-made model: the engine checks it
-        else if (value === 'text') notices.push('This link was made with a model trained on a text of the learner\'s own, which a link cannot carry: paste the text under "Your text". Using bigram.');
-        else if (value === 'file') notices.push('This link was made with a model loaded from a file, which a link cannot carry: load it with "Load a llama2.c model…". Using bigram.');
-        else bad(key, value, `the model must be one of ${HASH_MODELS.join(', ')}`, 'bigram');
+        else if (value === 'text') notices.push(msg('notice.textModel'));
+        else if (value === 'file') notices.push(msg('notice.fileModel'));
+        else bad(key, value, msg('why.model', { list: HASH_MODELS.join(', ') }), 'bigram');
         break;
       case 'edits': {
         const { edits, bad: wrong } = parseEdits(value);
         state.edits = edits;
-        if (wrong.length) notices.push(`Ignored ${name(key)} ${wrong.map((w) => JSON.stringify(w)).join(', ')}${from}: an edit is ROW_TOKEN_P (p between 0.001 and 0.999).`);
+        if (wrong.length) {
+          notices.push(msg(source === 'link' ? 'notice.editsLink' : 'notice.edits', { name: name(key), list: wrong.map((w) => JSON.stringify(w)).join(', ') }));
+        }
         break;
       }
       case 'seed': {
         const why = seedError(value);
-        if (why) bad(key, value, `the seed ${why}`, state.seed);
+        if (why) bad(key, value, msg(why === 'max' ? 'why.seedMax' : 'why.seedWhole', { max: String(MAX_SEED) }), state.seed);
         else state.seed = normalizeSeed(value);
         break;
       }
@@ -211,7 +222,7 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
         break;
       case 'steps': {
         const v = Number(value);
-        if (!/^[0-9]+$/.test(value) || v > MAX_STEPS) bad(key, value, `steps must be a whole number from 0 to ${MAX_STEPS}`, '0');
+        if (!/^[0-9]+$/.test(value) || v > MAX_STEPS) bad(key, value, msg('why.steps', { max: MAX_STEPS }), '0');
         else state.steps = v;
         break;
       }
@@ -224,41 +235,47 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
           pairs.push(/** @type {[number, number]} */ ([Number(m[1]), Number(m[2])]));
         }
         if (ok) state.forced = pairs.sort((a, b) => a[0] - b[0]);
-        else bad(key, value, 'forced must be a list of index.token pairs like 3.12,7.5', 'none');
+        else bad(key, value, msg('why.forced'), msg('def.none'));
         break;
       }
       case 'speed':
-        option((v) => (Number.isInteger(v) && v >= SPEED.min && v <= SPEED.max ? '' : `the speed must be a whole number from ${SPEED.min} to ${SPEED.max}`),
+        option((v) => (Number.isInteger(v) && v >= SPEED.min && v <= SPEED.max ? '' : msg('why.speed', { min: SPEED.min, max: SPEED.max })),
           String(SPEED.def), (v) => { state.speed = v; });
         break;
+      case 'lang': {
+        const code = normalizeLang(value);
+        if (code) state.lang = code;
+        else bad(key, value, msg('why.lang', { list: [...LANGUAGES.map((l) => l.code), PSEUDO].join(', ') }), msg('def.browser'));
+        break;
+      }
       case 'theme':
         if (THEMES.includes(/** @type {any} */ (value))) state.theme = /** @type {Theme} */ (value);
-        else bad(key, value, 'the theme must be auto, light or dark', 'auto');
+        else bad(key, value, msg('why.theme'), 'auto');
         break;
       case 'samplers': {
         const order = orderFromField(value.split(',').map((x) => x.trim().replaceAll('_', '-')).join('.'));
-        if (order === null) bad(key, value, `the order is default, hf, llama.cpp or stage names joined by commas (${STAGES.map((s) => s.name).join(', ')})`, 'the default order');
+        if (order === null) bad(key, value, msg('why.samplers', { list: STAGES.map((s) => s.name).join(', ') }), msg('def.order'));
         else state.samplers = order;
         break;
       }
       case 'scale':
         if (BAR_SCALES.includes(/** @type {any} */ (value))) state.barScale = /** @type {BarScale} */ (value);
-        else bad(key, value, 'the bar scale must be linear, max or log', 'linear');
+        else bad(key, value, msg('why.scale'), 'linear');
         break;
       case 'changes':
         changes = value; // read once the link's own settings are known
         break;
       case 'click':
         if (value === 'ban' || value === 'force') state.barAction = value;
-        else bad(key, value, 'a click on a bar can ban or force', 'ban');
+        else bad(key, value, msg('why.click'), 'ban');
         break;
       case 'view':
         if (value === 'compare' || value === 'single') state.view = value;
-        else bad(key, value, 'the view must be single or compare', 'single');
+        else bad(key, value, msg('why.view'), 'single');
         break;
       case 'strategy':
         if (value === 'sample' || value === 'beam' || value === 'speculative') state.strategy = value;
-        else bad(key, value, 'the strategy must be sample, beam or speculative', 'sample');
+        else bad(key, value, msg('why.strategy'), 'sample');
         break;
       case 'beams':
         option(widthError, String(BEAM_WIDTH.def), (v) => { state.beam.width = v; });
@@ -271,27 +288,27 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
         break;
       case 'draft':
         if (DRAFT_MODELS.includes(value)) state.spec.draft = value;
-        else if (value === 'file') notices.push('A link cannot carry a draft model loaded from a file: drafting with bigram.');
-        else bad(key, value, `the draft model must be one of ${DRAFT_MODELS.join(', ')}`, 'bigram');
+        else if (value === 'file') notices.push(msg('notice.fileDraft'));
+        else bad(key, value, msg('why.draft', { list: DRAFT_MODELS.join(', ') }), 'bigram');
         break;
       case 'regex':
-        if (value.length > MAX_REGEX) bad(key, value.slice(0, 40), `the pattern must be at most ${MAX_REGEX} characters`, 'no constraint');
+        if (value.length > MAX_REGEX) bad(key, value.slice(0, 40), msg('why.regex', { count: MAX_REGEX }), msg('def.noConstraint'));
         else state.constraint = { kind: 'regex', regex: value };
         break;
       case 'grammar':
         if (value === 'json') state.constraint = { kind: 'json', regex: state.constraint.regex };
         else if (value === 'json_object') state.constraint = { kind: 'json_object', regex: state.constraint.regex };
-        else bad(key, value, 'the grammar is json (any JSON value) or json_object (a JSON object)', 'no constraint');
+        else bad(key, value, msg('why.grammar'), msg('def.noConstraint'));
         break;
       case 'ban': {
         const bans = parseBans(value, ',');
         if (bans) state.bans = [...new Set([...state.bans, ...bans])].sort((a, b) => a - b); // (logit_bias may ban too)
-        else bad(key, value, 'ban must be a list of token ids like 12,40', 'none');
+        else bad(key, value, msg('why.ban'), msg('def.none'));
         break;
       }
       case 'logit_bias': {
         const read = parseBiases(value, ',');
-        if (!read) bad(key, value, 'logit_bias must be a list of id=value pairs like 5=2.5,12=-inf', 'none');
+        if (!read) bad(key, value, msg('why.logitBias'), msg('def.none'));
         else {
           state.biases = read.biases;
           state.bans = [...new Set([...state.bans, ...read.bans])].sort((a, b) => a - b);
@@ -301,7 +318,7 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
       case 'dry_sequence_breakers': {
         const list = parseBreakers(value);
         if (list) state.dryBreakers = list;
-        else bad(key, value, 'DRY\'s sequence breakers must be a JSON list of texts like ["\\n",":"]', 'none');
+        else bad(key, value, msg('why.breakers'), msg('def.none'));
         break;
       }
       case 'panels': {
@@ -309,19 +326,20 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
         const panels = [];
         parts.slice(0, MAX_PANELS).forEach((part, i) => {
           const { spec: panel, notices: why } = parsePanelSpec(part);
-          why.forEach((w) => notices.push(`Panel ${i + 1} of the link: ${w}.`));
+          why.forEach((w) => notices.push(msg('notice.panel', { n: i + 1, why: w })));
           panels.push(panel);
         });
-        if (parts.length > MAX_PANELS) notices.push(`The link has ${parts.length} panels; compare mode shows at most ${MAX_PANELS}.`);
+        if (parts.length > MAX_PANELS) notices.push(msg('notice.tooManyPanels', { count: parts.length, max: MAX_PANELS }));
         while (panels.length < MIN_PANELS) {
-          notices.push(`Compare mode needs at least ${MIN_PANELS} panels; added a ${DEFAULT_PANELS[panels.length]} panel.`);
+          // (the preset as a link names it)
+          notices.push(msg('notice.fewPanels', { min: MIN_PANELS, preset: DEFAULT_PANELS[panels.length] }));
           panels.push(defaultPanelSpec(DEFAULT_PANELS[panels.length]));
         }
         state.panels = panels;
         break;
       }
       default:
-        notices.push(`Ignored the unknown setting "${key}" in the link.`);
+        notices.push(msg('notice.unknown', { key }));
     }
   }
   // links made before the length penalty's default became 1 meant 0
@@ -330,7 +348,7 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
   }
   if (changes) {
     const { list, why } = parseChanges(changes, state);
-    if (why) bad('changes', changes, why, 'the link\'s settings for every step');
+    if (why) bad('changes', changes, why, msg('def.changes'));
     else state.changes = list;
   }
   return { state, notices, present };
@@ -343,22 +361,22 @@ export function parseHash(hash, { from = ' from the link', name = (k) => k } = {
  * the fields where that step's settings differ from the link's own, so a
  * bare "FROM" means "the link's settings from here on".
  * @param {string} text @param {HashState} state
- * @returns {{list: Change[], why: string}}
+ * @returns {{list: Change[], why: import('../i18n/index.js').Msg | ''}}
  */
 export function parseChanges(text, state) {
   /** @type {Change[]} */
   const list = [];
   for (const entry of text.split(',')) {
     const [head, ...fields] = entry.split('_');
-    if (!/^[0-9]+$/.test(head)) return { list: [], why: `"${entry}" does not start with a step number` };
+    if (!/^[0-9]+$/.test(head)) return { list: [], why: msg('why.changesStart', { entry }) };
     const from = Number(head);
-    if (from >= state.steps) return { list: [], why: `step ${from} is past the link's ${state.steps} steps` };
-    if (list.length && from <= list[list.length - 1].from) return { list: [], why: 'the steps must be in increasing order' };
+    if (from >= state.steps) return { list: [], why: msg('why.changesPast', { from, count: state.steps }) };
+    if (list.length && from <= list[list.length - 1].from) return { list: [], why: msg('why.changesOrder') };
     const into = { params: { ...state.params }, bans: [...state.bans], biases: [...(state.biases ?? [])], dryBreakers: [...(state.dryBreakers ?? [])], samplers: state.samplers ?? '' };
     for (const f of fields) {
       const why = applySettingField(f, into);
-      if (why === null) return { list: [], why: `unknown field "${f}"` };
-      if (why) return { list: [], why: `"${f}": ${why}` };
+      if (why === null) return { list: [], why: msg('why.unknownField', { field: f }) };
+      if (why) return { list: [], why: msg('why.field', { field: f, why }) };
     }
     list.push({ from, ...into });
   }
@@ -432,6 +450,7 @@ export function serializeHash(state) {
     search.set('panels', state.panels.map(serializePanelSpec).join(','));
     if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
     if (state.theme && state.theme !== 'auto') search.set('theme', state.theme);
+    if (state.lang) search.set('lang', state.lang);
     return linkText(search);
   }
   search.set('model', state.model);
@@ -470,5 +489,6 @@ export function serializeHash(state) {
   if (state.edits?.length) search.set('edits', serializeEdits(state.edits));
   if (state.barScale && state.barScale !== 'linear') search.set('scale', state.barScale);
   if (state.theme && state.theme !== 'auto') search.set('theme', state.theme);
+  if (state.lang) search.set('lang', state.lang);
   return linkText(search);
 }

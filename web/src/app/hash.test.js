@@ -1,7 +1,13 @@
 // The URL hash: parsing, validation with notices, and the round trip.
 import { describe, expect, it } from 'vitest';
 
-import { defaultState, parseHash, serializeHash } from './hash.js';
+import { defaultState, parseHash as parse, serializeHash } from './hash.js';
+
+/** parseHash, with its notices in English */
+const parseHash = (/** @type {string} */ hash) => {
+  const r = parse(hash);
+  return { ...r, notices: r.notices.map(String) };
+};
 import { PARAM_SPECS, SPEC, clampParam, defaultParams } from './params.js';
 
 describe('parseHash', () => {

@@ -17,16 +17,18 @@
  * The shortest form is written: the preset that needs the fewest fields.
  */
 import { PARAM_SPECS, SPEC, STAGES, defaultParams } from './params.js';
+import { english, msg } from '../i18n/index.js';
 
 export { CONSTRAINT_BUDGET } from '../shared/limits.js';
 
 /** @typedef {'sample' | 'beam' | 'speculative'} Strategy */
 
+/** the strategies, each with its name's catalogue key */
 /** @type {Array<{id: Strategy, label: string}>} */
 export const STRATEGIES = [
-  { id: 'sample', label: 'Sample' },
-  { id: 'beam', label: 'Beam search' },
-  { id: 'speculative', label: 'Speculative' },
+  { id: 'sample', label: 'strategy.sample' },
+  { id: 'beam', label: 'strategy.beam' },
+  { id: 'speculative', label: 'strategy.speculative' },
 ];
 
 /** the option ranges of the UI (the engine allows wider ones) */
@@ -73,15 +75,16 @@ export const MAX_REGEX = 200;
  * @property {Partial<import('./params.js').Params>} params  over the neutral settings
  */
 
+/** (label: the preset's name, a catalogue key) */
 /** @type {Preset[]} */
 export const PRESETS = [
-  { id: 'greedy', label: 'Greedy', params: { temperature: 0 } },
-  { id: 'factual', label: 'Factual', params: { temperature: 0.3, top_p: 0.7 } },
-  { id: 'balanced', label: 'Balanced', params: { temperature: 0.7, top_p: 0.9 } },
-  { id: 'creative', label: 'Creative', params: { temperature: 1, top_p: 0.95 } },
-  { id: 'chaos', label: 'Chaos', params: { temperature: 2 } },
+  { id: 'greedy', label: 'preset.greedy', params: { temperature: 0 } },
+  { id: 'factual', label: 'preset.factual', params: { temperature: 0.3, top_p: 0.7 } },
+  { id: 'balanced', label: 'preset.balanced', params: { temperature: 0.7, top_p: 0.9 } },
+  { id: 'creative', label: 'preset.creative', params: { temperature: 1, top_p: 0.95 } },
+  { id: 'chaos', label: 'preset.chaos', params: { temperature: 2 } },
 ];
-const CUSTOM = { id: 'custom', label: 'Custom', params: {} };
+const CUSTOM = { id: 'custom', label: 'preset.custom', params: {} };
 
 /**
  * "The order matters": settings whose result depends on the order — a hot
@@ -109,17 +112,22 @@ export function matchPreset(params) {
  * temperature and every setting that is not neutral, and the strategy
  * ("Balanced: T 0.7 · top-p 0.9", "Custom: T 1 · top-k 5 · beam 4").
  * @param {{params: import('./params.js').Params, strategy: Strategy, beam: {width: number}, samplers?: string}} spec
+ * @param {import('../i18n/index.js').I18n} [i18n]
  */
-export function describeSettings(spec) {
+export function describeSettings(spec, i18n = english()) {
+  const { t } = i18n;
   const preset = PRESETS.find((p) => p.id === matchPreset(spec.params)) ?? CUSTOM;
   const neutral = defaultParams();
   const bits = PARAM_SPECS
     .filter((s) => s.key === 'temperature' || /** @type {any} */ (spec.params)[s.key] !== /** @type {any} */ (neutral)[s.key])
-    .map((s) => `${s.key === 'temperature' ? 'T' : s.label.toLowerCase()} ${/** @type {any} */ (spec.params)[s.key]}`);
-  if (spec.strategy === 'beam') bits.push(`beam ${spec.beam.width}`);
-  if (spec.strategy === 'speculative') bits.push('speculative');
-  if (spec.samplers) bits.push(`order ${spec.samplers.replaceAll(',', ' → ')}`);
-  return `${preset.label}: ${bits.join(' · ')}`;
+    .map((s) => {
+      const value = /** @type {any} */ (spec.params)[s.key];
+      return s.key === 'temperature' ? t('settings.t', { value }) : t('settings.param', { name: i18n.inSentence(t(`param.${s.key}.label`)), value });
+    });
+  if (spec.strategy === 'beam') bits.push(t('settings.beam', { width: spec.beam.width }));
+  if (spec.strategy === 'speculative') bits.push(t('settings.speculative'));
+  if (spec.samplers) bits.push(t('settings.order', { order: spec.samplers.replaceAll(',', ' → ') }));
+  return t('settings.summary', { preset: t(preset.label), settings: bits.join(' · ') });
 }
 
 /** @returns {PanelSpec} */
@@ -146,18 +154,19 @@ const SHORT_OF = /** @type {Record<string, string>} */ (Object.fromEntries(PARAM
  */
 export function paramError(key, v) {
   const spec = SPEC[key];
-  if (!Number.isFinite(v)) return `${spec.label} must be a number`;
-  if (key === 'top_k' && !Number.isInteger(v)) return 'Top-k must be a whole number';
-  if (v < spec.min || v > spec.max) return `${spec.label} must be between ${spec.min} and ${spec.max}`;
+  const name = msg(`param.${key}.label`);
+  if (!Number.isFinite(v)) return msg('why.number', { name });
+  if (key === 'top_k' && !Number.isInteger(v)) return msg('why.whole', { name });
+  if (v < spec.min || v > spec.max) return msg('why.between', { name, min: String(spec.min), max: String(spec.max) }); // as a link writes them
   return '';
 }
 
 /** Why a width is not acceptable, or ''. @param {number} v */
-export const widthError = (v) => (Number.isInteger(v) && v >= BEAM_WIDTH.min && v <= BEAM_WIDTH.max ? '' : `the beam width must be a whole number from ${BEAM_WIDTH.min} to ${BEAM_WIDTH.max}`);
+export const widthError = (v) => (Number.isInteger(v) && v >= BEAM_WIDTH.min && v <= BEAM_WIDTH.max ? '' : msg('why.beams', { min: BEAM_WIDTH.min, max: BEAM_WIDTH.max }));
 /** @param {number} v */
-export const penaltyError = (v) => (Number.isFinite(v) && v >= LENGTH_PENALTY.min && v <= LENGTH_PENALTY.max ? '' : `the length penalty must be between ${LENGTH_PENALTY.min} and ${LENGTH_PENALTY.max}`);
+export const penaltyError = (v) => (Number.isFinite(v) && v >= LENGTH_PENALTY.min && v <= LENGTH_PENALTY.max ? '' : msg('why.lengthPenalty', { min: LENGTH_PENALTY.min, max: LENGTH_PENALTY.max }));
 /** @param {number} v */
-export const speculateError = (v) => (Number.isInteger(v) && v >= SPECULATE.min && v <= SPECULATE.max ? '' : `the draft length must be a whole number from ${SPECULATE.min} to ${SPECULATE.max}`);
+export const speculateError = (v) => (Number.isInteger(v) && v >= SPECULATE.min && v <= SPECULATE.max ? '' : msg('why.speculate', { min: SPECULATE.min, max: SPECULATE.max }));
 
 /**
  * Parses a list of token ids ("12,40" or "12.40").
@@ -232,7 +241,7 @@ export function biasesText(biases, sep) {
  * bare "ban" lifting every ban; lbID=V~ID=V the finite logit biases, a bare
  * "lb" none; sbJSON DRY's sequence breakers, percent-encoded) to `into`.
  * @param {string} f @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} into
- * @returns {string | null} null: not such a field; '' applied; else why not
+ * @returns {import('../i18n/index.js').Msg | '' | null} null: not such a field; '' applied; else why not
  */
 export function applySettingField(f, into) {
   let m;
@@ -245,13 +254,13 @@ export function applySettingField(f, into) {
   }
   if ((m = /^ban([0-9.]*)$/.exec(f))) {
     const bans = parseBans(m[1], '.');
-    if (!bans) return 'bans must be token ids like ban12.40';
+    if (!bans) return msg('why.bans');
     into.bans = bans;
     return '';
   }
   if ((m = /^lb(.*)$/.exec(f))) {
     const read = parseBiases(m[1], '~');
-    if (!read || read.bans.length) return `logit biases must be finite, id=value joined by ~ like lb5=2.5~12=-1 (at most ${MAX_BIASES})`;
+    if (!read || read.bans.length) return msg('why.lb', { max: MAX_BIASES });
     into.biases = read.biases;
     return '';
   }
@@ -262,13 +271,13 @@ export function applySettingField(f, into) {
     } catch {
       list = null;
     }
-    if (!list) return 'DRY\'s sequence breakers must be a JSON list of texts';
+    if (!list) return msg('why.breakersShort');
     into.dryBreakers = list;
     return '';
   }
   if ((m = /^o(.*)$/.exec(f))) {
     const order = orderFromField(m[1]);
-    if (order === null) return `the order must be default, hf, llama.cpp or stage names joined by dots (${STAGES.map((s) => s.name.replaceAll('_', '-')).join('.')})`;
+    if (order === null) return msg('why.order', { list: STAGES.map((s) => s.name.replaceAll('_', '-')).join('.') });
     into.samplers = order;
     return '';
   }
@@ -318,14 +327,14 @@ export function settingFields(to, base) {
 /**
  * Parses one panel of a compare link.
  * @param {string} text  e.g. "balanced_k40_beam4"
- * @returns {{spec: PanelSpec, notices: string[]}}
+ * @returns {{spec: PanelSpec, notices: import('../i18n/index.js').Msg[]}}
  */
 export function parsePanelSpec(text) {
   const notices = [];
   const [head, ...fields] = text.split('_');
   let preset = head;
   if (preset !== 'custom' && !PRESETS.some((p) => p.id === preset)) {
-    notices.push(`unknown preset "${head}" (one of ${[...PRESETS.map((p) => p.id), 'custom'].join(', ')}); using custom`);
+    notices.push(msg('why.preset', { name: head, list: [...PRESETS.map((p) => p.id), 'custom'].join(', ') }));
     preset = 'custom';
   }
   const spec = defaultPanelSpec(preset);
@@ -333,11 +342,11 @@ export function parsePanelSpec(text) {
     let m;
     const setting = applySettingField(f, spec);
     if (setting !== null) {
-      if (setting) notices.push(`"${f}": ${setting}`);
+      if (setting) notices.push(msg('why.field', { field: f, why: setting }));
     } else if ((m = /^beam([0-9]+)$/.exec(f))) {
       const v = Number(m[1]);
       const why = widthError(v);
-      if (why) notices.push(`"${f}": ${why}`);
+      if (why) notices.push(msg('why.field', { field: f, why }));
       else {
         spec.strategy = 'beam';
         spec.beam.width = v;
@@ -346,23 +355,23 @@ export function parsePanelSpec(text) {
     } else if ((m = /^lp([0-9]+(?:\.[0-9]+)?)$/.exec(f))) {
       const v = Number(m[1]);
       const why = penaltyError(v);
-      if (why) notices.push(`"${f}": ${why}`);
+      if (why) notices.push(msg('why.field', { field: f, why }));
       else spec.beam.lengthPenalty = v;
     } else if ((m = /^spec([0-9]+)(?:-([a-z][a-z-]*))?$/.exec(f))) {
       const v = Number(m[1]);
       let draft = m[2] ?? 'bigram';
-      const why = speculateError(v) || (DRAFT_MODELS.includes(draft) || draft === 'file' ? '' : `the draft model must be one of ${DRAFT_MODELS.join(', ')}`);
-      if (why) notices.push(`"${f}": ${why}`);
+      const why = speculateError(v) || (DRAFT_MODELS.includes(draft) || draft === 'file' ? '' : msg('why.draft', { list: DRAFT_MODELS.join(', ') }));
+      if (why) notices.push(msg('why.field', { field: f, why }));
       else {
         if (draft === 'file') {
-          notices.push(`"${f}": a link cannot carry a draft model loaded from a file; drafting with bigram`);
+          notices.push(msg('why.field', { field: f, why: msg('why.fileDraft') }));
           draft = 'bigram';
         }
         spec.strategy = 'speculative';
         spec.spec = { draft, n: v };
       }
     } else {
-      notices.push(`unknown field "${f}"`);
+      notices.push(msg('why.unknownField', { field: f }));
     }
   }
   return { spec, notices };

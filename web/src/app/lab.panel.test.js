@@ -84,7 +84,7 @@ describe('the decoding lab in a panel', () => {
     expect(panel.status.value.message).toMatch(/matches the constraint/);
     const before = panel.text.value;
     expect(await panel.setConstraint({ kind: 'regex', regex: '[a-' })).toBe(false);
-    expect(panel.errors.value.constraint).toMatch(/^regex: /);
+    expect(String(panel.errors.value.constraint)).toMatch(/^regex: /);
     expect(panel.constraint.value.regex).toBe('[A-Z][a-z]{2,5}');
     expect(panel.text.value).toBe(before);
     expect(await panel.setConstraint({ kind: 'json', regex: '' })).toBe(true);
@@ -97,7 +97,7 @@ describe('the decoding lab in a panel', () => {
   it('a link with a refused constraint starts without it, with a notice', async () => {
     const { state, notices } = parseHash('#seed=4&steps=3&regex=%5B0-9%5D%2B');
     await panel.load(state, notices);
-    expect(panel.notices.value[0]).toMatch(/constraint was not applied: constraint: no text this model's vocabulary can write matches it/);
+    expect(String(panel.notices.value[0])).toMatch(/constraint was not applied: constraint: no text this model's vocabulary can write matches it/);
     expect(panel.steps.value).toHaveLength(3);
     expect(panel.constraint.value.kind).toBe('none');
   });
@@ -134,7 +134,7 @@ describe('the decoding lab in a panel', () => {
     expect(again.text.value).toBe(panel.text.value);
     // a draft that cannot be loaded is refused with its message
     expect(await panel.setSpecOpts({ draft: 'transformer' })).toBe(false);
-    expect(panel.errors.value.spec).toBe('The tiny transformer is not in this build yet.');
+    expect(String(panel.errors.value.spec)).toBe('The tiny transformer is not in this build yet.');
     expect(panel.specOpts.value.draft).toBe('bigram');
     expect(panel.spec.value.rounds).toHaveLength(5);
   });

@@ -1,12 +1,13 @@
 // The presets and the compact panel format of compare links.
 import { describe, expect, it } from 'vitest';
 
+import { english } from '../i18n/index.js';
 import { PRESETS, defaultPanelSpec, matchPreset, parseBans, parsePanelSpec, presetParams, serializePanelSpec } from './lab.js';
 import { defaultParams } from './params.js';
 
 describe('presets', () => {
   it('are the issue\'s five, over the neutral settings', () => {
-    expect(PRESETS.map((p) => [p.label, presetParams(p.id).temperature, presetParams(p.id).top_p])).toEqual([
+    expect(PRESETS.map((p) => [english().t(p.label), presetParams(p.id).temperature, presetParams(p.id).top_p])).toEqual([
       ['Greedy', 0, 1], ['Factual', 0.3, 0.7], ['Balanced', 0.7, 0.9], ['Creative', 1, 0.95], ['Chaos', 2, 1],
     ]);
     expect(presetParams('nope')).toEqual(defaultParams());
@@ -43,7 +44,7 @@ describe('the panel format', () => {
     expect(spec.params).toEqual(presetParams('balanced'));
     expect(spec.strategy).toBe('speculative');
     expect(spec.spec).toEqual({ draft: 'bigram', n: 2 });
-    expect(notices).toEqual([
+    expect(notices.map(String)).toEqual([
       '"k-3": Top-k must be between 0 and 100000',
       '"beam0": the beam width must be a whole number from 1 to 8',
       '"lp7": the length penalty must be between 0 and 2',

@@ -16,10 +16,12 @@
  */
 import { batch, computed, signal } from '@preact/signals';
 
-import { SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, settingsAt } from './hash.js';
+import { MAX_SEED, SPEED, changesOf, defaultState, normalizeSeed, randomSeed, seedError, settingsAt } from './hash.js';
 import { BEAM_WIDTH, LENGTH_PENALTY, MAX_BANS, MAX_BIASES, SPECULATE, defaultDraft, matchPreset, presetParams } from './lab.js';
 import { PARAM_SPECS, SPEC, clampParam, defaultParams, orderName, orderOf } from './params.js';
 import { DECODERS } from './decoders/index.js';
+import { errorMsg } from './errors.js';
+import { msg } from '../i18n/index.js';
 import { sample } from './decoders/sample.js';
 import { MAX_TOKENS } from '../shared/limits.js';
 import { createPlayer } from './loop.js';
@@ -83,6 +85,23 @@ export const BUILTIN_MODELS = [
 /** the hand-made model's id in a panel's list, and the trained one's */
 export const HANDMADE_ID = 'handmade';
 export const TEXT_ID = 'text';
+
+/** the shipped models' names, and the made ones' (catalogue keys), by their ids */
+export const MODEL_NAMES = /** @type {Record<string, string>} */ ({
+  bigram: 'model.bigram', transformer: 'model.transformer', 'bible-tiny': 'model.bibleTiny', 'bible-bigram': 'model.bibleBigram',
+  [HANDMADE_ID]: 'model.handmade', [TEXT_ID]: 'model.yourText',
+});
+
+/**
+ * A model's name in a message: a shipped or made model's in the page's
+ * language, a file's as it is.
+ * @param {{id: string, name: string, builtin?: boolean}} entry
+ * @returns {import('../i18n/index.js').Text}
+ */
+export function modelLabel(entry) {
+  return MODEL_NAMES[entry.id] ? msg(MODEL_NAMES[entry.id]) : entry.name;
+}
+
 /** Whether a model name is a hand-made model's spec. @param {string} name */
 export const isHandmadeSpec = (name) => /^(logits|probs):/.test(name);
 /** a text larger than this trains with a progress bar */
@@ -193,17 +212,19 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const hover = signal(null);
   const speed = signal(SPEED.def);
   /** a model file on its way: bytes loaded of total (0: unknown) */
-  /** @type {import('@preact/signals').Signal<{name: string, loaded: number, total: number} | null>} */
+  /** @type {import('@preact/signals').Signal<{name: import('../i18n/index.js').Text, loaded: number, total: number} | null>} */
   const progress = signal(null);
   /** @type {import('@preact/signals').Signal<Samples | null>} */
   const samples = signal(null);
   const sampling = signal(false);
-  /** @type {import('@preact/signals').Signal<Record<string, string>>} */
+  /** what went wrong, by what it concerns (model, prompt, seed, constraint, spec, bans, engine) */
+  /** @type {import('@preact/signals').Signal<Record<string, import('../i18n/index.js').Text>>} */
   const errors = signal({});
-  /** @type {import('@preact/signals').Signal<string[]>} */
+  /** @type {import('@preact/signals').Signal<import('../i18n/index.js').Text[]>} */
   const notices = signal([]);
   /** what the panel is waiting for ('' = nothing) */
-  const busy = signal('Starting the engine…');
+  /** @type {import('@preact/signals').Signal<import('../i18n/index.js').Text>} */
+  const busy = signal(msg('busy.engine'));
   const ready = signal(false);
   /** a fast-forward (Generate N) running: tokens done of total, null when none */
   /** @type {import('@preact/signals').Signal<{done: number, total: number} | null>} */
@@ -322,7 +343,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     if (generating.peek()) stopGenerate();
   }
 
-  /** @param {string} key @param {string} [message] */
+  /** @param {string} key @param {import('../i18n/index.js').Text} [message] */
   function setError(key, message = '') {
     const e = { ...errors.value };
     if (message) e[key] = message;
@@ -374,8 +395,6 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     lab.value = { metrics: l.metrics, stats, costs, counted: !!l.counters };
   }
 
-  /** The message of an error. @param {unknown} err */
-  const messageOf = (err) => /** @type {Error} */ (err).message;
 
   // ---- generation -----------------------------------------------------
 
@@ -400,7 +419,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     const text = opts.prompt ?? prompt.value;
     const wanted = opts.constraint ?? constraint.value;
     const e = ++epoch;
-    busy.value = 'Starting…';
+    busy.value = msg('busy.starting');
     const live = settings.value;
     const count = opts.steps ?? 0;
     const changes = opts.changes ?? [];
@@ -433,7 +452,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     } catch (err) {
       if (e === epoch) {
         const name = /** @type {Error} */ (err).name;
-        setError(name === 'ConstraintError' ? 'constraint' : name === 'DraftError' ? 'spec' : 'prompt', messageOf(err));
+        if (name === 'ConstraintError') setError('constraint', errorMsg('constraint', err));
+        else if (name === 'DraftError') setError('spec', errorMsg('draft', err));
+        else setError('prompt', errorMsg('start', err));
       }
       return false;
     } finally {
@@ -452,7 +473,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       if (!entry) throw new Error(`no model "${id}" to draft with`);
       if (entry.builtin) await client.request('loadModel', { model: id, builtin: id });
     } catch (err) {
-      const e = new Error(messageOf(err));
+      // the Worker's reason and code go along (errors.js says it in the page's language)
+      const { message, code, reason, vars, part } = /** @type {any} */ (err);
+      const e = Object.assign(new Error(message), { code, reason, vars, part });
       e.name = why === 'spec' ? 'DraftError' : 'Error';
       throw e;
     }
@@ -475,7 +498,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       });
       return res.status.ready;
     } catch (err) {
-      if (e === epoch) setError('engine', messageOf(err));
+      if (e === epoch) setError('engine', errorMsg('engine', err));
       return false;
     }
   }
@@ -562,7 +585,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         if (paramsKey.peek() !== JSON.stringify(p)) refreshPreview();
         return count > 0;
       } catch (err) {
-        if (e === epoch) setError('engine', messageOf(err));
+        if (e === epoch) setError('engine', errorMsg('engine', err));
         return false;
       } finally {
         generating.value = null;
@@ -628,7 +651,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         steps.value = list;
       }
     } catch (err) {
-      setError('engine', messageOf(err));
+      setError('engine', errorMsg('engine', err));
     } finally {
       recordRunning = false;
     }
@@ -660,7 +683,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
           await fn();
         } while (again);
       } catch (err) {
-        setError('engine', messageOf(err));
+        setError('engine', errorMsg('engine', err));
       } finally {
         running = false;
       }
@@ -808,7 +831,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         applyNext(res);
       });
     } catch (err) {
-      if (e === epoch) setError('engine', messageOf(err));
+      if (e === epoch) setError('engine', errorMsg('engine', err));
     }
   }
 
@@ -850,7 +873,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   function toggleBan(token) {
     const has = bans.value.includes(token);
     if (!has && bans.value.length >= MAX_BANS) {
-      setError('bans', `At most ${MAX_BANS} tokens can be banned.`);
+      setError('bans', msg('bans.max', { count: MAX_BANS }));
       return;
     }
     setError('bans');
@@ -867,7 +890,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     if (!Number.isInteger(token) || token < 0 || token >= vocab || !Number.isFinite(value)) return;
     const rest = biases.value.filter(([t]) => t !== token);
     if (value !== 0 && rest.length >= MAX_BIASES) {
-      setError('bans', `At most ${MAX_BIASES} tokens can have a bias.`);
+      setError('bans', msg('biases.max', { count: MAX_BIASES }));
       return;
     }
     setError('bans');
@@ -892,7 +915,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         await client.request('preview', { session, params: engineParamsOf({ ...settings.value, dryBreakers: l }) });
         return '';
       } catch (err) {
-        return messageOf(err);
+        return /** @type {Error} */ (err).message || String(err);
       }
     };
     let keep = clean;
@@ -905,7 +928,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         else keep.push(b);
       }
     }
-    setError('dry', why.join(' '));
+    setError('dry', why.length ? msg('error.dryBreakers', { count: why.length }, why.join(' ')) : '');
     if (JSON.stringify(keep) !== JSON.stringify(dryBreakers.value)) {
       dryBreakers.value = keep;
       settingsChanged();
@@ -1005,7 +1028,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     const t = text.trim();
     const why = seedError(t);
     if (why) {
-      setError('seed', `The seed ${why}.`);
+      setError('seed', msg(why === 'max' ? 'seed.errorMax' : 'seed.errorWhole', { max: String(MAX_SEED) }));
       return false;
     }
     setError('seed');
@@ -1043,10 +1066,10 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     // an edit writes the same steps again: what they were before the reload
     const keep = opts.keepText ? { steps: stepCount.value, forced: forced.value } : null;
     pause();
-    busy.value = `Loading ${entry.name}…`;
+    busy.value = msg('model.loading', { name: modelLabel(entry) });
     loadingModel.value = id;
     const onProgress = (/** @type {{loaded: number, total: number}} */ p) => {
-      progress.value = { name: entry.name, loaded: p.loaded, total: p.total };
+      progress.value = { name: modelLabel(entry), loaded: p.loaded, total: p.total };
     };
     try {
       /** @type {ModelInfo} */
@@ -1084,7 +1107,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       });
     } catch (err) {
       progress.value = null;
-      setError('model', /** @type {Error} */ (err).message);
+      setError('model', errorMsg('model', err));
       busy.value = '';
       loadingModel.value = '';
       return false;
@@ -1167,7 +1190,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   async function loadFiles(modelFile, tokenizerFile = null) {
     const id = `file-${models.value.filter((m) => !m.builtin).length + 1}`;
     const name = /** @type {any} */ (modelFile).name || 'model.bin';
-    busy.value = `Loading ${name}…`;
+    busy.value = msg('model.loading', { name });
     try {
       const bytes = await modelFile.arrayBuffer();
       const tok = tokenizerFile ? await tokenizerFile.arrayBuffer() : null;
@@ -1175,7 +1198,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
         tok ? [bytes, tok] : [bytes]);
       models.value = [...models.value, /** @type {any} */ ({ id, name, builtin: false, info })];
     } catch (err) {
-      setError('model', `${name}: ${/** @type {Error} */ (err).message}`);
+      setError('model', errorMsg('model', err, { file: name }));
       busy.value = '';
       return false;
     }
@@ -1188,7 +1211,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /**
    * Applies a parsed hash: model, settings, seed, prompt, then generates
    * its steps (with its forced tokens).
-   * @param {import('./hash.js').HashState} state @param {string[]} [newNotices]
+   * @param {import('./hash.js').HashState} state @param {import('../i18n/index.js').Text[]} [newNotices]
    */
   async function load(state, newNotices = []) {
     pause();
@@ -1226,7 +1249,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     let ok = (modelId.value === modelWanted && sameSpec && JSON.stringify(edits.value) === JSON.stringify(linkEdits))
       || (await selectModel(modelWanted, { restart: false, edits: linkEdits }));
     if (!ok && state.model !== fallback.model) {
-      notes.push(`${errors.value.model || 'That model could not be loaded.'} Using ${BUILTIN_MODELS[0].name} instead.`);
+      notes.push(msg('notice.modelFallback', { error: errors.value.model || msg('error.model', { file: '' }), model: modelLabel(BUILTIN_MODELS[0]) }));
       setError('model');
       ok = await selectModel(fallback.model, { restart: false });
     }
@@ -1241,12 +1264,12 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     let started = await restart(run);
     if (!started && errors.value.constraint) {
       // a constraint the engine refuses: said in a notice, and left out
-      notices.value = [...notices.value, `The link's constraint was not applied: ${errors.value.constraint}`];
+      notices.value = [...notices.value, msg('notice.constraint', { error: errors.value.constraint })];
       constraint.value = { kind: 'none', regex: wanted.regex };
       started = await restart({ ...run, constraint: constraint.value });
     }
     if (!started && errors.value.spec) {
-      notices.value = [...notices.value, `${errors.value.spec} Drafting with ${BUILTIN_MODELS[0].name} instead.`];
+      notices.value = [...notices.value, msg('notice.draftFallback', { error: errors.value.spec, model: modelLabel(BUILTIN_MODELS[0]) })];
       specOpts.value = { ...specOpts.value, draft: 'bigram' };
       started = await restart(run);
     }
@@ -1266,7 +1289,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
       await client.request('hello');
     } catch (err) {
       busy.value = '';
-      setError('engine', `The engine could not start: ${/** @type {Error} */ (err).message}`);
+      setError('engine', msg('error.engineStart', {}, `The engine could not start: ${/** @type {Error} */ (err).message}`));
     }
   }
 

@@ -139,11 +139,11 @@ describe('a panel', () => {
     await panel.load(parseHash('#seed=2&steps=6').state);
     const before = text(panel);
     expect(await panel.setPrompt('Zoë')).toBe(false);
-    expect(panel.errors.value.prompt).toMatch(/the character 'ë'/);
+    expect(String(panel.errors.value.prompt)).toMatch(/the character 'ë'/);
     expect(text(panel)).toBe(before);
     expect(panel.prompt.value).toBe('');
     expect(await panel.setSeed('12x')).toBe(false);
-    expect(panel.errors.value.seed).toBe('The seed must be a whole number (0 to 18446744073709551615).');
+    expect(String(panel.errors.value.seed)).toBe('The seed must be a whole number (0 to 18446744073709551615).');
     expect(panel.seed.value).toBe('2');
     await panel.step();
     expect(panel.steps.value).toHaveLength(7);
@@ -152,12 +152,12 @@ describe('a panel', () => {
   it('keeps its model when another cannot be loaded', async () => {
     await panel.load(parseHash('#seed=2&steps=3').state);
     expect(await panel.selectModel('transformer')).toBe(false);
-    expect(panel.errors.value.model).toBe('The tiny transformer is not in this build yet.');
+    expect(String(panel.errors.value.model)).toBe('The tiny transformer is not in this build yet.');
     expect(panel.modelId.value).toBe('bigram');
     const bad = new Blob([new Uint8Array(fs.readFileSync(bigramPath)).slice(0, 5000)]);
     bad.name = 'broken.bin';
     expect(await panel.loadFiles(bad)).toBe(false);
-    expect(panel.errors.value.model).toMatch(/^broken\.bin: bigram: file has 5000 bytes, header implies \d+$/);
+    expect(String(panel.errors.value.model)).toMatch(/^broken\.bin: bigram: file has 5000 bytes, header implies \d+$/);
     expect(panel.modelId.value).toBe('bigram');
     await panel.step();
     expect(panel.steps.value).toHaveLength(4);
@@ -184,8 +184,8 @@ describe('a panel', () => {
     await panel.load(state, notices);
     expect(panel.modelId.value).toBe('bigram');
     expect(panel.notices.value).toHaveLength(2);
-    expect(panel.notices.value[0]).toMatch(/temperature="abc"/);
-    expect(panel.notices.value[1]).toMatch(/The tiny transformer is not in this build yet\. Using Bigram names instead\./);
+    expect(String(panel.notices.value[0])).toMatch(/temperature="abc"/);
+    expect(String(panel.notices.value[1])).toMatch(/The tiny transformer is not in this build yet\. Using Bigram names instead\./);
     expect(panel.steps.value).toHaveLength(5);
   });
 });

@@ -9,12 +9,13 @@
  * again; the sliders' bounds keep the UI inside the ranges a lesson uses.
  */
 import registry from '../shared/registry.gen.js';
+import { english, specialOf } from '../i18n/index.js';
 
 /**
  * @typedef {Object} ParamSpec
  * @property {string} key     the engine's parameter name (and the hash key)
- * @property {string} label   visible label; the slider's accessible name
- * @property {string} hint    one line: what it does, and its off value
+ * @property {string} label   visible label in English (the catalogue's param.KEY.label says it in the page's language)
+ * @property {string} hint    one line in English: what it does, and its off value (param.KEY.doc)
  * @property {number} min
  * @property {number} max     top-k: replaced by the vocabulary size
  * @property {number} step
@@ -26,7 +27,8 @@ import registry from '../shared/registry.gen.js';
  * @property {boolean} inLink a link always states it
  * @property {boolean} isSwitch away from its neutral value it turns its stage on
  * @property {number} on      its value when a learner turns its stage on
- * @property {(v: number, vocab?: number) => string} format
+ * @property {(v: number, vocab?: number, i18n?: import('../i18n/index.js').I18n) => string} format
+ *   the value as the slider says it, in a language (English by default)
  */
 
 /** decimals of a step: 0.05 -> 2 */
@@ -38,19 +40,20 @@ function decimals(/** @type {number} */ step) {
 /**
  * A value as a learner reads it: the doc's "; X = word" says what its
  * special value means ("0 (greedy)", "1 (off)"; an integer that is off
- * reads "off").
+ * reads "off"), the word in the page's language (param.KEY.special).
  * @param {{name: string, doc: string, type: string, uiStep: number}} p
  */
 function formatter(p) {
-  const m = /;\s*(-?[\d.]+) = ([^;]+)$/.exec(p.doc);
-  const special = m ? Number(m[1]) : NaN;
-  const word = m ? m[2] : '';
+  const m = specialOf(p);
+  const special = m ? m.value : NaN;
+  const word = m ? m.word : '';
   const digits = decimals(p.uiStep);
-  return (/** @type {number} */ v, /** @type {number | undefined} */ vocab) => {
+  const key = `param.${p.name}.special`;
+  return (/** @type {number} */ v, /** @type {number | undefined} */ vocab, i18n = english()) => {
     // top-k at the vocabulary's size keeps everything
-    if (p.name === 'top_k' && vocab !== undefined && v >= vocab) return 'off';
-    if (v === special) return p.type === 'int' && word === 'off' ? 'off' : `${m?.[1]} (${word})`;
-    return p.type === 'int' ? String(v) : v.toFixed(digits);
+    if (p.name === 'top_k' && vocab !== undefined && v >= vocab) return i18n.t(key);
+    if (v === special) return p.type === 'int' && word === 'off' ? i18n.t(key) : i18n.t('slider.special', { value: i18n.num(special), word: i18n.t(key) });
+    return p.type === 'int' ? i18n.int(v) : i18n.fixed(v, digits);
   };
 }
 

@@ -38,6 +38,7 @@ const SINGLE = {
     { from: 9, params: { ...defaultParams(), temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.2 }, bans: [3, 17], biases: [[1, 1]], dryBreakers: ['x'], samplers: 'hf' },
   ],
   barScale: 'log',
+  lang: 'de',
   edits: [[0, 2, 0.5], [3, 5, 0.25]],
 };
 
@@ -57,6 +58,7 @@ const COMPARE = {
   ],
   speed: 3,
   theme: 'light',
+  lang: 'zh',
 };
 
 describe('the URL hash keeps every setting', () => {
@@ -125,12 +127,13 @@ describe('every control\'s setting reaches the link and comes back', () => {
     p.speed.value = 25;
     p.barAction.value = 'force';
     app.theme.value = 'dark';
+    await app.language.choose('es');
     p.toggleBan(5);
     p.setBias(7, 1.5);
     p.setBias(9, -3);
     expect(await p.setDryBreakers(['\n', 'a'])).toBe(true);
     expect(await p.setDryBreakers(['\n', 'a', 'abcdefghijk'])).toBe(false); // more than 8 of the bigram's tokens: left out
-    expect(p.errors.value.dry).toBe('dry-sequence-breaker: "abcdefghijk" is more than 8 tokens');
+    expect(String(p.errors.value.dry)).toBe('dry-sequence-breaker: "abcdefghijk" is more than 8 tokens');
     expect(p.dryBreakers.value).toEqual(['\n', 'a']);
     await p.step(10); // a forced first token
     for (let i = 0; i < 6; i++) await p.step();
@@ -142,6 +145,8 @@ describe('every control\'s setting reaches the link and comes back', () => {
     expect(link).toContain('speed=25');
     expect(link).toContain('click=force');
     expect(link).toContain('theme=dark');
+    expect(link).toContain('lang=es');
+    expect(fresh.language.chosen.value).toBe('es');
     expect(link).toContain('beams=2');
     expect(link).toContain('speculate=6');
     expect(link).toContain('ban=5&logit_bias=7=1.5,9=-3&dry_sequence_breakers=%5B%22%5Cn%22,%22a%22%5D');
@@ -231,6 +236,7 @@ describe('every control\'s setting reaches the link and comes back', () => {
     await c.setStrategy(a, 'beam');
     c.speed.value = 50;
     app.theme.value = 'light';
+    await app.language.choose('pseudo');
     await c.step();
     await c.step();
     const { fresh, link } = await reload(app);
@@ -238,6 +244,7 @@ describe('every control\'s setting reaches the link and comes back', () => {
     expect(link).toContain('speed=50');
     expect(link).toContain('theme=light');
     expect(fresh.theme.value).toBe('light');
+    expect(link).toContain('lang=en-XA');
     expect(fresh.hashState.value).toEqual(app.hashState.value);
     expect(fresh.compare.panels.value.map((x) => x.text.value)).toEqual(c.panels.value.map((x) => x.text.value));
   });

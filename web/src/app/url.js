@@ -13,7 +13,7 @@ import { parseHash, serializeHash } from './hash.js';
 
 /**
  * @param {{hashState: import('@preact/signals').ReadonlySignal<any>, ready: import('@preact/signals').ReadonlySignal<boolean>,
- *   playing?: import('@preact/signals').ReadonlySignal<boolean>, init: () => Promise<unknown>, load: (state: any, notices: string[]) => Promise<unknown>}} panel
+ *   playing?: import('@preact/signals').ReadonlySignal<boolean>, init: () => Promise<unknown>, load: (state: any, notices: any[]) => Promise<unknown>}} panel
  *   a panel, or the app (its view's); playing: Play is running
  * @param {Window} win
  * @param {{delay?: number, playingDelay?: number}} [options] ms between hash writes (while Play runs: playingDelay)

@@ -10,11 +10,13 @@
  */
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
-import { ORDER_PRESETS, PARAM_SPECS, STAGE, STAGES, orderOf, stageOn } from '../app/params.js';
+import { ORDER_PRESETS, PARAM_SPECS, STAGES, orderOf, stageOn } from '../app/params.js';
 import { ParamSlider } from './Controls.jsx';
+import { useI18n } from './I18n.jsx';
 import { BanList, BiasList, BreakerList } from './LabControls.jsx';
 
-const PRESET_BUTTONS = /** @type {const} */ ([['', 'Default'], ['hf', 'Hugging Face'], ['llama.cpp', 'llama.cpp']]);
+/** the order's presets: the engine's name and the button's (catalogue key) */
+const PRESET_BUTTONS = /** @type {const} */ ([['', 'chain.default'], ['hf', 'chain.hf'], ['llama.cpp', 'chain.llamacpp']]);
 
 /** the stages whose settings show without a click: the ones every lesson uses */
 const OPEN_AT_FIRST = new Set(['temperature', 'top_k', 'top_p', 'min_p']);
@@ -24,6 +26,9 @@ const OPEN_AT_FIRST = new Set(['temperature', 'top_k', 'top_p', 'min_p']);
  *   onChanged: after a change (compare mode regenerates the panel)
  */
 export function ChainEditor({ panel, uid, onChanged }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const label = (/** @type {string} */ name) => t(`stage.${name}.label`);
   const samplers = panel.samplers.value;
   const order = orderOf(samplers);
   const outside = STAGES.filter((s) => !order.includes(s.name));
@@ -56,7 +61,7 @@ export function ChainEditor({ panel, uid, onChanged }) {
     rest.splice(at, 0, name);
     if (rest.join() !== order.join()) {
       reorder(rest);
-      setSaid(`${STAGE[name].label}: stage ${at + 1} of ${rest.length}.`);
+      setSaid(t('chain.moved', { name: label(name), n: at + 1, count: rest.length }));
     }
   };
   /** where a pointer at clientY would drop a stage: its index in the order without it */
@@ -71,28 +76,28 @@ export function ChainEditor({ panel, uid, onChanged }) {
 
   return (
     <fieldset class="spg-chain" data-testid="chain" data-order={order.join(',')}>
-      <legend>Sampler chain</legend>
-      <div class="spg-chain-presets" role="group" aria-label="The chain's order">
-        <span class="spg-hint">Order</span>
-        {PRESET_BUTTONS.map(([name, label]) => (
+      <legend>{t('chain.legend')}</legend>
+      <div class="spg-chain-presets" role="group" aria-label={t('chain.order')}>
+        <span class="spg-hint">{t('chain.orderShort')}</span>
+        {PRESET_BUTTONS.map(([name, key]) => (
           <button
             key={name}
             type="button"
             class={`spg-btn spg-btn-small${presetOn === name ? ' spg-btn-primary' : ''}`}
             aria-pressed={presetOn === name ? 'true' : 'false'}
             data-testid={`order-${name || 'default'}`}
-            title={ORDER_PRESETS[name || 'default'].map((s) => STAGE[s].label).join(' → ')}
+            title={ORDER_PRESETS[name || 'default'].map((s) => label(s)).join(' → ')}
             onClick={() => {
               reorder(ORDER_PRESETS[name || 'default']);
-              setSaid(`The order is ${label}'s.`);
+              setSaid(t('chain.orderIs', { name: t(key) }));
             }}
           >
-            {label}
+            {t(key)}
           </button>
         ))}
-        {presetOn === null && <span class="spg-hint" data-testid="order-own">your own</span>}
+        {presetOn === null && <span class="spg-hint" data-testid="order-own">{t('chain.own')}</span>}
       </div>
-      <ol class={`spg-chain-list${drag ? ' is-dragging' : ''}${dropBefore === '' ? ' is-drop-end' : ''}`} ref={list} aria-label="The stages, in the order they run">
+      <ol class={`spg-chain-list${drag ? ' is-dragging' : ''}${dropBefore === '' ? ' is-drop-end' : ''}`} ref={list} aria-label={t('chain.list')}>
         {order.map((name, i) => (
           <StageRow
             key={name}
@@ -116,7 +121,7 @@ export function ChainEditor({ panel, uid, onChanged }) {
             onRemove={order.length > 1 ? () => {
               if (stageOn(panel.params.value, name)) panel.setStageOn(name, false);
               reorder(order.filter((s) => s !== name));
-              setSaid(`${STAGE[name].label} is out of the chain.`);
+              setSaid(t('chain.out', { name: label(name) }));
             } : undefined}
             onChanged={changed}
           />
@@ -124,7 +129,7 @@ export function ChainEditor({ panel, uid, onChanged }) {
       </ol>
       {outside.length > 0 && (
         <p class="spg-chain-out" data-testid="chain-outside">
-          <span class="spg-hint">Not in the chain:</span>{' '}
+          <span class="spg-hint">{t('chain.outside')}</span>{' '}
           {outside.map((s) => (
             <button
               key={s.name}
@@ -132,19 +137,16 @@ export function ChainEditor({ panel, uid, onChanged }) {
               class="spg-chip"
               data-testid="stage-add"
               data-stage={s.name}
-              title={`${s.doc} — add it at the end of the chain`}
+              title={t('chain.addTitle', { doc: t(`stage.${s.name}.doc`) })}
               onClick={() => reorder([...order, s.name])}
             >
-              + {s.label}
+              + {label(s.name)}
             </button>
           ))}
         </p>
       )}
       <Mirostat panel={panel} uid={uid} cut={cutBy.mirostat} onChanged={changed} />
-      <small class="spg-hint">
-        Each stage sees only the tokens the stages above it kept. Drag a stage by its handle (⋮⋮), or focus the handle and press ↑ or ↓:
-        the same settings in another order can keep other tokens.
-      </small>
+      <small class="spg-hint">{t('chain.hint')}</small>
       <span class="spg-sr" role="status" aria-live="polite">{said}</span>
     </fieldset>
   );
@@ -161,7 +163,10 @@ export function ChainEditor({ panel, uid, onChanged }) {
  * }} props
  */
 function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onDragTo, onDrop, onKeyMove, onRemove, onChanged }) {
-  const stage = STAGE[name];
+  const i18n = useI18n();
+  const { t } = i18n;
+  const stageLabel = t(`stage.${name}.label`);
+  const stageDoc = t(`stage.${name}.doc`);
   const params = panel.params.value;
   const bias = name === 'bias';
   const on = bias ? panel.bans.value.length + panel.biases.value.length > 0 : stageOn(params, name);
@@ -172,8 +177,11 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
   const id = `${uid}-stage-${name}`;
   const vocab = panel.model.value?.vocab ?? 1;
   const value = bias
-    ? [panel.bans.value.length ? `${panel.bans.value.length} banned` : '', panel.biases.value.length ? `${panel.biases.value.length} biased` : ''].filter(Boolean).join(' · ') || 'none'
-    : on ? specs.filter((s) => s.isSwitch && params[s.key] !== s.def).map((s) => s.format(params[s.key], vocab)).join(' · ') : 'off';
+    ? [
+      panel.bans.value.length ? t('chain.banned', { count: panel.bans.value.length }) : '',
+      panel.biases.value.length ? t('chain.biased', { count: panel.biases.value.length }) : '',
+    ].filter(Boolean).join(' · ') || t('chain.none')
+    : on ? specs.filter((s) => s.isSwitch && params[s.key] !== s.def).map((s) => s.format(params[s.key], vocab, i18n)).join(' · ') : t('chain.off');
 
   const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
     const to = { ArrowUp: index - 1, ArrowDown: index + 1, Home: 0, End: count - 1 }[e.key];
@@ -187,14 +195,14 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
       data-testid="stage"
       data-stage={name}
       data-on={on ? 'true' : 'false'}
-      title={stage.doc}
+      title={stageDoc}
     >
       <div class="spg-stage-head">
         <button
           type="button"
           class="spg-stage-handle"
-          aria-label={`Move ${stage.label}: stage ${index + 1} of ${count}. The arrow keys move it up or down.`}
-          aria-roledescription="sortable stage"
+          aria-label={t('chain.handle', { name: stageLabel, n: index + 1, count })}
+          aria-roledescription={t('chain.handleRole')}
           data-testid="stage-handle"
           onKeyDown={onKeyDown}
           onPointerDown={(e) => {
@@ -211,7 +219,7 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
         </button>
         <span class="spg-stage-n" aria-hidden="true">{index + 1}</span>
         {bias ? (
-          <span class="spg-stage-label">{stage.label}</span>
+          <span class="spg-stage-label">{stageLabel}</span>
         ) : (
           <label class="spg-stage-label">
             <input
@@ -223,19 +231,19 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
                 onChanged();
               }}
             />
-            {stage.label}
+            {stageLabel}
           </label>
         )}
         {!shown && <span class="spg-stage-value" data-testid="stage-value">{value}</span>}
-        <span class="spg-stage-cut" data-testid="stage-cut" data-cut={String(cut ?? 0)} title="tokens this stage cut at this step">
-          {cut ? `−${cut.toLocaleString('en')}` : ''}
+        <span class="spg-stage-cut" data-testid="stage-cut" data-cut={String(cut ?? 0)} title={t('chain.cutTitle')}>
+          {cut ? `−${i18n.int(cut)}` : ''}
         </span>
         <button
           type="button"
           class="spg-stage-more"
           aria-expanded={shown ? 'true' : 'false'}
           aria-controls={`${id}-settings`}
-          aria-label={`${stage.label}: ${shown ? 'hide' : 'show'} its settings`}
+          aria-label={t(shown ? 'chain.hide' : 'chain.show', { name: stageLabel })}
           data-testid="stage-more"
           onClick={() => setOpen(!shown)}
         >
@@ -247,8 +255,8 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
           {/* a stage of one setting: its slider's hint says what the stage does */}
           {(specs.length !== 1 || cut) && (
             <p class="spg-hint spg-stage-doc">
-              {specs.length !== 1 ? stage.doc : ''}
-              {cut ? ` At this step it cut ${cut.toLocaleString('en')} token${cut === 1 ? '' : 's'}.` : ''}
+              {specs.length !== 1 ? stageDoc : ''}
+              {cut ? ` ${t('chain.cutHere', { count: cut })}` : ''}
             </p>
           )}
           {bias && <BanList panel={panel} onChanged={onChanged} />}
@@ -257,7 +265,7 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
           {name === 'dry' && <BreakerList panel={panel} uid={uid} onChanged={onChanged} />}
           {onRemove && (
             <button type="button" class="spg-link" data-testid="stage-remove" onClick={onRemove}>
-              Take {stage.label} out of the chain
+              {t('chain.remove', { name: stageLabel })}
             </button>
           )}
         </div>
@@ -272,6 +280,8 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
  * @param {{panel: import('../app/panel.js').Panel, uid: string, cut: number | undefined, onChanged: () => void}} props
  */
 function Mirostat({ panel, uid, cut, onChanged }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const specs = PARAM_SPECS.filter((s) => s.stage === 'mirostat');
   const on = stageOn(panel.params.value, 'mirostat');
   if (!specs.length) return null;
@@ -279,7 +289,7 @@ function Mirostat({ panel, uid, cut, onChanged }) {
     <div class={`spg-stage spg-stage-last${on ? ' is-on' : ''}`} data-testid="stage" data-stage="mirostat" data-on={on ? 'true' : 'false'}>
       <div class="spg-stage-head">
         <span class="spg-stage-n" aria-hidden="true">⤓</span>
-        <label class="spg-stage-label" title={specs[0].hint}>
+        <label class="spg-stage-label" title={t(`param.${specs[0].key}.doc`)}>
           <input
             type="checkbox"
             checked={on}
@@ -289,13 +299,13 @@ function Mirostat({ panel, uid, cut, onChanged }) {
               onChanged();
             }}
           />
-          Mirostat <span class="spg-hint">(last, when on)</span>
+          {t('param.mirostat.label')} <span class="spg-hint">{t('chain.mirostatLast')}</span>
         </label>
-        <span class="spg-stage-cut" data-testid="stage-cut" data-cut={String(cut ?? 0)}>{cut ? `−${cut.toLocaleString('en')}` : ''}</span>
+        <span class="spg-stage-cut" data-testid="stage-cut" data-cut={String(cut ?? 0)}>{cut ? `−${i18n.int(cut)}` : ''}</span>
       </div>
       {on && (
         <div class="spg-stage-settings">
-          <p class="spg-hint spg-stage-doc">Aims at a steady surprise per token, learning from each token drawn.</p>
+          <p class="spg-hint spg-stage-doc">{t('chain.mirostatDoc')}</p>
           {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
         </div>
       )}

@@ -6,11 +6,12 @@
  * text, metrics and chart.
  */
 import { MAX_PANELS, MIN_PANELS } from '../app/hash.js';
-import { PRESETS, describeSettings } from '../app/lab.js';
+import { ORDER_LESSON, PRESETS, describeSettings } from '../app/lab.js';
 import { ChainEditor } from './ChainEditor.jsx';
 import { ModelPicker, PromptBox, SamplerSliders, SeedField } from './Controls.jsx';
 import { BeamList, SpecRounds } from './Decoders.jsx';
 import { ConstraintField, StrategyPicker } from './LabControls.jsx';
+import { Rich, modelName, useI18n } from './I18n.jsx';
 import { Metrics } from './LabViews.jsx';
 import { Bars, Notices, Output, StatusLine, Transport } from './Playground.jsx';
 
@@ -19,14 +20,15 @@ const NAMES = ['A', 'B', 'C', 'D'];
 /** The note that all panels draw the same random numbers, with the last one. */
 /** @param {{compare: import('../app/compare.js').Compare}} props */
 function SharedRandomness({ compare }) {
+  const i18n = useI18n();
   const sampler = compare.panels.value.find((p) => p.strategy.value === 'sample' && p.steps.value.length > 0);
   const last = sampler ? sampler.steps.value[sampler.steps.value.length - 1] : null;
   return (
     <p class="spg-note" data-testid="same-randoms">
-      <strong>Same random numbers in every panel.</strong> Each sampling panel starts from seed {compare.seed.value}, so at
-      step <em>i</em> all of them draw the same number <em>u</em>
-      {last ? <> (step {last.index + 1}: u = <span data-testid="shared-u">{last.u.toFixed(4)}</span>)</> : null}: their texts
-      differ only where their settings do. Beam search draws none; speculative decoding draws its own.
+      <Rich
+        k={last ? 'compare.randomsAt' : 'compare.randoms'}
+        vars={{ seed: compare.seed.value, n: last ? last.index + 1 : 0, u: <span data-testid="shared-u">{last ? i18n.fixed(last.u, 4) : ''}</span> }}
+      />
     </p>
   );
 }
@@ -41,6 +43,8 @@ function SharedRandomness({ compare }) {
  *   sliders: an element's panel, with these sliders (the engine's names)
  */
 export function ComparePanel({ compare, panel, index, sliders = null }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const uid = `spg-${panel.session}`;
   const how = panel.strategy.value;
   const preset = panel.preset.value;
@@ -54,9 +58,9 @@ export function ComparePanel({ compare, panel, index, sliders = null }) {
     <section class="spg-card spg-cpanel" aria-labelledby={`${uid}-h`} data-testid="compare-panel" data-session={panel.session} data-strategy={how} data-preset={preset}>
       {full ? (
         <div class="spg-card-head">
-          <h2 id={`${uid}-h`}>Panel {name}</h2>
+          <h2 id={`${uid}-h`}>{t('compare.panel', { name })}</h2>
           <div class="spg-row spg-cpanel-pick">
-            <label class="spg-sr" for={`${uid}-preset`}>Preset of panel {name}</label>
+            <label class="spg-sr" for={`${uid}-preset`}>{t('compare.preset', { name })}</label>
             <select
               id={`${uid}-preset`}
               value={preset}
@@ -66,14 +70,14 @@ export function ComparePanel({ compare, panel, index, sliders = null }) {
                 if (v !== 'custom') compare.setPreset(panel, v);
               }}
             >
-              {PRESETS.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
-              <option value="custom" disabled={preset !== 'custom'}>Custom</option>
+              {PRESETS.map((p) => <option key={p.id} value={p.id}>{t(p.label)}</option>)}
+              <option value="custom" disabled={preset !== 'custom'}>{t('preset.custom')}</option>
             </select>
             <button
               type="button"
               class="spg-btn spg-btn-small"
-              aria-label={`Remove panel ${name}`}
-              title="Remove this panel"
+              aria-label={t('compare.remove', { name })}
+              title={t('compare.removeTitle')}
               disabled={compare.panels.value.length <= MIN_PANELS}
               data-testid="remove-panel"
               onClick={() => compare.removePanel(panel)}
@@ -83,39 +87,48 @@ export function ComparePanel({ compare, panel, index, sliders = null }) {
           </div>
         </div>
       ) : (
-        <h2 id={`${uid}-h`}>Panel {name} <small class="spg-hint">{describeSettings(panel.panelSpec.value)}</small></h2>
+        <h2 id={`${uid}-h`}>{t('compare.panel', { name })} <small class="spg-hint">{describeSettings(panel.panelSpec.value, i18n)}</small></h2>
       )}
       {full && (
         <details class="spg-cpanel-settings">
-          <summary data-testid="panel-settings">{describeSettings(panel.panelSpec.value)}{panel.bans.value.length ? ` · ${panel.bans.value.length} banned` : ''}</summary>
+          <summary data-testid="panel-settings">
+            {describeSettings(panel.panelSpec.value, i18n)}{panel.bans.value.length ? ` · ${t('chain.banned', { count: panel.bans.value.length })}` : ''}
+          </summary>
           <StrategyPicker panel={panel} uid={uid} onStrategy={(st) => compare.setStrategy(panel, st)} onTuned={retune} />
           <ChainEditor panel={panel} uid={uid} onChanged={tune} />
         </details>
       )}
-      {!full && sliders.length > 0 && <SamplerSliders panel={panel} uid={uid} keys={sliders} legend={`Panel ${name}`} onChanged={tune} />}
+      {!full && sliders.length > 0 && <SamplerSliders panel={panel} uid={uid} keys={sliders} legend={t('compare.panel', { name })} onChanged={tune} />}
       <Output panel={panel} />
       <StatusLine panel={panel} />
       {full && how === 'beam' && (
         <details class="spg-cpanel-more">
-          <summary>Beams</summary>
+          <summary>{t('beams.heading')}</summary>
           <BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
         </details>
       )}
       {full && how === 'speculative' && (
         <details class="spg-cpanel-more">
-          <summary>Rounds</summary>
-          <SpecRounds spec={panel.spec.value} draftName={panel.specOpts.value.draft} />
+          <summary>{t('spec.rounds')}</summary>
+          <SpecRounds spec={panel.spec.value} draftName={draftName(i18n, panel)} />
         </details>
       )}
       {full && <Metrics lab={panel.lab.value} text={panel.text.value} vocab={panel.model.value?.vocab ?? 2} uid={uid} compact />}
       {how !== 'beam' && (
         <details class="spg-cpanel-more" open={compare.panels.value.some((p) => p.samplers.value !== '')}>
-          <summary>Next token</summary>
+          <summary>{t('compare.next')}</summary>
           <Bars panel={panel} onBan={(token) => { panel.toggleBan(token); retune(); }} />
         </details>
       )}
     </section>
   );
+}
+
+/** The name of a panel's draft model. @param {import('../i18n/index.js').I18n} i18n @param {import('../app/panel.js').Panel} panel */
+function draftName(i18n, panel) {
+  const id = panel.specOpts.value.draft;
+  const m = panel.models.value.find((x) => x.id === id);
+  return m ? modelName(i18n, m) : id;
 }
 
 /** The first preset no panel has (a new panel shows something new). @param {import('../app/panel.js').Panel[]} panels */
@@ -126,13 +139,14 @@ function unusedPreset(panels) {
 
 /** @param {{compare: import('../app/compare.js').Compare}} props */
 export function CompareView({ compare }) {
+  const { t } = useI18n();
   const uid = 'spg-compare';
   const panels = compare.panels.value;
   const n = panels.length;
   return (
     <div class="spg-compare" data-testid="compare" data-ready={compare.readyAttr} data-playing={compare.playing.value ? 'true' : 'false'}>
       <Notices panel={compare} />
-      <section class="spg-card spg-shared" aria-label="Shared setup">
+      <section class="spg-card spg-shared" aria-label={t('compare.shared')}>
         <div class="spg-shared-grid">
           <ModelPicker panel={/** @type {any} */ (compare)} uid={uid} />
           <PromptBox panel={/** @type {any} */ (compare)} uid={uid} />
@@ -140,18 +154,18 @@ export function CompareView({ compare }) {
           <ConstraintField target={compare} uid={uid} />
         </div>
         <div class="spg-shared-bar">
-          <Transport panel={compare} label="All panels" />
+          <Transport panel={compare} label={t('compare.all')} />
           <button type="button" class="spg-btn" disabled={n >= MAX_PANELS} data-testid="add-panel" onClick={() => compare.addPanel(unusedPreset(panels))}>
-            Add a panel
+            {t('compare.add')}
           </button>
           <button
             type="button"
             class="spg-btn"
             data-testid="show-orders"
-            title="Two panels: temperature 2.5 and top-p 0.5, with top-p after the temperature (the default) and before it (llama.cpp's order)"
+            title={t('compare.ordersTitle', { temperature: ORDER_LESSON.params.temperature, topP: ORDER_LESSON.params.top_p })}
             onClick={() => compare.showOrders()}
           >
-            Same settings, two orders
+            {t('compare.orders')}
           </button>
         </div>
         <SharedRandomness compare={compare} />

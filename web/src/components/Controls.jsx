@@ -7,13 +7,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { PROGRESS_MIN_BYTES } from '../app/panel.js';
 import { BEAM_STAGES, PARAM_SPECS, SPEC, sliderMax } from '../app/params.js';
+import { Rich, Say, modelName, useI18n } from './I18n.jsx';
 import { HANDMADE_ID } from '../app/panel.js';
 import { HandmadeEditor, PRESETS, TextTrainer } from './ModelMaker.jsx';
 import { Slider } from './Slider.jsx';
 
 const LOAD_FILE = '__load_file__';
 const NEW_HANDMADE = '__handmade__';
-const KIND_NAME = { bigram: 'bigram', transformer: 'transformer', handmade: 'hand-made' };
+/** a model's kind, as its line under the menu says it (catalogue keys) */
+const KIND_NAME = /** @type {Record<string, string>} */ ({ bigram: 'model.kindBigram', transformer: 'model.kindTransformer', handmade: 'model.kindHandmade' });
 
 /**
  * Which of the chosen (or dropped) files is the tokenizer: the one whose
@@ -31,6 +33,8 @@ export function splitModelFiles(files) {
 
 /** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
 export function ModelPicker({ panel, uid }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const [open, setOpen] = useState(false);
   const [over, setOver] = useState(false);
   const fileInput = useRef(/** @type {HTMLInputElement | null} */ (null));
@@ -88,26 +92,26 @@ export function ModelPicker({ panel, uid }) {
       onDragLeave={() => setOver(false)}
       onDrop={onDrop}
     >
-      <label for={`${uid}-model`}>Model</label>
+      <label for={`${uid}-model`}>{t('model.label')}</label>
       <select id={`${uid}-model`} ref={selectRef} value={shownId} onChange={onChange} disabled={!!busy && !panel.ready.value} data-testid="model-select">
-        {panel.models.value.filter((m) => !m.draftOnly || m.id === shownId).map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
-        {makes && !panel.models.value.some((m) => m.id === HANDMADE_ID) && <option value={NEW_HANDMADE}>Hand-made…</option>}
-        <option value={LOAD_FILE}>Load a llama2.c model…</option>
+        {panel.models.value.filter((m) => !m.draftOnly || m.id === shownId).map((m) => <option key={m.id} value={m.id}>{modelName(i18n, m)}</option>)}
+        {makes && !panel.models.value.some((m) => m.id === HANDMADE_ID) && <option value={NEW_HANDMADE}>{t('model.newHandmade')}</option>}
+        <option value={LOAD_FILE}>{t('model.loadFile')}</option>
       </select>
-      {loading && <small class="spg-hint" data-testid="model-info" data-loading="true">Loading {loading.name}…</small>}
+      {loading && <small class="spg-hint" data-testid="model-info" data-loading="true">{t('model.loading', { name: modelName(i18n, loading) })}</small>}
       {!loading && panel.model.value && (
         <small class="spg-hint" data-testid="model-info">
-          {KIND_NAME[panel.model.value.kind] ?? panel.model.value.kind} · {panel.model.value.vocab.toLocaleString('en')} tokens
-          {panel.model.value.seqLen > 0 ? ` · context ${panel.model.value.seqLen}` : ''}
+          {t(panel.model.value.seqLen > 0 ? 'model.infoContext' : 'model.info', {
+            kind: t(KIND_NAME[panel.model.value.kind] ?? 'model.kindTransformer'),
+            count: panel.model.value.vocab,
+            context: panel.model.value.seqLen,
+          })}
         </small>
       )}
       <details class="spg-files" open={open} onToggle={(e) => setOpen(/** @type {HTMLDetailsElement} */ (e.currentTarget).open)}>
-        <summary>Load a llama2.c model…</summary>
-        <p>
-          Choose a llama2.c checkpoint (.bin) <em>and</em> its tokenizer.bin together, or drop both here.
-          Nothing leaves your computer.
-        </p>
-        <label for={`${uid}-files`}>Checkpoint and tokenizer files</label>
+        <summary>{t('model.loadFile')}</summary>
+        <p><Rich k="model.filesHelp" /></p>
+        <label for={`${uid}-files`}>{t('model.files')}</label>
         <input
           id={`${uid}-files`}
           type="file"
@@ -124,20 +128,22 @@ export function ModelPicker({ panel, uid }) {
       </details>
       {makes && <TextTrainer panel={/** @type {import('../app/panel.js').Panel} */ (panel)} uid={uid} />}
       <ModelProgress panel={panel} />
-      {error && <p class="spg-error" role="alert" data-testid="model-error">{error}</p>}
+      {error && <p class="spg-error" role="alert" data-testid="model-error"><Say m={error} /></p>}
       {makes && <HandmadeEditor panel={/** @type {import('../app/panel.js').Panel} */ (panel)} uid={uid} />}
     </div>
   );
 }
 
-const mb = (/** @type {number} */ n) => `${(n / 1e6).toFixed(1)} MB`;
 
 /**
  * A model file's download, while it is larger than PROGRESS_MIN_BYTES: a
  * progress bar (indeterminate when the host does not say the size).
- * @param {{panel: {progress: import('@preact/signals').Signal<{name: string, loaded: number, total: number} | null>}}} props
+ * @param {{panel: {progress: import('@preact/signals').Signal<{name: import('../i18n/index.js').Text, loaded: number, total: number} | null>}}} props
  */
 export function ModelProgress({ panel }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const mb = (/** @type {number} */ n) => t('model.mb', { n: i18n.fixed(n / 1e6, 1) });
   const p = panel.progress.value;
   if (!p || Math.max(p.total, p.loaded) <= PROGRESS_MIN_BYTES) return null;
   const known = p.total > 0;
@@ -147,21 +153,24 @@ export function ModelProgress({ panel }) {
       <div
         class={`spg-progress-track${known ? '' : ' is-unknown'}`}
         role="progressbar"
-        aria-label={`Loading ${p.name}`}
+        aria-label={t('model.loadingLabel', { name: p.name })}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={known ? pct : undefined}
-        aria-valuetext={known ? `${mb(p.loaded)} of ${mb(p.total)}` : `${mb(p.loaded)}`}
+        aria-valuetext={known ? t('model.of', { loaded: mb(p.loaded), total: mb(p.total) }) : mb(p.loaded)}
       >
         <div class="spg-progress-fill" style={{ width: known ? `${pct}%` : '30%' }} />
       </div>
-      <small class="spg-hint">Loading {p.name}: {known ? `${mb(p.loaded)} of ${mb(p.total)}` : mb(p.loaded)}</small>
+      <small class="spg-hint">
+        {t('model.progress', { name: p.name, done: known ? t('model.of', { loaded: mb(p.loaded), total: mb(p.total) }) : mb(p.loaded) })}
+      </small>
     </div>
   );
 }
 
 /** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
 export function PromptBox({ panel, uid }) {
+  const { t } = useI18n();
   const [text, setText] = useState(panel.prompt.value);
   const timer = useRef(/** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined));
   const applied = panel.prompt.value;
@@ -174,14 +183,15 @@ export function PromptBox({ panel, uid }) {
   const error = panel.errors.value.prompt;
   return (
     <div class="spg-field">
-      <label for={`${uid}-prompt`}>Prompt</label>
+      <label for={`${uid}-prompt`}>{t('prompt.label')}</label>
       <input
         id={`${uid}-prompt`}
         type="text"
         value={text}
-        placeholder={panel.model.value?.kind === 'bigram' ? '(empty: a new name)' : 'Once'}
+        placeholder={t(panel.model.value?.kind === 'bigram' ? 'prompt.placeholderBigram' : 'prompt.placeholder')}
         autocomplete="off"
         spellcheck={false}
+        dir="auto"
         data-testid="prompt"
         aria-invalid={error ? 'true' : undefined}
         aria-describedby={error ? `${uid}-prompt-error` : undefined}
@@ -193,13 +203,14 @@ export function PromptBox({ panel, uid }) {
         }}
         onKeyDown={(e) => { if (e.key === 'Enter') apply(/** @type {HTMLInputElement} */ (e.currentTarget).value); }}
       />
-      {error && <p class="spg-error" role="alert" id={`${uid}-prompt-error`} data-testid="prompt-error">{error}</p>}
+      {error && <p class="spg-error" role="alert" id={`${uid}-prompt-error`} data-testid="prompt-error"><Say m={error} /></p>}
     </div>
   );
 }
 
 /** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
 export function SeedField({ panel, uid }) {
+  const { t } = useI18n();
   const [text, setText] = useState(panel.seed.value);
   const applied = panel.seed.value;
   useEffect(() => { setText(applied); }, [applied]);
@@ -212,7 +223,7 @@ export function SeedField({ panel, uid }) {
   };
   return (
     <div class="spg-field">
-      <label for={`${uid}-seed`}>Seed</label>
+      <label for={`${uid}-seed`}>{t('seed.label')}</label>
       <div class="spg-row">
         <input
           id={`${uid}-seed`}
@@ -226,12 +237,12 @@ export function SeedField({ panel, uid }) {
           onChange={(e) => commit(/** @type {HTMLInputElement} */ (e.currentTarget).value)}
           onKeyDown={(e) => { if (e.key === 'Enter') commit(/** @type {HTMLInputElement} */ (e.currentTarget).value); }}
         />
-        <button type="button" class="spg-btn spg-dice" aria-label="Roll the dice" aria-describedby={`${uid}-dice-hint`} title="A new random seed" onClick={() => panel.rollSeed()} data-testid="dice">
+        <button type="button" class="spg-btn spg-dice" aria-label={t('seed.dice')} aria-describedby={`${uid}-dice-hint`} title={t('seed.diceTitle')} onClick={() => panel.rollSeed()} data-testid="dice">
           <span aria-hidden="true">⚄</span>
         </button>
       </div>
-      <small id={`${uid}-dice-hint`} class="spg-hint">The same seed gives the same text; the dice picks a new one.</small>
-      {error && <p class="spg-error" role="alert" data-testid="seed-error">{error} The seed is still {panel.seed.value}.</p>}
+      <small id={`${uid}-dice-hint`} class="spg-hint">{t('seed.hint')}</small>
+      {error && <p class="spg-error" role="alert" data-testid="seed-error"><Say m={error} suffix={` ${t('seed.still', { seed: panel.seed.value })}`} /></p>}
     </div>
   );
 }
@@ -244,7 +255,7 @@ export function SeedField({ panel, uid }) {
  * @param {import('../app/lab.js').Strategy} strategy @param {string} key
  */
 export function unusedBecause(strategy, key) {
-  if (strategy === 'beam' && !BEAM_STAGES.includes(SPEC[key]?.stage)) return 'Not used by beam search: it keeps the most likely beams and draws nothing.';
+  if (strategy === 'beam' && !BEAM_STAGES.includes(SPEC[key]?.stage)) return 'slider.unusedBeam';
   return '';
 }
 
@@ -254,6 +265,7 @@ export function unusedBecause(strategy, key) {
  * @param {{panel: import('../app/panel.js').Panel, uid: string, spec: import('../app/params.js').ParamSpec, onChanged?: () => void}} props
  */
 export function ParamSlider({ panel, uid, spec, onChanged }) {
+  const { t } = useI18n();
   const vocab = panel.model.value?.vocab ?? 1;
   const why = unusedBecause(panel.strategy.value, spec.key);
   return (
@@ -264,7 +276,7 @@ export function ParamSlider({ panel, uid, spec, onChanged }) {
       max={sliderMax(spec, vocab)}
       vocab={vocab}
       disabled={!!why}
-      note={why}
+      note={why ? t(why) : ''}
       onChange={(v) => { panel.setParam(spec.key, v); onChanged?.(); }}
     />
   );
@@ -275,11 +287,12 @@ export function ParamSlider({ panel, uid, spec, onChanged }) {
  *   onChanged: after a setting moved (compare mode regenerates the panel);
  *   keys: just these sliders (the engine's names)
  */
-export function SamplerSliders({ panel, uid, onChanged, keys, legend = 'Sampler' }) {
+export function SamplerSliders({ panel, uid, onChanged, keys, legend }) {
+  const { t } = useI18n();
   const specs = keys ? PARAM_SPECS.filter((s) => keys.includes(s.key)) : PARAM_SPECS;
   return (
     <fieldset class="spg-sliders">
-      <legend>{legend}</legend>
+      <legend>{legend ?? t('slider.legend')}</legend>
       {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
     </fieldset>
   );

@@ -9,18 +9,19 @@
 import { useRef, useState } from 'preact/hooks';
 
 import { MAX_STEPS, serializeHash } from '../app/hash.js';
+import { msg } from '../i18n/index.js';
+import { Say, useI18n } from './I18n.jsx';
 
 /**
  * Why a link to this state would not give the same text ([] when it would).
  * @param {import('../app/hash.js').HashState} state
+ * @returns {import('../i18n/index.js').Msg[]}
  */
 export function linkCaveats(state) {
   const why = [];
-  if (state.model === 'file') why.push('The model was loaded from a file, which a link cannot carry: it opens with the bigram instead.');
-  if (state.view !== 'compare' && state.strategy === 'speculative' && state.spec?.draft === 'file') {
-    why.push('The draft model was loaded from a file: the link drafts with the bigram instead.');
-  }
-  if (state.steps > MAX_STEPS) why.push(`The text took ${state.steps} steps; a link replays at most ${MAX_STEPS}.`);
+  if (state.model === 'file') why.push(msg('link.fileModel'));
+  if (state.view !== 'compare' && state.strategy === 'speculative' && state.spec?.draft === 'file') why.push(msg('link.fileDraft'));
+  if (state.steps > MAX_STEPS) why.push(msg('link.tooLong', { count: state.steps, max: MAX_STEPS }));
   return why;
 }
 
@@ -28,7 +29,8 @@ export function linkCaveats(state) {
  * @param {{app: {hashState: import('@preact/signals').ReadonlySignal<import('../app/hash.js').HashState>}}} props
  */
 export function CopyLink({ app }) {
-  const [shown, setShown] = useState(/** @type {{url: string, caveats: string[], copied: string} | null} */ (null));
+  const { t } = useI18n();
+  const [shown, setShown] = useState(/** @type {{url: string, caveats: import('../i18n/index.js').Msg[], copied: string} | null} */ (null));
   const box = useRef(/** @type {HTMLInputElement | null} */ (null));
 
   const copy = async () => {
@@ -39,9 +41,9 @@ export function CopyLink({ app }) {
     let copied;
     try {
       await navigator.clipboard.writeText(url.href);
-      copied = 'Copied to the clipboard.';
+      copied = 'copy.done';
     } catch {
-      copied = 'Select the link and copy it (Ctrl+C or ⌘C).';
+      copied = 'copy.selectLink';
       requestAnimationFrame(() => box.current?.select());
     }
     setShown({ url: url.href, caveats, copied });
@@ -49,20 +51,16 @@ export function CopyLink({ app }) {
 
   return (
     <div class="spg-embedcode spg-copylink">
-      <button type="button" class="spg-btn" onClick={copy} data-testid="copy-link">Copy link</button>
+      <button type="button" class="spg-btn" onClick={copy} data-testid="copy-link">{t('link.copy')}</button>
       {shown && (
-        <div class="spg-embedcode-box" role="group" aria-label="Link to this text">
-          <label for="spg-link">A link to this text:</label>
+        <div class="spg-embedcode-box" role="group" aria-label={t('link.label')}>
+          <label for="spg-link">{t('link.box')}</label>
           <input id="spg-link" ref={box} readOnly value={shown.url} spellcheck={false} data-testid="link" />
-          <p class="spg-hint" role="status" data-testid="link-copied">{shown.copied}</p>
+          <p class="spg-hint" role="status" data-testid="link-copied">{t(shown.copied)}</p>
           {shown.caveats.length
-            ? shown.caveats.map((c) => <p key={c} class="spg-error" data-testid="link-caveat">{c} So this link does not give the same text.</p>)
-            : (
-              <p class="spg-hint" data-testid="link-exact">
-                It gives this text exactly: the model, seed, prompt and settings, the steps taken, your picks, and the settings each step ran with.
-              </p>
-            )}
-          <button type="button" class="spg-btn spg-btn-small" onClick={() => setShown(null)}>Close</button>
+            ? shown.caveats.map((c) => <p key={c.key} class="spg-error" data-testid="link-caveat"><Say m={c} suffix={` ${t('link.notSame')}`} /></p>)
+            : <p class="spg-hint" data-testid="link-exact">{t('link.exact')}</p>}
+          <button type="button" class="spg-btn spg-btn-small" onClick={() => setShown(null)}>{t('copy.close')}</button>
         </div>
       )}
     </div>

@@ -8,6 +8,7 @@
 import { showPiece } from '../app/format.js';
 import { rate } from '../app/metrics.js';
 import { useTail } from './useTail.js';
+import { Rich, useI18n } from './I18n.jsx';
 
 /**
  * The best beam's text (under a constraint, the best complete one), one
@@ -18,6 +19,8 @@ import { useTail } from './useTail.js';
  *   onHover: (i: number | null) => void, onFocus: (i: number | null) => void}} props
  */
 export function BeamText({ prompt, beam, live, steps, focus, onHover, onFocus }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const ref = useTail(steps.length);
   /** @param {Event} e */
   const stepOf = (e) => {
@@ -37,8 +40,8 @@ export function BeamText({ prompt, beam, live, steps, focus, onHover, onFocus })
   };
   return (
     <div
-      ref={ref} class={`spg-output${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group"
-      aria-label="The best beam's text (arrow keys: step through the tokens; Escape: back)"
+      ref={ref} class={`spg-output${live ? ' is-live' : ''}`} dir="auto" data-testid="output" tabIndex={0} role="group"
+      aria-label={t('beams.textLabel')}
       onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
       onMouseLeave={() => onHover(null)}
       onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
@@ -49,7 +52,7 @@ export function BeamText({ prompt, beam, live, steps, focus, onHover, onFocus })
         <span data-testid="beam-best">
           {steps.map((s, i) => (
             <span key={i} class={`spg-tok${i === focus ? ' is-focus' : ''}`} data-step={String(i)} data-testid="beam-token"
-              data-token={String(s.token)} title={`step ${i + 1}: ${JSON.stringify(s.piece)}, p = ${s.p.toFixed(3)}`}>{s.piece}</span>
+              data-token={String(s.token)} title={t('beams.tokenTitle', { n: i + 1, piece: JSON.stringify(s.piece), p: i18n.fixed(s.p, 3) })}>{s.piece}</span>
           ))}
         </span>
       )}
@@ -62,13 +65,16 @@ export function BeamText({ prompt, beam, live, steps, focus, onHover, onFocus })
  * @param {{beam: import('../app/panel.js').BeamState | null, prompt: string}} props
  */
 export function BeamList({ beam, prompt }) {
-  if (!beam) return <p class="spg-hint">No beams yet.</p>;
+  const i18n = useI18n();
+  const { t } = i18n;
+  if (!beam) return <p class="spg-hint">{t('beams.none')}</p>;
   const tail = (/** @type {string} */ t) => (t.length > 48 ? `…${t.slice(-48)}` : t);
   return (
     <div class="spg-beams">
       <p class="spg-hint" data-testid="beam-summary">
-        Width {beam.width}{beam.lengthPenalty ? `, length penalty ${beam.lengthPenalty}` : ''} · {beam.live} growing ·{' '}
-        {beam.expansions} step{beam.expansions === 1 ? '' : 's'}
+        {t(beam.lengthPenalty ? 'beams.summaryPenalty' : 'beams.summary', {
+          width: beam.width, penalty: beam.lengthPenalty, live: beam.live, count: beam.expansions,
+        })}
       </p>
       <ol class="spg-beam-list">
         {beam.hypotheses.map((h, i) => (
@@ -86,16 +92,13 @@ export function BeamList({ beam, prompt }) {
               {prompt && !h.text.length ? <span class="spg-prompt">{prompt}</span> : null}
               {showPiece(tail(h.text)) || '∅'}
             </span>
-            <span class="spg-beam-num" title="sum of ln p over the beam's tokens">ln p {h.logprob.toFixed(2)}</span>
-            <span class="spg-beam-num" title="what beams are ranked by: ln p ÷ length^penalty">score {h.score.toFixed(3)}</span>
-            <span class="spg-beam-tag">{h.finished ? 'ended' : i === 0 ? 'best' : ''}</span>
+            <span class="spg-beam-num" title={t('beams.logpTitle')}>{t('beams.logp', { v: i18n.fixed(h.logprob, 2) })}</span>
+            <span class="spg-beam-num" title={t('beams.scoreTitle')}>{t('beams.score', { v: i18n.fixed(h.score, 3) })}</span>
+            <span class="spg-beam-tag">{h.finished ? t('beams.ended') : i === 0 ? t('beams.best') : ''}</span>
           </li>
         ))}
       </ol>
-      <p class="spg-hint">
-        Each step extends every beam by every token and keeps the best {beam.width}: no randomness, so temperature and
-        truncation do not apply (bans and penalties do). A beam that emits the end-of-text token is kept as ended.
-      </p>
+      <p class="spg-hint">{t('beams.hint', { count: beam.width })}</p>
     </div>
   );
 }
@@ -106,6 +109,8 @@ export function BeamList({ beam, prompt }) {
  * @param {{round: import('../worker/host.js').SpecRound}} props
  */
 function Residual({ round }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const res = /** @type {import('../worker/host.js').SpecResidual} */ (round.residual);
   const rejected = round.rejected;
   const top = Math.max(...res.bars.map((b) => Math.max(b.r, b.p, b.q)), 1e-9);
@@ -113,18 +118,17 @@ function Residual({ round }) {
   return (
     <figure class="spg-residual" data-testid="spec-residual" data-round={String(round.round)}>
       <figcaption>
-        Round #{round.round}: the model turned down the draft <b class="spg-mono">{rejected ? showPiece(rejected.piece) : '?'}</b> and
-        drew its replacement from the residual max(0, p − q) (total {res.mass.toFixed(3)}, rescaled to 1):
+        <Rich k="spec.residualCaption" vars={{ round: round.round, draft: <b class="spg-mono">{rejected ? showPiece(rejected.piece) : '?'}</b>, mass: i18n.fixed(res.mass, 3) }} />
       </figcaption>
       <table class="spg-residual-bars">
-        <thead><tr><th>token</th><th>p (model)</th><th>q (draft)</th><th>residual</th></tr></thead>
+        <thead><tr><th>{t('spec.residualToken')}</th><th>{t('spec.residualP')}</th><th>{t('spec.residualQ')}</th><th>{t('spec.residual')}</th></tr></thead>
         <tbody>
           {res.bars.map((b) => (
             <tr key={b.token} class={rejected && b.token === rejected.token ? 'is-rejected' : ''} data-testid="residual-bar" data-token={String(b.token)} data-r={String(b.r)}>
               <td class="spg-mono">{showPiece(b.piece)}</td>
-              <td><span class="spg-rbar is-p" style={{ width: pct(b.p) }} />{b.p.toFixed(3)}</td>
-              <td><span class="spg-rbar is-q" style={{ width: pct(b.q) }} />{b.q.toFixed(3)}</td>
-              <td><span class="spg-rbar is-r" style={{ width: pct(b.r) }} />{b.r.toFixed(3)}</td>
+              <td><span class="spg-rbar is-p" style={{ width: pct(b.p) }} />{i18n.fixed(b.p, 3)}</td>
+              <td><span class="spg-rbar is-q" style={{ width: pct(b.q) }} />{i18n.fixed(b.q, 3)}</td>
+              <td><span class="spg-rbar is-r" style={{ width: pct(b.r) }} />{i18n.fixed(b.r, 3)}</td>
             </tr>
           ))}
         </tbody>
@@ -133,7 +137,8 @@ function Residual({ round }) {
   );
 }
 
-const STATUS_TEXT = { accepted: 'drafted and accepted', corrected: 'the model\'s correction of a rejected draft', bonus: 'a bonus token: every draft was accepted' };
+/** what each fate of a speculative token means (catalogue keys) */
+const STATUS_TEXT = { accepted: 'spec.accepted', corrected: 'spec.corrected', bonus: 'spec.bonus' };
 
 /**
  * The speculative text: just the text, laid out as the same text sampled
@@ -147,6 +152,7 @@ const STATUS_TEXT = { accepted: 'drafted and accepted', corrected: 'the model\'s
  *   focus?: number | null, onHover?: (i: number | null) => void, onFocus?: (i: number | null) => void}} props
  */
 export function SpecText({ prompt, spec, live, focus = null, onHover = () => {}, onFocus = () => {} }) {
+  const { t } = useI18n();
   const tokens = spec?.tokens ?? [];
   const ref = useTail(tokens.length);
   /** @param {Event} e */
@@ -169,34 +175,35 @@ export function SpecText({ prompt, spec, live, focus = null, onHover = () => {},
   const replaced = new Map();
   for (const r of spec?.rounds ?? []) {
     if (r.rejected) {
-      const at = r.tokens.find((t) => t.status === 'corrected');
+      const at = r.tokens.find((x) => x.status === 'corrected');
       if (at) replaced.set(at.index, r.rejected);
     }
   }
   return (
     <div
-      ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} data-testid="output" tabIndex={0} role="group"
-      aria-label="Generated text, by speculative decoding (arrow keys: step through the tokens; Escape: back to the next round)"
+      ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} dir="auto" data-testid="output" tabIndex={0} role="group"
+      aria-label={t('spec.textLabel')}
       onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
       onMouseLeave={() => onHover(null)}
       onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
       onKeyDown={onKeyDown}
     >
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
-      {tokens.map((t) => {
-        const r = replaced.get(t.index);
+      {tokens.map((x) => {
+        const r = replaced.get(x.index);
+        const fate = t(STATUS_TEXT[x.status]);
         return (
           <span
-            key={t.index}
-            class={`spg-spec-tok is-${t.status}${t.index === focus ? ' is-focus' : ''}`}
-            data-step={String(t.index)}
+            key={x.index}
+            class={`spg-spec-tok is-${x.status}${x.index === focus ? ' is-focus' : ''}`}
+            data-step={String(x.index)}
             data-testid="spec-token"
-            data-status={t.status}
-            data-token={String(t.token)}
+            data-status={x.status}
+            data-token={String(x.token)}
             data-rejected={r ? r.piece : undefined}
-            title={`${JSON.stringify(t.piece)}: ${STATUS_TEXT[t.status]}${r ? ` (the draft was ${JSON.stringify(r.piece)})` : ''}`}
+            title={r ? t('spec.tokenWasTitle', { piece: JSON.stringify(x.piece), fate, draft: JSON.stringify(r.piece) }) : t('spec.tokenTitle', { piece: JSON.stringify(x.piece), fate })}
           >
-            {t.piece}
+            {x.piece}
           </span>
         );
       })}
@@ -204,13 +211,18 @@ export function SpecText({ prompt, spec, live, focus = null, onHover = () => {},
   );
 }
 
+/** a drafted token's fate in the rounds view (catalogue keys) */
+const FATE_TEXT = { accepted: 'spec.keyAccepted', rejected: 'spec.keyRejected', unchecked: 'spec.unchecked' };
+
 /**
  * The running totals and the last rounds.
  * @param {{spec: import('../app/panel.js').SpecState | null, draftName: import('preact').ComponentChildren}} props
  */
 export function SpecRounds({ spec, draftName }) {
-  if (!spec) return <p class="spg-hint">No rounds yet.</p>;
-  const t = spec.totals;
+  const i18n = useI18n();
+  const { t } = i18n;
+  if (!spec) return <p class="spg-hint">{t('spec.none')}</p>;
+  const tot = spec.totals;
   const w = spec.work;
   const generated = spec.tokens.length;
   const recent = spec.rounds.slice(-8).reverse();
@@ -224,34 +236,29 @@ export function SpecRounds({ spec, draftName }) {
     <div class="spg-spec">
       <dl class="spg-readouts">
         <div>
-          <dt>Acceptance rate</dt>
-          <dd data-testid="spec-rate" data-accepted={String(t.accepted)} data-drafted={String(t.drafted)}>{rate(t.accepted, t.drafted)}</dd>
-          <dd class="spg-sub">{t.accepted} of {t.drafted} drafts</dd>
+          <dt>{t('spec.rate')}</dt>
+          <dd data-testid="spec-rate" data-accepted={String(tot.accepted)} data-drafted={String(tot.drafted)}>{rate(tot.accepted, tot.drafted, i18n)}</dd>
+          <dd class="spg-sub">{t('spec.ofDrafts', { accepted: tot.accepted, count: tot.drafted })}</dd>
         </div>
         <div>
-          <dt>Tokens per pass</dt>
-          <dd data-testid="spec-per-pass" data-passes={String(w?.targetPasses ?? 0)}>{w && w.targetPasses ? (generated / w.targetPasses).toFixed(2) : '–'}</dd>
-          <dd class="spg-sub">{generated} tokens, {w?.targetPasses ?? 0} passes of the model</dd>
+          <dt>{t('spec.perPassLabel')}</dt>
+          <dd data-testid="spec-per-pass" data-passes={String(w?.targetPasses ?? 0)}>{w && w.targetPasses ? i18n.fixed(generated / w.targetPasses, 2) : '–'}</dd>
+          <dd class="spg-sub">{t('spec.tokensPasses', { tokens: t('spec.tokens', { count: generated }), count: w?.targetPasses ?? 0 })}</dd>
         </div>
         <div>
-          <dt>Speed-up</dt>
-          <dd data-testid="spec-speedup" data-ms={String(w?.ms ?? 0)} data-plain-ms={String(w?.plainMs ?? 0)}>{speedup ? `${speedup.toFixed(2)}×` : '–'}</dd>
-          <dd class="spg-sub">{w ? `measured: median of ${ratios.length} rounds; in all ${w.ms.toFixed(1)} ms vs ${w.plainMs.toFixed(1)} ms one token at a time` : ''}</dd>
+          <dt>{t('spec.speedup')}</dt>
+          <dd data-testid="spec-speedup" data-ms={String(w?.ms ?? 0)} data-plain-ms={String(w?.plainMs ?? 0)}>{speedup ? t('spec.times', { x: i18n.fixed(speedup, 2) }) : '–'}</dd>
+          <dd class="spg-sub">{w ? t('spec.measured', { count: ratios.length, ms: i18n.fixed(w.ms, 1), plainMs: i18n.fixed(w.plainMs, 1) }) : ''}</dd>
         </div>
         <div>
-          <dt>Positions verified</dt>
-          <dd data-testid="spec-positions" data-value={String(t.targetPositions)}>{t.targetPositions}</dd>
-          <dd class="spg-sub">{w ? `${w.targetFed} fed in ${t.rounds} rounds` : 'by the model'}</dd>
+          <dt>{t('spec.positions')}</dt>
+          <dd data-testid="spec-positions" data-value={String(tot.targetPositions)}>{i18n.int(tot.targetPositions)}</dd>
+          <dd class="spg-sub">{w ? t('spec.fedIn', { fed: w.targetFed, count: tot.rounds }) : t('spec.byModel')}</dd>
         </div>
       </dl>
       <p class="spg-hint">
-        {draftName} drafts {spec.n} token{spec.n === 1 ? '' : 's'} a round{w && !w.matched ? ' (its tokens mapped to the model\'s by their text)' : ''}.
-        The model checks them all in one batched pass, which reads each of its weights once for every position:
-        a model whose weights do not fit in the processor's caches is bound by reading them, so that pass costs
-        little more than one token's, and every accepted draft is a token gained. A model small enough to fit in the
-        caches (this tiny transformer does) is bound by its arithmetic instead, which batching does not reduce:
-        there a round can cost more than the tokens it gains. The speed-up is measured here, against the same tokens
-        decoded one at a time.
+        <Rich k={w && !w.matched ? 'spec.perRoundMapped' : 'spec.perRound'} vars={{ draft: <>{draftName}</>, count: spec.n }} />
+        {' '}{t('spec.batched')}
       </p>
       {lastRejection && <Residual round={lastRejection} />}
       <ol class="spg-rounds" reversed>
@@ -260,25 +267,25 @@ export function SpecRounds({ spec, draftName }) {
           return (
             <li key={r.round} class="spg-round" data-testid="spec-round" data-round={String(r.round)}>
               <span class="spg-round-n">#{r.round}</span>
-              <span class="spg-round-drafts" aria-label="drafted">
+              <span class="spg-round-drafts" aria-label={t('spec.drafted')}>
                 {r.drafted.map((d, i) => {
                   const fate = i < cut || cut < 0 ? 'accepted' : i === cut && r.rejected ? 'rejected' : 'unchecked';
-                  return <span key={i} class={`spg-draft is-${fate}`} title={fate === 'unchecked' ? 'not checked: an earlier draft was rejected' : fate}>{d.token < 0 ? '?' : showPiece(d.piece)}</span>;
+                  return <span key={i} class={`spg-draft is-${fate}`} title={t(FATE_TEXT[fate])}>{d.token < 0 ? '?' : showPiece(d.piece)}</span>;
                 })}
               </span>
               <span aria-hidden="true">→</span>
               <span class="spg-round-out">
-                {r.tokens.map((x) => <span key={x.index} class={`spg-spec-tok is-${x.status}`} title={STATUS_TEXT[x.status]}>{x.end ? '⏹' : showPiece(x.piece)}</span>)}
+                {r.tokens.map((x) => <span key={x.index} class={`spg-spec-tok is-${x.status}`} title={t(STATUS_TEXT[x.status])}>{x.end ? '⏹' : showPiece(x.piece)}</span>)}
               </span>
             </li>
           );
         })}
       </ol>
       <p class="spg-legend">
-        <span><i class="spg-key spg-key-accepted" /> accepted</span>
-        <span><i class="spg-key spg-key-rejected" /> rejected</span>
-        <span><i class="spg-key spg-key-corrected" /> corrected</span>
-        <span><i class="spg-key spg-key-bonus" /> bonus</span>
+        <span><i class="spg-key spg-key-accepted" /> {t('spec.keyAccepted')}</span>
+        <span><i class="spg-key spg-key-rejected" /> {t('spec.keyRejected')}</span>
+        <span><i class="spg-key spg-key-corrected" /> {t('spec.keyCorrected')}</span>
+        <span><i class="spg-key spg-key-bonus" /> {t('spec.keyBonus')}</span>
       </p>
     </div>
   );

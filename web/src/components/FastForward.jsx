@@ -9,28 +9,18 @@
 import { useState } from 'preact/hooks';
 
 import { MAX_TOKENS } from '../shared/limits.js';
-
-/** the texts this control shows */
-const T = {
-  label: 'Tokens to generate',
-  title: 'Fast-forward',
-  button: 'Generate',
-  buttonTitle: 'Generate this many tokens at once, in the engine\'s Worker, without drawing each step. The same text as pressing Step that many times.',
-  stop: 'Stop',
-  progress: (/** @type {number} */ done, /** @type {number} */ total) => `Generating: ${done} of ${total} tokens`,
-  done: (/** @type {number} */ count, /** @type {string} */ secs, /** @type {string} */ rate) => `Fast-forwarded ${count} token${count === 1 ? '' : 's'} in ${secs} s (${rate} tokens/s in the engine).`,
-  stopped: ' Stopped.',
-  hint: ' Hover or click one of them to see its step.',
-};
+import { useI18n } from './I18n.jsx';
 
 /** Generate N's default, and the field's range */
 export const GENERATE_DEFAULT = 200;
 
-/** @param {number} ms */
-const secsOf = (ms) => (ms / 1000).toFixed(ms < 1000 ? 3 : 2);
+/** @param {import('../i18n/index.js').I18n} i18n @param {number} ms */
+const secsOf = (i18n, ms) => i18n.fixed(ms / 1000, ms < 1000 ? 3 : 2);
 
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 export function FastForward({ panel }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const [n, setN] = useState(String(GENERATE_DEFAULT));
   const running = panel.generating.value;
   const last = panel.generated.value;
@@ -44,15 +34,15 @@ export function FastForward({ panel }) {
     <div class="spg-ff" data-testid="fast-forward">
       {!running && (
         <div class="spg-row spg-ff-row">
-          <label class="spg-ff-label" for={uid}><span aria-hidden="true">{T.title}</span><span class="spg-sr">{T.label}</span></label>
+          <label class="spg-ff-label" for={uid}><span aria-hidden="true">{t('ff.title')}</span><span class="spg-sr">{t('ff.label')}</span></label>
           <input
             id={uid} class="spg-ff-n" type="number" inputMode="numeric" min={1} max={Math.max(1, room)} step={1} value={n}
             disabled={!ready} data-testid="generate-n"
             onInput={(e) => setN(/** @type {HTMLInputElement} */ (e.currentTarget).value)}
             onKeyDown={(e) => { if (e.key === 'Enter') go(); }}
           />
-          <button type="button" class="spg-btn" onClick={go} disabled={!ready || room === 0} title={T.buttonTitle} data-testid="generate">
-            {T.button} {value}
+          <button type="button" class="spg-btn" onClick={go} disabled={!ready || room === 0} title={t('ff.buttonTitle')} data-testid="generate">
+            {t('ff.button', { count: value })}
           </button>
         </div>
       )}
@@ -61,24 +51,24 @@ export function FastForward({ panel }) {
           <div
             class="spg-progress-track spg-ff-track"
             role="progressbar"
-            aria-label={T.label}
+            aria-label={t('ff.label')}
             aria-valuemin={0}
             aria-valuemax={running.total}
             aria-valuenow={running.done}
-            aria-valuetext={T.progress(running.done, running.total)}
+            aria-valuetext={t('ff.progress', { done: running.done, count: running.total })}
             data-testid="generate-progress"
           >
             <div class="spg-progress-fill" style={{ width: `${Math.round((100 * running.done) / Math.max(1, running.total))}%` }} />
           </div>
-          <button type="button" class="spg-btn" onClick={() => panel.stopGenerate()} data-testid="generate-stop">{T.stop}</button>
-          <small class="spg-hint" aria-hidden="true">{running.done} / {running.total}</small>
+          <button type="button" class="spg-btn" onClick={() => panel.stopGenerate()} data-testid="generate-stop">{t('ff.stop')}</button>
+          <small class="spg-hint" aria-hidden="true">{t('ff.fraction', { done: running.done, total: running.total })}</small>
         </div>
       )}
       {!running && last && last.count > 0 && (
         <small class="spg-hint" data-testid="generate-done" data-count={String(last.count)} data-stopped={String(last.stopped)}>
-          {T.done(last.count, secsOf(last.ms), last.ms > 0 ? Math.round((1000 * last.count) / last.ms).toLocaleString('en') : '—')}
-          {last.stopped ? T.stopped : ''}
-          {T.hint}
+          {t('ff.done', { count: last.count, secs: secsOf(i18n, last.ms), rate: last.ms > 0 ? i18n.int((1000 * last.count) / last.ms) : '—' })}
+          {last.stopped ? ` ${t('ff.stopped')}` : ''}
+          {` ${t('ff.hint')}`}
         </small>
       )}
     </div>

@@ -10,31 +10,17 @@
 import { useState } from 'preact/hooks';
 
 import { compact } from '../app/metrics.js';
+import { useI18n } from './I18n.jsx';
 
 /** rows drawn at most (the earlier ones are counted) */
 const MAX_ROWS = 48;
-
-/** every user-visible string of this file */
-const T = {
-  title: 'What the cache holds',
-  back: 'Back one step',
-  next: 'Next token',
-  at: (/** @type {number} */ n, /** @type {number} */ of) => `after ${n} generated token${n === 1 ? '' : 's'} (of ${of})`,
-  prompt: 'after the prompt',
-  rows: (/** @type {number} */ n) => `${n} position${n === 1 ? '' : 's'}: one K row and one V row each`,
-  earlier: (/** @type {number} */ n) => `… ${n} earlier rows`,
-  withCache: 'work with the cache',
-  without: 'work without a cache',
-  ratio: 'without ÷ with',
-  newRow: 'new this step',
-  growth: 'Each new token adds one K row and one V row (per layer) and reads all the earlier ones back. Without the cache, token number T would recompute all T rows from scratch, so the total work grows like T²; with the cache it grows like T. Their ratio therefore grows in step with the length: roughly (T + 1) / 2 at T positions, so twice the text saves about twice as much.',
-  waiting: 'Press ▶ to feed the prompt and generate a token.',
-};
 
 /**
  * @param {{panel: import('../app/panel.js').Panel}} props
  */
 export function KVPicture({ panel }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const costs = panel.lab.value?.costs ?? [];
   const [at, setAt] = useState(/** @type {number | null} */ (null)); // null: follow the latest
   const kind = panel.model.value?.kind;
@@ -68,27 +54,27 @@ export function KVPicture({ panel }) {
   return (
     <div class="spg-kvpic" data-testid="kv-picture" data-step={String(i)} data-positions={String(positions)}>
       <div class="spg-row spg-kv-controls">
-        <button type="button" class="spg-btn spg-btn-small" data-testid="kv-back" aria-label={T.back} disabled={i <= 0} onClick={back}>◀</button>
-        <button type="button" class="spg-btn spg-btn-small" data-testid="kv-next" aria-label={T.next} disabled={i >= last && !canStep} onClick={next}>▶</button>
-        <span class="spg-hint" data-testid="kv-at">{c ? (c.n === 0 ? T.prompt : T.at(c.n, costs[last].n)) : T.waiting}</span>
+        <button type="button" class="spg-btn spg-btn-small" data-testid="kv-back" aria-label={t('kvpic.back')} disabled={i <= 0} onClick={back}>◀</button>
+        <button type="button" class="spg-btn spg-btn-small" data-testid="kv-next" aria-label={t('kvpic.next')} disabled={i >= last && !canStep} onClick={next}>▶</button>
+        <span class="spg-hint" data-testid="kv-at">{c ? (c.n === 0 ? t('kvpic.prompt') : t('kvpic.at', { count: c.n, of: costs[last].n })) : t('kvpic.waiting')}</span>
       </div>
       {c && (
         <div class="spg-kv-body">
-          <figure class="spg-kv-cache" aria-label={T.rows(positions)}>
-            <figcaption class="spg-hint">{T.rows(positions)}</figcaption>
-            <div class="spg-kv-head" aria-hidden="true"><span /><span>K</span><span>V</span></div>
-            {shownFrom > 0 && <div class="spg-hint">{T.earlier(shownFrom)}</div>}
+          <figure class="spg-kv-cache" aria-label={t('kvpic.rows', { count: positions })}>
+            <figcaption class="spg-hint">{t('kvpic.rows', { count: positions })}</figcaption>
+            <div class="spg-kv-head" aria-hidden="true"><span /><span>{t('kvpic.k')}</span><span>{t('kvpic.v')}</span></div>
+            {shownFrom > 0 && <div class="spg-hint">{t('kvpic.earlier', { count: shownFrom })}</div>}
             <div class="spg-kv-rows">{rows}</div>
-            <small class="spg-hint"><i class="spg-key spg-kv-newkey" /> {T.newRow}</small>
+            <small class="spg-hint"><i class="spg-key spg-kv-newkey" /> {t('kvpic.newRow')}</small>
           </figure>
           <dl class="spg-kv-work">
-            <dt>{T.withCache}</dt><dd data-testid="kvpic-flops" data-value={String(c.flops)}>{compact(c.flops)} FLOPs</dd>
-            <dt>{T.without}</dt><dd data-testid="kvpic-nocache" data-value={String(c.flopsNoCache)}>{compact(c.flopsNoCache)} FLOPs</dd>
-            <dt>{T.ratio}</dt><dd data-testid="kvpic-ratio" data-value={String(c.flopsNoCache / c.flops)}>{c.flops > 0 ? `${(c.flopsNoCache / c.flops).toFixed(2)} ×` : '—'}</dd>
+            <dt>{t('kvpic.withCache')}</dt><dd data-testid="kvpic-flops" data-value={String(c.flops)}>{t('kvpic.flops', { v: compact(c.flops, i18n) })}</dd>
+            <dt>{t('kvpic.without')}</dt><dd data-testid="kvpic-nocache" data-value={String(c.flopsNoCache)}>{t('kvpic.flops', { v: compact(c.flopsNoCache, i18n) })}</dd>
+            <dt>{t('kvpic.ratio')}</dt><dd data-testid="kvpic-ratio" data-value={String(c.flopsNoCache / c.flops)}>{c.flops > 0 ? t('kvpic.times', { x: i18n.fixed(c.flopsNoCache / c.flops, 2) }) : '—'}</dd>
           </dl>
         </div>
       )}
-      <p class="spg-hint" data-testid="kv-growth">{T.growth}</p>
+      <p class="spg-hint" data-testid="kv-growth">{t('kvpic.growth')}</p>
     </div>
   );
 }

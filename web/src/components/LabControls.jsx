@@ -9,6 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { pieceName, showPiece } from '../app/format.js';
 import { BEAM_WIDTH, BIAS_RANGE, CONSTRAINT_BUDGET, LENGTH_PENALTY, SPECULATE, STRATEGIES } from '../app/lab.js';
+import { Rich, Say, modelName, useI18n } from './I18n.jsx';
 
 /**
  * @param {{
@@ -19,12 +20,13 @@ import { BEAM_WIDTH, BIAS_RANGE, CONSTRAINT_BUDGET, LENGTH_PENALTY, SPECULATE, S
  *   onStrategy / onTuned: compare mode's way to regenerate the panel
  */
 export function StrategyPicker({ panel, uid, onStrategy, onTuned }) {
+  const { t } = useI18n();
   const how = panel.strategy.value;
   const busy = !!panel.busy.value && !panel.ready.value;
   return (
     <fieldset class="spg-strategy">
-      <legend>Decoding</legend>
-      <div class="spg-seg" role="radiogroup" aria-label="Decoding strategy">
+      <legend>{t('strategy.legend')}</legend>
+      <div class="spg-seg" role="radiogroup" aria-label={t('strategy.label')}>
         {STRATEGIES.map((s) => (
           <label key={s.id} class={`spg-seg-opt${how === s.id ? ' is-on' : ''}`}>
             <input
@@ -36,19 +38,21 @@ export function StrategyPicker({ panel, uid, onStrategy, onTuned }) {
               data-testid={`strategy-${s.id}`}
               onChange={() => (onStrategy ? onStrategy(s.id) : panel.setStrategy(s.id))}
             />
-            <span>{s.label}</span>
+            <span>{t(s.label)}</span>
           </label>
         ))}
       </div>
       {how === 'beam' && <BeamOptions panel={panel} uid={uid} onTuned={onTuned} />}
       {how === 'speculative' && <SpecOptions panel={panel} uid={uid} onTuned={onTuned} />}
-      {how === 'sample' && <small class="spg-hint">One token at a time, drawn from the sampler's distribution.</small>}
+      {how === 'sample' && <small class="spg-hint">{t('strategy.sampleHint')}</small>}
     </fieldset>
   );
 }
 
 /** @param {{panel: import('../app/panel.js').Panel, uid: string, onTuned?: () => void}} props */
 function BeamOptions({ panel, uid, onTuned }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const { width, lengthPenalty } = panel.beamOpts.value;
   /** @param {{width?: number, lengthPenalty?: number}} o */
   const set = (o) => {
@@ -61,8 +65,8 @@ function BeamOptions({ panel, uid, onTuned }) {
     <div class="spg-opts">
       <div class="spg-slider">
         <div class="spg-slider-head">
-          <label for={`${uid}-beams`}>Beam width</label>
-          <output for={`${uid}-beams`}>{width}</output>
+          <label for={`${uid}-beams`}>{t('beam.width')}</label>
+          <output for={`${uid}-beams`}>{i18n.int(width)}</output>
         </div>
         <input
           type="range" id={`${uid}-beams`} min={BEAM_WIDTH.min} max={BEAM_WIDTH.max} step={1} value={width}
@@ -70,13 +74,13 @@ function BeamOptions({ panel, uid, onTuned }) {
           onChange={(e) => set({ width: Number(/** @type {HTMLInputElement} */ (e.currentTarget).value) })}
         />
         <small id={`${uid}-beams-hint`} class="spg-hint">
-          {width === 1 ? 'Width 1 keeps one text: that is greedy decoding.' : `Keeps the ${width} most likely texts at every step.`}
+          {width === 1 ? t('beam.widthGreedy') : t('beam.widthHint', { count: width })}
         </small>
       </div>
       <div class="spg-slider">
         <div class="spg-slider-head">
-          <label for={`${uid}-lp`}>Length penalty</label>
-          <output for={`${uid}-lp`}>{lengthPenalty.toFixed(1)}</output>
+          <label for={`${uid}-lp`}>{t('beam.lengthPenalty')}</label>
+          <output for={`${uid}-lp`}>{i18n.fixed(lengthPenalty, 1)}</output>
         </div>
         <input
           type="range" id={`${uid}-lp`} min={LENGTH_PENALTY.min} max={LENGTH_PENALTY.max} step={LENGTH_PENALTY.step} value={lengthPenalty}
@@ -84,9 +88,7 @@ function BeamOptions({ panel, uid, onTuned }) {
           onChange={(e) => set({ lengthPenalty: Number(/** @type {HTMLInputElement} */ (e.currentTarget).value) })}
         />
         <small id={`${uid}-lp-hint`} class="spg-hint" data-testid="length-penalty-hint">
-          Beams are ranked by ln p ÷ length<sup>penalty</sup>. At 1 (the usual default) that is the mean ln p per token; at 0
-          it is the total ln p, which only falls as a text grows, so a beam that ends early tends to win: short texts.
-          Above 1, longer texts are favoured.
+          <Rich k="beam.lengthPenaltyHint" />
         </small>
       </div>
     </div>
@@ -95,6 +97,8 @@ function BeamOptions({ panel, uid, onTuned }) {
 
 /** @param {{panel: import('../app/panel.js').Panel, uid: string, onTuned?: () => void}} props */
 function SpecOptions({ panel, uid, onTuned }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const { draft, n } = panel.specOpts.value;
   const error = panel.errors.value.spec;
   /** @param {{draft?: string, n?: number}} o */
@@ -109,18 +113,18 @@ function SpecOptions({ panel, uid, onTuned }) {
   return (
     <div class="spg-opts">
       <div class="spg-field">
-        <label for={`${uid}-draft`}>Draft model</label>
+        <label for={`${uid}-draft`}>{t('spec.draft')}</label>
         <select
           id={`${uid}-draft`} value={draft} data-testid="draft-select"
           onChange={(e) => set({ draft: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}
         >
-          {panel.models.value.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}
+          {panel.models.value.map((m) => <option key={m.id} value={m.id}>{modelName(i18n, m)}</option>)}
         </select>
       </div>
       <div class="spg-slider">
         <div class="spg-slider-head">
-          <label for={`${uid}-spec-n`}>Draft tokens per round</label>
-          <output for={`${uid}-spec-n`}>{n}</output>
+          <label for={`${uid}-spec-n`}>{t('spec.n')}</label>
+          <output for={`${uid}-spec-n`}>{i18n.int(n)}</output>
         </div>
         <input
           type="range" id={`${uid}-spec-n`} min={SPECULATE.min} max={SPECULATE.max} step={1} value={n}
@@ -128,11 +132,8 @@ function SpecOptions({ panel, uid, onTuned }) {
           onChange={(e) => set({ n: Number(/** @type {HTMLInputElement} */ (e.currentTarget).value) })}
         />
       </div>
-      <small class="spg-hint">
-        The draft proposes {n} token{n === 1 ? '' : 's'}; the model keeps each with probability min(1, p/q) and
-        replaces the first it turns down from max(0, p − q). The text is distributed exactly as the model's own.
-      </small>
-      {error && <p class="spg-error" role="alert" data-testid="spec-error">{error}</p>}
+      <small class="spg-hint">{t('spec.hint', { count: n })}</small>
+      {error && <p class="spg-error" role="alert" data-testid="spec-error"><Say m={error} /></p>}
     </div>
   );
 }
@@ -143,11 +144,12 @@ function SpecOptions({ panel, uid, onTuned }) {
  * @param {{
  *   target: {constraint: import('@preact/signals').Signal<import('../app/hash.js').ConstraintState> | import('@preact/signals').ReadonlySignal<import('../app/hash.js').ConstraintState>,
  *     setConstraint: (c: import('../app/hash.js').ConstraintState) => Promise<boolean>,
- *     errors: import('@preact/signals').ReadonlySignal<Record<string, string>>},
+ *     errors: import('@preact/signals').ReadonlySignal<Record<string, import('../i18n/index.js').Text>>},
  *   uid: string, note?: string,
  * }} props
  */
 export function ConstraintField({ target, uid, note = '' }) {
+  const { t } = useI18n();
   const c = target.constraint.value;
   const [kind, setKind] = useState(c.kind);
   const [regex, setRegex] = useState(c.regex);
@@ -161,11 +163,11 @@ export function ConstraintField({ target, uid, note = '' }) {
     target.setConstraint({ kind: k, regex: r });
   };
   // "JSON object" first: the usual JSON mode; "Any JSON" also takes a bare null or 3
-  const kinds = /** @type {const} */ ([['none', 'None'], ['regex', 'Regex'], ['json_object', 'JSON object'], ['json', 'Any JSON']]);
+  const kinds = /** @type {const} */ ([['none', t('constraint.none')], ['regex', t('constraint.regex')], ['json_object', t('constraint.jsonObject')], ['json', t('constraint.json')]]);
   return (
     <fieldset class="spg-constraint">
-      <legend>Constraint</legend>
-      <div class="spg-seg" role="radiogroup" aria-label="Constraint">
+      <legend>{t('constraint.legend')}</legend>
+      <div class="spg-seg" role="radiogroup" aria-label={t('constraint.legend')}>
         {kinds.map(([k, label]) => (
           <label key={k} class={`spg-seg-opt${kind === k ? ' is-on' : ''}`}>
             <input type="radio" name={`${uid}-constraint`} value={k} checked={kind === k} data-testid={`constraint-${k}`} onChange={() => apply(k, regex)} />
@@ -175,7 +177,7 @@ export function ConstraintField({ target, uid, note = '' }) {
       </div>
       {kind === 'regex' && (
         <div class="spg-row">
-          <label class="spg-sr" for={`${uid}-regex`}>Regular expression</label>
+          <label class="spg-sr" for={`${uid}-regex`}>{t('constraint.regexLabel')}</label>
           <input
             id={`${uid}-regex`}
             type="text"
@@ -186,27 +188,24 @@ export function ConstraintField({ target, uid, note = '' }) {
             class="spg-mono"
             aria-invalid={error ? 'true' : undefined}
             aria-describedby={`${uid}-constraint-hint`}
+            dir="ltr"
             data-testid="regex-input"
             onInput={(e) => setRegex(/** @type {HTMLInputElement} */ (e.currentTarget).value)}
             onKeyDown={(e) => { if (e.key === 'Enter') apply('regex', /** @type {HTMLInputElement} */ (e.currentTarget).value); }}
           />
-          <button type="button" class="spg-btn spg-btn-small" data-testid="regex-apply" onClick={() => apply('regex', regex)}>Apply</button>
+          <button type="button" class="spg-btn spg-btn-small" data-testid="regex-apply" onClick={() => apply('regex', regex)}>{t('constraint.apply')}</button>
         </div>
       )}
       <small class="spg-hint" id={`${uid}-constraint-hint`}>
-        {kind === 'none'
-          ? 'Force the text to match a pattern (character classes, |, ( ), ?, *, +, {m,n}) or to be JSON.'
-          : `Tokens that cannot lead to a match are masked (cut by “constraint”); the text ends when it matches, within ${CONSTRAINT_BUDGET} tokens.`}
-        {kind === 'json_object' && ' The text must be one JSON object, { … }.'}
-        {kind === 'json' && ' Any JSON value counts: a bare null, true or 3 ends the text at once.'}
+        {kind === 'none' ? t('constraint.hintNone') : t('constraint.hint', { count: CONSTRAINT_BUDGET })}
+        {kind === 'json_object' && ` ${t('constraint.hintObject')}`}
+        {kind === 'json' && ` ${t('constraint.hintJson')}`}
       </small>
       {(kind === 'json' || kind === 'json_object') && (
-        <small class="spg-hint" data-testid="json-note">
-          The constraint guarantees valid JSON, not good JSON: a tiny model never learned JSON, so its keys and values are odd.
-        </small>
+        <small class="spg-hint" data-testid="json-note">{t('constraint.jsonNote')}</small>
       )}
       {note && <small class="spg-hint">{note}</small>}
-      {error && <p class="spg-calm" role="status" data-testid="constraint-error">{error}</p>}
+      {error && <p class="spg-calm" role="status" data-testid="constraint-error"><Say m={error} /></p>}
     </fieldset>
   );
 }
@@ -233,14 +232,16 @@ function piecesOf(panel) {
  * @param {{panel: import('../app/panel.js').Panel, onChanged?: () => void}} props
  */
 export function BanList({ panel, onChanged }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const bans = panel.bans.value;
   const error = panel.errors.value.bans;
   const { pieceOf } = piecesOf(panel);
   return (
     <div class="spg-field spg-bans" data-testid="bans">
-      <span class="spg-label" id={`${panel.session}-bans-label`}>Banned tokens</span>
+      <span class="spg-label" id={`${panel.session}-bans-label`}>{t('bans.label')}</span>
       {bans.length === 0
-        ? <small class="spg-hint">Click a bar to ban its token (logit bias −∞).</small>
+        ? <small class="spg-hint">{t('bans.hint')}</small>
         : (
           <ul class="spg-chips" aria-labelledby={`${panel.session}-bans-label`}>
             {bans.map((id) => {
@@ -253,8 +254,8 @@ export function BanList({ panel, onChanged }) {
                     class="spg-chip"
                     data-testid="ban-chip"
                     data-token={String(id)}
-                    aria-label={`Lift the ban on ${piece === null ? `token ${id}` : pieceName(piece)}`}
-                    title="Lift the ban"
+                    aria-label={t('bans.lift', { name: piece === null ? t('bans.token', { id: String(id) }) : pieceName(piece, i18n) })}
+                    title={t('bans.liftTitle')}
                     onClick={() => { panel.toggleBan(id); onChanged?.(); }}
                   >
                     <span class="spg-mono">{label}</span> <span aria-hidden="true">×</span>
@@ -264,20 +265,24 @@ export function BanList({ panel, onChanged }) {
             })}
           </ul>
         )}
-      {error && <p class="spg-calm" role="status">{error}</p>}
+      {error && <p class="spg-calm" role="status"><Say m={error} /></p>}
     </div>
   );
 }
 
+/** what a click on a live bar can do, and its words (catalogue keys) */
+const BAR_ACTIONS = /** @type {const} */ ([['ban', 'action.ban'], ['force', 'action.force']]);
+
 /** What a click on a live bar does: ban the token, or pick it as the next one. */
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 export function BarAction({ panel }) {
+  const { t } = useI18n();
   const action = panel.barAction.value;
   const sampling = panel.strategy.value === 'sample';
   return (
-    <div class="spg-seg spg-seg-small" role="radiogroup" aria-label="A click on a bar">
-      <span class="spg-hint">A click on a bar:</span>
-      {(/** @type {const} */ ([['ban', 'bans it'], ['force', 'picks it next']])).map(([k, label]) => (
+    <div class="spg-seg spg-seg-small" role="radiogroup" aria-label={t('action.label')}>
+      <span class="spg-hint">{t('action.prefix')}</span>
+      {BAR_ACTIONS.map(([k, key]) => (
         <label key={k} class={`spg-seg-opt${action === k ? ' is-on' : ''}`}>
           <input
             type="radio" name={`${panel.session}-bar-action`} value={k} checked={action === k}
@@ -285,7 +290,7 @@ export function BarAction({ panel }) {
             data-testid={`bar-action-${k}`}
             onChange={() => { panel.barAction.value = k; }}
           />
-          <span>{label}</span>
+          <span>{t(key)}</span>
         </label>
       ))}
     </div>
@@ -295,22 +300,20 @@ export function BarAction({ panel }) {
 /** Temperature 0 and top-k 1: two roads to the same greedy text. */
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 export function GreedyRoads({ panel }) {
+  const { t } = useI18n();
   const disabled = !panel.ready.value || (!!panel.busy.value);
   return (
     <div class="spg-greedy">
-      <span class="spg-label">Two roads to greedy</span>
+      <span class="spg-label">{t('greedy.label')}</span>
       <div class="spg-row">
         <button type="button" class="spg-btn spg-btn-small" disabled={disabled} data-testid="greedy-t0" onClick={() => panel.greedyVia('temperature')}>
-          T = 0
+          {t('greedy.t0')}
         </button>
         <button type="button" class="spg-btn spg-btn-small" disabled={disabled} data-testid="greedy-k1" onClick={() => panel.greedyVia('top_k')}>
-          top-k = 1
+          {t('greedy.k1')}
         </button>
       </div>
-      <small class="spg-hint">
-        Each regenerates the text from the prompt. Temperature 0 and top-k 1 both keep only the most likely token,
-        so both give the same text.
-      </small>
+      <small class="spg-hint">{t('greedy.hint')}</small>
     </div>
   );
 }
@@ -322,6 +325,8 @@ export function GreedyRoads({ panel }) {
  * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void}} props
  */
 export function BiasList({ panel, uid, onChanged }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const biases = panel.biases.value;
   const { step, pieceOf } = piecesOf(panel);
   const label = (/** @type {number} */ id) => { const p = pieceOf(id); return p === null ? `#${id}` : showPiece(p); };
@@ -334,7 +339,7 @@ export function BiasList({ panel, uid, onChanged }) {
   const set = (/** @type {number} */ id, /** @type {number} */ v) => { panel.setBias(id, v); onChanged?.(); };
   return (
     <div class="spg-field spg-biases" data-testid="biases">
-      <span class="spg-label" id={`${uid}-biases-label`}>Biased tokens</span>
+      <span class="spg-label" id={`${uid}-biases-label`}>{t('biases.label')}</span>
       {biases.length > 0 && (
         <ul class="spg-bias-list" aria-labelledby={`${uid}-biases-label`}>
           {biases.map(([id, v]) => (
@@ -347,15 +352,15 @@ export function BiasList({ panel, uid, onChanged }) {
                 max={BIAS_RANGE.max}
                 step={BIAS_RANGE.step}
                 value={v}
-                aria-valuetext={`${v > 0 ? '+' : ''}${v}`}
+                aria-valuetext={`${v > 0 ? '+' : ''}${i18n.num(v)}`}
                 data-testid="bias-slider"
                 onInput={(e) => {
                   const x = Number(/** @type {HTMLInputElement} */ (e.currentTarget).value);
                   if (x !== 0) set(id, x); // 0 would remove it mid-drag: the × does that
                 }}
               />
-              <output for={`${uid}-bias-${id}`}>{v > 0 ? '+' : ''}{v}</output>
-              <button type="button" class="spg-chip" aria-label={`Remove the bias on ${label(id)}`} title="Remove the bias" onClick={() => set(id, 0)}>
+              <output for={`${uid}-bias-${id}`}>{v > 0 ? '+' : ''}{i18n.num(v)}</output>
+              <button type="button" class="spg-chip" aria-label={t('biases.remove', { name: label(id) })} title={t('biases.removeTitle')} onClick={() => set(id, 0)}>
                 <span aria-hidden="true">×</span>
               </button>
             </li>
@@ -364,14 +369,14 @@ export function BiasList({ panel, uid, onChanged }) {
       )}
       {chosen !== null && (
         <div class="spg-row">
-          <label class="spg-sr" for={`${uid}-bias-pick`}>A token to give a bias</label>
+          <label class="spg-sr" for={`${uid}-bias-pick`}>{t('biases.pick')}</label>
           <select id={`${uid}-bias-pick`} value={String(chosen)} data-testid="bias-pick" onChange={(e) => setPick(Number(/** @type {HTMLSelectElement} */ (e.currentTarget).value))}>
             {candidates.map((id) => <option key={id} value={String(id)}>{label(id)}</option>)}
           </select>
-          <button type="button" class="spg-btn spg-btn-small" data-testid="bias-add" onClick={() => set(chosen, 2)}>Add +2</button>
+          <button type="button" class="spg-btn spg-btn-small" data-testid="bias-add" onClick={() => set(chosen, 2)}>{t('biases.add', { value: `+${i18n.num(2)}` })}</button>
         </div>
       )}
-      <small class="spg-hint">A bias is added to the token's logit before every other stage: + makes it likelier, − rarer.</small>
+      <small class="spg-hint">{t('biases.hint')}</small>
     </div>
   );
 }
@@ -386,6 +391,8 @@ const LLAMA_CPP_BREAKERS = ['\n', ':', '"', '*'];
  * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void}} props
  */
 export function BreakerList({ panel, uid, onChanged }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const list = panel.dryBreakers.value;
   const [text, setText] = useState('');
   const set = (/** @type {string[]} */ next) => { panel.setDryBreakers(next); onChanged?.(); };
@@ -397,12 +404,12 @@ export function BreakerList({ panel, uid, onChanged }) {
   const same = list.length === LLAMA_CPP_BREAKERS.length && list.every((x, i) => x === LLAMA_CPP_BREAKERS[i]);
   return (
     <div class="spg-field spg-breakers" data-testid="dry-breakers">
-      <span class="spg-label" id={`${uid}-breakers-label`}>Sequence breakers</span>
+      <span class="spg-label" id={`${uid}-breakers-label`}>{t('dry.breakers')}</span>
       {list.length > 0 && (
         <ul class="spg-chips" aria-labelledby={`${uid}-breakers-label`}>
           {list.map((b) => (
             <li key={b}>
-              <button type="button" class="spg-chip" data-testid="dry-breaker" aria-label={`Remove the breaker ${pieceName(b)}`} onClick={() => set(list.filter((x) => x !== b))}>
+              <button type="button" class="spg-chip" data-testid="dry-breaker" aria-label={t('dry.remove', { name: pieceName(b, i18n) })} onClick={() => set(list.filter((x) => x !== b))}>
                 <span class="spg-mono">{showPiece(b)}</span> <span aria-hidden="true">×</span>
               </button>
             </li>
@@ -410,26 +417,26 @@ export function BreakerList({ panel, uid, onChanged }) {
         </ul>
       )}
       <div class="spg-row">
-        <label class="spg-sr" for={`${uid}-breaker-new`}>A new sequence breaker</label>
+        <label class="spg-sr" for={`${uid}-breaker-new`}>{t('dry.new')}</label>
         <input
           id={`${uid}-breaker-new`}
           type="text"
           size={6}
           value={text}
-          placeholder="\n"
+          placeholder={t('dry.placeholder')}
           autocomplete="off"
           spellcheck={false}
           data-testid="dry-breaker-text"
           onInput={(e) => setText(/** @type {HTMLInputElement} */ (e.currentTarget).value)}
           onKeyDown={(e) => { if (e.key === 'Enter') add(); }}
         />
-        <button type="button" class="spg-btn spg-btn-small" data-testid="dry-breaker-add" disabled={!text} onClick={add}>Add</button>
+        <button type="button" class="spg-btn spg-btn-small" data-testid="dry-breaker-add" disabled={!text} onClick={add}>{t('dry.add')}</button>
         <button type="button" class="spg-btn spg-btn-small" data-testid="dry-breakers-llama" disabled={same} onClick={() => set(LLAMA_CPP_BREAKERS)}>
-          llama.cpp's
+          {t('dry.llama')}
         </button>
       </div>
-      <small class="spg-hint">A repeat ends at a breaker: DRY does not punish repeats that run across one. \n is a newline.</small>
-      {panel.errors.value.dry && <p class="spg-calm" role="status" data-testid="dry-error">{panel.errors.value.dry}</p>}
+      <small class="spg-hint">{t('dry.hint')}</small>
+      {panel.errors.value.dry && <p class="spg-calm" role="status" data-testid="dry-error"><Say m={panel.errors.value.dry} /></p>}
     </div>
   );
 }

@@ -9,42 +9,16 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 
-import { pct } from '../app/format.js';
+import { useI18n } from './I18n.jsx';
 
-/** every user-visible string of this file */
-const T = {
-  table: 'Hand-made model',
-  preset: 'Start from',
-  label: 'Label',
-  logit: 'Logit',
-  prob: 'Probability',
-  modelP: 'model p',
-  editAs: 'Edit as',
-  asLogits: 'logits',
-  asProbs: 'probabilities',
-  add: 'Add a token',
-  remove: 'Remove',
-  apply: 'Use this model',
-  tableHint: 'The same distribution at every step: the labels are the tokens. Probabilities need not add up to 1 (the softmax normalizes them); 0 masks a token. The logits and probabilities shown are the engine\'s.',
-  text: 'Your text',
-  textHint: 'Paste text or drop a .txt file: the engine counts which character follows which (each line is a word) and builds a bigram, with the shipped bigram\'s smoothing. Nothing leaves your browser.',
-  textArea: 'Text to train on',
-  file: 'or choose a .txt file',
-  train: 'Train a bigram on it',
-  trained: (/** @type {number} */ bytes, /** @type {number} */ chars) => `Trained on ${bytes.toLocaleString('en')} bytes: ${chars.toLocaleString('en')} different characters.`,
-  edited: 'edited',
-  editedHint: 'You dragged a bar: the model is an edited copy; the text was written again with it.',
-  reset: 'Reset model',
-};
-
-/** The lessons' examples and two shapes to compare in the nucleus view. */
+/** The lessons' examples and two shapes to compare in the nucleus view (label: a catalogue key). */
 export const PRESETS = [
-  { id: 'worked-t', name: 'Worked example: logits 2, 1, 0', spec: 'logits:2,1,0' },
-  { id: 'worked-p', name: 'Worked example: 0.50, 0.20, 0.15, 0.08, 0.05, 0.02', spec: 'probs:0.50,0.20,0.15,0.08,0.05,0.02' },
-  { id: 'confident', name: 'Confident (one peaked bar)', spec: 'logits:yes=6,no=2,maybe=1.5,sure=1,never=0.5,perhaps=0,later=0,why=-0.5' },
+  { id: 'worked-t', label: 'handmade.presetLogits', spec: 'logits:2,1,0' },
+  { id: 'worked-p', label: 'handmade.presetProbs', spec: 'probs:0.50,0.20,0.15,0.08,0.05,0.02' },
+  { id: 'confident', label: 'handmade.presetConfident', spec: 'logits:yes=6,no=2,maybe=1.5,sure=1,never=0.5,perhaps=0,later=0,why=-0.5' },
   {
     id: 'long-tailed',
-    name: 'Long-tailed (many small bars)',
+    label: 'handmade.presetLongTailed',
     // 24 tokens, logit -0.6 ln(rank): a Zipf-like tail
     spec: `logits:${Array.from({ length: 24 }, (_, i) => `${String.fromCharCode(97 + i)}=${(-0.6 * Math.log(i + 1)).toFixed(2)}`).join(',')}`,
   },
@@ -73,8 +47,13 @@ export function specOfRows(mode, rows) {
   return `${mode}:${rows.map((r) => `${r.label.trim()}=${r.value.trim()}`).join(',')}`;
 }
 
+/** the two forms the table edits */
+const MODES = /** @type {const} */ (['logits', 'probs']);
+
 /** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
 export function HandmadeEditor({ panel, uid }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const entry = panel.models.value.find((m) => m.id === panel.modelId.value);
   const spec = entry?.handmade ?? '';
   const row = panel.modelRow.value;
@@ -104,9 +83,9 @@ export function HandmadeEditor({ panel, uid }) {
   const apply = () => panel.setHandmade(specOfRows(draft.mode, draft.rows));
   return (
     <section class="spg-handmade" data-testid="handmade" aria-labelledby={`${uid}-hm-h`}>
-      <h3 id={`${uid}-hm-h`} class="spg-sub">{T.table}</h3>
+      <h3 id={`${uid}-hm-h`} class="spg-sub">{t('handmade.table')}</h3>
       <div class="spg-field">
-        <label for={`${uid}-hm-preset`}>{T.preset}</label>
+        <label for={`${uid}-hm-preset`}>{t('handmade.preset')}</label>
         <select
           id={`${uid}-hm-preset`} data-testid="handmade-preset" value={PRESETS.find((p) => p.spec === spec)?.id ?? ''}
           onChange={(e) => {
@@ -118,36 +97,36 @@ export function HandmadeEditor({ panel, uid }) {
           }}
         >
           <option value="" disabled>—</option>
-          {PRESETS.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+          {PRESETS.map((p) => <option key={p.id} value={p.id}>{t(p.label)}</option>)}
         </select>
       </div>
-      <div class="spg-seg spg-seg-small" role="radiogroup" aria-label={T.editAs}>
-        <span class="spg-hint" aria-hidden="true">{T.editAs}:</span>
-        {/** @type {const} */ (['logits', 'probs']).map((m) => (
+      <div class="spg-seg spg-seg-small" role="radiogroup" aria-label={t('handmade.editAs')}>
+        <span class="spg-hint" aria-hidden="true">{t('handmade.editAsColon')}</span>
+        {MODES.map((m) => (
           <label key={m} class={`spg-seg-opt${draft.mode === m ? ' is-on' : ''}`}>
             <input type="radio" name={`${uid}-hm-mode`} checked={draft.mode === m} data-testid={`handmade-as-${m}`} onChange={() => switchMode(m)} />
-            <span>{m === 'logits' ? T.asLogits : T.asProbs}</span>
+            <span>{t(m === 'logits' ? 'handmade.asLogits' : 'handmade.asProbs')}</span>
           </label>
         ))}
       </div>
       <table class="spg-hm-table" data-testid="handmade-table">
-        <thead><tr><th>{T.label}</th><th>{draft.mode === 'logits' ? T.logit : T.prob}</th><th>{T.modelP}</th><th /></tr></thead>
+        <thead><tr><th>{t('handmade.label')}</th><th>{t(draft.mode === 'logits' ? 'handmade.logit' : 'handmade.prob')}</th><th>{t('handmade.modelP')}</th><th /></tr></thead>
         <tbody>
           {draft.rows.map((r, i) => (
             <tr key={i} data-testid="handmade-row">
-              <td><input aria-label={`${T.label} ${i + 1}`} value={r.label} size={6} data-testid="handmade-label" onInput={(e) => setRow(i, 'label', /** @type {HTMLInputElement} */ (e.currentTarget).value)} /></td>
-              <td><input aria-label={`${draft.mode === 'logits' ? T.logit : T.prob} ${i + 1}`} value={r.value} size={9} inputMode="decimal" data-testid="handmade-value" onInput={(e) => setRow(i, 'value', /** @type {HTMLInputElement} */ (e.currentTarget).value)} /></td>
-              <td class="spg-num" data-testid="handmade-p" data-value={String(modelP(i))}>{Number.isNaN(modelP(i)) ? '' : pct(modelP(i))}</td>
-              <td>{draft.rows.length > 2 && <button type="button" class="spg-btn spg-btn-small" aria-label={`${T.remove} ${r.label}`} onClick={() => setDraft({ ...draft, rows: draft.rows.filter((_, j) => j !== i) })}>×</button>}</td>
+              <td><input aria-label={t('handmade.labelN', { n: i + 1 })} value={r.label} size={6} data-testid="handmade-label" onInput={(e) => setRow(i, 'label', /** @type {HTMLInputElement} */ (e.currentTarget).value)} /></td>
+              <td><input aria-label={t(draft.mode === 'logits' ? 'handmade.logitN' : 'handmade.probN', { n: i + 1 })} value={r.value} size={9} inputMode="decimal" data-testid="handmade-value" onInput={(e) => setRow(i, 'value', /** @type {HTMLInputElement} */ (e.currentTarget).value)} /></td>
+              <td class="spg-num" data-testid="handmade-p" data-value={String(modelP(i))}>{Number.isNaN(modelP(i)) ? '' : i18n.pct(modelP(i))}</td>
+              <td>{draft.rows.length > 2 && <button type="button" class="spg-btn spg-btn-small" aria-label={t('handmade.remove', { name: r.label })} onClick={() => setDraft({ ...draft, rows: draft.rows.filter((_, j) => j !== i) })}>×</button>}</td>
             </tr>
           ))}
         </tbody>
       </table>
       <div class="spg-row">
-        <button type="button" class="spg-btn spg-btn-small" onClick={() => setDraft({ ...draft, rows: [...draft.rows, { label: `t${draft.rows.length}`, value: draft.mode === 'logits' ? '0' : '0.1' }] })}>{T.add}</button>
-        <button type="button" class="spg-btn" data-testid="handmade-apply" onClick={apply}>{T.apply}</button>
+        <button type="button" class="spg-btn spg-btn-small" onClick={() => setDraft({ ...draft, rows: [...draft.rows, { label: `t${draft.rows.length}`, value: draft.mode === 'logits' ? '0' : '0.1' }] })}>{t('handmade.add')}</button>
+        <button type="button" class="spg-btn" data-testid="handmade-apply" onClick={apply}>{t('handmade.apply')}</button>
       </div>
-      <small class="spg-hint">{T.tableHint}</small>
+      <small class="spg-hint">{t('handmade.hint')}</small>
     </section>
   );
 }
@@ -161,6 +140,8 @@ function fmt(/** @type {number} */ x) {
 
 /** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
 export function TextTrainer({ panel, uid }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const [text, setText] = useState('');
   const [over, setOver] = useState(false);
   const info = panel.model.value;
@@ -168,9 +149,9 @@ export function TextTrainer({ panel, uid }) {
   const train = (/** @type {string | Blob} */ src) => panel.trainOn(src);
   return (
     <details class="spg-files spg-train" data-testid="train" open={panel.modelId.value === 'text' || undefined}>
-      <summary>{T.text}</summary>
-      <p class="spg-hint">{T.textHint}</p>
-      <label for={`${uid}-train-text`}>{T.textArea}</label>
+      <summary>{t('model.yourText')}</summary>
+      <p class="spg-hint">{t('train.hint')}</p>
+      <label for={`${uid}-train-text`}>{t('train.textArea')}</label>
       <textarea
         id={`${uid}-train-text`} rows={4} value={text} data-testid="train-text" class={over ? 'is-over' : ''}
         onInput={(e) => setText(/** @type {HTMLTextAreaElement} */ (e.currentTarget).value)}
@@ -184,9 +165,9 @@ export function TextTrainer({ panel, uid }) {
         }}
       />
       <div class="spg-row">
-        <button type="button" class="spg-btn" data-testid="train-go" disabled={!text} onClick={() => train(text)}>{T.train}</button>
+        <button type="button" class="spg-btn" data-testid="train-go" disabled={!text} onClick={() => train(text)}>{t('train.go')}</button>
         <label class="spg-hint">
-          {T.file}{' '}
+          {t('train.file')}{' '}
           <input
             type="file" accept=".txt,text/plain" data-testid="train-file"
             onChange={(e) => {
@@ -198,19 +179,20 @@ export function TextTrainer({ panel, uid }) {
           />
         </label>
       </div>
-      {trained && <small class="spg-hint" data-testid="train-info" data-bytes={String(trained.bytes)} data-chars={String(trained.chars)}>{T.trained(trained.bytes, trained.chars)}</small>}
+      {trained && <small class="spg-hint" data-testid="train-info" data-bytes={String(trained.bytes)} data-chars={String(trained.chars)}>{t('train.done', { bytes: i18n.int(trained.bytes), count: trained.chars })}</small>}
     </details>
   );
 }
 
 /** The "edited" badge and "Reset model", when the model has edits. @param {{panel: import('../app/panel.js').Panel}} props */
 export function EditedBadge({ panel }) {
+  const { t } = useI18n();
   const n = panel.edits.value.length;
   if (!n) return null;
   return (
     <p class="spg-edited" data-testid="edited" data-edits={String(n)}>
-      <span class="spg-badge" title={T.editedHint}>{T.edited}</span>
-      <button type="button" class="spg-btn spg-btn-small" data-testid="reset-model" onClick={() => panel.resetModel()}>{T.reset}</button>
+      <span class="spg-badge" title={t('edited.hint')}>{t('edited.badge')}</span>
+      <button type="button" class="spg-btn spg-btn-small" data-testid="reset-model" onClick={() => panel.resetModel()}>{t('edited.reset')}</button>
     </p>
   );
 }

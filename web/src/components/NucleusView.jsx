@@ -7,8 +7,9 @@
  */
 import { useRef } from 'preact/hooks';
 
-import { cutLabel, nucleusText, pct } from '../app/format.js';
+import { cutLabel, nucleusText } from '../app/format.js';
 import { SPEC, clampParam } from '../app/params.js';
+import { useI18n } from './I18n.jsx';
 
 /**
  * @param {{
@@ -20,6 +21,8 @@ import { SPEC, clampParam } from '../app/params.js';
  * }} props
  */
 export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'spg' }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const plotRef = useRef(/** @type {HTMLDivElement | null} */ (null));
   const dragging = useRef(false);
 
@@ -100,7 +103,7 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
         onPointerUp={onPointerUp}
         onPointerCancel={onPointerUp}
       >
-        {summary && <p class="spg-sr" data-testid="nucleus-summary">{nucleusText(summary, topP)}</p>}
+        {summary && <p class="spg-sr" data-testid="nucleus-summary">{nucleusText(summary, topP, i18n)}</p>}
         <svg viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true" focusable="false">
           <g>{bars}</g>
           {k > 0 && <polyline class="spg-curve" points={curve} vector-effect="non-scaling-stroke" />}
@@ -110,31 +113,31 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
           style={{ top: `${+((1 - topP) * 100).toFixed(3)}%` }}
           role="slider"
           tabIndex={disabled ? -1 : 0}
-          aria-label="Nucleus p-line"
+          aria-label={t('nucleus.pline')}
           aria-describedby={`${uid}-pline-hint`}
           aria-valuemin={SPEC.top_p.min}
           aria-valuemax={SPEC.top_p.max}
           aria-valuenow={topP}
-          aria-valuetext={`p = ${topP.toFixed(2)}`}
+          aria-valuetext={t('nucleus.p', { p: i18n.fixed(topP, 2) })}
           aria-disabled={disabled ? 'true' : undefined}
           data-testid="p-line"
           onKeyDown={onKeyDown}
         >
-          <span class="spg-pline-label">p = {topP.toFixed(2)}</span>
+          <span class="spg-pline-label">{t('nucleus.p', { p: i18n.fixed(topP, 2) })}</span>
         </div>
       </div>
       <p class="spg-axis">
-        <span>tokens ranked by probability →{more > 0 ? ` (first ${k}; ${more.toLocaleString('en')} more)` : ''}</span>
+        <span>{more > 0 ? t('nucleus.axisMore', { first: k, count: more }) : t('nucleus.axis')}</span>
         <span class="spg-legend">
-          <span><i class="spg-key spg-key-fill" /> kept</span>
-          <span><i class="spg-key spg-key-topp" /> cut by top-p</span>
+          <span><i class="spg-key spg-key-fill" /> {t('nucleus.kept')}</span>
+          <span><i class="spg-key spg-key-topp" /> {t('nucleus.cutTopP')}</span>
           {others.length > 0 && (
-            <span data-testid="nucleus-legend-cut"><i class="spg-key spg-key-cut" /> cut by {others.map(cutLabel).join(', ')}</span>
+            <span data-testid="nucleus-legend-cut"><i class="spg-key spg-key-cut" /> {t('nucleus.cutBy', { names: others.map((c) => cutLabel(c, i18n)).join(', ') })}</span>
           )}
-          <span><i class="spg-key spg-key-curve" /> cumulative</span>
+          <span><i class="spg-key spg-key-curve" /> {t('nucleus.cumulative')}</span>
         </span>
       </p>
-      <p class="spg-hint" id={`${uid}-pline-hint`}>Drag the dashed line (or use the arrow keys on it) to set top-p: the kept tokens are the fewest whose cumulative probability reaches it.</p>
+      <p class="spg-hint" id={`${uid}-pline-hint`}>{t('nucleus.hint')}</p>
     </div>
   );
 }
@@ -144,28 +147,33 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
  * @param {{summary: import('../worker/summary.js').StepSummary | null}} props
  */
 export function Readouts({ summary }) {
+  const i18n = useI18n();
+  const { t, pct } = i18n;
   const s = summary;
   return (
     <dl class="spg-readouts" aria-live="polite" aria-atomic="false">
       <div>
-        <dt>Nucleus size</dt>
-        <dd><span data-testid="nucleus-size">{s ? s.nKept : '–'}</span>{s && <small> of {s.vocab.toLocaleString('en')}</small>}</dd>
+        <dt>{t('readout.size')}</dt>
+        <dd>
+          <span data-testid="nucleus-size" data-value={s ? String(s.nKept) : ''}>{s ? i18n.int(s.nKept) : '–'}</span>
+          {s && <small> {t('readout.of', { count: s.vocab })}</small>}
+        </dd>
       </div>
       <div>
-        <dt>Kept mass</dt>
+        <dt>{t('readout.mass')}</dt>
         <dd data-testid="kept-mass" data-value={s ? String(s.keptMass) : ''}>{s ? pct(s.keptMass) : '–'}</dd>
       </div>
       <div>
-        <dt>Entropy</dt>
+        <dt>{t('readout.entropy')}</dt>
         <dd data-testid="entropy" data-value={s ? String(s.entropyBits) : ''}>
-          {s ? s.entropyBits.toFixed(2) : '–'} <small>bits</small>
+          {s ? i18n.fixed(s.entropyBits, 2) : '–'} <small class="spg-unit">{t('readout.bits')}</small>
         </dd>
-        {s && <dd class="spg-sub">model {s.entropyRawBits.toFixed(2)}</dd>}
+        {s && <dd class="spg-sub">{t('readout.model', { value: i18n.fixed(s.entropyRawBits, 2) })}</dd>}
       </div>
       <div>
-        <dt>P(argmax)</dt>
+        <dt>{t('readout.argmax')}</dt>
         <dd data-testid="p-argmax" data-value={s ? String(s.pArgmax) : ''}>{s ? pct(s.pArgmax) : '–'}</dd>
-        {s && <dd class="spg-sub">model {pct(s.pArgmaxRaw)}</dd>}
+        {s && <dd class="spg-sub">{t('readout.model', { value: pct(s.pArgmaxRaw) })}</dd>}
       </div>
     </dl>
   );

@@ -7,6 +7,8 @@
  */
 import { useTail } from './useTail.js';
 
+import { useI18n } from './I18n.jsx';
+
 /**
  * @param {{
  *   prompt: string,
@@ -18,6 +20,9 @@ import { useTail } from './useTail.js';
  * }} props
  */
 export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  // (dir="auto" below: the model's text in its own direction, whatever the page's)
   // new tokens scroll into view (unless a past token is being looked at)
   const ref = useTail(steps.length, focus === null);
   /** @param {Event} e */
@@ -40,11 +45,12 @@ export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
     <div
       ref={ref}
       class={`spg-output${live ? ' is-live' : ''}`}
+      dir="auto"
       data-testid="output"
       tabIndex={0}
       role="group"
-      aria-label="Generated text (arrow keys: step through the tokens; Escape: back to the next token)"
-      aria-roledescription="generated text"
+      aria-label={t('text.label')}
+      aria-roledescription={t('text.role')}
       onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
       onMouseLeave={() => onHover(null)}
       onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
@@ -60,7 +66,7 @@ export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
           data-token={String(s.token)}
           data-p={String(s.p)}
           style={{ '--p': String(s.p) }}
-          title={`step ${i + 1}: ${JSON.stringify(s.piece)}, p = ${s.p.toFixed(3)}${s.forced ? ' (your pick)' : ''}`}
+          title={t(s.forced ? 'text.tokenPicked' : 'text.token', { n: i + 1, piece: JSON.stringify(s.piece), p: i18n.fixed(s.p, 3) })}
         >
           {s.piece}
         </span>

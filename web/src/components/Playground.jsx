@@ -6,9 +6,12 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 
-import { pct, showPiece } from '../app/format.js';
-import { BEAM_STAGES, PARAM_SPECS, SPEC, STAGE, clampParam, sliderMax } from '../app/params.js';
+import { showPiece } from '../app/format.js';
+import { statusMsg } from '../app/errors.js';
+import { SAMPLE_COUNT } from '../app/panel.js';
+import { BEAM_STAGES, PARAM_SPECS, SPEC, clampParam, sliderMax } from '../app/params.js';
 import { ChainEditor } from './ChainEditor.jsx';
+import { Rich, Say, modelName, useI18n } from './I18n.jsx';
 import { ModelPicker, PromptBox, SeedField, unusedBecause } from './Controls.jsx';
 import { BeamList, BeamText, SpecRounds, SpecText } from './Decoders.jsx';
 import { BarAction, ConstraintField, GreedyRoads, StrategyPicker } from './LabControls.jsx';
@@ -27,12 +30,13 @@ import { FastForward } from './FastForward.jsx';
  *   step: () => unknown, togglePlay: () => void, reset: () => unknown}, label?: string}} props
  *   generating: a fast-forward is running (a single panel's Generate N)
  */
-export function Transport({ panel, label = 'Generation' }) {
+export function Transport({ panel, label }) {
+  const { t } = useI18n();
   const ready = !!panel.status.value?.ready && !panel.busy.value && !panel.generating?.value;
   const playing = panel.playing.value;
   return (
-    <div class="spg-transport" role="group" aria-label={label}>
-      <button type="button" class="spg-btn" onClick={() => panel.step()} disabled={!ready || playing} data-testid="step">Step</button>
+    <div class="spg-transport" role="group" aria-label={label ?? t('transport.label')}>
+      <button type="button" class="spg-btn" onClick={() => panel.step()} disabled={!ready || playing} data-testid="step">{t('transport.step')}</button>
       <button
         type="button"
         class="spg-btn spg-btn-primary spg-play"
@@ -41,11 +45,11 @@ export function Transport({ panel, label = 'Generation' }) {
         aria-pressed={playing ? 'true' : 'false'}
         data-testid="play"
       >
-        {playing ? 'Pause' : 'Play'}
+        {playing ? t('transport.pause') : t('transport.play')}
       </button>
-      <button type="button" class="spg-btn" onClick={() => panel.reset()} disabled={!panel.ready.value} data-testid="reset">Reset</button>
+      <button type="button" class="spg-btn" onClick={() => panel.reset()} disabled={!panel.ready.value} data-testid="reset">{t('transport.reset')}</button>
       <div class="spg-speed">
-        <label for={`${panel.session}-speed`}>Speed</label>
+        <label for={`${panel.session}-speed`}>{t('transport.speed')}</label>
         <input
           id={`${panel.session}-speed`}
           type="range"
@@ -53,11 +57,11 @@ export function Transport({ panel, label = 'Generation' }) {
           max={60}
           step={1}
           value={panel.speed.value}
-          aria-valuetext={`${panel.speed.value} steps per second`}
+          aria-valuetext={t('transport.speedValue', { count: panel.speed.value })}
           onInput={(e) => { panel.speed.value = Number(/** @type {HTMLInputElement} */ (e.currentTarget).value); }}
           data-testid="speed"
         />
-        <output>{panel.speed.value}/s</output>
+        <output>{t('transport.perSecond', { count: panel.speed.value })}</output>
       </div>
     </div>
   );
@@ -87,27 +91,30 @@ export function useMedia(query) {
  * @param {{panel: import('../app/panel.js').Panel, uid: string}} props
  */
 export function PhoneStrip({ panel, uid }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const key = panel.activeParam.value;
   const spec = SPEC[key] ?? PARAM_SPECS[0];
   const vocab = panel.model.value?.vocab ?? 1;
   const max = sliderMax(spec, vocab);
   const value = /** @type {any} */ (panel.params.value)[spec.key];
   const why = unusedBecause(panel.strategy.value, spec.key);
-  const text = spec.format(value, vocab);
+  const text = spec.format(value, vocab, i18n);
+  const label = t(`param.${spec.key}.label`);
   return (
-    <div class="spg-strip" role="group" aria-label="Play and a quick setting" data-testid="phone-strip">
+    <div class="spg-strip" role="group" aria-label={t('strip.label')} data-testid="phone-strip">
       <Transport panel={panel} />
       <div class="spg-strip-slider">
-        <label class="spg-sr" for={`${uid}-quick-key`}>Quick setting</label>
+        <label class="spg-sr" for={`${uid}-quick-key`}>{t('strip.quick')}</label>
         <select
           id={`${uid}-quick-key`} value={spec.key} data-testid="quick-key"
           onChange={(e) => { panel.activeParam.value = /** @type {HTMLSelectElement} */ (e.currentTarget).value; }}
         >
-          {PARAM_SPECS.map((s) => <option key={s.key} value={s.key}>{s.label}</option>)}
+          {PARAM_SPECS.map((s) => <option key={s.key} value={s.key}>{t(`param.${s.key}.label`)}</option>)}
         </select>
         <input
           type="range" min={spec.min} max={max} step={spec.step} value={value} disabled={!!why}
-          aria-label={`Quick setting: ${spec.label}`} aria-valuetext={text} title={why || spec.hint} data-testid="quick-slider"
+          aria-label={t('strip.quickOf', { name: label })} aria-valuetext={text} title={why ? t(why) : t(`param.${spec.key}.doc`)} data-testid="quick-slider"
           onInput={(e) => panel.setParam(spec.key, clampParam(spec, Number(/** @type {HTMLInputElement} */ (e.currentTarget).value), max))}
         />
         <output data-testid="quick-value">{text}</output>
@@ -116,15 +123,20 @@ export function PhoneStrip({ panel, uid }) {
   );
 }
 
+/** what a past step's heading says of how its token came (catalogue keys, by strategy) */
+const PAST_STEP = /** @type {Record<string, string>} */ ({ sample: 'step.sampled', beam: 'step.beamHas', speculative: 'step.roundsGave' });
+
 /** What the bars show: the next token, or a past step (time travel). */
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 function StepHeading({ panel }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const s = panel.shown.value;
   const i = panel.viewIndex.value;
   if (i !== null && !s) {
     return (
       <div class="spg-stephead is-past" data-testid="step-heading">
-        <p><strong>Step {i + 1}</strong>: asking the engine for this step's distribution…</p>
+        <p><Rich k="step.asking" vars={{ n: i + 1 }} /></p>
       </div>
     );
   }
@@ -135,21 +147,22 @@ function StepHeading({ panel }) {
         {s.kind === 'peek'
           ? (
             <p data-testid="peek-heading">
-              <strong>Step {i + 1}</strong> under the current settings: the text keeps <code>{showPiece(was.piece)}</code>,
-              which had {pct(was.p)} and would now have {pct(s.p)}.
-              <span class="spg-hint"> Click another bar to branch from here.</span>
+              <Rich k="step.peek" vars={{ n: i + 1, piece: showPiece(was.piece), was: i18n.pct(was.p), now: i18n.pct(s.p) }} />
+              <span class="spg-hint"> {t('step.peekHint')}</span>
             </p>
           )
           : (
             <p>
-              <strong>Step {i + 1}</strong>: {s.forced ? 'you picked' : s.fastForwarded ? 'fast-forwarded' : { sample: 'sampled', beam: 'the best beam has', speculative: 'the rounds gave' }[panel.strategy.value]} <code>{showPiece(s.piece)}</code> with
-              probability {pct(s.p)}{s.forced || !Number.isFinite(s.u) ? '' : ` (u = ${s.u.toFixed(3)})`}.
-              <span class="spg-hint">{panel.decoder.value.forcing ? ' Click another bar to branch from here; move a setting to re-warp this step.' : ' Move a setting to re-warp this step.'}</span>
+              <Rich
+                k={s.forced ? 'step.picked' : s.fastForwarded ? 'step.fastForwarded' : PAST_STEP[panel.strategy.value] ?? 'step.sampled'}
+                vars={{ n: i + 1, piece: showPiece(s.piece), p: i18n.pct(s.p), u: i18n.fixed(s.u, 3) }}
+              />
+              <span class="spg-hint"> {t(panel.decoder.value.forcing ? 'step.pastHint' : 'step.pastHintNoForce')}</span>
             </p>
           )}
         {panel.focus.value !== null && (
           <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.pin(null)} data-testid="back-live">
-            Back to the next token
+            {t('step.back')}
           </button>
         )}
       </div>
@@ -159,16 +172,13 @@ function StepHeading({ panel }) {
   return (
     <div class="spg-stephead" data-testid="step-heading">
       {s && s.nKept === 1 && sampling && (
-        <p class="spg-note" data-testid="seed-free">
-          One token is left after the chain: this step no longer depends on the seed — every seed picks it.
-        </p>
+        <p class="spg-note" data-testid="seed-free">{t('step.seedFree')}</p>
       )}
       <p>
-        <strong>Next token</strong>{panel.status.value?.nGenerated ? ` (step ${panel.status.value.nGenerated + 1})` : ''}.
+        <Rich k={panel.status.value?.nGenerated ? 'step.nextAt' : 'step.next'} vars={{ n: (panel.status.value?.nGenerated ?? 0) + 1 }} />
         <span class="spg-hint">
-          {sampling
-            ? (panel.barAction.value === 'force' ? ' Click a bar to pick that token (Shift+click too).' : ' Click a bar to ban that token; Shift+click picks it.')
-            : ' Click a bar to ban that token.'}
+          {' '}
+          {t(sampling ? (panel.barAction.value === 'force' ? 'step.hintForce' : 'step.hintBan') : 'step.hintBanOnly')}
         </span>
       </p>
       <BarAction panel={panel} />
@@ -178,35 +188,38 @@ function StepHeading({ panel }) {
 
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 function SampleControls({ panel }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const s = panel.shownSamples.value;
   const live = panel.viewIndex.value === null;
   const pinned = panel.focus.value !== null && !live;
   return (
     <div class="spg-samples">
       <button type="button" class="spg-btn" onClick={() => panel.drawSamples()} disabled={!panel.next.value && !pinned} data-testid="draw-samples">
-        Draw 1000 samples
+        {t('samples.draw', { n: String(SAMPLE_COUNT) })}
       </button>
       {s && (
         <>
           <span class="spg-kl">
-            KL(samples ‖ final) = <strong data-testid="kl" data-value={String(s.kl)}>{s.kl.toFixed(4)}</strong> bits
+            <Rich k="samples.kl" vars={{ kl: <strong data-testid="kl" data-value={String(s.kl)}>{i18n.fixed(s.kl, 4)}</strong> }} />
           </span>
-          <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.clearSamples()}>Clear</button>
+          <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.clearSamples()}>{t('samples.clear')}</button>
         </>
       )}
-      {!s && !live && !pinned && <span class="spg-hint">Click a token of the text to pin its step, then draw samples of it.</span>}
+      {!s && !live && !pinned && <span class="spg-hint">{t('samples.pinFirst')}</span>}
     </div>
   );
 }
 
 /** @param {{panel: {notices: any, dismissNotices: () => void}}} props */
 export function Notices({ panel }) {
+  const { t } = useI18n();
   const notices = panel.notices.value;
   if (!notices.length) return null;
   return (
     <div class="spg-notice" role="status" data-testid="notice">
-      <ul>{notices.map((/** @type {string} */ n) => <li key={n}>{n}</li>)}</ul>
-      <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.dismissNotices()}>Dismiss</button>
+      <ul>{notices.map((/** @type {import('../i18n/index.js').Text} */ n, /** @type {number} */ i) => <li key={i}><Say m={n} /></li>)}</ul>
+      <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.dismissNotices()}>{t('notice.dismiss')}</button>
     </div>
   );
 }
@@ -248,15 +261,17 @@ export function Output({ panel }) {
 
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 export function StatusLine({ panel }) {
+  const i18n = useI18n();
   const status = panel.status.value;
   // the engine's own failure (a request refused, or a model whose output is not finite)
-  const engineError = panel.errors.value.engine || (status?.fault ? status.message : '');
+  const engineError = panel.errors.value.engine || (status?.fault ? statusMsg(status) : null);
+  const busy = panel.busy.value;
   return (
     <>
       <p class="spg-status" role="status" data-testid="status">
-        {panel.busy.value || (status?.fault ? '' : status?.message) || ''}
+        {busy ? i18n.text(busy) : status?.fault ? '' : <Say m={statusMsg(status)} />}
       </p>
-      {engineError && <p class="spg-error" role="alert" data-testid="engine-error">{engineError}</p>}
+      {engineError && <p class="spg-error" role="alert" data-testid="engine-error"><Say m={engineError} /></p>}
     </>
   );
 }
@@ -266,12 +281,13 @@ export function StatusLine({ panel }) {
  *   onBan: compare mode (a click bans; no forcing, so the panels stay in step)
  */
 export function Bars({ panel, onBan }) {
+  const { t } = useI18n();
   const live = panel.viewIndex.value === null;
   const force = panel.barAction.value === 'force' && panel.strategy.value === 'sample';
   const editable = !onBan && panel.canEdit.value;
   return (
     <>
-    {editable && <small class="spg-hint" data-testid="edit-hint">{EDIT_HINT}</small>}
+    {editable && <small class="spg-hint" data-testid="edit-hint">{t(EDIT_HINT)}</small>}
     <EditedBadge panel={panel} />
     <ProbBars
       summary={panel.shown.value}
@@ -279,16 +295,17 @@ export function Bars({ panel, onBan }) {
       scale={panel.barScale.value}
       onEdit={editable ? (token, p) => { panel.editProb(token, p); } : null}
       onPick={(token, e) => (onBan && live ? onBan(token) : panel.clickBar(token, { force: !onBan && !!e?.shiftKey }))}
-      pickHint={!live ? 'Click to branch with this token' : onBan ? 'Click to ban this token' : force ? 'Click to pick this token' : 'Click to ban this token (Shift+click: pick it)'}
+      pickHint={t(!live ? 'bars.hintBranch' : onBan ? 'bars.hintBan' : force ? 'bars.hintPick' : 'bars.hintBanShift')}
     />
     </>
   );
 }
 
+/** each scale: its name and what it means (catalogue keys) */
 const SCALES = /** @type {const} */ ([
-  ['linear', 'Linear', 'A bar\'s length is its probability: 100 % fills the track.'],
-  ['max', '× largest', 'Lengths relative to the largest bar, which fills the track: small differences show.'],
-  ['log', 'Log', `Log scale: each quarter of the track is a factor of 10, from ${pct(10 ** -LOG_DECADES)} at the left to 100 %.`],
+  ['linear', 'scale.linear', 'scale.linearNote'],
+  ['max', 'scale.max', 'scale.maxNote'],
+  ['log', 'scale.log', 'scale.logNote'],
 ]);
 
 /**
@@ -297,22 +314,25 @@ const SCALES = /** @type {const} */ ([
  * @param {{panel: {barScale: import('@preact/signals').Signal<import('../app/hash.js').BarScale>, session: string}}} props
  */
 export function ScaleSwitch({ panel }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const scale = panel.barScale.value;
+  const note = SCALES.find(([k]) => k === scale)?.[2] ?? 'scale.linearNote';
   return (
     <div class="spg-scale">
-      <div class="spg-seg spg-seg-small" role="radiogroup" aria-label="Bar scale">
-        <span class="spg-hint" aria-hidden="true">Scale:</span>
+      <div class="spg-seg spg-seg-small" role="radiogroup" aria-label={t('scale.label')}>
+        <span class="spg-hint" aria-hidden="true">{t('scale.prefix')}</span>
         {SCALES.map(([k, label]) => (
           <label key={k} class={`spg-seg-opt${scale === k ? ' is-on' : ''}`}>
             <input
               type="radio" name={`${panel.session}-bar-scale`} value={k} checked={scale === k}
               data-testid={`scale-${k}`} onChange={() => { panel.barScale.value = k; }}
             />
-            <span>{label}</span>
+            <span>{t(label)}</span>
           </label>
         ))}
       </div>
-      <small class="spg-hint" data-testid="scale-note">{SCALES.find(([k]) => k === scale)?.[2]}</small>
+      <small class="spg-hint" data-testid="scale-note">{t(note, { low: i18n.pct(10 ** -LOG_DECADES), high: i18n.pct(1) })}</small>
     </div>
   );
 }
@@ -337,18 +357,19 @@ export function Nucleus({ panel, uid }) {
 
 /** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
 function MetricsCard({ panel, uid }) {
+  const { t } = useI18n();
   const how = panel.strategy.value;
   return (
     <section class="spg-card spg-metrics-card" aria-labelledby={`${uid}-metrics-h`}>
       <div class="spg-card-head">
-        <h2 id={`${uid}-metrics-h`}>Text metrics</h2>
+        <h2 id={`${uid}-metrics-h`}>{t('metrics.heading')}</h2>
       </div>
       <Metrics
         lab={panel.lab.value}
         text={panel.text.value}
         vocab={panel.model.value?.vocab ?? 2}
         uid={uid}
-        note={how === 'beam' ? 'Of the best beam. Beam search picks rather than samples: its entropy is 0 and its nucleus 1.' : ''}
+        note={how === 'beam' ? t('metrics.beamNote') : ''}
       />
     </section>
   );
@@ -356,10 +377,11 @@ function MetricsCard({ panel, uid }) {
 
 /** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
 function KVCard({ panel, uid }) {
+  const { t } = useI18n();
   return (
     <section class="spg-card spg-kv-card" aria-labelledby={`${uid}-kv-h`}>
       <div class="spg-card-head">
-        <h2 id={`${uid}-kv-h`}>KV cache</h2>
+        <h2 id={`${uid}-kv-h`}>{t('kv.heading')}</h2>
       </div>
       <KVPicture panel={panel} />
       <KVView lab={panel.lab.value} model={panel.model.value} strategy={panel.strategy.value} />
@@ -369,23 +391,26 @@ function KVCard({ panel, uid }) {
 
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 function SamplerNote({ panel }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const how = panel.strategy.value;
   if (how === 'beam') {
     return (
       <p class="spg-hint" data-testid="sampler-note">
-        Beam search uses no temperature or truncation: only {BEAM_STAGES.map((s) => STAGE[s].label.toLowerCase()).join(', ')} apply.
+        {t('strategy.beamNote', { stages: i18n.list(BEAM_STAGES.map((s) => i18n.inSentence(t(`stage.${s}.label`)))) })}
       </p>
     );
   }
-  if (how === 'speculative') return <p class="spg-hint" data-testid="sampler-note">The draft and the model both sample with these settings; the acceptance rule compares their distributions.</p>;
+  if (how === 'speculative') return <p class="spg-hint" data-testid="sampler-note">{t('strategy.specNote')}</p>;
   return null;
 }
 
 /** @param {{panel: import('../app/panel.js').Panel}} props */
 function DraftName({ panel }) {
+  const i18n = useI18n();
   const id = panel.spec.value?.draft ?? panel.specOpts.value.draft;
   const m = panel.models.value.find((x) => x.id === id);
-  return <>{m ? m.name : id}</>;
+  return <>{m ? modelName(i18n, m) : id}</>;
 }
 
 /**
@@ -395,6 +420,7 @@ function DraftName({ panel }) {
  * @param {{panel: import('../app/panel.js').Panel}} props
  */
 export function Playground({ panel }) {
+  const { t } = useI18n();
   const uid = `spg-${panel.session}`;
   const how = panel.strategy.value;
   // a phone: Step / Play / Reset move to the strip at the bottom
@@ -403,7 +429,7 @@ export function Playground({ panel }) {
     <div class={panel.panelClass} data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-strategy={how}>
       <Notices panel={panel} />
       <div class="spg-layout">
-        <aside class="spg-card spg-controls" aria-label="Setup">
+        <aside class="spg-card spg-controls" aria-label={t('setup.label')}>
           <ModelPicker panel={panel} uid={uid} />
           <PromptBox panel={panel} uid={uid} />
           <SeedField panel={panel} uid={uid} />
@@ -411,32 +437,30 @@ export function Playground({ panel }) {
           <SamplerNote panel={panel} />
           <ChainEditor panel={panel} uid={uid} />
           <GreedyRoads panel={panel} />
-          <ConstraintField target={panel} uid={uid} note={how === 'sample' ? '' : 'Constraints apply when sampling: switch to Sample to use one.'} />
+          <ConstraintField target={panel} uid={uid} note={how === 'sample' ? '' : t('constraint.onlySampling')} />
         </aside>
         <div class="spg-main">
           <section class="spg-card spg-text" aria-labelledby={`${uid}-text-h`}>
             <div class="spg-card-head">
-              <h2 id={`${uid}-text-h`}>{how === 'beam' ? 'Text (the best beam)' : 'Text'}</h2>
+              <h2 id={`${uid}-text-h`}>{t(how === 'beam' ? 'text.headingBeam' : 'text.heading')}</h2>
               {!narrow && <Transport panel={panel} />}
             </div>
             <Output panel={panel} />
             <StatusLine panel={panel} />
             <FastForward panel={panel} />
             <p class="spg-legend-text spg-hint">
-              {how === 'sample' && 'Tint: the darker a token, the less likely it was. Hover or click a token to see how it was picked.'}
-              {how === 'beam' && 'Each Step extends the beams by one token. Point at or click a token to see the distribution beam search ranked it in.'}
-              {how === 'speculative' && 'Each Step is one round: underlined tokens are accepted drafts, wavy red ones the model\'s corrections of a rejected draft (the rounds below show what was rejected), and a dotted box marks a bonus token.'}
+              {t(how === 'beam' ? 'text.legendBeam' : how === 'speculative' ? 'text.legendSpec' : 'text.legend')}
             </p>
           </section>
           {how === 'beam' && (
             <section class="spg-card spg-beam-card" aria-labelledby={`${uid}-beams-h`}>
-              <div class="spg-card-head"><h2 id={`${uid}-beams-h`}>Beams</h2></div>
+              <div class="spg-card-head"><h2 id={`${uid}-beams-h`}>{t('beams.heading')}</h2></div>
               <BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
             </section>
           )}
           {how === 'speculative' && (
             <section class="spg-card spg-spec-card" aria-labelledby={`${uid}-spec-h`}>
-              <div class="spg-card-head"><h2 id={`${uid}-spec-h`}>Speculative rounds</h2></div>
+              <div class="spg-card-head"><h2 id={`${uid}-spec-h`}>{t('spec.heading')}</h2></div>
               <SpecRounds spec={panel.spec.value} draftName={<DraftName panel={panel} />} />
             </section>
           )}
@@ -446,11 +470,11 @@ export function Playground({ panel }) {
             <div class="spg-charts">
               <section class="spg-card spg-dist" aria-labelledby={`${uid}-bars-h`}>
                 <div class="spg-card-head">
-                  <h2 id={`${uid}-bars-h`}>Probabilities</h2>
+                  <h2 id={`${uid}-bars-h`}>{t('bars.heading')}</h2>
                   <p class="spg-legend">
-                    <span><i class="spg-key spg-key-ghost" /> model</span>
-                    <span><i class="spg-key spg-key-fill" /> final</span>
-                    <span><i class="spg-key spg-key-tick" /> samples</span>
+                    <span><i class="spg-key spg-key-ghost" /> {t('bars.model')}</span>
+                    <span><i class="spg-key spg-key-fill" /> {t('bars.final')}</span>
+                    <span><i class="spg-key spg-key-tick" /> {t('bars.samples')}</span>
                   </p>
                 </div>
                 <StepHeading panel={panel} />
@@ -460,7 +484,7 @@ export function Playground({ panel }) {
               </section>
               <section class="spg-card spg-nuc" aria-labelledby={`${uid}-nuc-h`}>
                 <div class="spg-card-head">
-                  <h2 id={`${uid}-nuc-h`}>Nucleus</h2>
+                  <h2 id={`${uid}-nuc-h`}>{t('nucleus.heading')}</h2>
                 </div>
                 <Nucleus panel={panel} uid={uid} />
               </section>

@@ -15,7 +15,8 @@
  */
 import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
-import { cutLabel, distributionText, pct, pieceName, showPiece } from '../app/format.js';
+import { cutLabel, distributionText, pieceName, showPiece } from '../app/format.js';
+import { useI18n } from './I18n.jsx';
 
 /** decades a log-scale bar spans: 0.01 % (1e-4) to 100 % */
 export const LOG_DECADES = 4;
@@ -44,8 +45,8 @@ export function probAt(scale, top, f) {
   return x;
 }
 
-/** what the keys and the handle do, said in the bars' hint and titles */
-export const EDIT_HINT = 'Drag a bar\'s handle, or press + / − on a focused bar (PageUp / PageDown: 10 points), to set the model\'s probability of that token.';
+/** what the keys and the handle do, said in the bars' hint and titles (a catalogue key) */
+export const EDIT_HINT = 'bars.editHint';
 /** edits stay inside (0, 1): the engine needs the others to share something */
 const EDIT_MIN = 0.001;
 const EDIT_MAX = 0.999;
@@ -63,7 +64,11 @@ const clampEdit = (/** @type {number} */ p) => Math.min(EDIT_MAX, Math.max(EDIT_
  * }} props
  *   onEdit: the model can be edited (a drag on a bar's handle, + / - keys)
  */
-export function ProbBars({ summary, samples = null, onPick, pickHint = '', label = 'Next-token probabilities', scale = 'linear', onEdit = null }) {
+export function ProbBars({ summary, samples = null, onPick, pickHint = '', label, scale = 'linear', onEdit = null }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const pct = i18n.pct;
+  const name = label ?? t('bars.label');
   /** a handle being dragged: its token and where it is (the learner's value, until the engine answers) */
   const [dragging, setDragging] = useState(/** @type {{id: number, p: number} | null} */ (null));
   const listRef = useRef(/** @type {HTMLDivElement | null} */ (null));
@@ -96,7 +101,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   });
 
   if (!summary) {
-    return <div class="spg-bars spg-bars-empty" data-testid="prob-bars" aria-label={label}>No distribution yet.</div>;
+    return <div class="spg-bars spg-bars-empty" data-testid="prob-bars" aria-label={name}>{t('bars.empty')}</div>;
   }
   const sampled = summary.kind === 'step' ? summary.token : -1;
   const n = summary.bars;
@@ -181,7 +186,9 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     handle.setPointerCapture?.(e.pointerId);
     const at = (/** @type {PointerEvent} */ ev) => {
       const r = track.getBoundingClientRect();
-      return clampEdit(probAt(scale, top, r.width > 0 ? (ev.clientX - r.left) / r.width : 0));
+      // the track grows from its start: the right edge in a right-to-left language
+      const fromStart = getComputedStyle(track).direction === 'rtl' ? r.right - ev.clientX : ev.clientX - r.left;
+      return clampEdit(probAt(scale, top, r.width > 0 ? fromStart / r.width : 0));
     };
     let p = at(e);
     setDragging({ id, p });
@@ -217,10 +224,13 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     const ghost = drag ?? raw;
     const freq = samples ? samples.freq[i] : -1;
     const isSampled = id === sampled;
-    const badge = kept ? (penalized ? 'penalty' : '') : cutLabel(cutName);
+    const badge = kept ? (penalized ? t('bars.penalty') : '') : cutLabel(cutName, i18n);
     // the button's name is its text: the piece's name (its symbol is for
     // the eye), the probability, the stage that cut it, and what else holds
-    const also = `${penalized && !kept ? ', penalized' : ''}${isSampled ? ', sampled' : ''}`;
+    const also = `${penalized && !kept ? t('bars.alsoPenalized') : ''}${isSampled ? t('bars.alsoSampled') : ''}`;
+    const title = t(kept ? 'bars.title' : 'bars.titleCut', {
+      piece: JSON.stringify(piece), raw: pct(raw), tempered: pct(summary.tempered[i]), final: pct(final), by: badge,
+    });
     rows.push(
       <div
         key={id}
@@ -239,27 +249,27 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
           type="button"
           class="spg-bar-btn"
           tabIndex={id === stopId ? 0 : -1}
-          title={`${JSON.stringify(piece)} — model ${pct(raw)}, after penalties and temperature ${pct(summary.tempered[i])}, final ${pct(final)}${kept ? '' : ` (cut by ${badge})`}${pickHint ? `. ${pickHint}` : ''}${onEdit ? `. ${EDIT_HINT}` : ''}`}
+          title={[title, pickHint, onEdit ? t(EDIT_HINT) : ''].filter(Boolean).reduce((a, hint) => t('bars.titleHint', { title: a, hint }))}
           aria-keyshortcuts={onEdit ? '+ - PageUp PageDown' : undefined}
           onPointerDown={onPick ? onPointerDown : undefined}
           onClick={onPick ? (e) => onClick(id, e) : undefined}
         >
           <span class="spg-bar-tok" aria-hidden="true">{showPiece(piece)}</span>
-          <span class="spg-sr">{pieceName(piece)} </span>
+          <span class="spg-sr">{pieceName(piece, i18n)} </span>
           <span class="spg-bar-track">
             {/* the bar being dragged keeps a width: its dashed outline is not squeezed by a scale */}
             <span class={`spg-bar-ghost${drag !== null ? ' is-dragged' : ''}`} style={drag !== null ? { width: width(ghost) } : lengthStyle(ghost)} />
             <span class="spg-bar-fill" style={lengthStyle(final)} />
-            {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
+            {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ '--at': width(freq) }} />}
             {onEdit && (
               <span
-                class="spg-bar-handle" data-testid="bar-handle" aria-hidden="true" style={{ left: width(ghost) }}
+                class="spg-bar-handle" data-testid="bar-handle" aria-hidden="true" style={{ '--at': width(ghost) }}
                 onPointerDown={(e) => onHandleDown(id, e)} onClick={(e) => { e.stopPropagation(); e.preventDefault(); }}
               />
             )}
           </span>
-          <span class="spg-bar-val">{drag !== null ? <span class="spg-bar-drag" data-testid="bar-drag-value">model → {pct(drag)}</span> : pct(final)}</span>
-          {!kept && <span class="spg-sr"> cut by </span>}
+          <span class="spg-bar-val">{drag !== null ? <span class="spg-bar-drag" data-testid="bar-drag-value">{t('bars.dragTo', { p: pct(drag) })}</span> : pct(final)}</span>
+          {!kept && <span class="spg-sr"> {t('bars.cutBy')} </span>}
           {kept && badge && <span class="spg-sr"> </span>}
           <span class={`spg-bar-cut spg-cut-${cutName}`}>{badge}</span>
           {also && <span class="spg-sr">{also}</span>}
@@ -285,15 +295,15 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
         data-raw={String(other.raw)}
         data-kept={other.kept > 0 ? 'true' : 'false'}
       >
-        <div class="spg-bar-btn" title={`${other.count} other tokens (${other.kept} of them kept) — model ${pct(other.raw)}, final ${pct(other.final)}`}>
-          <span class="spg-bar-tok">other</span>
+        <div class="spg-bar-btn" title={t('bars.otherTitle', { count: other.count, kept: other.kept, raw: pct(other.raw), final: pct(other.final) })}>
+          <span class="spg-bar-tok">{t('bars.other')}</span>
           <span class="spg-bar-track">
             <span class="spg-bar-ghost" style={lengthStyle(other.raw)} />
             <span class="spg-bar-fill" style={lengthStyle(other.final)} />
-            {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ left: width(freq) }} />}
+            {freq > 0 && <span class="spg-tick" data-testid="sample-tick" data-freq={String(freq)} style={{ '--at': width(freq) }} />}
           </span>
           <span class="spg-bar-val">{pct(other.final)}</span>
-          <span class="spg-bar-cut">{other.count.toLocaleString('en')} tokens · {other.kept.toLocaleString('en')} kept</span>
+          <span class="spg-bar-cut">{t('bars.otherCount', { count: other.count, kept: other.kept })}</span>
         </div>
       </div>,
     );
@@ -301,9 +311,9 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
 
   return (
     <>
-      <p class="spg-sr" id={summaryId} data-testid="bars-summary">{distributionText(summary)}</p>
+      <p class="spg-sr" id={summaryId} data-testid="bars-summary">{distributionText(summary, 5, i18n)}</p>
       <div
-        class="spg-bars" data-testid="prob-bars" data-full={summary.full ? 'true' : 'false'} data-scale={scale} role="list" aria-label={label}
+        class="spg-bars" data-testid="prob-bars" data-full={summary.full ? 'true' : 'false'} data-scale={scale} role="list" aria-label={name}
         aria-describedby={summaryId} ref={listRef} onKeyDown={onKeyDown} onFocusIn={onFocusIn} onFocusOut={onFocusOut}
       >
         {rows}

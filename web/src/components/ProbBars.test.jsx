@@ -106,7 +106,7 @@ describe('ProbBars', () => {
     render(<ProbBars summary={sum} samples={{ freq, otherFreq: 0 }} />);
     const ticks = screen.getAllByTestId('sample-tick');
     expect(ticks.map((t) => Number(t.dataset.freq))).toEqual([0.6, 0.3, 0.1]);
-    expect(ticks[0].style.left).toBe('60%');
+    expect(ticks[0].style.getPropertyValue('--at')).toBe('60%');
   });
 
   it('reports a click on a bar as that token, and moves between bars with the arrow keys', () => {

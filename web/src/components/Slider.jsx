@@ -6,6 +6,7 @@
  * range input's.
  */
 import { clampParam } from '../app/params.js';
+import { useI18n } from './I18n.jsx';
 
 /**
  * @param {{
@@ -16,7 +17,8 @@ import { clampParam } from '../app/params.js';
  *   note: said instead of the hint (why a disabled slider does not apply)
  */
 export function Slider({ id, spec, value, max = spec.max, vocab, onChange, disabled = false, note = '' }) {
-  const text = spec.format(value, vocab);
+  const i18n = useI18n();
+  const text = spec.format(value, vocab, i18n);
   const onInput = (/** @type {Event} */ e) => {
     const input = /** @type {HTMLInputElement} */ (e.currentTarget);
     onChange(clampParam(spec, Number(input.value), max));
@@ -24,7 +26,7 @@ export function Slider({ id, spec, value, max = spec.max, vocab, onChange, disab
   return (
     <div class={`spg-slider${disabled ? ' is-disabled' : ''}`} data-param={spec.key}>
       <div class="spg-slider-head">
-        <label for={id}>{spec.label}</label>
+        <label for={id}>{i18n.t(`param.${spec.key}.label`)}</label>
         <output for={id} data-testid={`value-${spec.key}`}>{text}</output>
       </div>
       <input
@@ -40,7 +42,7 @@ export function Slider({ id, spec, value, max = spec.max, vocab, onChange, disab
         disabled={disabled}
         onInput={onInput}
       />
-      <small id={`${id}-hint`} class="spg-hint" data-testid={note ? `why-${spec.key}` : undefined}>{note || spec.hint}</small>
+      <small id={`${id}-hint`} class="spg-hint" data-testid={note ? `why-${spec.key}` : undefined}>{note || i18n.t(`param.${spec.key}.doc`)}</small>
     </div>
   );
 }

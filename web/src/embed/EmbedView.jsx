@@ -9,6 +9,7 @@
 import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
 import { ComparePanel } from '../components/CompareView.jsx';
 import { Bars, Notices, Nucleus, Output, StatusLine, Transport } from '../components/Playground.jsx';
+import { I18nContext, langTag, useI18n } from '../components/I18n.jsx';
 import { KVPicture } from '../components/KVPicture.jsx';
 import { SLIDERS } from './attrs.js';
 
@@ -22,6 +23,21 @@ const sliderKeys = (controls) => controls.filter((c) => c in SLIDERS).map((c) =>
  * @param {{app: import('../app/app.js').App, config: import('@preact/signals').Signal<ViewConfig>}} props
  */
 export function EmbedView({ app, config }) {
+  const i18n = app.language.i18n.value;
+  return (
+    <I18nContext.Provider value={i18n}>
+      <div class="spg-lang-root" lang={langTag(i18n)} dir={i18n.dir}>
+        <EmbedParts app={app} config={config} />
+      </div>
+    </I18nContext.Provider>
+  );
+}
+
+/**
+ * @param {{app: import('../app/app.js').App, config: import('@preact/signals').Signal<ViewConfig>}} props
+ */
+function EmbedParts({ app, config }) {
+  const { t } = useI18n();
   const { controls, transport, parts } = config.value;
   if (parts[0] === 'compare') return <EmbedCompare app={app} controls={controls} transport={transport} />;
   const panel = app.main;
@@ -43,23 +59,23 @@ export function EmbedView({ app, config }) {
         <div class="spg-embed-main">
           {transport && <Transport panel={panel} />}
           {parts.includes('text') && (
-            <section class="spg-card spg-text" aria-label="Text">
+            <section class="spg-card spg-text" aria-label={t('text.heading')}>
               <Output panel={panel} />
             </section>
           )}
           <StatusLine panel={panel} />
           {parts.includes('bars') && panel.strategy.value !== 'beam' && (
-            <section class="spg-card spg-dist" aria-label="Next-token probabilities">
+            <section class="spg-card spg-dist" aria-label={t('bars.label')}>
               <Bars panel={panel} />
             </section>
           )}
           {parts.includes('kv') && (
-            <section class="spg-card spg-kv-card" aria-label="KV cache">
+            <section class="spg-card spg-kv-card" aria-label={t('kv.heading')}>
               <KVPicture panel={panel} />
             </section>
           )}
           {parts.includes('nucleus') && panel.strategy.value !== 'beam' && (
-            <section class="spg-card spg-nuc" aria-label="Nucleus">
+            <section class="spg-card spg-nuc" aria-label={t('nucleus.heading')}>
               <Nucleus panel={panel} uid={uid} />
             </section>
           )}
@@ -75,6 +91,7 @@ export function EmbedView({ app, config }) {
  * @param {{app: import('../app/app.js').App, controls: string[], transport: boolean}} props
  */
 function EmbedCompare({ app, controls, transport }) {
+  const { t } = useI18n();
   const compare = app.compare;
   const panels = compare.panels.value;
   const keys = sliderKeys(controls);
@@ -89,7 +106,7 @@ function EmbedCompare({ app, controls, transport }) {
           {controls.includes('seed') && <SeedField panel={/** @type {any} */ (compare)} uid={uid} />}
         </div>
       )}
-      {transport && <Transport panel={compare} label="All panels" />}
+      {transport && <Transport panel={compare} label={t('compare.all')} />}
       <div class={`spg-embed-cpanels is-${panels.length}`}>
         {panels.map((p, i) => <ComparePanel key={p.session} compare={compare} panel={p} index={i} sliders={keys} />)}
       </div>

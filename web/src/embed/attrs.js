@@ -18,8 +18,9 @@
  *   view         text, bars, nucleus, kv (a comma list; default text,bars), or
  *                compare (2-4 panels, `panels` as in a compare link)
  *   strategy, beams, length-penalty, draft, speculate, regex, grammar,
- *   ban, logit-bias, dry-sequence-breakers, forced, changes, click, scale, panels, theme: as the URL hash keys
- *   of the same names.
+ *   ban, logit-bias, dry-sequence-breakers, forced, changes, click, scale, panels, theme, lang: as the URL hash keys
+ *   of the same names (lang: without it, the element speaks its page's
+ *   language when it is one of the playground's, else the browser's).
  *
  * Sliders' values outside their range are clamped; any other bad value
  * falls back to its default; each says so in a notice in the element.
@@ -27,6 +28,7 @@
 import { defaultState, parseHash, serializeHash } from '../app/hash.js';
 import { PARAM_SPECS, SPEC } from '../app/params.js';
 import { BUILTIN_MODELS, HANDMADE_ID, isHandmadeSpec } from '../app/panel.js';
+import { msg } from '../i18n/index.js';
 
 /** slider attribute (the CLI's flag) -> the engine's setting: every
  * parameter of the engine's registry */
@@ -38,7 +40,7 @@ export const VIEW_PARTS = ['text', 'bars', 'nucleus', 'kv'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
-  'regex', 'grammar', 'ban', 'logit-bias', 'dry-sequence-breakers', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme', 'edits'];
+  'regex', 'grammar', 'ban', 'logit-bias', 'dry-sequence-breakers', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme', 'edits', 'lang'];
 export const ATTRIBUTES = ['model', 'tokenizer', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];
 
 const kebab = (/** @type {string} */ key) => key.replaceAll('_', '-');
@@ -58,7 +60,7 @@ const snake = (/** @type {string} */ name) => name.replaceAll('-', '_');
  * @property {string[]} controls  what to show of CONTROLS
  * @property {boolean} transport  Step / Play / Reset
  * @property {string[]} parts     the view's parts (VIEW_PARTS), or ['compare']
- * @property {string[]} notices
+ * @property {import('../i18n/index.js').Msg[]} notices
  */
 
 /**
@@ -76,7 +78,7 @@ export function parseAttributes(get, base) {
   }
   const view = (get('view') ?? '').trim().toLowerCase();
   if (view === 'compare') search.set('view', 'compare');
-  const { state, notices } = parseHash(search.toString(), { from: '', name: kebab });
+  const { state, notices } = parseHash(search.toString(), { source: 'element', name: kebab });
 
   // the sliders: a number out of range is clamped
   for (const [name, key] of Object.entries(SLIDERS)) {
@@ -85,12 +87,14 @@ export function parseAttributes(get, base) {
     const spec = SPEC[key];
     const v = raw.trim() === '' ? NaN : Number(raw);
     if (!Number.isFinite(v)) {
-      notices.push(`Ignored ${name}=${JSON.stringify(raw)}: ${spec.label} must be a number; using ${spec.def}.`);
+      notices.push(msg('notice.ignored', { name, value: JSON.stringify(raw), why: msg('why.number', { name: msg(`param.${key}.label`) }), def: String(spec.def) }));
       continue;
     }
     let c = Math.min(spec.max, Math.max(spec.min, v));
     if (key === 'top_k') c = Math.round(c);
-    if (c !== v) notices.push(`${name}=${JSON.stringify(raw)} is outside ${spec.min} to ${spec.max}${key === 'top_k' ? ' or not whole' : ''}: using ${c}.`);
+    if (c !== v) {
+      notices.push(msg(key === 'top_k' ? 'notice.clampedWhole' : 'notice.clamped', { name, value: JSON.stringify(raw), min: String(spec.min), max: String(spec.max), used: String(c) }));
+    }
     /** @type {any} */ (state.params)[key] = c;
   }
 
@@ -105,7 +109,7 @@ export function parseAttributes(get, base) {
   if (rawControls !== null) {
     const names = rawControls.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
     const unknown = names.filter((n) => n !== 'all' && !CONTROLS.includes(n));
-    if (unknown.length) notices.push(`Ignored controls ${unknown.map((n) => JSON.stringify(n)).join(', ')}: the controls are ${CONTROLS.join(', ')} (or all).`);
+    if (unknown.length) notices.push(msg('notice.controls', { names: unknown.map((n) => JSON.stringify(n)).join(', '), list: CONTROLS.join(', ') }));
     controls = names.includes('all') ? CONTROLS : CONTROLS.filter((n) => names.includes(n));
     transport = rawControls.trim() !== '';
   }
@@ -118,8 +122,8 @@ export function parseAttributes(get, base) {
     if (known.length) parts = known;
     if (unknown.length || !known.length) {
       // say exactly what is shown instead
-      const what = unknown.length && known.length ? unknown.map((n) => JSON.stringify(n)).join(', ') + ' in ' : '';
-      notices.push(`Ignored ${what}view=${JSON.stringify(get('view'))}: the view is a list of ${VIEW_PARTS.join(', ')}, or compare; showing ${parts.join(',')}.`);
+      const vars = { names: unknown.map((n) => JSON.stringify(n)).join(', '), value: JSON.stringify(get('view')), list: VIEW_PARTS.join(', '), shown: parts.join(',') };
+      notices.push(msg(unknown.length && known.length ? 'notice.viewParts' : 'notice.view', vars));
     }
   }
   return { state, model, controls, transport, parts, notices };
@@ -127,18 +131,18 @@ export function parseAttributes(get, base) {
 
 /**
  * @param {string | null} raw @param {string | null} tokenizer @param {string} base
- * @param {string[]} notices
+ * @param {import('../i18n/index.js').Msg[]} notices
  * @returns {ModelChoice}
  */
 export function modelChoice(raw, tokenizer, base, notices) {
   const name = (raw ?? '').trim();
   if (isHandmadeSpec(name)) {
     // one Worker for every hand-made element of the page; the engine checks the spec
-    if (tokenizer !== null) notices.push('Ignored tokenizer: a hand-made model has its labels.');
+    if (tokenizer !== null) notices.push(msg('notice.handmadeTokenizer'));
     return { id: HANDMADE_ID, key: HANDMADE_ID, entry: { id: HANDMADE_ID, name: 'Hand-made', builtin: false, handmade: name } };
   }
   if (!name || BUILTIN_MODELS.some((m) => m.id === name)) {
-    if (tokenizer !== null) notices.push('Ignored tokenizer: it goes with a model given by its URL.');
+    if (tokenizer !== null) notices.push(msg('notice.tokenizer'));
     const id = name || 'bigram';
     return { id, key: id, entry: null };
   }
@@ -154,7 +158,7 @@ export function modelChoice(raw, tokenizer, base, notices) {
   }
   const ok = (/** @type {URL | null} */ u) => !!u && ['http:', 'https:', 'blob:', 'data:'].includes(u.protocol);
   if (!url || !ok(url) || (tok && !ok(tok))) {
-    notices.push(`Ignored model=${JSON.stringify(raw)}: the model is bigram, transformer, a hand-made logits:… or probs:… list, or the URL of a llama2.c .bin file; using bigram.`);
+    notices.push(msg('notice.model', { value: JSON.stringify(raw) }));
     return { id: 'bigram', key: 'bigram', entry: null };
   }
   const id = `url:${url.href}${tok ? ` ${tok.href}` : ''}`;
@@ -199,17 +203,17 @@ export function controlsFor(state) {
  * controls in use (controlsFor).
  * @param {import('../app/hash.js').HashState} state
  * @param {string} src  embed.js's URL (a path on the playground's site)
- * @returns {{code: string, notes: string[]}}
+ * @returns {{code: string, notes: import('../i18n/index.js').Msg[]}}
  */
 export function embedCode(state, src) {
   const notes = [];
   let s = state;
   if (state.model === 'file') {
-    notes.push('A model loaded from a file cannot go into the code: put the .bin file on your site and set model="its URL" (and tokenizer="…").');
+    notes.push(msg('embed.fileModel'));
     s = { ...state, model: defaultState().model };
   }
   if (state.model === 'text') {
-    notes.push('A model trained on your own text cannot go into the code (the text stays in your browser); the element uses bigram.');
+    notes.push(msg('embed.noTextModel'));
     s = { ...state, model: defaultState().model, edits: [] };
   }
   const attrs = [...attributesFor(s), ['controls', controlsFor(s).join(',')]].map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');

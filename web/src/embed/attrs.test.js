@@ -6,11 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { defaultState, parseHash } from '../app/hash.js';
 import { defaultPanelSpec } from '../app/lab.js';
 import { PARAM_SPECS, defaultParams } from '../app/params.js';
+import { LANGUAGES } from '../i18n/index.js';
 import { ATTRIBUTES, DEFAULT_CONTROLS, DEFAULT_VIEW, embedCode, parseAttributes } from './attrs.js';
 
 const PAGE = 'https://lessons.example/course/temp.html';
 /** parses a tag's attributes given as an object */
-const parse = (attrs) => parseAttributes((name) => (Object.hasOwn(attrs, name) ? attrs[name] : null), PAGE);
+const parse = (attrs) => {
+  const c = parseAttributes((name) => (Object.hasOwn(attrs, name) ? attrs[name] : null), PAGE);
+  return { ...c, notices: c.notices.map(String) }; // the notices in English
+};
 
 /** the attributes of the element in an embed code */
 function attrsOf(code) {
@@ -41,6 +45,17 @@ describe('parseAttributes', () => {
     expect(c.model.key).toBe('transformer');
     expect(c.state.params).toEqual({ ...defaultParams(), temperature: 0.7, top_k: 40, top_p: 0.9, min_p: 0.05, repetition_penalty: 1.3 });
     expect(c.state).toMatchObject({ seed: '7', prompt: 'And God', steps: 20, speed: 30 });
+  });
+
+  it('lang chooses the element\'s language (any tag of one the playground has); another is a notice', () => {
+    expect(parse({ lang: 'zh' }).state.lang).toBe('zh');
+    expect(parse({ lang: 'es-MX' }).state.lang).toBe('es');
+    expect(parse({}).state.lang).toBe('');
+    const bad = parse({ lang: 'fr' });
+    expect(bad.state.lang).toBe('');
+    expect(bad.notices).toEqual([`Ignored lang="fr": the language is one of ${LANGUAGES.map((l) => l.code).join(', ')}, en-XA; using the browser's.`]);
+    // and "Copy embed code" writes the language chosen on the page
+    expect(embedCode({ ...defaultState(), lang: 'de' }, 'https://site.example/playground/embed.js').code).toContain(' lang="de"');
   });
 
   it('clamps sliders out of range, and falls back to the default for what is not a number, with notices', () => {
@@ -132,7 +147,8 @@ describe('embedCode', () => {
   });
 
   it('a model from a file cannot be embedded: the code says so and uses the bigram', () => {
-    const { code, notes } = embedCode({ ...defaultState(), model: 'file' }, SRC);
+    const { code, notes: said } = embedCode({ ...defaultState(), model: 'file' }, SRC);
+    const notes = said.map(String);
     expect(code).toContain('model="bigram"');
     expect(notes[0]).toMatch(/cannot go into the code/);
   });

@@ -21,6 +21,7 @@ import embedCss from './embed.css?inline';
 import { EmbedView } from './EmbedView.jsx';
 import { watchEvents } from './events.js';
 import { acquireClient, releaseClient } from './registry.js';
+import { browserLanguage, msg, normalizeLang } from '../i18n/index.js';
 import './question.js'; // defines <sampler-question>
 
 export const TAG = 'sampler-playground';
@@ -50,8 +51,8 @@ function adoptStyles(/** @type {ShadowRoot} */ root) {
 
 let count = 0;
 
-/** the settings that only re-warp the next token (the text stays) */
-const withoutParams = (/** @type {import('../app/hash.js').HashState} */ s) => JSON.stringify({ ...s, params: null, speed: null });
+/** the settings that only re-warp the next token or change the words (the text stays) */
+const withoutParams = (/** @type {import('../app/hash.js').HashState} */ s) => JSON.stringify({ ...s, params: null, speed: null, lang: null });
 
 export class SamplerPlayground extends HTMLElement {
   static get observedAttributes() {
@@ -109,10 +110,10 @@ export class SamplerPlayground extends HTMLElement {
   }
 
   fail(/** @type {unknown} */ err) {
-    const message = `The playground ran into a problem: ${/** @type {Error} */ (err)?.message || String(err)}`;
+    const message = msg('notice.problem', {}, `The playground ran into a problem: ${/** @type {Error} */ (err)?.message || String(err)}`);
     const target = this.app ? (this.app.view.value === 'compare' ? this.app.compare : this.app.main) : null;
     if (target) target.notices.value = [...target.notices.value, message];
-    else this.mount.textContent = message;
+    else this.mount.textContent = message.detail; // no app (nor language) yet: the English line
   }
 
   read() {
@@ -125,7 +126,9 @@ export class SamplerPlayground extends HTMLElement {
     this.modelKey = config.model.key;
     const client = acquireClient(config.model.key);
     const models = config.model.entry ? [...BUILTIN_MODELS, config.model.entry] : BUILTIN_MODELS;
-    const app = createApp(client, { session: this.sid, models });
+    // without a lang attribute: its lesson page's language when it is one of ours, else the browser's
+    const fallbackLanguage = () => normalizeLang(this.parentElement?.closest('[lang]')?.getAttribute('lang')) || browserLanguage();
+    const app = createApp(client, { session: this.sid, models, fallbackLanguage });
     this.app = app;
     /** the page hears of tokens and settings (events.js) */
     this.unwatch = watchEvents(app, this);
@@ -162,6 +165,7 @@ export class SamplerPlayground extends HTMLElement {
       // the sliders and the speed: the text stays, the next token re-warps
       const target = s.view === 'compare' ? app.compare : app.main;
       target.speed.value = s.speed;
+      if ((s.lang ?? '') !== app.language.chosen.value) app.language.choose(s.lang ?? '');
       if (s.view !== 'compare') {
         app.main.setParams(s.params);
         app.main.notices.value = config.notices;

@@ -29,31 +29,33 @@
  * for=             the id of the <sampler-playground> "Show me" sets up;
  *                  without it, the next one on the page (else the last
  *                  one before the question).
+ * lang=            the language of its words (as the playground's); without
+ *                  it, its lesson page's when the playground has it, else
+ *                  the browser's.
  *
  * It sends `sampler-question-answered` (bubbling, composed) with detail
  * {ask, answer, value, correct, digits} after each check.
  */
 import { parseAttributes, SLIDERS } from './attrs.js';
 import { acquireClient, releaseClient } from './registry.js';
+import { errorMsg } from '../app/errors.js';
+import { browserLanguage, createI18n, english, isMsg, loadLanguage, msg, normalizeLang } from '../i18n/index.js';
+
+/**
+ * An error that says itself in the learner's language (its message is
+ * the English).
+ * @param {string} key @param {Record<string, unknown>} [vars]
+ */
+function said(key, vars = {}) {
+  const m = msg(key, vars);
+  return Object.assign(new Error(String(m)), { said: m });
+}
 
 export const QUESTION_TAG = 'sampler-question';
 export const ANSWERED_EVENT = 'sampler-question-answered';
 
-/** every user-visible string of the element */
-const T = {
-  answer: 'Your answer',
-  check: 'Check',
-  showMe: 'Show me',
-  computing: 'The engine is computing the answer…',
-  right: (/** @type {string} */ v) => `Right: the engine computes ${v}.`,
-  wrong: (/** @type {string} */ v) => `Not quite: the engine computes ${v}.`,
-  notNumber: 'Type a number (e.g. 0.87, 87% or 3).',
-  noPlayground: 'There is no <sampler-playground> on this page to show it in.',
-  badAsk: (/** @type {string} */ a) => `This question's ask="${a}" is not one of p1, p2, …, p:LABEL, nucleus, kept-mass, entropy, entropy-raw, cut:STAGE, kv-ratio.`,
-};
-
 /** the attributes besides the sampler settings */
-const OWN = ['ask', 'digits', 'logits', 'probs', 'model', 'length', 'for', 'prompt'];
+const OWN = ['ask', 'digits', 'logits', 'probs', 'model', 'length', 'for', 'prompt', 'lang'];
 
 /** @typedef {{kind: 'rank', n: number} | {kind: 'label', label: string} | {kind: 'nucleus' | 'kept-mass' | 'entropy' | 'entropy-raw' | 'kv-ratio'} | {kind: 'cut', stage: string}} Ask */
 
@@ -115,25 +117,25 @@ export async function computeAnswer(client, q) {
   else await client.request('loadModel', { model: modelId, builtin: q.model });
   if (q.ask.kind === 'kv-ratio') {
     const c = await client.request('modelCost', { model: modelId, n: q.length });
-    if (!(c.flops > 0)) throw new Error('kv-ratio needs a transformer (model="transformer"): a bigram has no KV cache.');
+    if (!(c.flops > 0)) throw said('question.kvNeedsTransformer');
     return c.flopsNoCache / c.flops;
   }
   await client.request('openSession', { session: q.id, model: modelId });
   try {
     const a = await client.request('start', { session: q.id, prompt: q.prompt, seed: 0, params: q.params });
     const s = a.next;
-    if (!s) throw new Error(a.status?.message || 'no distribution');
+    if (!s) throw Object.assign(new Error(a.status?.message || 'no distribution'), { said: msg('question.noDistribution', {}, a.status?.message ?? '') });
     const ask = q.ask;
     switch (ask.kind) {
       case 'rank': {
         // the final probabilities in the engine's rank order
         const finals = Array.from(s.final).sort((x, y) => y - x);
-        if (ask.n > finals.length) throw new Error(`p${ask.n}: the model has ${finals.length} tokens`);
+        if (ask.n > finals.length) throw said('question.rankPast', { n: ask.n, count: finals.length });
         return finals[ask.n - 1];
       }
       case 'label': {
         const i = s.pieces.indexOf(ask.label);
-        if (i < 0) throw new Error(`p:${ask.label}: no token is labelled "${ask.label}"`);
+        if (i < 0) throw said('question.noLabel', { label: ask.label });
         return s.final[i];
       }
       case 'nucleus': return s.nKept;
@@ -141,7 +143,7 @@ export async function computeAnswer(client, q) {
       case 'entropy': return s.entropyBits;
       case 'entropy-raw': return s.entropyRawBits;
       case 'cut': return s.cuts.find((/** @type {{stage: string}} */ c) => c.stage === ask.stage)?.cut ?? 0;
-      default: throw new Error('unknown question');
+      default: throw said('question.unknown');
     }
   } finally {
     await client.request('closeSession', { session: q.id }).catch(() => {});
@@ -188,13 +190,10 @@ export class SamplerQuestion extends HTMLElement {
     </div>`;
     const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (this.root.querySelector(`[data-testid="${id}"]`));
     this.input = /** @type {HTMLInputElement} */ ($('question-answer'));
-    this.input.setAttribute('aria-label', T.answer);
     this.result = $('question-result');
     this.error = $('question-error');
     this.checkButton = /** @type {HTMLButtonElement} */ ($('question-check'));
-    this.checkButton.textContent = T.check;
     this.showButton = /** @type {HTMLButtonElement} */ ($('question-show'));
-    this.showButton.textContent = T.showMe;
     $('question-form').addEventListener('submit', (e) => {
       e.preventDefault();
       this.check();
@@ -203,6 +202,53 @@ export class SamplerQuestion extends HTMLElement {
     /** @type {Promise<number> | null} the engine's value, once asked */
     this.value = null;
     this.clientKey = '';
+    /** the words, in the question's language (English until its catalogue is here) */
+    this.i18n = english();
+    /** what the result and error lines say, kept to say again in another language */
+    /** @type {{result: import('../i18n/index.js').Text | ((i18n: import('../i18n/index.js').I18n) => string), error: import('../i18n/index.js').Text}} */
+    this.said = { result: '', error: '' };
+    this.words();
+  }
+
+  static get observedAttributes() {
+    return ['lang'];
+  }
+
+  attributeChangedCallback() {
+    if (this.isConnected) this.useLanguage();
+  }
+
+  /**
+   * The question's language: its lang attribute, else its lesson page's
+   * (when one of the playground's), else the browser's.
+   */
+  useLanguage() {
+    const code = normalizeLang(this.getAttribute('lang')) || normalizeLang(this.parentElement?.closest('[lang]')?.getAttribute('lang')) || browserLanguage();
+    loadLanguage(code).then(() => {
+      this.i18n = createI18n(code);
+      this.words();
+    }, () => { /* offline: the words stay as they are */ });
+  }
+
+  /** Writes the words (again, after a change of language). */
+  words() {
+    const i18n = this.i18n;
+    this.input.setAttribute('aria-label', i18n.t('question.answer'));
+    this.checkButton.textContent = i18n.t('question.check');
+    this.showButton.textContent = i18n.t('question.showMe');
+    /** @type {HTMLElement} */ (this.root.querySelector('.q')).dir = i18n.dir;
+    const r = this.said.result;
+    this.result.textContent = typeof r === 'function' ? r(i18n) : i18n.text(r);
+    this.error.textContent = [i18n.text(this.said.error), ...i18n.details(isMsg(this.said.error) ? this.said.error : null)].filter(Boolean).join(' — ');
+  }
+
+  /**
+   * Says a result or an error (a message: said again when the language changes).
+   * @param {'result' | 'error'} where @param {any} what  a text, a message, or (a result) a function of the language
+   */
+  say(where, what) {
+    this.said[where] = what;
+    this.words();
   }
 
   /** the attribute, or null @param {string} name */
@@ -226,6 +272,7 @@ export class SamplerQuestion extends HTMLElement {
 
   connectedCallback() {
     this.value = null;
+    this.useLanguage();
   }
 
   disconnectedCallback() {
@@ -238,7 +285,7 @@ export class SamplerQuestion extends HTMLElement {
   engineValue() {
     if (!this.value) {
       const q = this.question();
-      if (!q.ask) return Promise.reject(new Error(T.badAsk(this.attr('ask') ?? '')));
+      if (!q.ask) return Promise.reject(said('question.badAsk', { ask: this.attr('ask') ?? '' }));
       const key = /^(logits|probs):/.test(q.model) ? 'handmade' : q.model;
       if (this.clientKey !== key) {
         if (this.clientKey) releaseClient(this.clientKey);
@@ -256,24 +303,23 @@ export class SamplerQuestion extends HTMLElement {
     const answer = readAnswer(this.input.value);
     this.error.hidden = true;
     if (Number.isNaN(answer)) {
-      this.result.textContent = T.notNumber;
+      this.say('result', msg('question.notNumber'));
       this.result.removeAttribute('data-correct');
       return;
     }
-    this.result.textContent = T.computing;
+    this.say('result', msg('question.computing'));
     let value;
     try {
       value = await this.engineValue();
     } catch (err) {
-      this.result.textContent = '';
-      this.error.textContent = /** @type {Error} */ (err).message;
+      this.say('result', '');
+      this.say('error', /** @type {any} */ (err)?.said ?? errorMsg('engine', err));
       this.error.hidden = false;
       this.value = null;
       return;
     }
     const correct = matches(answer, value, q.digits);
-    const shown = value.toFixed(q.digits);
-    this.result.textContent = correct ? T.right(shown) : T.wrong(shown);
+    this.say('result', (/** @type {import('../i18n/index.js').I18n} */ i18n) => i18n.t(correct ? 'question.right' : 'question.wrong', { value: i18n.fixed(value, q.digits) }));
     this.result.dataset.correct = String(correct);
     this.result.dataset.value = String(value);
     this.dispatchEvent(new CustomEvent(ANSWERED_EVENT, {
@@ -296,7 +342,7 @@ export class SamplerQuestion extends HTMLElement {
     const el = this.target();
     this.error.hidden = true;
     if (!el) {
-      this.error.textContent = T.noPlayground;
+      this.say('error', msg('question.noPlayground'));
       this.error.hidden = false;
       return;
     }

@@ -46,11 +46,11 @@ let count = 0;
  */
 export async function createSession({ model = 'bigram', tokenizer, prompt = '', seed = 42, params = {}, onProgress } = {}) {
   if (typeof model !== 'string') throw new TypeError('createSession: model must be a string (bigram, transformer or a URL)');
-  /** @type {string[]} */
+  /** @type {import('../i18n/index.js').Msg[]} */
   const problems = [];
   const base = typeof document !== 'undefined' ? document.baseURI : String(globalThis.location ?? '');
   const choice = modelChoice(model, tokenizer ?? null, base, problems);
-  if (problems.some((p) => p.startsWith('Ignored model'))) {
+  if (problems.some((p) => p.key === 'notice.model')) {
     throw new RangeError(`createSession: model ${JSON.stringify(model)} is not bigram, transformer or the URL of a llama2.c .bin file`);
   }
   if (problems.length) throw new RangeError('createSession: a tokenizer goes with a model given by its URL');

@@ -53,7 +53,7 @@ export async function beamStart(host, { session: sid, prompt, width, lengthPenal
     throw err;
   }
   host.dropLab(s);
-  s.beam = { search, replay, expansions: 0, message: '', width, lengthPenalty, constrained: !!constraint, steps: [], stepsKey: '' };
+  s.beam = { search, replay, expansions: 0, message: '', reason: undefined, width, lengthPenalty, constrained: !!constraint, steps: [], stepsKey: '' };
   return beamRun(host, s, params, steps, schedule);
 }
 
@@ -73,13 +73,15 @@ export function beamStep(host, { session: sid, params, count = 1 }) {
  */
 function beamRun(host, s, params, count, schedule) {
   const b = /** @type {NonNullable<SessionEntry['beam']>} */ (s.beam);
+  const ended = () => { b.message = 'Every beam has ended its text.'; b.reason = 'beams'; };
   for (let i = 0; i < count && !b.message; i++) {
     if (b.expansions >= host.maxTokens) {
       b.message = `Stopped after ${host.maxTokens} tokens. Reset to start again.`;
+      b.reason = 'limit';
       break;
     }
     if (b.search.live === 0) {
-      b.message = 'Every beam has ended its text.';
+      ended();
       break;
     }
     try {
@@ -87,10 +89,14 @@ function beamRun(host, s, params, count, schedule) {
       b.expansions++;
     } catch (err) {
       if (!(err instanceof EngineError && err.code === 4)) throw err;
-      b.message = /every hypothesis/.test(err.message) ? 'Every beam has ended its text.' : `${err.message}. Reset to start again.`;
+      if (/every hypothesis/.test(err.message)) ended();
+      else {
+        b.message = `${err.message}. Reset to start again.`;
+        b.reason = 'engine';
+      }
     }
   }
-  if (!b.message && b.search.live === 0) b.message = 'Every beam has ended its text.';
+  if (!b.message && b.search.live === 0) ended();
   const hyps = b.search.hypotheses();
   const nPrompt = b.replay.nPrompt;
   // the text: the best hypothesis (under a constraint, the best complete one)
@@ -126,7 +132,10 @@ function beamRun(host, s, params, count, schedule) {
     expansions: b.expansions,
     width: b.width,
     lengthPenalty: b.lengthPenalty,
-    status: { nGenerated: best ? best.tokens.length - nPrompt : 0, ready: !b.message, finished: !!best?.finished, message: b.message },
+    status: {
+      nGenerated: best ? best.tokens.length - nPrompt : 0, ready: !b.message, finished: !!best?.finished, message: b.message,
+      ...(b.reason ? { reason: b.reason } : {}), ...(b.reason === 'limit' ? { n: host.maxTokens } : {}),
+    },
     lab: { metrics: b.replay.metrics(), counters: null, costs: [], statsFrom: 0, stats: b.replay.stats() },
   };
 }

@@ -28,14 +28,15 @@ export class EngineClient {
       this.pending.delete(id);
       if (ok) p.resolve(result);
       else {
-        const err = new Error(error.message);
+        // the engine's code, or the Worker's reason and its values (host.js WorkerError)
+        const err = Object.assign(new Error(error.message), { code: error.code, reason: error.reason, vars: error.vars, part: error.part });
         err.name = error.name;
         p.reject(err);
       }
     };
     worker.onerror = (event) => {
       event.preventDefault?.();
-      const err = new Error(`the engine worker failed: ${event.message || 'could not start'}`);
+      const err = Object.assign(new Error(`the engine worker failed: ${event.message || 'could not start'}`), { reason: 'worker' });
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
       this.failed = err;
@@ -61,7 +62,7 @@ export class EngineClient {
   /** Stops the Worker; what was pending fails. */
   terminate() {
     this.worker.terminate();
-    const err = new Error('the engine worker was stopped');
+    const err = Object.assign(new Error('the engine worker was stopped'), { reason: 'worker' });
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
     this.failed = err;

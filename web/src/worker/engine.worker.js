@@ -7,7 +7,7 @@
  * loads, progress messages {id, progress: {loaded, total}} come first.
  */
 import { loadEngineBrowser, MODEL_URLS, requestedFlavor, WASM_URLS } from '../engine/browser.js';
-import { EngineHost } from './host.js';
+import { EngineHost, errorOf } from './host.js';
 
 /**
  * Where the engine's files are: next to this script, unless its URL's
@@ -77,8 +77,7 @@ self.onmessage = (/** @type {MessageEvent} */ event) => {
       const result = await host.handle(op, args, { progress });
       self.postMessage({ id, ok: true, result });
     } catch (err) {
-      const e = /** @type {Error} */ (err);
-      self.postMessage({ id, ok: false, error: { name: e?.name || 'Error', message: e?.message || String(err) } });
+      self.postMessage({ id, ok: false, error: errorOf(err) });
     }
   });
 };

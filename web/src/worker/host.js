@@ -7,8 +7,11 @@
  *
  * Protocol (see worker/client.js for the page's side): a request is
  * {id, op, args}; the answer {id, ok: true, result} or {id, ok: false,
- * error: {name, message}}.  Models and sessions have string ids chosen by
- * the page, so several panels (sessions) can share one model.
+ * error: {name, message, code?, reason?, vars?, part?}} (WorkerError: the
+ * engine's error code, or the Worker's own reason with its values, and
+ * which file of a model failed — so the page can say it in the learner's
+ * language).  Models and sessions have string ids chosen by the page, so
+ * several panels (sessions) can share one model.
  *
  *   hello                                  -> {backend}
  *   loadModel {model, builtin? | bytes, tokenizerBytes? | url, tokenizerUrl? | handmade | text,
@@ -157,9 +160,56 @@ export { CONSTRAINT_BUDGET, MAX_TOKENS };
  * @property {number} nGenerated
  * @property {boolean} ready   another token can be generated
  * @property {boolean} finished  the model emitted its end-of-text token
- * @property {string} message  why not ready ('' when ready)
+ * @property {string} message  why not ready ('' when ready), in English
+ * @property {StopReason} [reason]  why not ready, for the page to say in its language
+ * @property {number} [n]  the number the reason names (the context's size, the most tokens)
  * @property {boolean} [fault]  the message is the engine's: the model's output is not finite
  */
+
+/**
+ * Why no token can follow: the text matches its constraint and nothing
+ * more could follow (complete), the model emitted its end-of-text token
+ * (end), the context is full (context, n tokens), the most tokens a text
+ * may have (limit, n), every beam ended (beams), the engine's own stop
+ * (engine: its message says why) or a model whose output is not finite
+ * (fault: the engine's message).
+ * @typedef {'complete' | 'end' | 'context' | 'limit' | 'beams' | 'engine' | 'fault'} StopReason
+ */
+
+/**
+ * An error as the page receives it: the engine's code (SP_ERR_*: 1 format,
+ * 2 argument, 3 memory, 4 state, 5 unsatisfiable) or the Worker's own
+ * reason with its values; `part`: which of a model's files the engine
+ * refused (model, tokenizer, or the pair that does not fit).
+ * @typedef {{name: string, message: string, code?: number, reason?: string, vars?: Record<string, string | number>, part?: string}} WorkerError
+ */
+
+/**
+ * An Error with the Worker's reason and values (the page says it in its
+ * language; `message` stays the English one).
+ * @param {string} message @param {string} reason @param {Record<string, string | number>} [vars]
+ */
+export function reasoned(message, reason, vars = {}) {
+  const e = /** @type {Error & {reason: string, vars: Record<string, string | number>}} */ (new Error(message));
+  e.reason = reason;
+  e.vars = vars;
+  return e;
+}
+
+/**
+ * The clonable form of a thrown error (what the Worker posts).
+ * @param {unknown} err @returns {WorkerError}
+ */
+export function errorOf(err) {
+  const e = /** @type {Error & {code?: unknown, reason?: unknown, vars?: unknown, part?: unknown}} */ (err);
+  /** @type {WorkerError} */
+  const out = { name: e?.name || 'Error', message: e?.message || String(err) };
+  if (typeof e?.code === 'number') out.code = e.code;
+  if (typeof e?.reason === 'string') out.reason = e.reason;
+  if (e?.vars && typeof e.vars === 'object') out.vars = /** @type {Record<string, string | number>} */ (e.vars);
+  if (typeof e?.part === 'string') out.part = e.part;
+  return out;
+}
 
 /**
  * @typedef {Object} Builtin
@@ -234,10 +284,10 @@ export async function fetchUrl(url, onProgress) {
   try {
     res = await get(url, onProgress);
   } catch {
-    throw new Error(`${name} could not be fetched (offline, or another site that does not allow it)`);
+    throw reasoned(`${name} could not be fetched (offline, or another site that does not allow it)`, 'fetch', { file: name });
   }
-  if (res.status < 200 || res.status >= 300) throw new Error(`${name} could not be fetched (HTTP ${res.status})`);
-  if (res.type.includes('text/html')) throw new Error(`${name} is a web page, not a model file`);
+  if (res.status < 200 || res.status >= 300) throw reasoned(`${name} could not be fetched (HTTP ${res.status})`, 'http', { file: name, status: res.status });
+  if (res.type.includes('text/html')) throw reasoned(`${name} is a web page, not a model file`, 'html', { file: name });
   return res.bytes();
 }
 
@@ -337,7 +387,7 @@ export class EngineHost {
       name = b.name;
       modelData = await this.fetchBytes(b.url, progress);
       if (b.tokenizerUrl && modelData) tokData = await this.fetchBytes(b.tokenizerUrl);
-      if (!modelData || (b.tokenizerUrl && !tokData)) throw new Error(b.missing);
+      if (!modelData || (b.tokenizerUrl && !tokData)) throw reasoned(b.missing, 'missing', { model: builtin });
     } else if (url) {
       modelData = await this.fetchUrl(url, progress);
       if (tokenizerUrl) tokData = await this.fetchUrl(tokenizerUrl);
@@ -346,17 +396,27 @@ export class EngineHost {
       modelData = new Uint8Array(bytes);
       tokData = tokenizerBytes ? new Uint8Array(tokenizerBytes) : null;
     }
-    const model = made ?? engine.loadModel(/** @type {Uint8Array} */ (modelData));
+    /** which file the engine refused: its error says so (part) */
+    const as = (/** @type {string} */ part, /** @type {() => any} */ fn) => {
+      try {
+        return fn();
+      } catch (err) {
+        if (err && typeof err === 'object') /** @type {any} */ (err).part = part;
+        throw err;
+      }
+    };
+    const model = made ?? as('model', () => engine.loadModel(/** @type {Uint8Array} */ (modelData)));
     /** @type {import('../engine/engine.js').Tokenizer | null} */
     let tokenizer = null;
     try {
-      if (tokData) tokenizer = engine.loadTokenizer(tokData);
+      if (tokData) tokenizer = as('tokenizer', () => engine.loadTokenizer(/** @type {Uint8Array} */ (tokData)));
       if (!tokenizer && !model.tokenizer) {
-        throw new EngineError(`this ${model.kind} model (vocabulary ${model.vocab}) needs its tokenizer.bin: choose both files`, 1);
+        const e = new EngineError(`this ${model.kind} model (vocabulary ${model.vocab}) needs its tokenizer.bin: choose both files`, 1);
+        throw Object.assign(e, { reason: 'tokenizer-needed', vars: { vocab: model.vocab } });
       }
       // a trial session: a tokenizer that does not fit the model is refused
       // here, with the engine's message, before anything is replaced
-      engine.createSession(model, tokenizer).free();
+      as('pair', () => engine.createSession(model, tokenizer).free());
       for (const [row, token, p] of edits) model.setProb(row, token, p);
     } catch (err) {
       tokenizer?.free();
@@ -546,11 +606,29 @@ export class EngineHost {
     const nGenerated = session.nGenerated;
     const seqLen = session.model.seqLen;
     let message = '';
-    if (session.finished && s.constrained) message = 'The text is complete: it matches the constraint, and nothing more could follow.';
-    else if (session.finished) message = 'The model ended the text here (it emitted its end-of-text token).';
-    else if (seqLen > 0 && session.nTokens >= seqLen) message = `The model's context is full (${seqLen} tokens). Reset to start again.`;
-    else if (nGenerated >= this.maxTokens) message = `Stopped after ${this.maxTokens} tokens. Reset to start again.`;
-    return { nGenerated, ready: message === '', finished: session.finished, message };
+    /** @type {StopReason | undefined} */
+    let reason;
+    let n;
+    if (session.finished && s.constrained) {
+      message = 'The text is complete: it matches the constraint, and nothing more could follow.';
+      reason = 'complete';
+    } else if (session.finished) {
+      message = 'The model ended the text here (it emitted its end-of-text token).';
+      reason = 'end';
+    } else if (seqLen > 0 && session.nTokens >= seqLen) {
+      message = `The model's context is full (${seqLen} tokens). Reset to start again.`;
+      reason = 'context';
+      n = seqLen;
+    } else if (nGenerated >= this.maxTokens) {
+      message = `Stopped after ${this.maxTokens} tokens. Reset to start again.`;
+      reason = 'limit';
+      n = this.maxTokens;
+    }
+    /** @type {Status} */
+    const status = { nGenerated, ready: message === '', finished: session.finished, message };
+    if (reason) status.reason = reason;
+    if (n !== undefined) status.n = n;
+    return status;
   }
 
   /**
@@ -595,11 +673,13 @@ export class EngineHost {
         if (err instanceof EngineError && err.code === 4) {
           status.ready = false;
           status.message = `${err.message}. Reset to start again.`;
+          status.reason = 'engine';
         } else if (err instanceof EngineError && /^logits: /.test(err.message)) {
           // the model's output is not finite here: the text so far stays,
           // nothing can follow, and the engine's message says why
           status.ready = false;
           status.fault = true;
+          status.reason = 'fault';
           status.message = `${err.message}. Nothing can follow; Reset, or choose another model.`;
         } else throw err;
       }
@@ -628,7 +708,7 @@ export class EngineHost {
  * @property {Set<number>} forced
  * @property {boolean} constrained
  * @property {Array<Lab['costs'][number]>} costLog  counters noted since the last answer
- * @property {{search: import('../engine/engine.js').BeamSearch, replay: import('../engine/engine.js').Session, expansions: number, message: string, width: number, lengthPenalty: number,
+ * @property {{search: import('../engine/engine.js').BeamSearch, replay: import('../engine/engine.js').Session, expansions: number, message: string, reason?: StopReason, width: number, lengthPenalty: number,
  *   constrained: boolean, steps: import('./summary.js').StepSummary[], stepsKey: string} | null} beam  replay: a session that follows the text's hypothesis (its metrics, its steps)
  * @property {{speculator: import('../engine/engine.js').Speculator, plain: import('../engine/engine.js').Session, draft: string, n: number, rounds: number,
  *   ms: number, plainMs: number} | null} spec  plain: the same text decoded one token at a time, for the measured speed-up

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../engine/node.js';
 import { charTokenizer, LLAMA_TOKENIZER, MODELS, needFixture, randomCheckpoint, skipWithoutLlamaTokenizer } from '../../../tests/e2e/fixtures.js';
-import { EngineHost } from './host.js';
+import { EngineHost, errorOf } from './host.js';
 import { TOP_BARS } from './summary.js';
 
 const bigramPath = path.join(MODELS, 'bigram.bin');
@@ -144,6 +144,9 @@ describe('EngineHost with the bigram', () => {
 
   it('says when the built-in transformer is missing and keeps what is loaded', async () => {
     await expect(host.handle('loadModel', { model: 'transformer', builtin: 'transformer' })).rejects.toThrow('The tiny transformer is not in this build yet.');
+    // the page says it in its language from the reason and its values
+    const err = await host.handle('loadModel', { model: 'transformer', builtin: 'transformer' }).catch((e) => errorOf(e));
+    expect(err).toEqual({ name: 'Error', message: 'The tiny transformer is not in this build yet.', reason: 'missing', vars: { model: 'transformer' } });
     const r = await host.handle('step', { session: 'a', params: {} });
     expect(r.steps).toHaveLength(1);
   });
@@ -158,6 +161,13 @@ describe('EngineHost with the bigram', () => {
     await expect(host.handle('loadModel', { model: 'x', bytes: ckpt })).rejects.toThrow(/needs its tokenizer\.bin/);
     await expect(host.handle('loadModel', { model: 'x', bytes: randomCheckpoint({ vocab: 10, seqLen: 8 }), tokenizerBytes: charTokenizer() }))
       .rejects.toThrow(/^tokenizer: it has 33 pieces.*10 logits/);
+    // what the page is told: the engine's code (SP_ERR_FORMAT = 1, SP_ERR_ARG = 2) and which file it refused
+    const told = (/** @type {any} */ args) => host.handle('loadModel', args).catch((e) => errorOf(e));
+    expect(await told({ model: 'bigram', bytes: good.slice(0, good.length - 3) })).toMatchObject({ name: 'EngineError', code: 1, part: 'model' });
+    expect(await told({ model: 'x', bytes: ckpt, tokenizerBytes: new Uint8Array(7) })).toMatchObject({ code: 1, part: 'tokenizer' });
+    expect(await told({ model: 'x', bytes: ckpt })).toMatchObject({ code: 1, reason: 'tokenizer-needed', vars: { vocab: 40 } });
+    expect(await told({ model: 'x', bytes: randomCheckpoint({ vocab: 10, seqLen: 8 }), tokenizerBytes: charTokenizer() }))
+      .toMatchObject({ part: 'pair' });
     expect(host.models.has('x')).toBe(false);
     const r = await host.handle('step', { session: 'a', params: {} });
     expect(r.steps[0].vocab).toBe(54);
@@ -176,6 +186,7 @@ describe('EngineHost with llama2.c checkpoints', () => {
     expect(r.status.ready).toBe(false);
     expect(r.next).toBeNull();
     expect(r.status.message).toMatch(/context is full \(8 tokens\)|ended the text/);
+    expect(r.status.reason === 'context' ? r.status.n : r.status.reason).toBe(r.status.reason === 'context' ? 8 : 'end');
     const again = await host.handle('step', { session: 's', params: {} });
     expect(again.steps).toHaveLength(0);
     await expect(host.handle('start', { session: 's', prompt: 'abcdefghij', seed: 1, params: {} })).rejects.toThrow(/leave no room in the model's context of 8/);
@@ -187,7 +198,7 @@ describe('EngineHost with llama2.c checkpoints', () => {
     await host.handle('openSession', { session: 's', model: 'tiny' });
     await host.handle('start', { session: 's', prompt: 'a', seed: 1, params: {} });
     const r = await host.handle('step', { session: 's', params: {}, force: 2 }); // </s>
-    expect(r.status).toMatchObject({ ready: false, finished: true });
+    expect(r.status).toMatchObject({ ready: false, finished: true, reason: 'end' });
     expect(r.status.message).toMatch(/ended the text/);
     expect(r.next).toBeNull();
   });

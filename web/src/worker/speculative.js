@@ -108,6 +108,7 @@ function specRun(host, s, params, count, samples, from, schedule) {
   if (stopped && ans.status.ready) {
     ans.status.ready = false;
     ans.status.message = stopped;
+    ans.status.reason = 'engine';
     ans.next = null;
     ans.samples = null;
   }

@@ -1,0 +1,95 @@
+// @ts-check
+/**
+ * errors.js — what went wrong, as messages the page says in the learner's
+ * language.  The engine reports an error code (SP_ERR_FORMAT, _ARG,
+ * _NOMEM, _STATE, _UNSATISFIABLE: c/engine/sampler.h) and one line of
+ * English; the Worker adds its own reasons (a file it could not fetch, a
+ * model not in this build, …) and which of a model's files the engine
+ * refused.  Each becomes a message by what the page was doing (loading a
+ * model, applying a constraint, starting a text, drafting, stepping) and
+ * that code; the English line is kept as its detail: English shows it as
+ * it is (it is specific), every other language shows its own words with
+ * the English line beneath as a technical detail.
+ */
+import { msg } from '../i18n/index.js';
+
+/** @typedef {import('../i18n/index.js').Msg} Msg */
+
+/** the engine's codes (sampler.h) */
+const FORMAT = 1;
+const ARG = 2;
+const NOMEM = 3;
+const STATE = 4;
+const UNSATISFIABLE = 5;
+
+/** @typedef {'model' | 'constraint' | 'start' | 'draft' | 'engine'} Doing  what the page was doing */
+
+/**
+ * @typedef {Error & {code?: number, reason?: string, vars?: Record<string, string | number>, part?: string}} WorkerFailure
+ *   an error from the Worker (worker/client.js): the engine's code, or the
+ *   Worker's reason with its values; which file of a model failed
+ */
+
+/**
+ * The message for a failure while doing something.
+ * @param {Doing} doing @param {unknown} err @param {{file?: string}} [about]
+ *   file: the file the learner chose (its name leads the English detail)
+ * @returns {Msg}
+ */
+export function errorMsg(doing, err, about = {}) {
+  const e = /** @type {WorkerFailure} */ (err);
+  const text = e?.message ?? String(err);
+  const detail = about.file ? `${about.file}: ${text}` : text;
+  const file = about.file ?? '';
+  const vars = { ...(e?.vars ?? {}), file };
+  switch (e?.reason) {
+    case 'missing': return msg({ transformer: 'error.missingTransformer', bigram: 'error.missingBigram' }[String(e.vars?.model)] ?? 'error.missingDraft', vars, detail);
+    case 'fetch': return msg('error.fetch', vars, detail);
+    case 'http': return msg('error.http', vars, detail);
+    case 'html': return msg('error.html', vars, detail);
+    case 'tokenizer-needed': return msg('error.tokenizerNeeded', vars, detail);
+    case 'worker': return msg('error.worker', vars, detail);
+    default: break;
+  }
+  if (e?.code === NOMEM) return msg('error.nomem', vars, detail);
+  if (doing === 'model') {
+    if (e?.part === 'tokenizer') return msg('error.tokenizerFile', vars, detail);
+    if (e?.part === 'pair') return msg('error.pair', vars, detail);
+    if (e?.code === FORMAT) return msg(file ? 'error.modelFile' : 'error.modelFormat', vars, detail);
+    return msg('error.model', vars, detail);
+  }
+  if (doing === 'constraint') {
+    if (e?.code === UNSATISFIABLE) return msg('error.unsatisfiable', vars, detail);
+    if (/^regex: /.test(text)) return msg('error.regex', vars, detail);
+    return msg('error.constraint', vars, detail);
+  }
+  if (doing === 'draft') return msg('error.draft', vars, detail);
+  if (doing === 'start') {
+    if (/^prompt: /.test(text)) return msg(/too long|more than|no room/.test(text) ? 'error.promptLong' : 'error.prompt', vars, detail);
+    if (e?.code === ARG) return msg('error.settings', vars, detail);
+    return msg('error.start', vars, detail);
+  }
+  if (e?.code === STATE) return msg('error.state', vars, detail);
+  if (e?.code === ARG) return msg('error.settings', vars, detail);
+  return msg('error.engine', vars, detail);
+}
+
+/**
+ * Why no token can follow (the Worker's status), or '' when one can.
+ * @param {import('../worker/host.js').Status | null | undefined} status
+ * @returns {Msg | ''}
+ */
+export function statusMsg(status) {
+  if (!status || status.ready || !status.message) return '';
+  switch (status.reason) {
+    case 'complete': return msg('status.complete');
+    case 'end': return msg('status.end');
+    case 'context': return msg('status.context', { count: status.n ?? 0 });
+    case 'limit': return msg('status.limit', { count: status.n ?? 0 });
+    case 'beams': return msg('status.beams');
+    case 'fault': return msg('status.fault', {}, status.message);
+    default: return msg('status.engine', {}, status.message);
+  }
+}
+
+export { FORMAT, ARG, NOMEM, STATE, UNSATISFIABLE };
