@@ -137,9 +137,19 @@ export const generated = (scope) => scope.locator('[data-testid="output"]').firs
   return (el.textContent ?? '').slice(prompt.length);
 });
 export const stepButton = (scope) => scope.getByRole('button', { name: 'Step', exact: true });
+/**
+ * Clicks Step n times, each once the one before has landed: Steps queue in
+ * the page, so without the wait the test would read a text (or a view) that
+ * later Steps are still changing.  The panel's data-step-count counts the
+ * Steps taken; a Step that ends the text disables the button instead.
+ */
 export const stepTimes = async (page, n, scope = page) => {
+  const count = scope.locator('[data-step-count]').first();
+  const taken = async () => Number(await count.getAttribute('data-step-count'));
   for (let i = 0; i < n; i++) {
     await until(async () => !(await stepButton(scope).isDisabled()));
+    const before = await taken();
     await stepButton(scope).click();
+    await until(async () => (await taken()) > before || (await stepButton(scope).isDisabled()));
   }
 };

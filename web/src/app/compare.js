@@ -62,6 +62,8 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   /** how many times Step was pressed: the most any panel went */
   const stepCount = computed(() => Math.max(0, ...panels.value.map((p) => p.stepCount.value)));
   const readyAttr = computed(() => (ready.value ? 'true' : 'false'));
+  /** the Steps taken so far, as an attribute (a test waits for a queued Step to land) */
+  const stepsAttr = computed(() => String(stepCount.value));
   const hashState = computed(() => ({
     ...defaultState(),
     view: /** @type {'compare'} */ ('compare'),
@@ -317,7 +319,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   return {
     session: 'compare',
     // state (the shared controls read these as they read a panel's)
-    panels, modelId, loadingModel, model, models, seed, prompt, constraint, errors, notices, busy, ready, readyAttr,
+    panels, modelId, loadingModel, model, models, seed, prompt, constraint, errors, notices, busy, ready, readyAttr, stepsAttr,
     playing, speed, progress, status, stepCount, hashState,
     // actions
     init: async () => {}, load, step, play, pause, togglePlay, reset, setSeed, rollSeed, setPrompt, selectModel,

@@ -285,6 +285,8 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   /** attribute values for the panel's root (bound without re-rendering it) */
   const readyAttr = computed(() => (ready.value ? 'true' : 'false'));
   const playingAttr = computed(() => (playing.value ? 'true' : 'false'));
+  /** the Steps taken so far, as an attribute (a test waits for a queued Step to land) */
+  const stepsAttr = computed(() => String(stepCount.value));
   /** the panel root's class: dimmed bars while a fast-forward runs */
   const panelClass = computed(() => (generating.value ? 'spg-panel is-generating' : 'spg-panel'));
   /** what the URL hash describes */
@@ -1302,7 +1304,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
     // state
     modelId, loadingModel, model, models, params, activeParam, samplers, seed, prompt, steps, forced, next, status,
     focus, hover, playing, speed, progress, samples, sampling, errors, notices, busy, ready, generating, generated,
-    viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr, panelClass,
+    viewIndex, shown, shownSamples, hashState, topP, readyAttr, playingAttr, stepsAttr, panelClass,
     strategy, decoder, beamOpts, specOpts, constraint, bans, biases, dryBreakers, barAction, barScale, lab, beam, spec, peeked, peekShown, edits, canEdit,
     modelRow, settings, engineParams, stepSettings, stepCount, text, preset, panelSpec,
     // actions

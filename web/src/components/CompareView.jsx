@@ -144,7 +144,7 @@ export function CompareView({ compare }) {
   const panels = compare.panels.value;
   const n = panels.length;
   return (
-    <div class="spg-compare" data-testid="compare" data-ready={compare.readyAttr} data-playing={compare.playing.value ? 'true' : 'false'}>
+    <div class="spg-compare" data-testid="compare" data-ready={compare.readyAttr} data-step-count={compare.stepsAttr} data-playing={compare.playing.value ? 'true' : 'false'}>
       <Notices panel={compare} />
       <section class="spg-card spg-shared" aria-label={t('compare.shared')}>
         <div class="spg-shared-grid">

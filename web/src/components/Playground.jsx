@@ -426,7 +426,7 @@ export function Playground({ panel }) {
   // a phone: Step / Play / Reset move to the strip at the bottom
   const narrow = useMedia(NARROW);
   return (
-    <div class={panel.panelClass} data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-strategy={how}>
+    <div class={panel.panelClass} data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-step-count={panel.stepsAttr} data-strategy={how}>
       <Notices panel={panel} />
       <div class="spg-layout">
         <aside class="spg-card spg-controls" aria-label={t('setup.label')}>

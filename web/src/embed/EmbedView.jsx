@@ -45,7 +45,7 @@ function EmbedParts({ app, config }) {
   const keys = sliderKeys(controls);
   const setup = controls.includes('prompt') || controls.includes('seed') || keys.length > 0;
   return (
-    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-strategy={panel.strategy.value}>
+    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-step-count={panel.stepsAttr} data-strategy={panel.strategy.value}>
       <Notices panel={panel} />
       <ModelProgress panel={panel} />
       <div class={`spg-embed-grid${setup ? '' : ' is-bare'}`}>
@@ -97,7 +97,7 @@ function EmbedCompare({ app, controls, transport }) {
   const keys = sliderKeys(controls);
   const uid = `spg-${app.main.session}-cmp`;
   return (
-    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={compare.readyAttr} data-playing={compare.playing.value ? 'true' : 'false'}>
+    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={compare.readyAttr} data-step-count={compare.stepsAttr} data-playing={compare.playing.value ? 'true' : 'false'}>
       <Notices panel={compare} />
       {panels[0] && <ModelProgress panel={panels[0]} />}
       {(controls.includes('prompt') || controls.includes('seed')) && (
