@@ -91,7 +91,9 @@ void bench_counters_reset_recompute(void);
 /* ---- batched forward pass, speculative decoding (bench_spec.c) --------- */
 
 /* Model slots: 0 the forward benchmark's model, 1 the shipped transformer,
- * 2 and 3 its drafts (bible_tiny.bin, bible_bigram.bin).  Loads an image
+ * 2 and 3 its drafts (bible_tiny.bin, bible_bigram.bin), 4 the forward
+ * benchmark's shape with stories15M's 32 000-token vocabulary (its weights,
+ * 61 MB, do not fit in the caches).  Loads an image
  * (ownership taken) into a slot with a fresh state; 0 = ok. */
 BENCH_API("bench_spec_model_load")
 int bench_spec_model_load(int slot, uint8_t *data, double size);
