@@ -213,12 +213,21 @@ describe.skipIf(!haveChromium)('the page tells the truth', () => {
 
   it('a phone (390 × 844): Play, the first bar and a slider are on screen together, and the slider moves the bars while playing', async () => {
     const page = await open({ hash: '#seed=9&steps=20', width: 390, height: 844 });
+    // in the viewport, and seen: not under the sticky strip (nor anything else)
     const inView = async (loc) => {
       const b = await loc.boundingBox();
-      return !!b && b.y >= 0 && b.y + b.height <= 844 && b.x >= 0 && b.x + b.width <= 390;
+      const seen = await loc.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return !!hit && (el === hit || el.contains(hit));
+      });
+      return !!b && seen && b.y >= 0 && b.y + b.height <= 844 && b.x >= 0 && b.x + b.width <= 390;
     };
     expect(await inView(page.getByTestId('play'))).toBe(true);
+    // the text and the first bars (the fifth too) above the strip
+    expect(await inView(page.getByTestId('output'))).toBe(true);
     expect(await inView(bars(page).first())).toBe(true);
+    expect(await inView(bars(page).nth(4))).toBe(true);
     const quick = page.getByTestId('quick-slider');
     expect(await inView(quick)).toBe(true);
     expect(await quick.getAttribute('aria-label')).toBe('Quick setting: Temperature');

@@ -128,7 +128,30 @@ const PAST_STEP = /** @type {Record<string, string>} */ ({ sample: 'step.sampled
 
 /** What the bars show: the next token, or a past step (time travel). */
 /** @param {{panel: import('../app/panel.js').Panel}} props */
-function StepHeading({ panel }) {
+/**
+ * Fast-forward and how to read the text's tint.
+ * @param {{panel: import('../app/panel.js').Panel}} props
+ */
+function TextExtras({ panel }) {
+  const { t } = useI18n();
+  const how = panel.strategy.value;
+  return (
+    <>
+      <FastForward panel={panel} />
+      <p class="spg-legend-text spg-hint">
+        {t(how === 'beam' ? 'text.legendBeam' : how === 'speculative' ? 'text.legendSpec' : 'text.legend')}
+      </p>
+    </>
+  );
+}
+
+/**
+ * What the bars show: the next token, or a past step (time travel).  On a
+ * phone (compact) the live heading is one line: the click hint and its
+ * toggle follow the bars (BarsHelp), so the first bars are on screen.
+ * @param {{panel: import('../app/panel.js').Panel, compact?: boolean}} props
+ */
+function StepHeading({ panel, compact = false }) {
   const i18n = useI18n();
   const { t } = i18n;
   const s = panel.shown.value;
@@ -176,12 +199,41 @@ function StepHeading({ panel }) {
       )}
       <p>
         <Rich k={panel.status.value?.nGenerated ? 'step.nextAt' : 'step.next'} vars={{ n: (panel.status.value?.nGenerated ?? 0) + 1 }} />
-        <span class="spg-hint">
-          {' '}
-          {t(sampling ? (panel.barAction.value === 'force' ? 'step.hintForce' : 'step.hintBan') : 'step.hintBanOnly')}
-        </span>
+        {!compact && <ClickHint panel={panel} />}
       </p>
-      <BarAction panel={panel} />
+      {!compact && <BarAction panel={panel} />}
+    </div>
+  );
+}
+
+/**
+ * What a click on a bar does now (after the live step's heading).
+ * @param {{panel: import('../app/panel.js').Panel}} props
+ */
+function ClickHint({ panel }) {
+  const { t } = useI18n();
+  const sampling = panel.strategy.value === 'sample';
+  return (
+    <span class="spg-hint">
+      {' '}
+      {t(sampling ? (panel.barAction.value === 'force' ? 'step.hintForce' : 'step.hintBan') : 'step.hintBanOnly')}
+    </span>
+  );
+}
+
+/**
+ * How to read and use the bars: the scale, and what dragging a bar does;
+ * on a phone also what a click does (compact), all after the bars.
+ * @param {{panel: import('../app/panel.js').Panel, compact?: boolean}} props
+ */
+function BarsHelp({ panel, compact = false }) {
+  const live = panel.viewIndex.value === null;
+  return (
+    <div class={`spg-bars-help${compact ? ' is-after' : ''}`}>
+      {compact && live && <p class="spg-click-hint"><ClickHint panel={panel} /></p>}
+      {compact && live && <BarAction panel={panel} />}
+      <ScaleSwitch panel={panel} />
+      <EditHint panel={panel} />
     </div>
   );
 }
@@ -287,7 +339,6 @@ export function Bars({ panel, onBan }) {
   const editable = !onBan && panel.canEdit.value;
   return (
     <>
-    {editable && <small class="spg-hint" data-testid="edit-hint">{t(EDIT_HINT)}</small>}
     <EditedBadge panel={panel} />
     <ProbBars
       summary={panel.shown.value}
@@ -299,6 +350,15 @@ export function Bars({ panel, onBan }) {
     />
     </>
   );
+}
+
+/**
+ * What dragging a bar's handle does, where the bars can edit the model.
+ * @param {{panel: import('../app/panel.js').Panel}} props
+ */
+export function EditHint({ panel }) {
+  const { t } = useI18n();
+  return panel.canEdit.value ? <small class="spg-hint" data-testid="edit-hint">{t(EDIT_HINT)}</small> : null;
 }
 
 /** each scale: its name and what it means (catalogue keys) */
@@ -447,10 +507,8 @@ export function Playground({ panel }) {
             </div>
             <Output panel={panel} />
             <StatusLine panel={panel} />
-            <FastForward panel={panel} />
-            <p class="spg-legend-text spg-hint">
-              {t(how === 'beam' ? 'text.legendBeam' : how === 'speculative' ? 'text.legendSpec' : 'text.legend')}
-            </p>
+            {/* a phone: these follow the bars, so text, bars and the strip share the screen */}
+            {!narrow && <TextExtras panel={panel} />}
           </section>
           {how === 'beam' && (
             <section class="spg-card spg-beam-card" aria-labelledby={`${uid}-beams-h`}>
@@ -477,10 +535,11 @@ export function Playground({ panel }) {
                     <span><i class="spg-key spg-key-tick" /> {t('bars.samples')}</span>
                   </p>
                 </div>
-                <StepHeading panel={panel} />
-                <ScaleSwitch panel={panel} />
+                <StepHeading panel={panel} compact={narrow} />
+                {!narrow && <BarsHelp panel={panel} />}
                 <Bars panel={panel} />
                 <SampleControls panel={panel} />
+                {narrow && <BarsHelp panel={panel} compact />}
               </section>
               <section class="spg-card spg-nuc" aria-labelledby={`${uid}-nuc-h`}>
                 <div class="spg-card-head">
@@ -489,6 +548,11 @@ export function Playground({ panel }) {
                 <Nucleus panel={panel} uid={uid} />
               </section>
             </div>
+          )}
+          {narrow && (
+            <section class="spg-card spg-text-extras" aria-label={t('ff.title')}>
+              <TextExtras panel={panel} />
+            </section>
           )}
           <div class="spg-charts">
             <MetricsCard panel={panel} uid={uid} />

@@ -8,7 +8,7 @@
  */
 import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
 import { ComparePanel } from '../components/CompareView.jsx';
-import { Bars, Notices, Nucleus, Output, StatusLine, Transport } from '../components/Playground.jsx';
+import { Bars, EditHint, Notices, Nucleus, Output, StatusLine, Transport } from '../components/Playground.jsx';
 import { I18nContext, langTag, useI18n } from '../components/I18n.jsx';
 import { KVPicture } from '../components/KVPicture.jsx';
 import { SLIDERS } from './attrs.js';
@@ -66,6 +66,7 @@ function EmbedParts({ app, config }) {
           <StatusLine panel={panel} />
           {parts.includes('bars') && panel.strategy.value !== 'beam' && (
             <section class="spg-card spg-dist" aria-label={t('bars.label')}>
+              <EditHint panel={panel} />
               <Bars panel={panel} />
             </section>
           )}
