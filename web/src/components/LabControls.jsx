@@ -145,10 +145,10 @@ function SpecOptions({ panel, uid, onTuned }) {
  *   target: {constraint: import('@preact/signals').Signal<import('../app/hash.js').ConstraintState> | import('@preact/signals').ReadonlySignal<import('../app/hash.js').ConstraintState>,
  *     setConstraint: (c: import('../app/hash.js').ConstraintState) => Promise<boolean>,
  *     errors: import('@preact/signals').ReadonlySignal<Record<string, import('../i18n/index.js').Text>>},
- *   uid: string, note?: string,
+ *   uid: string,
  * }} props
  */
-export function ConstraintField({ target, uid, note = '' }) {
+export function ConstraintField({ target, uid }) {
   const { t } = useI18n();
   const c = target.constraint.value;
   const [kind, setKind] = useState(c.kind);
@@ -204,7 +204,6 @@ export function ConstraintField({ target, uid, note = '' }) {
       {(kind === 'json' || kind === 'json_object') && (
         <small class="spg-hint" data-testid="json-note">{t('constraint.jsonNote')}</small>
       )}
-      {note && <small class="spg-hint">{note}</small>}
       {error && <p class="spg-calm" role="status" data-testid="constraint-error"><Say m={error} /></p>}
     </fieldset>
   );

@@ -497,7 +497,7 @@ export function Playground({ panel }) {
           <SamplerNote panel={panel} />
           <ChainEditor panel={panel} uid={uid} />
           <GreedyRoads panel={panel} />
-          <ConstraintField target={panel} uid={uid} note={how === 'sample' ? '' : t('constraint.onlySampling')} />
+          <ConstraintField target={panel} uid={uid} />
         </aside>
         <div class="spg-main">
           <section class="spg-card spg-text" aria-labelledby={`${uid}-text-h`}>

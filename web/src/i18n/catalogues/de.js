@@ -42,7 +42,6 @@ export default {
   'kv.heading': 'KV-Cache',
   'strategy.beamNote': 'Beam Search nutzt weder Temperatur noch Abschneiden: Es wirken nur {stages}.',
   'strategy.specNote': 'Entwurf und Modell samplen beide mit diesen Einstellungen; die Annahmeregel vergleicht ihre Verteilungen.',
-  'constraint.onlySampling': 'Einschränkungen gelten beim Sampling: Wechsle zu Sampling, um eine zu nutzen.',
 
   // ---- Schritt / Abspielen / Zurücksetzen und die Leiste am Handy
   'transport.label': 'Generierung',

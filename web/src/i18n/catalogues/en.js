@@ -45,7 +45,6 @@ export default {
   'kv.heading': 'KV cache',
   'strategy.beamNote': 'Beam search uses no temperature or truncation: only {stages} apply.',
   'strategy.specNote': 'The draft and the model both sample with these settings; the acceptance rule compares their distributions.',
-  'constraint.onlySampling': 'Constraints apply when sampling: switch to Sample to use one.',
 
   // ---- Step / Play / Reset (Transport) and the phone strip
   'transport.label': 'Generation',

@@ -42,7 +42,6 @@ export default {
   'kv.heading': 'Caché KV',
   'strategy.beamNote': 'La búsqueda por haz no usa temperatura ni truncamiento: solo se aplican {stages}.',
   'strategy.specNote': 'El borrador y el modelo muestrean ambos con estos ajustes; la regla de aceptación compara sus distribuciones.',
-  'constraint.onlySampling': 'Las restricciones se aplican al muestrear: cambia a Muestrear para usar una.',
 
   // ---- Paso / Reproducir / Reiniciar y la barra del móvil
   'transport.label': 'Generación',

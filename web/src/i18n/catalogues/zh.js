@@ -41,7 +41,6 @@ export default {
   'kv.heading': 'KV 缓存',
   'strategy.beamNote': '束搜索不使用温度和截断：只有{stages}起作用。',
   'strategy.specNote': '草稿模型和目标模型都用这些设置采样；接受规则比较二者的分布。',
-  'constraint.onlySampling': '约束只在采样时生效：切换到“采样”即可使用。',
 
   // ---- 单步 / 播放 / 重置，以及手机上的底栏
   'transport.label': '生成',
