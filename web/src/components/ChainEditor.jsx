@@ -32,9 +32,6 @@ export function ChainEditor({ panel, uid, onChanged }) {
   const samplers = panel.samplers.value;
   const order = orderOf(samplers);
   const outside = STAGES.filter((s) => !order.includes(s.name));
-  const summary = panel.shown.value;
-  /** tokens each stage cut at the step shown (the engine's count) */
-  const cutBy = Object.fromEntries((summary?.cuts ?? []).map((c) => [c.stage, c.cut]));
   /** a drag in progress: the stage and the place it would go */
   const [drag, setDrag] = useState(/** @type {{name: string, to: number} | null} */ (null));
   const [said, setSaid] = useState('');
@@ -106,7 +103,6 @@ export function ChainEditor({ panel, uid, onChanged }) {
             name={name}
             index={i}
             count={order.length}
-            cut={cutBy[name]}
             dragging={drag?.name === name}
             dropHere={dropBefore === name}
             onDragTo={(y) => setDrag(y === null ? null : { name, to: dropIndex(name, y) })}
@@ -145,7 +141,7 @@ export function ChainEditor({ panel, uid, onChanged }) {
           ))}
         </p>
       )}
-      <Mirostat panel={panel} uid={uid} cut={cutBy.mirostat} onChanged={changed} />
+      <Mirostat panel={panel} uid={uid} onChanged={changed} />
       <small class="spg-hint">{t('chain.hint')}</small>
       <span class="spg-sr" role="status" aria-live="polite">{said}</span>
     </fieldset>
@@ -157,12 +153,12 @@ export function ChainEditor({ panel, uid, onChanged }) {
  * to, its cut) and, opened, its doc and settings.
  * @param {{
  *   panel: import('../app/panel.js').Panel, uid: string, name: string, index: number, count: number,
- *   cut: number | undefined, dragging: boolean, dropHere: boolean,
+ *   dragging: boolean, dropHere: boolean,
  *   onDragTo: (clientY: number | null) => void, onDrop: () => void, onKeyMove: (to: number) => void,
  *   onRemove?: () => void, onChanged: () => void,
  * }} props
  */
-function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onDragTo, onDrop, onKeyMove, onRemove, onChanged }) {
+function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo, onDrop, onKeyMove, onRemove, onChanged }) {
   const i18n = useI18n();
   const { t } = i18n;
   const stageLabel = t(`stage.${name}.label`);
@@ -235,9 +231,7 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
           </label>
         )}
         {!shown && <span class="spg-stage-value" data-testid="stage-value">{value}</span>}
-        <span class="spg-stage-cut" data-testid="stage-cut" data-cut={String(cut ?? 0)} title={t('chain.cutTitle')}>
-          {cut ? `−${i18n.int(cut)}` : ''}
-        </span>
+        <StageCut panel={panel} name={name} title={t('chain.cutTitle')} />
         <button
           type="button"
           class="spg-stage-more"
@@ -253,12 +247,7 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
       {shown && (
         <div class="spg-stage-settings" id={`${id}-settings`}>
           {/* a stage of one setting: its slider's hint says what the stage does */}
-          {(specs.length !== 1 || cut) && (
-            <p class="spg-hint spg-stage-doc">
-              {specs.length !== 1 ? stageDoc : ''}
-              {cut ? ` ${t('chain.cutHere', { count: cut })}` : ''}
-            </p>
-          )}
+          <StageDoc panel={panel} name={name} doc={specs.length !== 1 ? stageDoc : ''} />
           {bias && <BanList panel={panel} onChanged={onChanged} />}
           {bias && <BiasList panel={panel} uid={uid} onChanged={onChanged} />}
           {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
@@ -277,9 +266,9 @@ function StageRow({ panel, uid, name, index, count, cut, dragging, dropHere, onD
 /**
  * Mirostat: after the chain, when on (it replaces the truncation stages'
  * draw with its own target surprise).
- * @param {{panel: import('../app/panel.js').Panel, uid: string, cut: number | undefined, onChanged: () => void}} props
+ * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged: () => void}} props
  */
-function Mirostat({ panel, uid, cut, onChanged }) {
+function Mirostat({ panel, uid, onChanged }) {
   const i18n = useI18n();
   const { t } = i18n;
   const specs = PARAM_SPECS.filter((s) => s.stage === 'mirostat');
@@ -301,7 +290,7 @@ function Mirostat({ panel, uid, cut, onChanged }) {
           />
           {t('param.mirostat.label')} <span class="spg-hint">{t('chain.mirostatLast')}</span>
         </label>
-        <span class="spg-stage-cut" data-testid="stage-cut" data-cut={String(cut ?? 0)}>{cut ? `−${i18n.int(cut)}` : ''}</span>
+        <StageCut panel={panel} name="mirostat" />
       </div>
       {on && (
         <div class="spg-stage-settings">
@@ -310,5 +299,42 @@ function Mirostat({ panel, uid, cut, onChanged }) {
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * Tokens a stage cut at the step shown (the engine's count).  Read by the
+ * small components below, not by the chain: a new step redraws the counts,
+ * not every stage's settings.
+ * @param {import('../app/panel.js').Panel} panel @param {string} name
+ */
+function useCut(panel, name) {
+  return panel.shown.value?.cuts?.find((c) => c.stage === name)?.cut;
+}
+
+/** @param {{panel: import('../app/panel.js').Panel, name: string, title?: string}} props */
+function StageCut({ panel, name, title }) {
+  const i18n = useI18n();
+  const cut = useCut(panel, name);
+  return (
+    <span class="spg-stage-cut" data-testid="stage-cut" data-cut={String(cut ?? 0)} title={title}>
+      {cut ? `−${i18n.int(cut)}` : null /* not '': Preact rewrites an empty text at every render */}
+    </span>
+  );
+}
+
+/**
+ * An open stage's doc (a stage of several settings) and what it cut here.
+ * @param {{panel: import('../app/panel.js').Panel, name: string, doc: string}} props
+ */
+function StageDoc({ panel, name, doc }) {
+  const { t } = useI18n();
+  const cut = useCut(panel, name);
+  if (!doc && !cut) return null;
+  return (
+    <p class="spg-hint spg-stage-doc">
+      {doc || null}
+      {cut ? ` ${t('chain.cutHere', { count: cut })}` : null}
+    </p>
   );
 }

@@ -5,7 +5,7 @@
  * the constraint, the banned tokens, the bar-click action, and the two
  * roads to greedy decoding.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { pieceName, showPiece } from '../app/format.js';
 import { BEAM_WIDTH, BIAS_RANGE, CONSTRAINT_BUDGET, LENGTH_PENALTY, SPECULATE, STRATEGIES } from '../app/lab.js';
@@ -330,9 +330,19 @@ export function BiasList({ panel, uid, onChanged }) {
   const { step, pieceOf } = piecesOf(panel);
   const label = (/** @type {number} */ id) => { const p = pieceOf(id); return p === null ? `#${id}` : showPiece(p); };
   const taken = new Set([...biases.map(([t]) => t), ...panel.bans.value]);
-  /** candidates to add: the step's tokens by probability, not already biased or banned */
-  const order = step ? [...step.ids.keys()].sort((a, b) => step.raw[b] - step.raw[a] || step.ids[a] - step.ids[b]) : [];
-  const candidates = order.map((i) => step?.ids[i] ?? 0).filter((id) => !taken.has(id)).slice(0, 60);
+  /**
+   * candidates to add: the step's tokens by probability, not already biased
+   * or banned.  While Play runs the menu keeps the order it had when Play
+   * began: a menu whose options jump at every token cannot be used (and
+   * rebuilding it per token is work Play does not need).
+   */
+  const ranked = useRef(/** @type {{step: unknown, order: number[]}} */ ({ step: null, order: [] }));
+  if (!step) ranked.current = { step: null, order: [] };
+  else if (ranked.current.step !== step && !(panel.playing.value && ranked.current.order.length)) {
+    const order = [...step.ids.keys()].sort((a, b) => step.raw[b] - step.raw[a] || step.ids[a] - step.ids[b]);
+    ranked.current = { step, order: order.map((i) => step.ids[i]) };
+  }
+  const candidates = ranked.current.order.filter((id) => !taken.has(id)).slice(0, 60);
   const [pick, setPick] = useState(/** @type {number | null} */ (null));
   const chosen = pick !== null && candidates.includes(pick) ? pick : candidates[0] ?? null;
   const set = (/** @type {number} */ id, /** @type {number} */ v) => { panel.setBias(id, v); onChanged?.(); };

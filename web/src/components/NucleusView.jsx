@@ -76,7 +76,7 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
     const cut = summary.cut[i];
     bars.push(
       <rect
-        key={summary.ids[i]}
+        key={i /* by rank: a new step moves no node */}
         class={`spg-nb spg-nb-${cut === 'kept' ? 'kept' : cut === 'top_p' ? 'top-p' : 'cut'}`}
         x={i * w + w * 0.12}
         y={100 - t * 100}

@@ -77,18 +77,28 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   const tabStop = useRef(/** @type {number | null} */ (null));
   /** a bar picked while focused: focus stays on it when the bars redraw */
   const keepFocus = useRef(/** @type {number | null} */ (null));
+  /** the token whose bar has the focus (rows are keyed by rank: a redraw can give the focused row another token) */
+  const focusedToken = useRef(/** @type {number | null} */ (null));
   /** where the pointer went down on a bar */
   const pressed = useRef(/** @type {{x: number, y: number} | null} */ (null));
 
-  // a redraw can move or replace the focused button (a ban reorders the
-  // bars): put the focus back on the bar that had it
+  // a redraw can give the focused row another token (the rows are keyed by
+  // rank, and a ban or a new step reorders the tokens) or replace it: the
+  // focus follows the token it was on
   useLayoutEffect(() => {
-    const id = keepFocus.current;
     const list = listRef.current;
-    if (id === null || !list) return;
+    if (!list) return;
     const root = /** @type {Document | ShadowRoot} */ (list.getRootNode());
     const active = root.activeElement;
-    if (active && list.contains(active)) return; // still on a bar
+    if (active && list.contains(active)) {
+      const want = focusedToken.current;
+      const row = /** @type {HTMLElement | null} */ (active.closest('[data-token]'));
+      if (want === null || !row || Number(row.dataset.token) === want) return;
+      /** @type {HTMLButtonElement | null} */ (list.querySelector(`[data-token="${want}"] button.spg-bar-btn`))?.focus({ preventScroll: true });
+      return;
+    }
+    const id = keepFocus.current;
+    if (id === null) return;
     // focus fell to the page's body (its button moved or went away); focus
     // elsewhere was the learner's move
     if (document.activeElement && document.activeElement !== document.body) {
@@ -149,12 +159,12 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   const onFocusIn = (e) => {
     const bar = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-token]'));
     const id = bar ? Number(bar.dataset.token) : NaN;
-    if (Number.isInteger(id)) tabStop.current = id;
+    if (Number.isInteger(id)) tabStop.current = focusedToken.current = id;
   };
   /** @param {FocusEvent} e */
   const onFocusOut = (e) => {
     const to = /** @type {Node | null} */ (e.relatedTarget);
-    if (to && !listRef.current?.contains(to)) keepFocus.current = null; // focus went elsewhere on purpose
+    if (to && !listRef.current?.contains(to)) keepFocus.current = focusedToken.current = null; // focus went elsewhere on purpose
   };
   /**
    * A click picks the bar's token, unless the pointer travelled: a drag is
@@ -232,8 +242,10 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
       piece: JSON.stringify(piece), raw: pct(raw), tempered: pct(summary.tempered[i]), final: pct(final), by: badge,
     });
     rows.push(
+      // keyed by rank: a new distribution updates the rows in place instead
+      // of moving them (Play reorders the bars at every step)
       <div
-        key={id}
+        key={i}
         role="listitem"
         class={`spg-bar${kept ? '' : ' is-cut'}${isSampled ? ' is-sampled' : ''}${penalized ? ' is-penalized' : ''}`}
         data-testid="prob-bar"
@@ -270,9 +282,10 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
           </span>
           <span class="spg-bar-val">{drag !== null ? <span class="spg-bar-drag" data-testid="bar-drag-value">{t('bars.dragTo', { p: pct(drag) })}</span> : pct(final)}</span>
           {!kept && <span class="spg-sr"> {t('bars.cutBy')} </span>}
-          {kept && badge && <span class="spg-sr"> </span>}
-          <span class={`spg-bar-cut spg-cut-${cutName}`}>{badge}</span>
-          {also && <span class="spg-sr">{also}</span>}
+          {/* (null, never '': Preact rewrites an empty text at every render, and Play renders often) */}
+          {kept && badge ? <span class="spg-sr"> </span> : null}
+          <span class={`spg-bar-cut spg-cut-${cutName}`}>{badge || null}</span>
+          {also ? <span class="spg-sr">{also}</span> : null}
         </button>
       </div>,
     );
