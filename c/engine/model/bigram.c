@@ -69,9 +69,9 @@ static int one_utf8_char(const uint8_t *s, unsigned len) {
     return 1;
 }
 
-/* Checks the finite logits at data[at..) and copies them. */
-static int read_logits(const uint8_t *data, size_t at, uint32_t vocab,
-                       float **out, char *err) {
+/* Checks that the vocab x vocab logits at data[at..) are all finite. */
+static int check_logits(const uint8_t *data, size_t at, uint32_t vocab,
+                        char *err) {
     size_t n_logits = (size_t)vocab * vocab; /* <= 2^24: no overflow */
     for (size_t i = 0; i < n_logits; i++) {
         float x;
@@ -80,6 +80,15 @@ static int read_logits(const uint8_t *data, size_t at, uint32_t vocab,
             return sp_fail(err, SP_ERR_FORMAT, "bigram: logit %zu (row %zu) is "
                            "not finite", i, i / vocab);
     }
+    return SP_OK;
+}
+
+/* Checks the finite logits at data[at..) and copies them. */
+static int read_logits(const uint8_t *data, size_t at, uint32_t vocab,
+                       float **out, char *err) {
+    size_t n_logits = (size_t)vocab * vocab;
+    int rc = check_logits(data, at, vocab, err);
+    if (rc != SP_OK) return rc;
     *out = malloc(n_logits * sizeof(float));
     if (!*out) return sp_fail(err, SP_ERR_NOMEM, "bigram: out of memory");
     memcpy(*out, data + at, n_logits * sizeof(float));
@@ -169,13 +178,8 @@ int sp_bigram_load(sp_model *m, const uint8_t *data, size_t size, char *err) {
         if (data[i] != 0)
             return sp_fail(err, SP_ERR_FORMAT, "bigram: padding byte %zu is "
                            "not zero", i);
-    for (size_t i = 0; i < n_logits; i++) {
-        float x;
-        memcpy(&x, data + at + 4 * i, 4);
-        if (!(x - x == 0.0f))
-            return sp_fail(err, SP_ERR_FORMAT, "bigram: logit %zu (row %zu) is "
-                           "not finite", i, i / vocab);
-    }
+    int checked = check_logits(data, at, vocab, err);
+    if (checked != SP_OK) return checked;
 
     /* the pieces, NUL-terminated, for the tokenizer (which copies them) */
     char *text = malloc(pieces_end - 16); /* per piece: len bytes + NUL */

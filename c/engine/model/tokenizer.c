@@ -52,11 +52,14 @@ int sp_tokenizer_lookup(const sp_tokenizer *t, const char *str, int len) {
     return -1;
 }
 
-sp_tokenizer *sp_tokenizer_new_chars(const char *const *pieces, int vocab,
-                                     int boundary, char *err) {
+/* A tokenizer of the given pieces (copied), indexed for encoding: a
+ * character tokenizer (each piece 1 to 4 bytes, one character) or a label
+ * one.  The two constructors below differ only in what they check. */
+static sp_tokenizer *tokenizer_of_pieces(int kind, const char *const *pieces,
+                                         int vocab, int boundary, char *err) {
     sp_tokenizer *t = calloc(1, sizeof *t);
     if (!t) goto nomem;
-    t->kind = SP_TOK_CHAR;
+    t->kind = kind;
     t->vocab = vocab;
     t->bos = t->eos = boundary;
     size_t total = 0;
@@ -68,7 +71,7 @@ sp_tokenizer *sp_tokenizer_new_chars(const char *const *pieces, int vocab,
     char *at = t->storage;
     for (int i = 0; i < vocab; i++) {
         size_t n = strlen(pieces[i]);
-        if (n == 0 || n > 4) {
+        if (kind == SP_TOK_CHAR && (n == 0 || n > 4)) {
             sp_tokenizer_free(t);
             sp_fail(err, SP_ERR_FORMAT, "tokenizer: piece %d has %zu bytes "
                     "(a character piece has 1 to 4)", i, n);
@@ -91,34 +94,17 @@ nomem:
     return NULL;
 }
 
+sp_tokenizer *sp_tokenizer_new_chars(const char *const *pieces, int vocab,
+                                     int boundary, char *err) {
+    return tokenizer_of_pieces(SP_TOK_CHAR, pieces, vocab, boundary, err);
+}
+
 /* A label tokenizer (the hand-made model): pieces of 1..SP_HANDMADE_MAX_LABEL
  * bytes, distinct; no begin or end token; prompts read by longest match. */
 sp_tokenizer *sp_tokenizer_new_labels(const char *const *pieces, int vocab,
                                       char *err) {
-    sp_tokenizer *t = calloc(1, sizeof *t);
-    if (!t) goto nomem;
-    t->kind = SP_TOK_LABEL;
-    t->vocab = vocab;
-    t->bos = t->eos = -1;
-    size_t total = 0;
-    for (int i = 0; i < vocab; i++) total += strlen(pieces[i]) + 1;
-    t->storage = malloc(total ? total : 1);
-    t->pieces = malloc(sizeof(char *) * (size_t)vocab);
-    t->piece_len = malloc(sizeof(int) * (size_t)vocab);
-    if (!t->storage || !t->pieces || !t->piece_len) goto nomem;
-    char *at = t->storage;
-    for (int i = 0; i < vocab; i++) {
-        size_t n = strlen(pieces[i]);
-        memcpy(at, pieces[i], n + 1);
-        t->pieces[i] = at;
-        t->piece_len[i] = (int)n;
-        if ((int)n > t->max_token_length) t->max_token_length = (int)n;
-        at += n + 1;
-    }
-    if (sp_tokenizer_index(t, err) != SP_OK) {
-        sp_tokenizer_free(t);
-        return NULL;
-    }
+    sp_tokenizer *t = tokenizer_of_pieces(SP_TOK_LABEL, pieces, vocab, -1, err);
+    if (!t) return NULL;
     for (int i = 1; i < vocab; i++) {
         const sp_token_index *x = &t->sorted[i - 1], *y = &t->sorted[i];
         if (strcmp(x->str, y->str) == 0) {
@@ -129,10 +115,6 @@ sp_tokenizer *sp_tokenizer_new_labels(const char *const *pieces, int vocab,
         }
     }
     return t;
-nomem:
-    sp_tokenizer_free(t);
-    sp_fail(err, SP_ERR_NOMEM, "tokenizer: out of memory");
-    return NULL;
 }
 
 /* A copy of a character or label tokenizer (a copied model's). */

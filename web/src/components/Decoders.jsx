@@ -7,6 +7,7 @@
  */
 import { showPiece } from '../app/format.js';
 import { rate } from '../app/metrics.js';
+import { timeTravelHandlers } from './timeTravel.js';
 import { useTail } from './useTail.js';
 import { Rich, useI18n } from './I18n.jsx';
 
@@ -22,30 +23,11 @@ export function BeamText({ prompt, beam, live, steps, focus, onHover, onFocus })
   const i18n = useI18n();
   const { t } = i18n;
   const ref = useTail(steps.length);
-  /** @param {Event} e */
-  const stepOf = (e) => {
-    const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-step]'));
-    return el ? Number(el.dataset.step) : null;
-  };
-  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
-    if (!steps.length) return;
-    let i = focus;
-    if (e.key === 'ArrowLeft') i = i === null ? steps.length - 1 : Math.max(0, i - 1);
-    else if (e.key === 'ArrowRight') i = i === null ? null : i + 1 >= steps.length ? null : i + 1;
-    else if (e.key === 'Home') i = 0;
-    else if (e.key === 'End' || e.key === 'Escape') i = null;
-    else return;
-    e.preventDefault();
-    onFocus(i);
-  };
   return (
     <div
       ref={ref} class={`spg-output${live ? ' is-live' : ''}`} dir="auto" data-testid="output" tabIndex={0} role="group"
       aria-label={t('beams.textLabel')}
-      onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
-      onMouseLeave={() => onHover(null)}
-      onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
-      onKeyDown={onKeyDown}
+      {...timeTravelHandlers(steps.length, focus, onHover, onFocus)}
     >
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
       {beam && (
@@ -155,22 +137,6 @@ export function SpecText({ prompt, spec, live, focus = null, onHover = () => {},
   const { t } = useI18n();
   const tokens = spec?.tokens ?? [];
   const ref = useTail(tokens.length);
-  /** @param {Event} e */
-  const stepOf = (e) => {
-    const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-step]'));
-    return el ? Number(el.dataset.step) : null;
-  };
-  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
-    if (!tokens.length) return;
-    let i = focus;
-    if (e.key === 'ArrowLeft') i = i === null ? tokens.length - 1 : Math.max(0, i - 1);
-    else if (e.key === 'ArrowRight') i = i === null ? null : i + 1 >= tokens.length ? null : i + 1;
-    else if (e.key === 'Home') i = 0;
-    else if (e.key === 'End' || e.key === 'Escape') i = null;
-    else return;
-    e.preventDefault();
-    onFocus(i);
-  };
   /** the draft each corrected token replaced (for its tooltip) */
   const replaced = new Map();
   for (const r of spec?.rounds ?? []) {
@@ -183,10 +149,7 @@ export function SpecText({ prompt, spec, live, focus = null, onHover = () => {},
     <div
       ref={ref} class={`spg-output spg-spec-text${live ? ' is-live' : ''}`} dir="auto" data-testid="output" tabIndex={0} role="group"
       aria-label={t('spec.textLabel')}
-      onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
-      onMouseLeave={() => onHover(null)}
-      onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
-      onKeyDown={onKeyDown}
+      {...timeTravelHandlers(tokens.length, focus, onHover, onFocus)}
     >
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
       {tokens.map((x) => {

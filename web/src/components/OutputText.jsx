@@ -5,6 +5,7 @@
  * distribution; clicking pins it (time travel); arrow keys move between
  * steps when the text has focus, Escape goes back to the live step.
  */
+import { timeTravelHandlers } from './timeTravel.js';
 import { useTail } from './useTail.js';
 
 import { useI18n } from './I18n.jsx';
@@ -25,22 +26,6 @@ export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
   // (dir="auto" below: the model's text in its own direction, whatever the page's)
   // new tokens scroll into view (unless a past token is being looked at)
   const ref = useTail(steps.length, focus === null);
-  /** @param {Event} e */
-  const stepOf = (e) => {
-    const el = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-step]'));
-    return el ? Number(el.dataset.step) : null;
-  };
-  const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
-    if (!steps.length) return;
-    let i = focus;
-    if (e.key === 'ArrowLeft') i = i === null ? steps.length - 1 : Math.max(0, i - 1);
-    else if (e.key === 'ArrowRight') i = i === null ? null : i + 1 >= steps.length ? null : i + 1;
-    else if (e.key === 'Home') i = 0;
-    else if (e.key === 'End' || e.key === 'Escape') i = null;
-    else return;
-    e.preventDefault();
-    onFocus(i);
-  };
   return (
     <div
       ref={ref}
@@ -51,10 +36,7 @@ export function OutputText({ prompt, steps, focus, live, onHover, onFocus }) {
       role="group"
       aria-label={t('text.label')}
       aria-roledescription={t('text.role')}
-      onMouseOver={(e) => { const i = stepOf(e); if (i !== null) onHover(i); }}
-      onMouseLeave={() => onHover(null)}
-      onClick={(e) => { const i = stepOf(e); if (i !== null) onFocus(i === focus ? null : i); }}
-      onKeyDown={onKeyDown}
+      {...timeTravelHandlers(steps.length, focus, onHover, onFocus)}
     >
       {prompt && <span class="spg-prompt" data-testid="output-prompt">{prompt}</span>}
       {steps.map((s, i) => (
