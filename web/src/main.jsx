@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * The playground page: one panel, or compare mode's panels side by side,
- * bound to the URL hash; the engine in a Web Worker.  The main thread only
+ * The playground page (loaded by boot.js): one panel, or compare mode's
+ * panels side by side, bound to the URL hash; the engine in a Web Worker.  The main thread only
  * renders.  With ?embed=1 it leaves out the page's header and footer (for
  * an iframe).  Served over http(s), it registers the offline cache (sw.js).
  */
@@ -16,7 +16,6 @@ import { EmbedCode } from './components/EmbedCode.jsx';
 import { I18nContext, LanguageSwitch, Rich, langTag, useI18n } from './components/I18n.jsx';
 import { Playground } from './components/Playground.jsx';
 import { registerServiceWorker } from './sw/register.js';
-import { createEngineClient } from './worker/client.js';
 import './styles.css';
 
 /** @param {{app: import('./app/app.js').App}} props */
@@ -128,12 +127,18 @@ function Page({ app, embedded = false }) {
   );
 }
 
-const embedded = new URLSearchParams(window.location.search).get('embed') === '1';
-const client = createEngineClient();
-const app = createApp(client);
-// the link's language (or the browser's) is fetched before the first
-// paint, so the page does not flash English first
-await app.language.choose(new URLSearchParams(window.location.hash.slice(1)).get('lang') ?? '');
-render(<App app={app} embedded={embedded} />, /** @type {HTMLElement} */ (document.getElementById('app')));
-const { loaded } = bindHash(/** @type {any} */ (app), window);
-registerServiceWorker(window, loaded);
+/**
+ * Shows the page, with the engine Worker boot.js started before this
+ * module had loaded.
+ * @param {import('./worker/client.js').EngineClient} client
+ */
+export async function start(client) {
+  const embedded = new URLSearchParams(window.location.search).get('embed') === '1';
+  const app = createApp(client);
+  // the link's language (or the browser's) is fetched before the first
+  // paint, so the page does not flash English first
+  await app.language.choose(new URLSearchParams(window.location.hash.slice(1)).get('lang') ?? '');
+  render(<App app={app} embedded={embedded} />, /** @type {HTMLElement} */ (document.getElementById('app')));
+  const { loaded } = bindHash(/** @type {any} */ (app), window);
+  registerServiceWorker(window, loaded);
+}

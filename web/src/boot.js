@@ -1,0 +1,12 @@
+// @ts-check
+/**
+ * The page's first module, small on purpose: it starts the engine Worker
+ * (which fetches and compiles the WebAssembly engine at once) and only then
+ * loads the page's code, so the two downloads and the engine's compilation
+ * run side by side instead of one after the other.
+ */
+import { createEngineClient } from './worker/client.js';
+
+const client = createEngineClient();
+const { start } = await import('./main.jsx');
+await start(client);
