@@ -98,6 +98,15 @@ describe.skipIf(!haveChromium)('accessibility', () => {
     expect(controls.filter((c, i) => !reached.includes(i))).toEqual([]);
     expect(reached).toEqual([...reached].sort((a, b) => a - b)); // in the page's order
     expect(unseen).toEqual([]);
+    // the first Tab reaches a skip button, seen when focused, past the settings to Step
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press('Tab');
+    const skip = page.getByTestId('skip');
+    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    const box = await skip.boundingBox();
+    expect(box && box.y >= 0 && box.x >= 0).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('step');
     // operable: Step with Enter, the temperature with the arrow keys
     await page.getByRole('button', { name: 'Step', exact: true }).focus();
     await page.keyboard.press('Enter');

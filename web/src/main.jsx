@@ -18,6 +18,11 @@ import { Playground } from './components/Playground.jsx';
 import { registerServiceWorker } from './sw/register.js';
 import './styles.css';
 
+/** Focuses the Step button (the phone's strip has it there). */
+function skipToStep() {
+  /** @type {HTMLElement | null} */ (document.querySelector('[data-testid="step"]'))?.focus();
+}
+
 /** @param {{app: import('./app/app.js').App}} props */
 function ViewSwitch({ app }) {
   const { t } = useI18n();
@@ -104,6 +109,8 @@ function Page({ app, embedded = false }) {
   }
   return (
     <div class="spg" data-theme={app.theme.value} lang={langTag(i18n)} dir={i18n.dir}>
+      {/* the first tab stop: past the settings (dozens of stops) to Step and Play */}
+      <button type="button" class="spg-skip" data-testid="skip" onClick={skipToStep}>{t('page.skip')}</button>
       <header class="spg-header">
         <div class="spg-header-row">
           <h1>{t('page.title')}</h1>

@@ -12,6 +12,7 @@ export default {
   'page.aboutSingle': 'Probiere Beam Search und spekulatives Decoding aus, schränke den Text ein oder vergleiche Einstellungen nebeneinander.',
   'page.aboutCompare': 'Der Vergleichsmodus lässt mehrere Einstellungen nebeneinander mit denselben Zufallszahlen laufen.',
   'page.footer': 'Alles läuft in deinem Browser: eine C-Engine, nach WebAssembly kompiliert, in einem Web Worker. Die Einstellungen stehen in der Adressleiste, sodass ein Link den Text reproduziert.',
+  'page.skip': 'Einstellungen überspringen',
   'view.group': 'Ansicht',
   'view.single': 'Ein Sampler',
   'view.compare': 'Nebeneinander vergleichen',

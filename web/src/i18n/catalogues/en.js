@@ -14,6 +14,7 @@ export default {
   'page.aboutSingle': 'Try beam search and speculative decoding, constrain the text, or compare settings side by side.',
   'page.aboutCompare': 'Compare mode runs several settings side by side on the same random numbers.',
   'page.footer': 'Everything runs in your browser: a C engine compiled to WebAssembly, in a Web Worker. Settings are kept in the address bar, so a link reproduces the text.',
+  'page.skip': 'Skip the settings',
   'view.group': 'View',
   'view.single': 'One sampler',
   'view.compare': 'Compare side by side',

@@ -12,6 +12,7 @@ export default {
   'page.aboutSingle': 'Prueba la búsqueda por haz y la decodificación especulativa, restringe el texto o compara ajustes lado a lado.',
   'page.aboutCompare': 'El modo de comparación ejecuta varios ajustes lado a lado con los mismos números aleatorios.',
   'page.footer': 'Todo se ejecuta en tu navegador: un motor en C compilado a WebAssembly, en un Web Worker. Los ajustes se guardan en la barra de direcciones, así que un enlace reproduce el texto.',
+  'page.skip': 'Saltar los ajustes',
   'view.group': 'Vista',
   'view.single': 'Un muestreador',
   'view.compare': 'Comparar lado a lado',

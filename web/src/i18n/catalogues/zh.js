@@ -11,6 +11,7 @@ export default {
   'page.aboutSingle': '试试束搜索和推测解码，约束文本，或并排比较不同设置。',
   'page.aboutCompare': '比较模式用同一串随机数并排运行多组设置。',
   'page.footer': '一切都在你的浏览器中运行：一个编译为 WebAssembly 的 C 引擎，运行在 Web Worker 里。设置保存在地址栏中，因此一个链接就能复现这段文本。',
+  'page.skip': '跳过设置',
   'view.group': '视图',
   'view.single': '单个采样器',
   'view.compare': '并排比较',
