@@ -81,6 +81,23 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   const focusedToken = useRef(/** @type {number | null} */ (null));
   /** where the pointer went down on a bar */
   const pressed = useRef(/** @type {{x: number, y: number} | null} */ (null));
+  /** the rank of the bar under the pointer, or -1 */
+  const hovered = useRef(-1);
+  /**
+   * A bar's tooltip: its token, its probabilities along the chain, the
+   * stage that cut it, and what a click and the keys do.
+   * @param {number} i its rank
+   */
+  const titleOf = (i) => {
+    if (!summary || i >= summary.bars) return '';
+    const cutName = summary.cut[i];
+    const kept = cutName === 'kept';
+    const badge = kept ? (summary.penalized[i] === 1 ? t('bars.penalty') : '') : cutLabel(cutName, i18n);
+    const title = t(kept ? 'bars.title' : 'bars.titleCut', {
+      piece: JSON.stringify(summary.pieces[i]), raw: pct(summary.raw[i]), tempered: pct(summary.tempered[i]), final: pct(summary.final[i]), by: badge,
+    });
+    return [title, pickHint, onEdit ? t(EDIT_HINT) : ''].filter(Boolean).reduce((a, hint) => t('bars.titleHint', { title: a, hint }));
+  };
 
   // a redraw can give the focused row another token (the rows are keyed by
   // rank, and a ban or a new step reorders the tokens) or replace it: the
@@ -108,6 +125,16 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     const button = /** @type {HTMLButtonElement | null} */ (list.querySelector(`[data-token="${id}"] button.spg-bar-btn`)
       ?? list.querySelector('button.spg-bar-btn'));
     button?.focus();
+  });
+
+  // the tooltip of the bar under the pointer, and of a focused one: built
+  // for that bar alone (Play redraws every bar many times a second, and
+  // each tooltip is a sentence of formatted numbers), and rebuilt at each
+  // redraw while the pointer stays, so it always tells the bar's token
+  useLayoutEffect(() => {
+    const i = hovered.current;
+    const button = i >= 0 ? /** @type {HTMLElement | undefined} */ (listRef.current?.querySelectorAll('button.spg-bar-btn')[i]) : undefined;
+    if (button) button.title = titleOf(i);
   });
 
   if (!summary) {
@@ -238,9 +265,6 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     // the button's name is its text: the piece's name (its symbol is for
     // the eye), the probability, the stage that cut it, and what else holds
     const also = `${penalized && !kept ? t('bars.alsoPenalized') : ''}${isSampled ? t('bars.alsoSampled') : ''}`;
-    const title = t(kept ? 'bars.title' : 'bars.titleCut', {
-      piece: JSON.stringify(piece), raw: pct(raw), tempered: pct(summary.tempered[i]), final: pct(final), by: badge,
-    });
     rows.push(
       // keyed by rank: a new distribution updates the rows in place instead
       // of moving them (Play reorders the bars at every step)
@@ -261,7 +285,10 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
           type="button"
           class="spg-bar-btn"
           tabIndex={id === stopId ? 0 : -1}
-          title={[title, pickHint, onEdit ? t(EDIT_HINT) : ''].filter(Boolean).reduce((a, hint) => t('bars.titleHint', { title: a, hint }))}
+          onPointerEnter={(e) => { hovered.current = i; /** @type {HTMLElement} */ (e.currentTarget).title = titleOf(i); }}
+          onPointerLeave={(e) => { hovered.current = -1; /** @type {HTMLElement} */ (e.currentTarget).removeAttribute('title'); }}
+          onFocus={(e) => { /** @type {HTMLElement} */ (e.currentTarget).title = titleOf(i); }}
+          onBlur={(e) => { /** @type {HTMLElement} */ (e.currentTarget).removeAttribute('title'); }}
           aria-keyshortcuts={onEdit ? '+ - PageUp PageDown' : undefined}
           onPointerDown={onPick ? onPointerDown : undefined}
           onClick={onPick ? (e) => onClick(id, e) : undefined}
