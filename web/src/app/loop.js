@@ -9,6 +9,18 @@ import { batch, signal } from '@preact/signals';
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * The start of the next frame (where the page draws; a timer elsewhere).
+ * @returns {Promise<unknown>}
+ */
+const nextFrame = () => (typeof requestAnimationFrame === 'function'
+  ? new Promise((r) => requestAnimationFrame(r))
+  : sleep(0));
+
+/**
+ * One step after another, at most one per frame: the next step is asked for
+ * as a frame begins, so its answer is drawn in a frame of its own.  (Asked
+ * for at once, a step's answer could land while the last one was being
+ * drawn, and the page would draw two in one frame, late, at high speeds.)
  * @param {() => Promise<boolean>} step  one step; false when nothing can follow
  * @param {() => number} speed           steps per second
  * @param {() => boolean} current        false once paused or superseded
@@ -20,6 +32,8 @@ export async function playLoop(step, speed, current) {
     if (!more || !current()) return;
     // a timer between steps: the page renders, the Worker computes
     await sleep(Math.max(0, 1000 / speed() - (performance.now() - t0)));
+    if (!current()) return;
+    await nextFrame();
   }
 }
 
