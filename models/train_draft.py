@@ -5,11 +5,18 @@ A much smaller character-level Llama (1 layer, dim 64) on the same corpus
 (the King James Bible, split by chapter as in train_transformer.py) with the
 same tokenizer (models/transformer_tokenizer.bin), distilled from the
 shipped transformer: at every position of a training window the draft learns
-the transformer's whole next-token distribution (cross-entropy against its
-softmax, i.e. KL(p_target || q_draft) up to a constant) rather than only the
-character that came next.  Speculative sampling accepts a drafted token with
-probability min(1, p/q), so the closer q is to p, the more tokens are
-accepted: distilling aims the draft at exactly that.
+the transformer's whole next-token distribution (KL(p_target || q_draft))
+rather than only the character that came next.  Speculative sampling accepts
+a drafted token with probability min(1, p/q), so the closer q is to p, the
+more tokens are accepted: distilling aims the draft at exactly that.
+
+The training stream is cut once into consecutive windows of 256 tokens and
+the teacher's logits at every position of every window are computed once,
+before training (float16, ~0.8 GB in memory): the teacher's forward pass
+would otherwise cost more than the draft's forward and backward passes.
+Each epoch then visits every window once, in an order drawn from the seeded
+generator.  --teacher-cache FILE keeps those logits between runs (the
+result is the same bytes with or without it).
 
 Output (llama2.c legacy float32 format, read by the engine like any
 llama2.c checkpoint; it uses transformer_tokenizer.bin):
@@ -24,6 +31,7 @@ Needs: apt-get install python3-torch bible-kjv libopenblas0-openmp
 """
 
 import argparse
+import hashlib
 import math
 import os
 import struct
@@ -77,13 +85,23 @@ def load_legacy(torch, Transformer, path):
     return model
 
 
+def teacher_logits(torch, teacher, windows, bs=16):
+    """The teacher's logits for every position of every window (float16)."""
+    n, T = windows.shape
+    out = torch.empty((n, T, teacher.cfg["vocab_size"]), dtype=torch.float16)
+    with torch.no_grad():
+        for i in range(0, n, bs):
+            out[i:i + bs] = teacher(windows[i:i + bs]).to(torch.float16)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, default=800)
+    ap.add_argument("--steps", type=int, default=6000)
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--lr", type=float, default=5e-3)
     ap.add_argument("--warmup", type=int, default=100)
-    ap.add_argument("--eval-every", type=int, default=100)
+    ap.add_argument("--eval-every", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1337)
     ap.add_argument("--dim", type=int, default=64)
     ap.add_argument("--hidden-dim", type=int, default=192)
@@ -92,8 +110,11 @@ def main():
     ap.add_argument("--n-kv-heads", type=int, default=2)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--teacher", default=os.path.join(HERE, "transformer.bin"))
+    ap.add_argument("--teacher-cache", default=None,
+                    help="file to keep the teacher's logits in between runs "
+                         "(~0.8 GB; reused when the teacher and windows match)")
     ap.add_argument("--quick", action="store_true",
-                    help="smoke test: 40 steps, output to the temp dir")
+                    help="smoke test: 40 steps on 64 windows, output to the temp dir")
     ap.add_argument("--out", default=None,
                     help="checkpoint path (default models/bible_tiny.bin)")
     args = ap.parse_args()
@@ -113,6 +134,7 @@ def main():
     torch.manual_seed(args.seed)
     print(f"torch {torch.__version__}, {args.threads} threads, "
           f"BLAS: {tt.blas_library(torch)}")
+    print("args:", vars(args))
     t_start = time.time()
 
     pieces, stoi = tt.build_vocab()
@@ -139,6 +161,31 @@ def main():
     model = Transformer(cfg)
     print("teacher:", teacher.cfg, f"{tt.n_params(teacher)} parameters")
     print("draft:  ", cfg, f"{tt.n_params(model)} parameters")
+
+    # The training windows: the train stream cut into consecutive windows of
+    # T tokens (the last, partial one dropped), and the teacher's logits at
+    # every position of each, computed once (float16, ~0.8 GB) instead of at
+    # every step: the teacher's forward pass cost more than the draft's
+    # forward and backward passes together.
+    n_win = (len(train_ids) - 1) // T
+    if args.quick:
+        n_win = 64
+    windows = train_t[:n_win * T].view(n_win, T)
+    t0 = time.time()
+    with open(args.teacher, "rb") as f:
+        key = (hashlib.sha256(f.read()).hexdigest(), n_win, T)
+    targets = None
+    if args.teacher_cache and os.path.exists(args.teacher_cache):
+        saved = torch.load(args.teacher_cache)
+        if saved["key"] == key:
+            targets = saved["logits"]
+            print(f"teacher logits from {args.teacher_cache}")
+    if targets is None:
+        targets = teacher_logits(torch, teacher, windows)
+        if args.teacher_cache:
+            torch.save({"key": key, "logits": targets}, args.teacher_cache)
+    print(f"teacher logits for {n_win} windows of {T} tokens: "
+          f"{time.time() - t0:.0f} s", flush=True)
 
     decay = [p for p in model.parameters() if p.dim() >= 2]
     no_decay = [p for p in model.parameters() if p.dim() < 2]
@@ -169,10 +216,11 @@ def main():
     @torch.no_grad()
     def evaluate(data, offsets, bs=32):
         """Cross-entropy on the data (nats/char), the distillation loss
-        (KL from the teacher, nats), and how often the draft's argmax is the
-        teacher's (greedy agreement)."""
+        (KL from the teacher, nats), how often the draft's argmax is the
+        teacher's (greedy agreement), and the expected acceptance of one
+        drafted token at T = 1, sum min(p, q)."""
         model.eval()
-        ce = kl = agree = 0.0
+        ce = kl = agree = overlap = 0.0
         count = 0
         for i in range(0, len(offsets), bs):
             x, y = batch(data, offsets[i:i + bs])
@@ -182,37 +230,45 @@ def main():
                              reduction="sum").item()
             kl += (logp.exp() * (logp - logq)).sum().item()
             agree += (logq.argmax(-1) == logp.argmax(-1)).sum().item()
+            overlap += torch.minimum(logp.exp(), logq.exp()).sum().item()
             count += y.numel()
         model.train()
-        return ce / count, kl / count, agree / count
+        return ce / count, kl / count, agree / count, overlap / count
 
     val_probe = fixed_offsets(val_t, 64)
-    last = len(train_t) - T - 1
     t_train = time.time()
     running = None
+    order = torch.empty(0, dtype=torch.long)
+    epoch = 0
     for step in range(args.steps):
         for g in opt.param_groups:
             g["lr"] = lr_at(step)
-        offsets = torch.randint(0, last + 1, (args.batch_size,), generator=gen)
-        x, _ = batch(train_t, offsets)
-        with torch.no_grad():
-            target = F.softmax(teacher(x), -1)
+        # fixed data order: each epoch visits every window once, in an order
+        # drawn from the seeded generator
+        if len(order) < args.batch_size:
+            order = torch.cat([order, torch.randperm(n_win, generator=gen)])
+            epoch += 1
+        pick, order = order[:args.batch_size], order[args.batch_size:]
+        x = windows[pick]
+        logp = F.log_softmax(targets[pick].float(), -1)
+        p = logp.exp()
         logq = F.log_softmax(model(x), -1)
-        loss = -(target * logq).sum(-1).mean()   # = KL(p || q) + H(p)
+        loss = (p * (logp - logq)).sum(-1).mean()   # KL(p || q)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         running = loss.item() if running is None else 0.95 * running + 0.05 * loss.item()
         if (step + 1) % args.eval_every == 0 or step == 0:
-            ce, kl, agree = evaluate(val_t, val_probe)
-            print(f"step {step + 1:5d}/{args.steps}  lr {lr_at(step):.2e}  "
-                  f"distill {running:.4f}  val(probe) CE {ce:.4f} KL {kl:.4f} "
-                  f"agree {agree:.3f}  [{time.time() - t_train:.0f} s]", flush=True)
+            ce, kl, agree, overlap = evaluate(val_t, val_probe)
+            print(f"step {step + 1:5d}/{args.steps} ep {epoch}  lr {lr_at(step):.2e}  "
+                  f"loss {running:.4f}  val(probe) CE {ce:.4f} KL {kl:.4f} "
+                  f"agree {agree:.4f} overlap {overlap:.4f}  "
+                  f"[{time.time() - t_train:.0f} s]", flush=True)
     train_time = time.time() - t_train
 
     val_offsets = fixed_offsets(val_t, 10 ** 9)
-    ce, kl, agree = evaluate(val_t, val_offsets)
+    ce, kl, agree, overlap = evaluate(val_t, val_offsets)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     size = tt.export_legacy(model, args.out)
 
@@ -229,7 +285,8 @@ def main():
         sys.exit(f"export check FAILED: reader vs trained model max diff {max_diff}")
 
     print(f"final val: CE {ce:.4f} nats/char, KL(teacher || draft) {kl:.4f} "
-          f"nats, greedy agreement {agree:.4f} ({len(val_offsets)} windows of {T})")
+          f"nats, greedy agreement {agree:.4f}, sum min(p, q) {overlap:.4f} "
+          f"({len(val_offsets)} windows of {T})")
     print(f"parameters {tt.n_params(model)}; training {train_time:.0f} s, total "
           f"{time.time() - t_start:.0f} s on {args.threads} threads")
     print(f"wrote {args.out} ({size} bytes); export check max |diff| {max_diff:.3g}")

@@ -453,7 +453,7 @@ int main(int argc, char **argv) {
     test_forward();
     test_prefill();
     test_spec_accounting("bible_bigram.bin", 0.10);
-    test_spec_accounting("bible_tiny.bin", 0.30);
+    test_spec_accounting("bible_tiny.bin", 0.60); /* the goal at T = 0 */
     test_spec_matched_distribution();
     test_spec_constrained();
     CHECK_DONE();

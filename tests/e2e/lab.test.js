@@ -191,7 +191,9 @@ describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
   });
 
   it.skipIf(!haveTransformer)('speculative view with the matched draft: picked by default for the transformer, one pass a round, the residual as bars; constraints hold in beam search and speculative decoding', async () => {
-    const page = await open({ hash: '#model=transformer&prompt=And%20God%20said&seed=4&temperature=1' });
+    // seed 2: a verse long enough for the 16 rounds below (with the retrained
+    // draft a round yields up to 5 tokens; seed 4's verse ended after 13)
+    const page = await open({ hash: '#model=transformer&prompt=And%20God%20said&seed=2&temperature=1' });
     await page.getByTestId('strategy-speculative').check();
     await until(async () => (await page.getByTestId('draft-select').inputValue()) === 'bible-tiny');
     await stepTimes(page, 6);
