@@ -8,6 +8,7 @@
  * llama.cpp's orders).  Everything it lists comes from the engine's
  * registry (params.js); everything it counts, from the step record.
  */
+import { useComputed } from '@preact/signals';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 import { ORDER_PRESETS, PARAM_SPECS, STAGES, orderOf, stageOn } from '../app/params.js';
@@ -163,21 +164,27 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
   const { t } = i18n;
   const stageLabel = t(`stage.${name}.label`);
   const stageDoc = t(`stage.${name}.doc`);
-  const params = panel.params.value;
   const bias = name === 'bias';
-  const on = bias ? panel.bans.value.length + panel.biases.value.length > 0 : stageOn(params, name);
   const specs = PARAM_SPECS.filter((s) => s.stage === name);
+  // the row subscribes to its own stage's settings only (a slider of
+  // another stage dragged does not redraw it); what it shows is read from
+  // them as they are now (peek: no subscription to every setting)
+  useComputed(() => (bias
+    ? `${panel.bans.value.length} ${panel.biases.value.length}`
+    : specs.map((s) => panel.params.value[s.key]).join(' '))).value;
+  const params = panel.params.peek();
+  const on = bias ? panel.bans.peek().length + panel.biases.peek().length > 0 : stageOn(params, name);
+  const vocab = panel.model.value?.vocab ?? 1;
+  const value = bias
+    ? [
+      panel.bans.peek().length ? t('chain.banned', { count: panel.bans.peek().length }) : '',
+      panel.biases.peek().length ? t('chain.biased', { count: panel.biases.peek().length }) : '',
+    ].filter(Boolean).join(' · ') || t('chain.none')
+    : on ? specs.filter((s) => s.isSwitch && params[s.key] !== s.def).map((s) => s.format(params[s.key], vocab, i18n)).join(' · ') : t('chain.off');
   /** null: as the stage is (open when on, or one of the lessons' four) */
   const [open, setOpen] = useState(/** @type {boolean | null} */ (null));
   const shown = open ?? (on || OPEN_AT_FIRST.has(name));
   const id = `${uid}-stage-${name}`;
-  const vocab = panel.model.value?.vocab ?? 1;
-  const value = bias
-    ? [
-      panel.bans.value.length ? t('chain.banned', { count: panel.bans.value.length }) : '',
-      panel.biases.value.length ? t('chain.biased', { count: panel.biases.value.length }) : '',
-    ].filter(Boolean).join(' · ') || t('chain.none')
-    : on ? specs.filter((s) => s.isSwitch && params[s.key] !== s.def).map((s) => s.format(params[s.key], vocab, i18n)).join(' · ') : t('chain.off');
 
   const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
     const to = { ArrowUp: index - 1, ArrowDown: index + 1, Home: 0, End: count - 1 }[e.key];
