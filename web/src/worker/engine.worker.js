@@ -7,7 +7,7 @@
  * loads, progress messages {id, progress: {loaded, total}} come first.
  */
 import { loadEngineBrowser, MODEL_URLS, requestedFlavor, WASM_URLS } from '../engine/browser.js';
-import { EngineHost, errorOf } from './host.js';
+import { EngineHost, errorOf, fetchBytes } from './host.js';
 
 /**
  * Where the engine's files are: next to this script, unless its URL's
@@ -25,8 +25,23 @@ function files() {
 }
 const at = files();
 
+/**
+ * The default model (12 KB) is fetched at once, beside the engine's
+ * compilation, instead of when the page asks for it: most pages start
+ * with it.  The first load of it takes these bytes.
+ * @type {Map<string, Promise<Uint8Array | null>>}
+ */
+const early = new Map();
+if (at.bigram) early.set(String(at.bigram), fetchBytes(at.bigram).catch(() => null));
+
 // the page passes its ?wasm=simd|scalar on in this module's URL (client.js)
 const host = new EngineHost(loadEngineBrowser(requestedFlavor(import.meta.url), at), {
+  fetchBytes: (url, onProgress) => {
+    const got = url ? early.get(String(url)) : undefined;
+    if (!got) return fetchBytes(url, onProgress);
+    early.delete(String(url));
+    return got.then((bytes) => bytes ?? fetchBytes(url, onProgress));
+  },
   builtins: {
     bigram: {
       name: 'Bigram names',
