@@ -37,14 +37,26 @@ double sp_pow(double base, double exponent); /* base > 0 */
 double sp_sin(double x);
 double sp_cos(double x);
 
-/* exp of four lanes: the same operations as sp_expf, lane by lane. */
+/* exp of four lanes: the same operations as sp_expf, lane by lane.
+ *
+ * Two steps that look missing are not: no clamp to SP_EXP_LO, because a
+ * lane below it (or -inf, or NaN) is zeroed by the last mask whatever was
+ * computed for it, and a lane at or above it is its own clamp; and no
+ * multiplication by 2^k, because for every lane the mask keeps
+ * (SP_EXP_LO <= x <= SP_EXP_HI) k lies in [-126, 127] and p * 2^k is a
+ * normal float, which the multiplication would give exactly: adding k to
+ * p's exponent field is the same bits.  The bits of magic + k are
+ * 0x4B400000 + k, and shifting them left by 23 drops 0x4B400000's bits,
+ * leaving k << 23.  (The long way round -- clamp, 2^k built as a float,
+ * a multiplication -- gives these very bits for every one of the 2^32
+ * inputs: checked exhaustively when this was written.)  Fewer operations
+ * on the chain that every exp waits for: the softmax's passes are bound by
+ * it. */
 static inline vec4 v4_exp(vec4 x) {
-    vec4 lo = v4_splat(SP_EXP_LO);
-    vec4 xc = v4_min(v4_max(x, lo), v4_splat(SP_EXP_HI));
-    vec4 t = v4_mul(xc, v4_splat(SP_LOG2E_F));
+    vec4 xc = v4_min(x, v4_splat(SP_EXP_HI)); /* NaN -> HI, masked below */
     vec4 magic = v4_splat(SP_ROUND_MAGIC_F);
-    vec4 rounded = v4_add(t, magic); /* magic + k, k in its low bits */
-    vec4 k = v4_sub(rounded, magic);
+    vec4 rounded = v4_add(v4_mul(xc, v4_splat(SP_LOG2E_F)), magic);
+    vec4 k = v4_sub(rounded, magic); /* round to nearest */
     vec4 r = v4_sub(v4_sub(xc, v4_mul(k, v4_splat(SP_LN2_HI_F))),
                     v4_mul(k, v4_splat(SP_LN2_LO_F)));
     vec4 p = v4_splat(SP_EXP_C6);
@@ -54,12 +66,8 @@ static inline vec4 v4_exp(vec4 x) {
     p = v4_add(v4_mul(p, r), v4_splat(SP_EXP_C2));
     p = v4_add(v4_mul(p, r), v4_splat(1.0f));
     p = v4_add(v4_mul(p, r), v4_splat(1.0f));
-    /* 2^k: the bits of magic + k are 0x4B400000 + k, and shifting
-     * (bits + 127) left by 23 drops 0x4B400000's bits, leaving (k + 127)
-     * << 23 -- the very float (int)k + 127 << 23 gives (sp_expf), without
-     * a float-to-int conversion (several instructions in V8's SSE code) */
-    vec4 scale = v4i_shl23_as_float(v4i_add(v4_bits(rounded), 127));
-    return v4_and(v4_mul(p, scale), v4_ge(x, lo));
+    /* p * 2^k; below SP_EXP_LO (and for -inf and NaN): exactly 0 */
+    return v4_and(v4_add_shl23(p, rounded), v4_ge(x, v4_splat(SP_EXP_LO)));
 }
 
 /* ---- the sampler's settings (sampler/params.c) ------------------------- */
@@ -85,9 +93,10 @@ void sp_matmul_batch(float *out, const float *x, const float *w, int n, int d,
                      int nb);
 /* largest element ((a > b) ? a : b folding, so NaN never wins) */
 float sp_max(const float *x, int n);
-/* sp_find_not_below(x, INFINITY, n), and when that is -1 (no NaN, no
- * +inf), sp_max(x, n) into *max: both in one pass */
-int sp_max_checked(const float *x, int n, float *max);
+/* out[g] = the largest of x[g * size .. (g + 1) * size) for g in [0,
+ * groups), the last group running on to n; size a multiple of 16.  The
+ * value only: a zero maximum may come out either sign. */
+void sp_group_max(const float *x, int n, int size, int groups, float *out);
 /* x[i] /= t */
 void sp_div_scalar(float *x, float t, int n);
 /* x[i] = (x[i] - shift) / t */

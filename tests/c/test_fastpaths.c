@@ -10,7 +10,13 @@
  *    the tempered logits overflow and top-k has fewer candidates).
  *  - A warp of the same logits reuses the raw distribution: every raw
  *    number must be what a fresh sampler computes.
- *  - sp_max_checked is sp_find_not_below and sp_max. */
+ *  - The intake pass's check and max are sp_find_not_below's and
+ *    sp_max's.
+ *  - Top-k finds its k-th largest logit from the groups' maxima (no heap
+ *    over the whole vocabulary): the very kept set a full sort gives, on
+ *    vocabularies large enough for the groups (up to 32 000) with ties,
+ *    masks, signed zeros and a k from 1 to a few hundred; and the fused
+ *    temperature and top-k there give the bits of the two stages. */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +46,79 @@ static void fill(float *x, int v) {
 
 static int same_bits(const void *a, const void *b, size_t n) {
     return memcmp(a, b, n) == 0;
+}
+
+static int float_desc(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x < y) - (x > y);
+}
+
+/* Top-k against a full sort: every finite logit >= the k-th largest finite
+ * one stays, every other finite one is cut by top-k; and the fused
+ * temperature + top-k (the reporting off) gives the bits of the two
+ * stages (on). */
+static void test_top_k_groups(void) {
+    char err[SP_ERR_LEN];
+    enum { MAXV = 32000 };
+    static float x[MAXV], sorted[MAXV], probs[MAXV];
+    static uint8_t cut[MAXV];
+    static const int sizes[] = {1000, 4000, 7777, 32000};
+    int mismatches = 0, unfused = 0, cases = 0;
+    for (int trial = 0; trial < 80; trial++) {
+        int v = sizes[trial % 4];
+        for (int i = 0; i < v; i++) { /* fill()'s kinds, at this size */
+            switch (trial % 5) {
+            case 0: x[i] = uniform(-10, 10); break;
+            case 1: x[i] = (float)below(40) - 20.0f; break; /* ties */
+            case 2: x[i] = below(3) ? uniform(-3, 3) : -INFINITY; break;
+            case 3: x[i] = uniform(-1, 1) * (below(2) ? 3e38f : 1e4f); break;
+            default: x[i] = below(50) ? -(float)below(7) : (below(2) ? 0.0f : -0.0f); break;
+            }
+        }
+        if (trial % 10 == 7) /* the finite ones crowded into a few groups */
+            for (int i = 0; i < v; i++) if (i % 997 > 20) x[i] = -INFINITY;
+        x[below((uint32_t)v)] = 1.0f;
+        sp_params p;
+        sp_params_default(&p);
+        p.top_k = 1 + (int)below(trial % 3 ? 60 : 400);
+        int n = 0;
+        for (int i = 0; i < v; i++) if (x[i] != -INFINITY) sorted[n++] = x[i];
+        qsort(sorted, (size_t)n, sizeof(float), float_desc);
+        float kth = n > p.top_k ? sorted[p.top_k - 1] : -INFINITY;
+        sp_sampler *s = sp_sampler_new(v);
+        sp_step st;
+        for (int raw = 0; raw <= 1; raw++) { /* temperature 1: top-k alone */
+            sp_sampler_set_raw(s, raw);
+            CHECK_EQ_INT(sp_sampler_warp(s, x, NULL, 0, &p, &st, err), SP_OK);
+            for (int i = 0; i < v; i++) {
+                int want = x[i] == -INFINITY ? SP_CUT_MASK
+                           : x[i] >= kth     ? SP_CUT_NONE
+                                             : SP_CUT_TOP_K;
+                mismatches += st.cut[i] != want;
+            }
+        }
+        /* the temperature before it: fused (off) and as two stages (on) */
+        p.temperature = trial % 2 ? 0.8f : 3e-3f;
+        p.repetition_penalty = 1.3f;
+        int hist[64];
+        for (int i = 0; i < 64; i++) hist[i] = (int)below((uint32_t)v);
+        sp_sampler_set_raw(s, 0);
+        CHECK_EQ_INT(sp_sampler_warp(s, x, hist, 64, &p, &st, err), SP_OK);
+        memcpy(probs, st.probs, sizeof(float) * (size_t)v);
+        memcpy(cut, st.cut, (size_t)v);
+        int n_kept = st.n_kept;
+        sp_sampler_set_raw(s, 1);
+        CHECK_EQ_INT(sp_sampler_warp(s, x, hist, 64, &p, &st, err), SP_OK);
+        unfused += n_kept != st.n_kept ||
+                   !same_bits(probs, st.probs, sizeof(float) * (size_t)v) ||
+                   !same_bits(cut, st.cut, (size_t)v);
+        sp_sampler_free(s);
+        cases++;
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    CHECK_EQ_INT(unfused, 0);
+    printf("top-k by groups: %d vocabularies, %d mismatches against a sort, "
+           "%d fused against unfused\n", cases, mismatches, unfused);
 }
 
 int main(void) {
@@ -123,15 +202,36 @@ int main(void) {
     }
     sp_sampler_free(fast);
 
-    /* sp_max_checked against its two halves */
+    /* the intake pass's check and max against sp_find_not_below, sp_max
+     * and a scan for the argmax */
     for (int trial = 0; trial < 500; trial++) {
         int n = 1 + (int)below(300);
         fill(x, n);
         if (below(4) == 0) x[below((uint32_t)n)] = below(2) ? NAN : INFINITY;
-        float m = 12345.0f, ref = sp_max(x, n);
-        int bad = sp_max_checked(x, n, &m);
-        CHECK_EQ_INT(bad, sp_find_not_below(x, INFINITY, n));
-        if (bad < 0) CHECK(same_bits(&m, &ref, 4));
+        if (below(8) == 0) x[below((uint32_t)n)] = 0.0f; /* a zero max */
+        int bad = sp_find_not_below(x, INFINITY, n);
+        float ref = sp_max(x, n);
+        sp_sampler *s = sp_sampler_new(n);
+        sp_sampler_set_raw(s, (int)below(2));
+        sp_params p;
+        sp_params_default(&p);
+        sp_step st;
+        int rc = sp_sampler_warp(s, x, NULL, 0, &p, &st, err);
+        if (bad >= 0) {
+            char want[64];
+            snprintf(want, sizeof want, "logits: token %d is %s", bad,
+                     x[bad] != x[bad] ? "NaN" : "+inf");
+            CHECK_EQ_INT(rc, SP_ERR_FORMAT);
+            CHECK(strstr(err, want) != NULL);
+        } else if (ref == -INFINITY) {
+            CHECK_EQ_INT(rc, SP_ERR_STATE);
+        } else {
+            CHECK_EQ_INT(rc, SP_OK);
+            CHECK(same_bits(&st.raw_max, &ref, 4));
+            CHECK_EQ_INT(st.argmax_raw, sp_scan_ge(x, ref, 0, n));
+        }
+        sp_sampler_free(s);
     }
+    test_top_k_groups();
     CHECK_DONE();
 }

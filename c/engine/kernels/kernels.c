@@ -300,41 +300,27 @@ float sp_max(const float *x, int n) {
     return m == 0.0f ? max_fold(x, n) : m;
 }
 
-int sp_max_checked(const float *x, int n, float *max) {
-    /* sp_find_not_below(x, INFINITY, n) and sp_max(x, n) in one pass over
-     * x: the max is only wanted when every element is below +inf */
-    if (n < 64) {
-        int bad = sp_find_not_below(x, INFINITY, n);
-        if (bad < 0) *max = max_fold(x, n);
-        return bad;
+void sp_group_max(const float *x, int n, int size, int groups, float *out) {
+    /* per group: four accumulators over its blocks of 16 (size is a
+     * multiple of 16), then the last group's tail one by one */
+    for (int g = 0; g < groups; g++) {
+        int i = g * size, end = g == groups - 1 ? n : i + size;
+        vec4 a0 = v4_splat(-INFINITY), a1 = a0, a2 = a0, a3 = a0;
+        for (; i + 16 <= end; i += 16) {
+            a0 = v4_max(v4_load(x + i), a0);
+            a1 = v4_max(v4_load(x + i + 4), a1);
+            a2 = v4_max(v4_load(x + i + 8), a2);
+            a3 = v4_max(v4_load(x + i + 12), a3);
+        }
+        vec4 acc = v4_max(v4_max(a0, a1), v4_max(a2, a3));
+        float m = -INFINITY;
+        for (int l = 0; l < 4; l++) {
+            float v = v4_lane(acc, l);
+            m = v > m ? v : m;
+        }
+        for (; i < end; i++) m = x[i] > m ? x[i] : m;
+        out[g] = m;
     }
-    vec4 inf = v4_splat(INFINITY), ok = v4_lt(v4_load(x), inf);
-    vec4 a0 = v4_splat(-INFINITY), a1 = a0, a2 = a0, a3 = a0;
-    int i = 0;
-    for (; i + 16 <= n; i += 16) {
-        vec4 x0 = v4_load(x + i), x1 = v4_load(x + i + 4);
-        vec4 x2 = v4_load(x + i + 8), x3 = v4_load(x + i + 12);
-        ok = v4_and(ok, v4_and(v4_and(v4_lt(x0, inf), v4_lt(x1, inf)),
-                               v4_and(v4_lt(x2, inf), v4_lt(x3, inf))));
-        a0 = v4_max(x0, a0);
-        a1 = v4_max(x1, a1);
-        a2 = v4_max(x2, a2);
-        a3 = v4_max(x3, a3);
-    }
-    int bad = v4_all(ok) ? -1 : i;
-    for (; i < n && bad < 0; i++)
-        if (!(x[i] < INFINITY)) bad = i;
-    if (bad >= 0) return sp_find_not_below(x, INFINITY, n);
-    /* the rest is sp_max's: the same lanes, the same combining */
-    vec4 acc = v4_max(v4_max(a0, a1), v4_max(a2, a3));
-    float m = -INFINITY;
-    for (int l = 0; l < 4; l++) {
-        float v = v4_lane(acc, l);
-        m = v > m ? v : m;
-    }
-    for (i = n - n % 16; i < n; i++) m = x[i] > m ? x[i] : m;
-    *max = m == 0.0f ? max_fold(x, n) : m;
-    return -1;
 }
 
 void sp_div_scalar(float *x, float t, int n) {

@@ -8,10 +8,11 @@
  *
  * Cost: the vocabulary can hold 32 000-50 000 tokens and the chain runs
  * every step, so nothing sorts the vocabulary.  The stages before top-k work
- * in place on the dense logits; top-k finds its threshold with a k-element
- * heap in one pass (O(V log k)) and builds the candidate list; later stages
- * work on that list, and top-p / typical-p select their prefix by
- * partitioning (expected O(n)), sorting only a few boundary elements.
+ * in place on the dense logits; top-k finds its threshold from the maxima of
+ * about 4k groups of tokens (a vector pass) and a k-element heap over the
+ * few tokens that can reach it (dense_kth), and builds the candidate list;
+ * later stages work on that list, and top-p / typical-p select their prefix
+ * by partitioning (expected O(n)), sorting only a few boundary elements.
  */
 #include <float.h>
 #include <stdlib.h>
@@ -217,43 +218,69 @@ static void keep_selected(sp_candidates *c, int m, sp_cut stage) {
 }
 
 /* s->logits = s->work = logits, and cut = SP_CUT_MASK where a logit is -inf,
- * SP_CUT_NONE elsewhere: one pass, sixteen tokens at a time, where memcpy,
- * memcpy, memset and a marking loop took four (the hot loops at V = 32 000;
- * bench/).  Returns the argmax, the first token whose logit is >= max (what
- * a scan for it would find, without a pass of its own). */
-static int intake(sp_sampler *s, const float *logits, int v, float max) {
-    vec4 ninf = v4_splat(-INFINITY), mv = v4_splat(max);
-    int i = 0, first = -1; /* the first block holding the max */
+ * SP_CUT_NONE elsewhere; and the logits' check and their max: one pass,
+ * sixteen tokens at a time, where a check-and-max pass, memcpy, memcpy,
+ * memset and a marking loop took five (the hot loops at V = 32 000;
+ * bench/).  Returns the first token that is NaN or +inf
+ * (sp_find_not_below's), or -1 and the max into *max (sp_max's bits: the
+ * same lanes, the same combining).  The copies are made before the check:
+ * a warp that fails leaves s->logits, s->work and s->cut written. */
+static int intake(sp_sampler *s, const float *logits, int v, float *max) {
+    /* the buffers in locals: a vector store may alias anything, so fields
+     * read through s would be read again after every store */
+    float *copy = s->logits, *work = s->work;
+    uint8_t *cut = s->cut;
+    vec4 ninf = v4_splat(-INFINITY), inf = v4_splat(INFINITY);
+    vec4 ok = v4_lt(ninf, inf); /* all true; false where a lane saw NaN
+                                 * or +inf */
+    vec4 a0 = ninf, a1 = ninf, a2 = ninf, a3 = ninf;
+    int i = 0;
     for (; i + 16 <= v; i += 16) {
         vec4 x0 = v4_load(logits + i), x1 = v4_load(logits + i + 4);
         vec4 x2 = v4_load(logits + i + 8), x3 = v4_load(logits + i + 12);
-        if (first < 0 &&
-            v4_any(v4_or(v4_or(v4_ge(x0, mv), v4_ge(x1, mv)),
-                         v4_or(v4_ge(x2, mv), v4_ge(x3, mv)))))
-            first = i;
-        v4_store(s->logits + i, x0);
-        v4_store(s->logits + i + 4, x1);
-        v4_store(s->logits + i + 8, x2);
-        v4_store(s->logits + i + 12, x3);
-        v4_store(s->work + i, x0);
-        v4_store(s->work + i + 4, x1);
-        v4_store(s->work + i + 8, x2);
-        v4_store(s->work + i + 12, x3);
+        ok = v4_and(ok, v4_and(v4_and(v4_lt(x0, inf), v4_lt(x1, inf)),
+                               v4_and(v4_lt(x2, inf), v4_lt(x3, inf))));
+        a0 = v4_max(x0, a0);
+        a1 = v4_max(x1, a1);
+        a2 = v4_max(x2, a2);
+        a3 = v4_max(x3, a3);
+        v4_store(copy + i, x0);
+        v4_store(copy + i + 4, x1);
+        v4_store(copy + i + 8, x2);
+        v4_store(copy + i + 12, x3);
+        v4_store(work + i, x0);
+        v4_store(work + i + 4, x1);
+        v4_store(work + i + 8, x2);
+        v4_store(work + i + 12, x3);
         /* -inf >= x only for x = -inf */
         vec4 masked = v4_or(v4_or(v4_ge(ninf, x0), v4_ge(ninf, x1)),
                             v4_or(v4_ge(ninf, x2), v4_ge(ninf, x3)));
         if (!v4_any(masked)) {
-            memset(s->cut + i, SP_CUT_NONE, 16);
+            memset(cut + i, SP_CUT_NONE, 16);
             continue;
         }
         for (int j = i; j < i + 16; j++)
-            s->cut[j] = logits[j] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
+            cut[j] = logits[j] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
     }
+    int good = v4_all(ok);
     for (; i < v; i++) {
-        s->logits[i] = s->work[i] = logits[i];
-        s->cut[i] = logits[i] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
+        copy[i] = work[i] = logits[i];
+        cut[i] = logits[i] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
+        good &= logits[i] < INFINITY;
     }
-    return sp_scan_ge(logits, max, first < 0 ? v - v % 16 : first, v);
+    if (!good) return sp_find_not_below(logits, INFINITY, v);
+    /* sp_max's combining of the lanes, then the tail */
+    vec4 acc = v4_max(v4_max(a0, a1), v4_max(a2, a3));
+    float m = -INFINITY;
+    for (int l = 0; l < 4; l++) {
+        float x = v4_lane(acc, l);
+        m = x > m ? x : m;
+    }
+    for (i = v - v % 16; i < v; i++) m = logits[i] > m ? logits[i] : m;
+    /* short vectors, and a zero whose sign the order decides: sp_max
+     * itself */
+    *max = v < 64 || m == 0.0f ? sp_max(logits, v) : m;
+    return -1;
 }
 
 /* ---------------------------------------------------------------- warpers */
@@ -398,15 +425,103 @@ static void heap_push(float *h, int n, float x) {
     }
 }
 
+/* The k-th largest of the values != -inf among vals[0..n) (at least k of
+ * them): a min-heap of the k largest seen so far; returns its root. */
+static float heap_kth(float *heap, const float *vals, int n, int k) {
+    int hn = 0, j = 0;
+    for (; j < n && hn < k; j++)
+        if (vals[j] != -INFINITY) heap_push(heap, hn++, vals[j]);
+    for (; j < n; j++) {
+        if (vals[j] > heap[0]) {
+            heap[0] = vals[j];
+            heap_sift_down(heap, hn, 0);
+        }
+    }
+    return heap[0];
+}
+
+/* The heap over the whole of x, a vector scan skipping the blocks that
+ * cannot enter it (the way for a k that is large next to v): 0 when fewer
+ * than k values are finite. */
+static int scan_kth(float *heap, const float *x, int v, int k, float *kth,
+                    float *max) {
+    int hn = 0, i = 0;
+    for (; i < v && hn < k; i++)
+        if (x[i] != -INFINITY) heap_push(heap, hn++, x[i]);
+    if (hn < k) return 0;
+    for (i = sp_scan_gt(x, heap[0], i, v); i < v;
+         i = sp_scan_gt(x, heap[0], i + 1, v)) {
+        heap[0] = x[i];
+        heap_sift_down(heap, hn, 0);
+    }
+    float m = heap[0];
+    for (int j = 1; j < hn; j++) m = heap[j] > m ? heap[j] : m;
+    *kth = heap[0];
+    *max = m;
+    return 1;
+}
+
+/*
+ * The k-th largest finite value of x[0..v) (ties counted: the value top-k
+ * keeps every token at or above) into *kth, and the largest into *max;
+ * returns 0 when fewer than k values are finite.
+ *
+ * Without a heap over the whole vocabulary (it took ~k ln(V/k) sifts, each
+ * a string of unpredictable branches: the plain step's biggest cost).
+ * Instead: cut x into about 4k groups of equal size and take each group's
+ * largest (a vector pass).  The k-th largest of those, tau, is the k-th
+ * largest of k tokens at least, so the k-th largest token is >= tau; the
+ * tokens >= tau (about 1.2 k of them: only groups whose largest reaches
+ * tau can hold one) are gathered, and the heap runs on them alone.  Any
+ * exact selection finds the same k-th value, so the kept set is the
+ * heap's.  Groups smaller than two blocks (a k large next to v), or too
+ * few groups with a finite value, take the heap over everything.
+ */
+static int dense_kth(sp_sampler *s, const float *x, int v, int k, float *kth,
+                     float *max) {
+    int size = (v / (4 * k)) & ~15; /* whole blocks of 16 */
+    if (size < 32) return scan_kth(s->heap, x, v, k, kth, max);
+    int groups = v / size; /* the last one takes the remainder */
+    float *gmax = s->cand_exp, *cand = s->cand_logit; /* scratch here */
+    sp_group_max(x, v, size, groups, gmax);
+    int finite = 0;
+    float m = -INFINITY;
+    for (int g = 0; g < groups; g++) {
+        finite += gmax[g] != -INFINITY;
+        m = gmax[g] > m ? gmax[g] : m;
+    }
+    if (finite < k) return scan_kth(s->heap, x, v, k, kth, max);
+    float tau = heap_kth(s->heap, gmax, groups, k);
+    vec4 tv = v4_splat(tau);
+    int n = 0;
+    for (int g = 0; g < groups; g++) {
+        if (gmax[g] < tau) continue;
+        int i = g * size, end = g == groups - 1 ? v : i + size;
+        for (; i + 16 <= end; i += 16) {
+            const float *xb = x + i;
+            vec4 hit = v4_or(v4_or(v4_ge(v4_load(xb), tv),
+                                   v4_ge(v4_load(xb + 4), tv)),
+                             v4_or(v4_ge(v4_load(xb + 8), tv),
+                                   v4_ge(v4_load(xb + 12), tv)));
+            if (!v4_any(hit)) continue;
+            for (int j = 0; j < 16; j++)
+                if (xb[j] >= tau) cand[n++] = xb[j];
+        }
+        for (; i < end; i++)
+            if (x[i] >= tau) cand[n++] = x[i];
+    }
+    *kth = heap_kth(s->heap, cand, n, k);
+    *max = m;
+    return 1;
+}
+
 /* The k-th largest of the candidates' logits, or -INFINITY when there are
- * at most k candidates: a min-heap of the k largest seen so far.  On the
- * dense logits, a vector scan skips the blocks that cannot enter the heap,
- * so most of the vocabulary costs one comparison per four tokens. */
+ * at most k candidates (fewer than k on the dense logits). */
 static float kth_largest(const sp_candidates *c, int k) {
-    float *heap = c->s->heap;
-    int hn = 0;
     if (c->listed) {
         if (c->n <= k) return -INFINITY;
+        float *heap = c->s->heap;
+        int hn = 0;
         for (int j = 0; j < c->n; j++) {
             float x = c->logits[c->ids[j]];
             if (hn < k) {
@@ -418,16 +533,65 @@ static float kth_largest(const sp_candidates *c, int k) {
         }
         return heap[0];
     }
-    int i = 0;
-    for (; i < c->vocab && hn < k; i++)
-        if (c->logits[i] != -INFINITY) heap_push(heap, hn++, c->logits[i]);
-    if (hn < k) return -INFINITY;
-    for (i = sp_scan_gt(c->logits, heap[0], i, c->vocab); i < c->vocab;
-         i = sp_scan_gt(c->logits, heap[0], i + 1, c->vocab)) {
-        heap[0] = c->logits[i];
-        heap_sift_down(heap, hn, 0);
+    float kth, max;
+    return dense_kth(c->s, c->logits, c->vocab, k, &kth, &max) ? kth
+                                                               : -INFINITY;
+}
+
+/* The temperature's map of a logit, (x - max) / t, as sp_sub_div computes
+ * it: nondecreasing in x (each operation is correctly rounded). */
+static float tempered(float x, float max, float t) { return (x - max) / t; }
+
+/* Top-k's cut on the dense logits: the tokens whose logit is >= keep_from
+ * stay (tempered when t != 1: temperature_top_k, which never runs at
+ * t = 1) and make the candidate list; every other one not cut before is
+ * cut.  Sixteen tokens at a time: a block where none stays and none was cut
+ * before (nearly all of them) is cut whole, exactly as sp_cands_cut would;
+ * any other block goes token by token.  (The buffers in locals: a vector
+ * store may alias anything.) */
+static void top_k_cut(sp_candidates *c, float keep_from, float max, float t) {
+    float *x = c->logits;
+    uint8_t *cut = c->cut;
+    int *ids = c->ids, v = c->vocab, n = 0, i = 0;
+    vec4 kv = v4_splat(keep_from), ninf = v4_splat(-INFINITY);
+    for (; i + 16 <= v; i += 16) {
+        float *xb = x + i;
+        vec4 keep = v4_or(v4_or(v4_ge(v4_load(xb), kv),
+                                v4_ge(v4_load(xb + 4), kv)),
+                          v4_or(v4_ge(v4_load(xb + 8), kv),
+                                v4_ge(v4_load(xb + 12), kv)));
+        uint64_t cut0, cut1; /* SP_CUT_NONE is 0 */
+        memcpy(&cut0, cut + i, 8);
+        memcpy(&cut1, cut + i + 8, 8);
+        if (!v4_any(keep) && (cut0 | cut1) == 0) {
+            v4_store(xb, ninf);
+            v4_store(xb + 4, ninf);
+            v4_store(xb + 8, ninf);
+            v4_store(xb + 12, ninf);
+            memset(cut + i, SP_CUT_TOP_K, 16);
+            continue;
+        }
+        for (int j = i; j < i + 16; j++) {
+            if (x[j] >= keep_from) {
+                if (t != 1.0f) x[j] = tempered(x[j], max, t);
+                ids[n++] = j;
+            } else if (cut[j] == SP_CUT_NONE) {
+                x[j] = -INFINITY;
+                cut[j] = SP_CUT_TOP_K;
+            } /* else already -inf, and -inf tempered is -inf */
+        }
     }
-    return heap[0];
+    for (; i < v; i++) {
+        if (x[i] >= keep_from) {
+            if (t != 1.0f) x[i] = tempered(x[i], max, t);
+            ids[n++] = i;
+        } else if (cut[i] == SP_CUT_NONE) {
+            x[i] = -INFINITY;
+            cut[i] = SP_CUT_TOP_K;
+        }
+    }
+    c->n = n;
+    c->listed = 1;
 }
 
 static void warp_top_k(sp_candidates *c, const sp_params *p) {
@@ -443,39 +607,7 @@ static void warp_top_k(sp_candidates *c, const sp_params *p) {
         sp_cands_compact(c);
         return;
     }
-    /* Sixteen tokens at a time: a block where none stays and none was cut
-     * before (nearly all of them) is cut whole, exactly as cut_token would;
-     * any other block goes token by token. */
-    int n = 0, i = 0;
-    vec4 kv = v4_splat(kth), ninf = v4_splat(-INFINITY);
-    for (; i + 16 <= c->vocab; i += 16) {
-        float *x = c->logits + i;
-        vec4 keep = v4_or(v4_or(v4_ge(v4_load(x), kv),
-                                v4_ge(v4_load(x + 4), kv)),
-                          v4_or(v4_ge(v4_load(x + 8), kv),
-                                v4_ge(v4_load(x + 12), kv)));
-        uint64_t cut0, cut1; /* SP_CUT_NONE is 0 */
-        memcpy(&cut0, c->cut + i, 8);
-        memcpy(&cut1, c->cut + i + 8, 8);
-        if (!v4_any(keep) && (cut0 | cut1) == 0) {
-            v4_store(x, ninf);
-            v4_store(x + 4, ninf);
-            v4_store(x + 8, ninf);
-            v4_store(x + 12, ninf);
-            memset(c->cut + i, SP_CUT_TOP_K, 16);
-            continue;
-        }
-        for (int j = i; j < i + 16; j++) {
-            if (c->logits[j] >= kth) c->ids[n++] = j;
-            else if (c->cut[j] == SP_CUT_NONE) sp_cands_cut(c, j, SP_CUT_TOP_K);
-        }
-    }
-    for (; i < c->vocab; i++) {
-        if (c->logits[i] >= kth) c->ids[n++] = i;
-        else if (c->cut[i] == SP_CUT_NONE) sp_cands_cut(c, i, SP_CUT_TOP_K);
-    }
-    c->n = n;
-    c->listed = 1;
+    top_k_cut(c, kth, 0.0f, 1.0f);
 }
 
 /* The floats in their numeric order as unsigned keys (-0 just below +0). */
@@ -491,10 +623,6 @@ static float key_float(uint32_t k) {
     memcpy(&x, &b, 4);
     return x;
 }
-
-/* The temperature's map of a logit, (x - max) / t, as sp_sub_div computes
- * it: nondecreasing in x (each operation is correctly rounded). */
-static float tempered(float x, float max, float t) { return (x - max) / t; }
 
 /* The smallest finite float x <= hi with tempered(x) >= target, given that
  * tempered(hi) >= target: a bisection over the floats' order. */
@@ -530,66 +658,21 @@ static int temperature_top_k(sp_candidates *c, const sp_params *p) {
         k <= 0 || k >= c->vocab)
         return 0;
     float *x = c->logits;
-    /* the k largest finite logits (kth_largest's heap, on x itself) */
-    float *heap = c->s->heap;
-    int hn = 0, i = 0;
-    for (; i < c->vocab && hn < k; i++)
-        if (x[i] != -INFINITY) heap_push(heap, hn++, x[i]);
-    if (hn < k) return 0; /* at most k candidates: top-k cuts nothing */
-    for (i = sp_scan_gt(x, heap[0], i, c->vocab); i < c->vocab;
-         i = sp_scan_gt(x, heap[0], i + 1, c->vocab)) {
-        heap[0] = x[i];
-        heap_sift_down(heap, hn, 0);
-    }
-    /* the temperature's max is the largest of those (the same value as
-     * sp_max's; a zero could be either sign there, so ask sp_max) */
-    float m = heap[0];
-    for (int j = 1; j < hn; j++) m = heap[j] > m ? heap[j] : m;
+    /* the k-th largest finite logit (kth_largest's, on x itself) and the
+     * largest */
+    float kth_x, m;
+    if (!dense_kth(c->s, x, c->vocab, k, &kth_x, &m))
+        return 0; /* at most k candidates: top-k cuts nothing */
+    /* the temperature's max is the largest (the same value as sp_max's; a
+     * zero could be either sign there, so ask sp_max) */
     if (m == 0.0f) m = sp_max(x, c->vocab);
     /* top-k's candidates are the logits whose tempered value is finite:
      * when one of the k largest is not, the stages must run as such */
-    if (heap[0] < lowest_reaching(-FLT_MAX, m, t, m)) return 0;
-    float kth = tempered(heap[0], m, t);
-    float keep_from = lowest_reaching(kth, m, t, heap[0]);
+    if (kth_x < lowest_reaching(-FLT_MAX, m, t, m)) return 0;
+    float kth = tempered(kth_x, m, t);
+    float keep_from = lowest_reaching(kth, m, t, kth_x);
     /* top-k's cut, as in warp_top_k, with the kept tokens tempered */
-    int n = 0;
-    vec4 kv = v4_splat(keep_from), ninf = v4_splat(-INFINITY);
-    for (i = 0; i + 16 <= c->vocab; i += 16) {
-        float *xb = x + i;
-        vec4 keep = v4_or(v4_or(v4_ge(v4_load(xb), kv),
-                                v4_ge(v4_load(xb + 4), kv)),
-                          v4_or(v4_ge(v4_load(xb + 8), kv),
-                                v4_ge(v4_load(xb + 12), kv)));
-        uint64_t cut0, cut1; /* SP_CUT_NONE is 0 */
-        memcpy(&cut0, c->cut + i, 8);
-        memcpy(&cut1, c->cut + i + 8, 8);
-        if (!v4_any(keep) && (cut0 | cut1) == 0) {
-            v4_store(xb, ninf);
-            v4_store(xb + 4, ninf);
-            v4_store(xb + 8, ninf);
-            v4_store(xb + 12, ninf);
-            memset(c->cut + i, SP_CUT_TOP_K, 16);
-            continue;
-        }
-        for (int j = i; j < i + 16; j++) {
-            if (x[j] >= keep_from) {
-                x[j] = tempered(x[j], m, t);
-                c->ids[n++] = j;
-            } else if (c->cut[j] == SP_CUT_NONE) {
-                sp_cands_cut(c, j, SP_CUT_TOP_K);
-            } /* else already -inf, and -inf tempered is -inf */
-        }
-    }
-    for (; i < c->vocab; i++) {
-        if (x[i] >= keep_from) {
-            x[i] = tempered(x[i], m, t);
-            c->ids[n++] = i;
-        } else if (c->cut[i] == SP_CUT_NONE) {
-            sp_cands_cut(c, i, SP_CUT_TOP_K);
-        }
-    }
-    c->n = n;
-    c->listed = 1;
+    top_k_cut(c, keep_from, m, t);
     return 1;
 }
 
@@ -723,8 +806,14 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
         s->repeat = grown;
         s->repeat_cap = n_history;
     }
-    float m;
-    int bad = sp_max_checked(logits, v, &m);
+    /* The raw distribution depends on the logits alone: a warp of the
+     * same logits (the step after its preview, a slider moved) finds it
+     * where the last one left it; comparing costs a pass, its exps many. */
+    int raw_cached = s->want_raw && s->raw_valid &&
+                     memcmp(s->logits, logits, sizeof(float) * (size_t)v) == 0;
+    float m = -INFINITY;
+    int bad = intake(s, logits, v, &m);
+    if (bad >= 0 || m == -INFINITY) s->raw_valid = 0; /* s->logits written */
     if (bad >= 0)
         return sp_fail(err, SP_ERR_FORMAT, "logits: token %d is %s; the "
                        "model's output is not finite", bad,
@@ -732,13 +821,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     if (m == -INFINITY)
         return sp_fail(err, SP_ERR_STATE, "logits: every token is masked "
                        "(-inf)");
-
-    /* The raw distribution depends on the logits alone: a warp of the
-     * same logits (the step after its preview, a slider moved) finds it
-     * where the last one left it; comparing costs a pass, its exps many. */
-    int raw_cached = s->want_raw && s->raw_valid &&
-                     memcmp(s->logits, logits, sizeof(float) * (size_t)v) == 0;
-    int argmax = intake(s, logits, v, m);
+    int argmax = sp_scan_ge(logits, m, 0, v); /* the first at the max */
     for (int i = 0; i < s->n_penalized; i++) s->pen_mark[s->penalized[i]] = 0;
     s->n_penalized = 0;
 
