@@ -77,11 +77,23 @@ static inline vec4 v4_exp(vec4 x) {
  * out the stages a search does not use, whatever the settings say. */
 int sp_params_check_ranges(const sp_params *p, int vocab, char *err);
 
+/* On: the sampler takes none of its shortcuts (warpers.c: the temperature
+ * fused with top-k or with the snapshot, the snapshot copied from the raw
+ * softmax, top-k's group maxima and its dense way through a list of the
+ * whole vocabulary; cutoffs.c: top-nσ on the dense logits), every stage
+ * runs the long way round.  The tests hold the shortcuts to its bits
+ * (tests/c/test_fastpaths.c). */
+void sp_sampler_set_reference(sp_sampler *s, int on);
+
 
 /* ---- kernels (kernels.c); every sum in the canonical order of vec4.h ---- */
 
 /* out[i] = exp(x[i] - shift); returns the canonical sum of out (float). */
 float sp_exp_shift_sum(const float *x, float shift, float *out, int n);
+/* x[i] = (x[i] - shift) / t (sp_sub_div), then out[i] = exp(x[i]); returns
+ * the canonical sum of out: the temperature and the softmax's exps in one
+ * pass */
+float sp_sub_div_exp_sum(float *x, float shift, float t, float *out, int n);
 /* canonical dot product */
 float sp_dot(const float *a, const float *b, int n);
 /* out[i] = dot(w + i * n, x, n) for i in [0, d): W (d, n) @ x (n) */
@@ -97,6 +109,17 @@ float sp_max(const float *x, int n);
  * groups), the last group running on to n; size a multiple of 16.  The
  * value only: a zero maximum may come out either sign. */
 void sp_group_max(const float *x, int n, int size, int groups, float *out);
+/* The sum of the x[i] that are not -inf, in double, as a loop adding them
+ * one by one in index order gives it (the same bits), how many into *count
+ * and the largest into *max (-inf when none; a zero maximum may come out
+ * either sign); without the loop's chain of dependent additions when the
+ * sum is exact. */
+double sp_sum_finite(const float *x, int n, int *count, float *max);
+/* The entropy in nats of the distribution e / z (e[j] = exp(x[j] - m),
+ * log_z = log z): h = 0, then h -= (e[j] / z) * ((x[j] - m) - log_z) for
+ * each e[j] > 0 in index order, in double (those bits) */
+double sp_entropy_nats(const float *e, const float *x, int n, double z,
+                       float m, double log_z);
 /* x[i] /= t */
 void sp_div_scalar(float *x, float t, int n);
 /* x[i] = (x[i] - shift) / t */

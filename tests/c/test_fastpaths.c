@@ -8,6 +8,13 @@
  *    still runs (its snapshot comes between them).  On random logits with
  *    ties, masks, huge and tiny values, temperatures down to 1e-6 (where
  *    the tempered logits overflow and top-k has fewer candidates).
+ *  - Every step record, the reporting off and on, is the bits of a sampler
+ *    that takes no shortcut (sp_sampler_set_reference): the temperature
+ *    fused with top-k or with the snapshot, the snapshot copied from the
+ *    raw softmax, top-k from group maxima and through a whole-vocabulary
+ *    list (dynamic temperature's) the dense way, top-nσ on the dense
+ *    logits; with top-nσ, dynamic temperature, typical-p, a bias and other
+ *    orders among the settings.
  *  - A warp of the same logits reuses the raw distribution: every raw
  *    number must be what a fresh sampler computes.
  *  - The intake pass's check and max are sp_find_not_below's and
@@ -121,6 +128,25 @@ static void test_top_k_groups(void) {
            "%d fused against unfused\n", cases, mismatches, unfused);
 }
 
+/* Everything a step record holds, compared to the bit. */
+static int same_step(const sp_step *a, const sp_step *b, int v, int raw) {
+    int same = a->n_kept == b->n_kept && a->argmax_raw == b->argmax_raw &&
+               same_bits(&a->raw_max, &b->raw_max, 4) &&
+               same_bits(a->probs, b->probs, sizeof(float) * (size_t)v) &&
+               same_bits(a->cut, b->cut, (size_t)v) &&
+               same_bits(&a->entropy_bits, &b->entropy_bits, 8);
+    if (same)
+        same = same_bits(a->kept, b->kept, sizeof(int) * (size_t)a->n_kept);
+    if (same && raw)
+        same = same_bits(a->probs_raw, b->probs_raw, sizeof(float) * (size_t)v) &&
+               same_bits(a->probs_tempered, b->probs_tempered,
+                         sizeof(float) * (size_t)v) &&
+               same_bits(&a->entropy_raw_bits, &b->entropy_raw_bits, 8) &&
+               same_bits(&a->raw_log_z, &b->raw_log_z, 8) &&
+               same_bits(&a->kept_mass, &b->kept_mass, 8);
+    return same;
+}
+
 int main(void) {
     char err[SP_ERR_LEN];
     sp_rng_seed(&rng, 16);
@@ -128,27 +154,40 @@ int main(void) {
     static float x[MAXV], probs[MAXV];
     static uint8_t cut[MAXV];
     static int kept[MAXV], hist[64];
-    sp_sampler *fast = NULL, *slow = NULL;
-    int fused_cases = 0;
+    static const char *const orders[] = {
+        "temperature,top_k", "top_k,temperature,top_p,min_p",
+        "penalties,temperature,top_n_sigma,top_k,top_p",
+        "top_n_sigma,temperature,top_k,min_p", "bias,temperature",
+        "temperature,penalties,top_k"};
+    sp_sampler *fast = NULL, *slow = NULL, *ref = NULL;
+    int fused_cases = 0, differ = 0, differ_raw = 0;
     for (int trial = 0; trial < 1500; trial++) {
         int v = trial % 50 == 0 ? MAXV : 2 + (int)below(300);
         sp_sampler_free(fast);
         sp_sampler_free(slow);
+        sp_sampler_free(ref);
         fast = sp_sampler_new(v);
         slow = sp_sampler_new(v);
+        ref = sp_sampler_new(v);
         sp_sampler_set_raw(fast, 0);
+        sp_sampler_set_reference(ref, 1);
         fill(x, v);
         if (x[0] == -INFINITY) x[0] = 0.5f; /* something to keep */
         for (int i = 0; i < 64; i++) hist[i] = (int)below((uint32_t)v);
         sp_params p;
         sp_params_default(&p);
-        float temps[] = {0.8f, 1.7f, 0.05f, 1e-6f, 3e-3f, 40.0f};
-        p.temperature = temps[below(6)];
+        float temps[] = {0.8f, 1.7f, 0.05f, 1e-6f, 3e-3f, 40.0f, 1.0f, 0.0f};
+        p.temperature = temps[below(trial % 3 ? 6 : 8)];
         p.top_k = 1 + (int)below((uint32_t)v);
         if (below(2)) p.repetition_penalty = 1.3f;
         if (below(3) == 0) p.top_p = 0.9f;
         if (below(3) == 0) p.min_p = 0.05f;
-        if (below(4) == 0) sp_params_set_order(&p, "top_k,temperature,top_p,min_p", err);
+        if (below(5) == 0) p.top_n_sigma = 0.5f + (float)below(3);
+        if (below(5) == 0) p.dynatemp_range = 0.5f;
+        if (below(6) == 0) p.typical_p = 0.7f;
+        if (below(6) == 0) sp_params_add_bias(&p, (int)below((uint32_t)v),
+                                              below(2) ? -INFINITY : 2.5f, err);
+        if (below(4) == 0) sp_params_set_order(&p, orders[below(6)], err);
         sp_step a, b;
         int ra = sp_sampler_warp(fast, x, hist, 64, &p, &a, err);
         int rb = sp_sampler_warp(slow, x, hist, 64, &p, &b, err);
@@ -164,8 +203,23 @@ int main(void) {
         CHECK(same_bits(cut, b.cut, (size_t)v));
         CHECK(same_bits(kept, b.kept, sizeof(int) * (size_t)a.n_kept));
         CHECK(same_bits(&a.entropy_bits, &b.entropy_bits, sizeof(double)));
+        /* both against the long way round, the reporting off and on */
+        sp_step r;
+        for (int raw = 0; raw <= 1; raw++) {
+            sp_sampler *s = raw ? slow : fast;
+            sp_sampler_set_raw(ref, raw);
+            CHECK_EQ_INT(sp_sampler_warp(s, x, hist, 64, &p, &a, err), SP_OK);
+            CHECK_EQ_INT(sp_sampler_warp(ref, x, hist, 64, &p, &r, err), SP_OK);
+            if (!same_step(&a, &r, v, raw)) {
+                if (raw) differ_raw++;
+                else differ++;
+            }
+        }
     }
     CHECK(fused_cases > 500);
+    CHECK_EQ_INT(differ, 0);
+    CHECK_EQ_INT(differ_raw, 0);
+    sp_sampler_free(ref);
 
     /* the raw distribution of the same logits, warped again */
     for (int trial = 0; trial < 200; trial++) {
@@ -210,7 +264,7 @@ int main(void) {
         if (below(4) == 0) x[below((uint32_t)n)] = below(2) ? NAN : INFINITY;
         if (below(8) == 0) x[below((uint32_t)n)] = 0.0f; /* a zero max */
         int bad = sp_find_not_below(x, INFINITY, n);
-        float ref = sp_max(x, n);
+        float want_max = sp_max(x, n);
         sp_sampler *s = sp_sampler_new(n);
         sp_sampler_set_raw(s, (int)below(2));
         sp_params p;
@@ -223,12 +277,12 @@ int main(void) {
                      x[bad] != x[bad] ? "NaN" : "+inf");
             CHECK_EQ_INT(rc, SP_ERR_FORMAT);
             CHECK(strstr(err, want) != NULL);
-        } else if (ref == -INFINITY) {
+        } else if (want_max == -INFINITY) {
             CHECK_EQ_INT(rc, SP_ERR_STATE);
         } else {
             CHECK_EQ_INT(rc, SP_OK);
-            CHECK(same_bits(&st.raw_max, &ref, 4));
-            CHECK_EQ_INT(st.argmax_raw, sp_scan_ge(x, ref, 0, n));
+            CHECK(same_bits(&st.raw_max, &want_max, 4));
+            CHECK_EQ_INT(st.argmax_raw, sp_scan_ge(x, want_max, 0, n));
         }
         sp_sampler_free(s);
     }

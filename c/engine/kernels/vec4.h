@@ -18,6 +18,11 @@
  *
  * The kernels in kernels.c (dot products, exp-and-sum) use this order, so
  * the SIMD and scalar builds agree to the last bit.
+ *
+ * Beside them, two double lanes (vec2d: a vec4's low or high half widened,
+ * exactly; + - * /, each correctly rounded): for the quotients and the sums
+ * the sampler keeps in double, which are no canonical sums (each is in the
+ * order its loop wrote, or exact: sp_sum_finite).
  */
 #ifndef SP_VEC4_H
 #define SP_VEC4_H
@@ -55,6 +60,21 @@ static inline float v4_lane(vec4 v, int i) {
     wasm_v128_store(f, v);
     return f[i];
 }
+typedef v128_t vec2d;
+static inline vec2d v2d_lo(vec4 v) { return wasm_f64x2_promote_low_f32x4(v); }
+static inline vec2d v2d_hi(vec4 v) {
+    return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(v, v, 2, 3, 2, 3));
+}
+static inline vec2d v2d_splat(double x) { return wasm_f64x2_splat(x); }
+static inline vec2d v2d_add(vec2d a, vec2d b) { return wasm_f64x2_add(a, b); }
+static inline vec2d v2d_sub(vec2d a, vec2d b) { return wasm_f64x2_sub(a, b); }
+static inline vec2d v2d_mul(vec2d a, vec2d b) { return wasm_f64x2_mul(a, b); }
+static inline vec2d v2d_div(vec2d a, vec2d b) { return wasm_f64x2_div(a, b); }
+static inline double v2d_lane(vec2d v, int i) {
+    double d[2];
+    wasm_v128_store(d, v);
+    return d[i];
+}
 
 #elif defined(__SSE2__)
 #include <emmintrin.h>
@@ -84,6 +104,19 @@ static inline float v4_lane(vec4 v, int i) {
     float f[4];
     _mm_storeu_ps(f, v);
     return f[i];
+}
+typedef __m128d vec2d;
+static inline vec2d v2d_lo(vec4 v) { return _mm_cvtps_pd(v); }
+static inline vec2d v2d_hi(vec4 v) { return _mm_cvtps_pd(_mm_movehl_ps(v, v)); }
+static inline vec2d v2d_splat(double x) { return _mm_set1_pd(x); }
+static inline vec2d v2d_add(vec2d a, vec2d b) { return _mm_add_pd(a, b); }
+static inline vec2d v2d_sub(vec2d a, vec2d b) { return _mm_sub_pd(a, b); }
+static inline vec2d v2d_mul(vec2d a, vec2d b) { return _mm_mul_pd(a, b); }
+static inline vec2d v2d_div(vec2d a, vec2d b) { return _mm_div_pd(a, b); }
+static inline double v2d_lane(vec2d v, int i) {
+    double d[2];
+    _mm_storeu_pd(d, v);
+    return d[i];
 }
 
 #else
@@ -123,6 +156,20 @@ static inline vec4 v4_add_shl23(vec4 a, vec4 b) {
     SP_V4_MAP(sp_v4_bits(sp_v4_ubits(a.f[l]) + (sp_v4_ubits(b.f[l]) << 23)));
 }
 static inline float v4_lane(vec4 v, int i) { return v.f[i]; }
+typedef struct { double d[2]; } vec2d;
+#define SP_V2D_MAP(expr)                                                    \
+    vec2d r;                                                                \
+    for (int l = 0; l < 2; l++) r.d[l] = (expr);                            \
+    return r
+static inline vec2d v2d_lo(vec4 v) { SP_V2D_MAP((double)v.f[l]); }
+static inline vec2d v2d_hi(vec4 v) { SP_V2D_MAP((double)v.f[2 + l]); }
+static inline vec2d v2d_splat(double x) { SP_V2D_MAP(x); }
+static inline vec2d v2d_add(vec2d a, vec2d b) { SP_V2D_MAP(a.d[l] + b.d[l]); }
+static inline vec2d v2d_sub(vec2d a, vec2d b) { SP_V2D_MAP(a.d[l] - b.d[l]); }
+static inline vec2d v2d_mul(vec2d a, vec2d b) { SP_V2D_MAP(a.d[l] * b.d[l]); }
+static inline vec2d v2d_div(vec2d a, vec2d b) { SP_V2D_MAP(a.d[l] / b.d[l]); }
+static inline double v2d_lane(vec2d v, int i) { return v.d[i]; }
+#undef SP_V2D_MAP
 #undef SP_V4_MAP
 #endif
 

@@ -23,6 +23,7 @@ typedef struct {
 struct sp_sampler {
     int vocab;
     int want_raw;     /* compute probs_raw and its entropy */
+    int reference;    /* no shortcuts (sp_sampler_set_reference) */
     const uint8_t *allowed; /* constraint mask, NULL = none */
     float *logits;    /* copy of the model's logits */
     float *probs_raw;
@@ -37,8 +38,9 @@ struct sp_sampler {
     uint8_t *cut;
     int *ids;         /* candidate list */
     float *cand_logit; /* compact logits of the candidate list */
-    float *cand_exp;   /* compact exps */
+    float *cand_exp;   /* compact exps (both: top-k's scratch too) */
     float *heap;       /* top-k min-heap */
+    float *listed_logits; /* top-k's: the listed logits side by side */
     int *counts;       /* zero between uses */
     int *penalized;    /* [vocab] the tokens a penalty changed this warp */
     int n_penalized;
@@ -77,8 +79,10 @@ void sp_cands_cut(sp_candidates *c, int id, sp_cut stage);
 /* The list's logits into cand_logit and exp(logit - max) into cand_exp;
  * returns max, *z the sum of the exps in list order. */
 float sp_cands_exp(sp_candidates *c, double *z);
-/* Keeps the tokens whose logit is >= threshold (ties with it too) and
- * cuts the others with stage; the list stays compact. */
+/* Keeps the candidates whose logit is >= threshold (ties with it too) and
+ * cuts the others with stage; the list stays compact (on the dense logits:
+ * builds it, of the finite logits, as sp_cands_list, then a compact after
+ * the cuts would). */
 void sp_cands_keep_at_least(sp_candidates *c, float threshold, sp_cut stage);
 /* Notes that a penalty changed token id's logit (once per token). */
 void sp_cands_penalized(sp_candidates *c, int id);

@@ -53,6 +53,7 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->cand_logit = malloc(v * sizeof(float));
     s->cand_exp = malloc(v * sizeof(float));
     s->heap = malloc(v * sizeof(float));
+    s->listed_logits = malloc(v * sizeof(float));
     s->counts = calloc(v, sizeof(int));
     s->penalized = malloc(v * sizeof(int));
     s->pen_mark = calloc(v, 1);
@@ -60,8 +61,8 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->state.xtc_u = 0.0;
     s->state.mirostat_mu = NAN;
     if (!s->logits || !s->probs_raw || !s->probs_tempered || !s->work ||
-        !s->probs || !s->probs_ids || !s->cut ||
-        !s->ids || !s->cand_logit || !s->cand_exp || !s->heap || !s->counts ||
+        !s->probs || !s->probs_ids || !s->cut || !s->ids || !s->cand_logit ||
+        !s->cand_exp || !s->heap || !s->listed_logits || !s->counts ||
         !s->penalized || !s->pen_mark || !s->sel) {
         sp_sampler_free(s);
         return NULL;
@@ -82,6 +83,7 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->cand_logit);
     free(s->cand_exp);
     free(s->heap);
+    free(s->listed_logits);
     free(s->counts);
     free(s->penalized);
     free(s->pen_mark);
@@ -93,6 +95,8 @@ void sp_sampler_free(sp_sampler *s) {
 int sp_sampler_vocab(const sp_sampler *s) { return s->vocab; }
 
 void sp_sampler_set_raw(sp_sampler *s, int on) { s->want_raw = on != 0; }
+
+void sp_sampler_set_reference(sp_sampler *s, int on) { s->reference = on != 0; }
 
 void sp_sampler_set_mask(sp_sampler *s, const uint8_t *allowed) {
     s->allowed = allowed;
@@ -108,9 +112,25 @@ void sp_sampler_set_state(sp_sampler *s, const sp_sampler_state *state) {
  * dense stages have not yet. */
 void sp_cands_list(sp_candidates *c) {
     if (c->listed) return;
-    int n = 0;
-    for (int i = 0; i < c->vocab; i++)
-        if (c->logits[i] != -INFINITY) c->ids[n++] = i;
+    /* locals: a store into ids could otherwise be an int of c's */
+    const float *x = c->logits;
+    int *ids = c->ids, v = c->vocab, n = 0, i = 0;
+    vec4 ninf = v4_splat(-INFINITY);
+    for (; i + 16 <= v; i += 16) { /* a block with no -inf: all sixteen */
+        const float *xb = x + i;
+        if (v4_all(v4_and(v4_and(v4_gt(v4_load(xb), ninf),
+                                 v4_gt(v4_load(xb + 4), ninf)),
+                          v4_and(v4_gt(v4_load(xb + 8), ninf),
+                                 v4_gt(v4_load(xb + 12), ninf))))) {
+            for (int j = 0; j < 16; j++) ids[n + j] = i + j;
+            n += 16;
+            continue;
+        }
+        for (int j = i; j < i + 16; j++)
+            if (x[j] != -INFINITY) ids[n++] = j;
+    }
+    for (; i < v; i++)
+        if (x[i] != -INFINITY) ids[n++] = i;
     c->n = n;
     c->listed = 1;
 }
@@ -121,6 +141,67 @@ void sp_cands_compact(sp_candidates *c) {
     for (int j = 0; j < c->n; j++)
         if (c->cut[c->ids[j]] == SP_CUT_NONE) c->ids[n++] = c->ids[j];
     c->n = n;
+}
+
+void sp_cands_keep_at_least(sp_candidates *c, float threshold, sp_cut stage) {
+    float *x = c->logits;
+    uint8_t *cut = c->cut;
+    int *ids = c->ids, n = 0;
+    if (c->listed) {
+        for (int j = 0; j < c->n; j++) {
+            int id = ids[j];
+            if (x[id] >= threshold) {
+                ids[n++] = id;
+            } else {
+                x[id] = -INFINITY;
+                cut[id] = (uint8_t)stage;
+            }
+        }
+        c->n = n;
+        return;
+    }
+    /* Dense: the candidates are the finite logits (sp_cands_list's), in
+     * ascending order.  Sixteen at a time: a block where none stays and
+     * every one is finite (nearly all of them) is cut whole. */
+    int v = c->vocab, i = 0;
+    vec4 tv = v4_splat(threshold), ninf = v4_splat(-INFINITY);
+    for (; i + 16 <= v; i += 16) {
+        float *xb = x + i;
+        vec4 x0 = v4_load(xb), x1 = v4_load(xb + 4);
+        vec4 x2 = v4_load(xb + 8), x3 = v4_load(xb + 12);
+        vec4 keep = v4_or(v4_or(v4_ge(x0, tv), v4_ge(x1, tv)),
+                          v4_or(v4_ge(x2, tv), v4_ge(x3, tv)));
+        vec4 finite = v4_and(v4_and(v4_gt(x0, ninf), v4_gt(x1, ninf)),
+                             v4_and(v4_gt(x2, ninf), v4_gt(x3, ninf)));
+        if (!v4_any(keep) && v4_all(finite)) {
+            v4_store(xb, ninf);
+            v4_store(xb + 4, ninf);
+            v4_store(xb + 8, ninf);
+            v4_store(xb + 12, ninf);
+            memset(cut + i, stage, 16);
+            continue;
+        }
+        for (int j = i; j < i + 16; j++) {
+            if (x[j] == -INFINITY) continue;
+            if (x[j] >= threshold) {
+                ids[n++] = j;
+            } else {
+                x[j] = -INFINITY;
+                cut[j] = (uint8_t)stage;
+            }
+        }
+    }
+    for (; i < v; i++) {
+        if (x[i] == -INFINITY) continue;
+        if (x[i] >= threshold) {
+            ids[n++] = i;
+        } else {
+            x[i] = -INFINITY;
+            cut[i] = (uint8_t)stage;
+        }
+    }
+    c->n = n;
+    c->listed = 1;
 }
 
 /* Penalties and biases keep logits finite: an overflow must not turn a
@@ -148,12 +229,17 @@ void sp_cands_cut(sp_candidates *c, int id, sp_cut stage) {
  * the exps in list order (double). */
 float sp_cands_exp(sp_candidates *c, double *z) {
     float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
-    for (int j = 0; j < c->n; j++) cl[j] = c->logits[c->ids[j]];
-    float m = sp_max(cl, c->n);
-    sp_exp_shift_sum(cl, m, ce, c->n);
-    double sum = 0.0;
-    for (int j = 0; j < c->n; j++) sum += ce[j];
-    *z = sum;
+    const float *x = c->logits;
+    const int *ids = c->ids;
+    int n = c->n, count;
+    if (n == c->vocab) /* the whole vocabulary: ids[j] = j */
+        memcpy(cl, x, sizeof(float) * (size_t)n);
+    else
+        for (int j = 0; j < n; j++) cl[j] = x[ids[j]];
+    float m = sp_max(cl, n), top;
+    sp_exp_shift_sum(cl, m, ce, n);
+    /* the exps' sum in double, one by one in list order (those bits) */
+    *z = sp_sum_finite(ce, n, &count, &top);
     return m;
 }
 
@@ -368,9 +454,8 @@ static float dynamic_temperature(sp_candidates *c, const sp_params *p) {
     double z;
     float m = sp_cands_exp(c, &z);
     const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
-    double log_z = sp_log(z), h = 0.0; /* entropy in nats */
-    for (int j = 0; j < c->n; j++)
-        if (ce[j] > 0.0f) h -= (ce[j] / z) * (((double)cl[j] - m) - log_z);
+    double log_z = sp_log(z); /* the entropy in nats: */
+    double h = sp_entropy_nats(ce, cl, c->n, z, m, log_z);
     double h_max = sp_log((double)c->n);
     double lo = p->temperature - p->dynatemp_range;
     double hi = (double)p->temperature + p->dynatemp_range;
@@ -379,24 +464,49 @@ static float dynamic_temperature(sp_candidates *c, const sp_params *p) {
     return (float)(lo + (hi - lo) * (share > 0.0 ? sp_pow(share, p->dynatemp_exp) : 0.0));
 }
 
-static void warp_temperature(sp_candidates *c, const sp_params *p) {
-    float t = p->temperature;
+/* The temperature the stage uses: T, or dynamic temperature's.  Returns 0
+ * when the stage has nothing to do (one token or none left, as llama.cpp
+ * returns too). */
+static int temperature_value(sp_candidates *c, const sp_params *p, float *t) {
+    *t = p->temperature;
     if (p->dynatemp_range > 0.0f) {
-        /* only one token left: nothing to do (llama.cpp returns here too) */
         if (!c->listed) sp_cands_list(c);
-        if (c->n <= 1) return;
-        t = dynamic_temperature(c, p);
+        if (c->n <= 1) return 0;
+        *t = dynamic_temperature(c, p);
     }
-    if (t == 1.0f) return;
+    return 1;
+}
+
+/* The temperature stage's work at temperature t.  With `snap` (the step
+ * record's probs_tempered, when the chain takes its snapshot right after
+ * this stage), a temperature that divides takes the snapshot in the same
+ * pass: after the division the largest working logit is (max - max) / T
+ * = 0 (every other one is <= 0), so the snapshot's exp(x - 0) is exp(x) (a
+ * -0 gives exp(+-0) = 1 either way), the same bits as the snapshot's own
+ * pass computes after a pass for that max.  Returns 1 when it took the
+ * snapshot. */
+static int apply_temperature(sp_candidates *c, float t, float *snap) {
+    if (t == 1.0f) return 0;
     float m = sp_max(c->logits, c->vocab);
-    if (m == -INFINITY) return; /* nothing left */
+    if (m == -INFINITY) return 0; /* nothing left */
     if (t <= 0.0f) { /* greedy: the argmax alone */
         keep_argmax(c, m);
-        return;
+        return 0;
     }
     /* (x - max) / T: the same distribution as x / T, but a tiny T cannot
      * overflow to +inf (every value is <= 0); -inf stays -inf */
-    sp_sub_div(c->logits, m, t, c->vocab);
+    if (!snap) {
+        sp_sub_div(c->logits, m, t, c->vocab);
+        return 0;
+    }
+    float z = sp_sub_div_exp_sum(c->logits, m, t, snap, c->vocab);
+    sp_div_scalar(snap, z, c->vocab);
+    return 1;
+}
+
+static void warp_temperature(sp_candidates *c, const sp_params *p) {
+    float t;
+    if (temperature_value(c, p, &t)) apply_temperature(c, t, NULL);
 }
 
 static void heap_sift_down(float *h, int n, int i) {
@@ -480,7 +590,8 @@ static int scan_kth(float *heap, const float *x, int v, int k, float *kth,
 static int dense_kth(sp_sampler *s, const float *x, int v, int k, float *kth,
                      float *max) {
     int size = (v / (4 * k)) & ~15; /* whole blocks of 16 */
-    if (size < 32) return scan_kth(s->heap, x, v, k, kth, max);
+    if (size < 32 || s->reference)
+        return scan_kth(s->heap, x, v, k, kth, max);
     int groups = v / size; /* the last one takes the remainder */
     float *gmax = s->cand_exp, *cand = s->cand_logit; /* scratch here */
     sp_group_max(x, v, size, groups, gmax);
@@ -518,22 +629,16 @@ static int dense_kth(sp_sampler *s, const float *x, int v, int k, float *kth,
 /* The k-th largest of the candidates' logits, or -INFINITY when there are
  * at most k candidates (fewer than k on the dense logits). */
 static float kth_largest(const sp_candidates *c, int k) {
+    float kth, max;
     if (c->listed) {
         if (c->n <= k) return -INFINITY;
-        float *heap = c->s->heap;
-        int hn = 0;
-        for (int j = 0; j < c->n; j++) {
-            float x = c->logits[c->ids[j]];
-            if (hn < k) {
-                heap_push(heap, hn++, x);
-            } else if (x > heap[0]) {
-                heap[0] = x;
-                heap_sift_down(heap, hn, 0);
-            }
-        }
-        return heap[0];
+        /* the listed logits side by side (a listed one may be -inf: a
+         * temperature's overflow; with fewer than k finite ones the k-th
+         * largest is -inf, and dense_kth says so) */
+        float *vals = c->s->listed_logits;
+        for (int j = 0; j < c->n; j++) vals[j] = c->logits[c->ids[j]];
+        return dense_kth(c->s, vals, c->n, k, &kth, &max) ? kth : -INFINITY;
     }
-    float kth, max;
     return dense_kth(c->s, c->logits, c->vocab, k, &kth, &max) ? kth
                                                                : -INFINITY;
 }
@@ -597,14 +702,21 @@ static void top_k_cut(sp_candidates *c, float keep_from, float max, float t) {
 static void warp_top_k(sp_candidates *c, const sp_params *p) {
     int k = p->top_k;
     if (k <= 0 || k >= c->vocab) return;
+    /* A list of the whole vocabulary (dynamic temperature lists every
+     * token, cutting none) is the dense logits: every token a candidate,
+     * none cut before.  The dense way gives the same threshold and cuts
+     * the same tokens (a listed -inf, the temperature's overflow, is cut
+     * both ways), without the walk through the list. */
+    int whole = c->listed && c->n == c->vocab && !c->s->reference;
+    if (whole) c->listed = 0;
     float kth = kth_largest(c, k);
-    if (kth == -INFINITY) return; /* at most k candidates: nothing to cut */
+    if (kth == -INFINITY) { /* at most k candidates: nothing to cut */
+        c->listed |= whole;
+        return;
+    }
     /* every token >= the k-th largest stays: ties at the boundary are kept */
     if (c->listed) {
-        for (int j = 0; j < c->n; j++)
-            if (c->logits[c->ids[j]] < kth)
-                sp_cands_cut(c, c->ids[j], SP_CUT_TOP_K);
-        sp_cands_compact(c);
+        sp_cands_keep_at_least(c, kth, SP_CUT_TOP_K);
         return;
     }
     top_k_cut(c, kth, 0.0f, 1.0f);
@@ -651,10 +763,10 @@ static float lowest_reaching(float target, float max, float t, float hi) {
  * differential test hold it to that).  Returns 0, having changed nothing,
  * where the two stages must run as such.
  */
-static int temperature_top_k(sp_candidates *c, const sp_params *p) {
-    float t = p->temperature;
-    int k = p->top_k;
-    if (c->listed || p->dynatemp_range > 0.0f || t == 1.0f || !(t > 0.0f) ||
+static int temperature_top_k(sp_candidates *c, int k, float t) {
+    /* a list of the whole vocabulary (dynamic temperature's) is the dense
+     * logits: every token a candidate, none cut (warp_top_k) */
+    if ((c->listed && c->n != c->vocab) || t == 1.0f || !(t > 0.0f) ||
         k <= 0 || k >= c->vocab)
         return 0;
     float *x = c->logits;
@@ -674,6 +786,11 @@ static int temperature_top_k(sp_candidates *c, const sp_params *p) {
     /* top-k's cut, as in warp_top_k, with the kept tokens tempered */
     top_k_cut(c, keep_from, m, t);
     return 1;
+}
+
+/* The stage at position i + 1 of the chain (i + 1 < its length). */
+static int next_stage(const sp_params *p, int i) {
+    return p->n_order ? p->order[i + 1] : i + 1;
 }
 
 /* Where the chain's stage at position i is the temperature and the next
@@ -728,9 +845,7 @@ static void warp_typical_p(sp_candidates *c, const sp_params *p) {
     double log_z = sp_log(z);
     const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
     /* H = -sum p log p, with log p_j = (x_j - m) - log z */
-    double h = 0.0;
-    for (int j = 0; j < c->n; j++)
-        if (ce[j] > 0.0f) h -= (ce[j] / z) * (((double)cl[j] - m) - log_z);
+    double h = sp_entropy_nats(ce, cl, c->n, z, m, log_z);
     sp_sel_item *sel = c->s->sel;
     for (int j = 0; j < c->n; j++) {
         double surprisal = log_z - ((double)cl[j] - m);
@@ -756,6 +871,26 @@ static const sp_stage_fn STAGES[SP_STAGE_COUNT] = {
  * curve from it). */
 #define FIRST_CUTOFF SP_STAGE_TOP_N_SIGMA
 
+/* The temperature stage at position i of the chain, with its shortcuts:
+ * with top-k when top-k is the next stage that does anything and no
+ * snapshot is to come (temperature_top_k), or with the snapshot when the
+ * chain takes it right after (apply_temperature).  Returns the position of
+ * the last stage it ran: i, or top-k's. */
+static int run_temperature(sp_candidates *c, const sp_params *p, int n_stages,
+                           int i, int *snapped) {
+    float t;
+    if (!temperature_value(c, p, &t)) return i;
+    if (*snapped) { /* no snapshot to come: top-k may run with it */
+        int at = top_k_follows(p, n_stages, i);
+        if (at >= 0 && temperature_top_k(c, p->top_k, t)) return at;
+    }
+    int snap_next = !*snapped &&
+                    (i + 1 == n_stages || next_stage(p, i) >= FIRST_CUTOFF);
+    if (apply_temperature(c, t, snap_next ? c->s->probs_tempered : NULL))
+        *snapped = 1;
+    return i;
+}
+
 /* ------------------------------------------------------------ the step */
 
 static double entropy_bits(float z, double weighted) {
@@ -767,6 +902,16 @@ static double entropy_bits(float z, double weighted) {
 /* probs_tempered: the softmax of the working logits as they stand (every
  * cut left -inf in them, so the dense softmax is it).  Returns 1. */
 static int snapshot(sp_sampler *s, int v) {
+    /* Nothing has changed the logits (no bias, no penalty, T = 1): this is
+     * the raw softmax, which was computed from the same numbers by the same
+     * kernels (the max, the exps, their sum, one division each), so its
+     * bits are these.  Comparing costs a read, the softmax a pass of exps
+     * and one of divisions. */
+    if (s->raw_valid && !s->reference &&
+        memcmp(s->work, s->logits, sizeof(float) * (size_t)v) == 0) {
+        memcpy(s->probs_tempered, s->probs_raw, sizeof(float) * (size_t)v);
+        return 1;
+    }
     float tm = sp_max(s->work, v);
     if (tm != -INFINITY) {
         float tz = sp_exp_shift_sum(s->work, tm, s->probs_tempered, v);
@@ -852,13 +997,9 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     for (int i = 0; i < n_stages; i++) {
         int stage = p->n_order ? p->order[i] : i;
         if (!snapped && stage >= FIRST_CUTOFF) snapped = snapshot(s, v);
-        if (stage == SP_STAGE_TEMPERATURE && snapped) {
-            /* no snapshot to come: the temperature may run with top-k */
-            int at = top_k_follows(p, n_stages, i);
-            if (at >= 0 && temperature_top_k(&c, p)) {
-                i = at;
-                continue;
-            }
+        if (stage == SP_STAGE_TEMPERATURE && !s->reference) {
+            i = run_temperature(&c, p, n_stages, i, &snapped);
+            continue;
         }
         STAGES[stage](&c, p);
     }
