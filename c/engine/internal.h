@@ -52,8 +52,7 @@ double sp_cos(double x);
  * inputs: checked exhaustively when this was written.)  Fewer operations
  * on the chain that every exp waits for: the softmax's passes are bound by
  * it. */
-static inline vec4 v4_exp(vec4 x) {
-    vec4 xc = v4_min(x, v4_splat(SP_EXP_HI)); /* NaN -> HI, masked below */
+static inline vec4 v4_exp_core(vec4 xc, vec4 x) { /* xc: x clamped to HI */
     vec4 magic = v4_splat(SP_ROUND_MAGIC_F);
     vec4 rounded = v4_add(v4_mul(xc, v4_splat(SP_LOG2E_F)), magic);
     vec4 k = v4_sub(rounded, magic); /* round to nearest */
@@ -69,6 +68,14 @@ static inline vec4 v4_exp(vec4 x) {
     /* p * 2^k; below SP_EXP_LO (and for -inf and NaN): exactly 0 */
     return v4_and(v4_add_shl23(p, rounded), v4_ge(x, v4_splat(SP_EXP_LO)));
 }
+static inline vec4 v4_exp(vec4 x) {
+    return v4_exp_core(v4_min(x, v4_splat(SP_EXP_HI)), x); /* NaN -> HI,
+                                                            * masked */
+}
+/* v4_exp for lanes at most SP_EXP_HI (or NaN), where the clamp to it does
+ * nothing: the same bits, one operation fewer on the chain.  Every softmax
+ * has such lanes: exp(x - max), x - max <= 0. */
+static inline vec4 v4_exp_upto_hi(vec4 x) { return v4_exp_core(x, x); }
 
 /* ---- the sampler's settings (sampler/params.c) ------------------------- */
 
@@ -88,12 +95,19 @@ void sp_sampler_set_reference(sp_sampler *s, int on);
 
 /* ---- kernels (kernels.c); every sum in the canonical order of vec4.h ---- */
 
-/* out[i] = exp(x[i] - shift); returns the canonical sum of out (float). */
+/* out[i] = exp(x[i] - shift); returns the canonical sum of out (float).
+ * Every x[i] - shift must be <= SP_EXP_HI (NaN and -inf are fine): the
+ * callers' shift is the max. */
 float sp_exp_shift_sum(const float *x, float shift, float *out, int n);
 /* x[i] = (x[i] - shift) / t (sp_sub_div), then out[i] = exp(x[i]); returns
  * the canonical sum of out: the temperature and the softmax's exps in one
- * pass */
+ * pass.  As sp_exp_shift_sum: every new x[i] <= SP_EXP_HI (shift the max,
+ * t > 0). */
 float sp_sub_div_exp_sum(float *x, float shift, float t, float *out, int n);
+/* sp_exp_shift_sum(x, shift, out, n) and sp_div_scalar(p, z, n) in one
+ * pass (the arrays apart): returns the sum (shift as sp_exp_shift_sum's) */
+float sp_exp_sum_div(const float *x, float shift, float *out, float *p,
+                     float z, int n);
 /* canonical dot product */
 float sp_dot(const float *a, const float *b, int n);
 /* out[i] = dot(w + i * n, x, n) for i in [0, d): W (d, n) @ x (n) */
@@ -120,6 +134,8 @@ double sp_sum_finite(const float *x, int n, int *count, float *max);
  * each e[j] > 0 in index order, in double (those bits) */
 double sp_entropy_nats(const float *e, const float *x, int n, double z,
                        float m, double log_z);
+/* dst[i] = src[i] (the arrays apart) */
+void sp_copy(float *dst, const float *src, int n);
 /* x[i] /= t */
 void sp_div_scalar(float *x, float t, int n);
 /* x[i] = (x[i] - shift) / t */

@@ -244,7 +244,8 @@ static void test_fused_passes(void) {
         int n = (int)(next_u32() % N);
         for (int i = 0; i < n; i++)
             x[i] = next_u32() % 9u ? rand_float() * 20.0f : -INFINITY;
-        float shift = 3.0f, t = trial % 2 ? 0.7f : 1e-3f;
+        /* the callers' shift: the max (every x - shift <= SP_EXP_HI) */
+        float shift = n ? sp_max(x, n) : 0.0f, t = trial % 2 ? 0.7f : 1e-3f;
         memcpy(a, x, sizeof(float) * (size_t)n);
         memcpy(b, x, sizeof(float) * (size_t)n);
         float z = sp_sub_div_exp_sum(a, shift, t, out, n);
@@ -253,6 +254,14 @@ static void test_fused_passes(void) {
         CHECK(memcmp(a, b, sizeof(float) * (size_t)n) == 0);
         CHECK(memcmp(out, ref, sizeof(float) * (size_t)n) == 0);
         CHECK_EQ_INT(bits(z), bits(zr));
+        /* the raw softmax's exps with the snapshot's division beside them */
+        sp_copy(b, a, n);
+        CHECK(memcmp(a, b, sizeof(float) * (size_t)n) == 0);
+        float zx = sp_exp_sum_div(x, shift, out, a, z, n);
+        CHECK_EQ_INT(bits(zx), bits(sp_exp_shift_sum(x, shift, ref, n)));
+        CHECK(memcmp(out, ref, sizeof(float) * (size_t)n) == 0);
+        sp_div_scalar(b, z, n);
+        CHECK(memcmp(a, b, sizeof(float) * (size_t)n) == 0);
         /* group maxima: groups of 16 k, the last to n */
         int size = 16 * (1 + (int)(next_u32() % 6u));
         if (n < size) continue;

@@ -15,10 +15,10 @@ float sp_exp_shift_sum(const float *x, float shift, float *out, int n) {
     vec4 a0 = v4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
     int i = 0;
     for (; i + 16 <= n; i += 16) {
-        vec4 e0 = v4_exp(v4_sub(v4_load(x + i), s));
-        vec4 e1 = v4_exp(v4_sub(v4_load(x + i + 4), s));
-        vec4 e2 = v4_exp(v4_sub(v4_load(x + i + 8), s));
-        vec4 e3 = v4_exp(v4_sub(v4_load(x + i + 12), s));
+        vec4 e0 = v4_exp_upto_hi(v4_sub(v4_load(x + i), s));
+        vec4 e1 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 4), s));
+        vec4 e2 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 8), s));
+        vec4 e3 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 12), s));
         v4_store(out + i, e0);
         v4_store(out + i + 4, e1);
         v4_store(out + i + 8, e2);
@@ -51,8 +51,8 @@ float sp_sub_div_exp_sum(float *x, float shift, float t, float *out, int n) {
         v4_store(x + i + 4, w1);
         v4_store(x + i + 8, w2);
         v4_store(x + i + 12, w3);
-        vec4 e0 = v4_exp(w0), e1 = v4_exp(w1);
-        vec4 e2 = v4_exp(w2), e3 = v4_exp(w3);
+        vec4 e0 = v4_exp_upto_hi(w0), e1 = v4_exp_upto_hi(w1);
+        vec4 e2 = v4_exp_upto_hi(w2), e3 = v4_exp_upto_hi(w3);
         v4_store(out + i, e0);
         v4_store(out + i + 4, e1);
         v4_store(out + i + 8, e2);
@@ -66,6 +66,40 @@ float sp_sub_div_exp_sum(float *x, float shift, float t, float *out, int n) {
     for (; i < n; i++) {
         x[i] = (x[i] - shift) / t;
         out[i] = sp_expf(x[i]);
+        sum += out[i];
+    }
+    return sum;
+}
+
+float sp_exp_sum_div(const float *x, float shift, float *out, float *p,
+                     float z, int n) {
+    /* sp_exp_shift_sum(x, shift, out, n) and sp_div_scalar(p, z, n) in one
+     * loop: the divisions (their own unit) run beside the exps */
+    vec4 s = v4_splat(shift), zv = v4_splat(z);
+    vec4 a0 = v4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        v4_store(p + i, v4_div(v4_load(p + i), zv));
+        v4_store(p + i + 4, v4_div(v4_load(p + i + 4), zv));
+        v4_store(p + i + 8, v4_div(v4_load(p + i + 8), zv));
+        v4_store(p + i + 12, v4_div(v4_load(p + i + 12), zv));
+        vec4 e0 = v4_exp_upto_hi(v4_sub(v4_load(x + i), s));
+        vec4 e1 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 4), s));
+        vec4 e2 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 8), s));
+        vec4 e3 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 12), s));
+        v4_store(out + i, e0);
+        v4_store(out + i + 4, e1);
+        v4_store(out + i + 8, e2);
+        v4_store(out + i + 12, e3);
+        a0 = v4_add(a0, e0);
+        a1 = v4_add(a1, e1);
+        a2 = v4_add(a2, e2);
+        a3 = v4_add(a3, e3);
+    }
+    float sum = v4_reduce16(a0, a1, a2, a3);
+    for (; i < n; i++) {
+        p[i] = p[i] / z;
+        out[i] = sp_expf(x[i] - shift);
         sum += out[i];
     }
     return sum;
@@ -453,6 +487,21 @@ double sp_entropy_nats(const float *e, const float *x, int n, double z,
     for (; j < n; j++)
         if (e[j] > 0.0f) h -= (e[j] / z) * (((double)x[j] - m) - log_z);
     return h;
+}
+
+void sp_copy(float *dst, const float *src, int n) {
+    /* memcpy, sixteen floats a time: the WASM builds' memcpy is a libc loop
+     * (no bulk memory), twice as slow on the vocabulary's arrays */
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        vec4 a = v4_load(src + i), b = v4_load(src + i + 4);
+        vec4 c = v4_load(src + i + 8), d = v4_load(src + i + 12);
+        v4_store(dst + i, a);
+        v4_store(dst + i + 4, b);
+        v4_store(dst + i + 8, c);
+        v4_store(dst + i + 12, d);
+    }
+    for (; i < n; i++) dst[i] = src[i];
 }
 
 void sp_div_scalar(float *x, float t, int n) {

@@ -31,6 +31,9 @@ struct sp_sampler {
                        * of the logits in `logits` (the last warp's) */
     double raw_log_z, entropy_raw_bits;
     float *probs_tempered; /* softmax before the first cutoff stage */
+    int snap_waits;   /* probs_tempered holds exps waiting for the division
+                       * by snap_z (done with the raw softmax's exps) */
+    float snap_z;
     float *work;      /* working logits, edited by the stages */
     float *probs;     /* final distribution */
     int *probs_ids;   /* the tokens where probs is nonzero: the last kept */

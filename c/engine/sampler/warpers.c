@@ -233,7 +233,7 @@ float sp_cands_exp(sp_candidates *c, double *z) {
     const int *ids = c->ids;
     int n = c->n, count;
     if (n == c->vocab) /* the whole vocabulary: ids[j] = j */
-        memcpy(cl, x, sizeof(float) * (size_t)n);
+        sp_copy(cl, x, n);
     else
         for (int j = 0; j < n; j++) cl[j] = x[ids[j]];
     float m = sp_max(cl, n), top;
@@ -316,16 +316,18 @@ static int intake(sp_sampler *s, const float *logits, int v, float *max) {
      * read through s would be read again after every store */
     float *copy = s->logits, *work = s->work;
     uint8_t *cut = s->cut;
-    vec4 ninf = v4_splat(-INFINITY), inf = v4_splat(INFINITY);
-    vec4 ok = v4_lt(ninf, inf); /* all true; false where a lane saw NaN
-                                 * or +inf */
+    vec4 ninf = v4_splat(-INFINITY);
+    /* A NaN or a +inf shows in a sum: NaN stays NaN, +inf stays +inf or
+     * meets a -inf and makes NaN.  So lanes that sum to something finite
+     * or -inf saw neither; a lane that sums to NaN or +inf (or overflows)
+     * sends us to the exact check. */
+    vec4 sum = v4_splat(0.0f);
     vec4 a0 = ninf, a1 = ninf, a2 = ninf, a3 = ninf;
     int i = 0;
     for (; i + 16 <= v; i += 16) {
         vec4 x0 = v4_load(logits + i), x1 = v4_load(logits + i + 4);
         vec4 x2 = v4_load(logits + i + 8), x3 = v4_load(logits + i + 12);
-        ok = v4_and(ok, v4_and(v4_and(v4_lt(x0, inf), v4_lt(x1, inf)),
-                               v4_and(v4_lt(x2, inf), v4_lt(x3, inf))));
+        sum = v4_add(sum, v4_add(v4_add(x0, x1), v4_add(x2, x3)));
         a0 = v4_max(x0, a0);
         a1 = v4_max(x1, a1);
         a2 = v4_max(x2, a2);
@@ -348,13 +350,16 @@ static int intake(sp_sampler *s, const float *logits, int v, float *max) {
         for (int j = i; j < i + 16; j++)
             cut[j] = logits[j] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
     }
-    int good = v4_all(ok);
+    int good = v4_all(v4_lt(sum, v4_splat(INFINITY)));
     for (; i < v; i++) {
         copy[i] = work[i] = logits[i];
         cut[i] = logits[i] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
         good &= logits[i] < INFINITY;
     }
-    if (!good) return sp_find_not_below(logits, INFINITY, v);
+    if (!good) {
+        int bad = sp_find_not_below(logits, INFINITY, v);
+        if (bad >= 0) return bad;
+    }
     /* sp_max's combining of the lanes, then the tail */
     vec4 acc = v4_max(v4_max(a0, a1), v4_max(a2, a3));
     float m = -INFINITY;
@@ -499,8 +504,8 @@ static int apply_temperature(sp_candidates *c, float t, float *snap) {
         sp_sub_div(c->logits, m, t, c->vocab);
         return 0;
     }
-    float z = sp_sub_div_exp_sum(c->logits, m, t, snap, c->vocab);
-    sp_div_scalar(snap, z, c->vocab);
+    c->s->snap_z = sp_sub_div_exp_sum(c->logits, m, t, snap, c->vocab);
+    c->s->snap_waits = 1; /* the division: raw_softmax or the warp's end */
     return 1;
 }
 
@@ -899,23 +904,43 @@ static double entropy_bits(float z, double weighted) {
     return h > 0.0 ? h : 0.0;
 }
 
+/* The raw softmax of the logits (s->logits, their max m): probs_raw, its
+ * log z and entropy; the snapshot's waiting division in the same pass as
+ * the exps (the divider is idle under them). */
+static void raw_softmax(sp_sampler *s, int v, float m) {
+    float z;
+    if (s->snap_waits) {
+        z = sp_exp_sum_div(s->logits, m, s->probs_raw, s->probs_tempered,
+                           s->snap_z, v);
+        s->snap_waits = 0;
+    } else {
+        z = sp_exp_shift_sum(s->logits, m, s->probs_raw, v);
+    }
+    s->raw_log_z = sp_log((double)z);
+    s->entropy_raw_bits = entropy_bits(
+        z, sp_div_dot_shift_pos(s->probs_raw, z, s->logits, m, v));
+    s->raw_valid = 1;
+}
+
 /* probs_tempered: the softmax of the working logits as they stand (every
- * cut left -inf in them, so the dense softmax is it).  Returns 1. */
-static int snapshot(sp_sampler *s, int v) {
+ * cut left -inf in them, so the dense softmax is it); its division waits
+ * (snap_waits).  m: the logits' max (raw_softmax's).  Returns 1. */
+static int snapshot(sp_sampler *s, int v, float m) {
     /* Nothing has changed the logits (no bias, no penalty, T = 1): this is
-     * the raw softmax, which was computed from the same numbers by the same
+     * the raw softmax, which is computed from the same numbers by the same
      * kernels (the max, the exps, their sum, one division each), so its
      * bits are these.  Comparing costs a read, the softmax a pass of exps
      * and one of divisions. */
-    if (s->raw_valid && !s->reference &&
+    if (!s->reference &&
         memcmp(s->work, s->logits, sizeof(float) * (size_t)v) == 0) {
-        memcpy(s->probs_tempered, s->probs_raw, sizeof(float) * (size_t)v);
+        if (!s->raw_valid) raw_softmax(s, v, m);
+        sp_copy(s->probs_tempered, s->probs_raw, v);
         return 1;
     }
     float tm = sp_max(s->work, v);
     if (tm != -INFINITY) {
-        float tz = sp_exp_shift_sum(s->work, tm, s->probs_tempered, v);
-        sp_div_scalar(s->probs_tempered, tz, v);
+        s->snap_z = sp_exp_shift_sum(s->work, tm, s->probs_tempered, v);
+        s->snap_waits = 1;
     }
     return 1;
 }
@@ -977,17 +1002,10 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->kept_mass = NAN;
     step->raw_max = m;
     step->raw_log_z = NAN;
-    if (s->want_raw && !raw_cached) {
-        float z = sp_exp_shift_sum(logits, m, s->probs_raw, v);
-        s->raw_log_z = sp_log((double)z);
-        s->entropy_raw_bits = entropy_bits(
-            z, sp_div_dot_shift_pos(s->probs_raw, z, logits, m, v));
-    }
-    s->raw_valid = s->want_raw;
-    if (s->want_raw) {
-        step->raw_log_z = s->raw_log_z;
-        step->entropy_raw_bits = s->entropy_raw_bits;
-    }
+    /* the raw softmax waits for the end of the chain (raw_softmax), where
+     * the snapshot's division can run beside its exps */
+    s->raw_valid = s->want_raw && raw_cached;
+    s->snap_waits = 0;
 
     sp_candidates c = {v,      s->allowed, s->work,   s->cut, s->ids, 0, 0,
                        recent, window,     history,   n_history, s};
@@ -996,7 +1014,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     int snapped = !s->want_raw;
     for (int i = 0; i < n_stages; i++) {
         int stage = p->n_order ? p->order[i] : i;
-        if (!snapped && stage >= FIRST_CUTOFF) snapped = snapshot(s, v);
+        if (!snapped && stage >= FIRST_CUTOFF) snapped = snapshot(s, v, m);
         if (stage == SP_STAGE_TEMPERATURE && !s->reference) {
             i = run_temperature(&c, p, n_stages, i, &snapped);
             continue;
@@ -1004,10 +1022,10 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
         STAGES[stage](&c, p);
     }
     if (p->mirostat) { /* the chain's last word, when on */
-        if (!snapped) snapped = snapshot(s, v);
+        if (!snapped) snapped = snapshot(s, v, m);
         sp_stage_mirostat(&c, p);
     }
-    if (!snapped) snapshot(s, v);
+    if (!snapped) snapshot(s, v, m);
     sp_cands_list(&c);
     if (c.n == 0)
         return sp_fail(err, SP_ERR_STATE, "no token left: every token is "
@@ -1029,6 +1047,11 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     s->n_probs = c.n;
     step->entropy_bits = entropy_bits(z, sp_dot_shift_pos(ce, cl, cm, c.n));
     if (s->want_raw) {
+        if (!s->raw_valid) raw_softmax(s, v, m);
+        if (s->snap_waits) sp_div_scalar(s->probs_tempered, s->snap_z, v);
+        s->snap_waits = 0;
+        step->raw_log_z = s->raw_log_z;
+        step->entropy_raw_bits = s->entropy_raw_bits;
         double mass = 0.0;
         for (int j = 0; j < c.n; j++) mass += s->probs_raw[c.ids[j]];
         step->kept_mass = mass;
