@@ -405,37 +405,37 @@ double sp_sum_finite(const float *x, int n, int *count, float *max) {
      * sum in index order is the exact sum, which two double lanes a
      * half-vector at a time find as well (the one-by-one loop is a chain of
      * dependent additions, 3-4 cycles a term).  One pass takes that sum and
-     * what the test needs (the sum of the |terms| in double too: its
-     * rounding is far below the factor 2 the test leaves); when the test
-     * fails, the one-by-one loop runs. */
+     * what the test needs (the sum of the |terms| in float lanes: each
+     * lane's rounding stays below a factor 1 + n 2^-26, far inside the
+     * factor 2 the test leaves, and an overflow to +inf fails the test);
+     * when the test fails, the one-by-one loop runs. */
     vec4 zero = v4_splat(0.0f), one = v4_splat(1.0f);
     vec4 inf = v4_splat(INFINITY), ninf = v4_splat(-INFINITY);
     vec4 small = inf;    /* min |nonzero finite| */
     vec4 finites = zero; /* per lane: exact below 2^24 */
-    vec4 top = ninf;
-    vec2d s0 = v2d_splat(0.0), s1 = s0, a0 = s0, a1 = s0;
+    vec4 top = ninf, abs_sum = zero;
+    vec2d s0 = v2d_splat(0.0), s1 = s0;
     int i = 0;
     for (; i + 4 <= n; i += 4) {
         vec4 xv = v4_load(x + i), finite = v4_gt(xv, ninf);
         vec4 xf = v4_and(xv, finite), af = v4_abs(xf); /* -inf -> +0 */
         s0 = v2d_add(s0, v2d_lo(xf));
         s1 = v2d_add(s1, v2d_hi(xf));
-        a0 = v2d_add(a0, v2d_lo(af));
-        a1 = v2d_add(a1, v2d_hi(af));
+        abs_sum = v4_add(abs_sum, af);
         top = v4_max(xv, top);
         finites = v4_add(finites, v4_and(finite, one));
         /* zeros (the -inf lanes' among them) cannot be the smallest */
         small = v4_min(v4_add(af, v4_and(v4_ge(zero, af), inf)), small);
     }
-    vec2d sv = v2d_add(s0, s1), av = v2d_add(a0, a1);
-    double sum = v2d_lane(sv, 0) + v2d_lane(sv, 1);
-    double sum_abs = v2d_lane(av, 0) + v2d_lane(av, 1);
+    vec2d sv = v2d_add(s0, s1);
+    double sum = v2d_lane(sv, 0) + v2d_lane(sv, 1), sum_abs = 0.0;
     float lo = INFINITY, m = -INFINITY;
     int c = 0;
     for (int l = 0; l < 4; l++) {
         m = v4_lane(top, l) > m ? v4_lane(top, l) : m;
         lo = v4_lane(small, l) < lo ? v4_lane(small, l) : lo;
         c += (int)v4_lane(finites, l);
+        sum_abs += v4_lane(abs_sum, l);
     }
     for (; i < n; i++) {
         if (x[i] == -INFINITY) continue;

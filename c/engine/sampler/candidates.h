@@ -41,6 +41,9 @@ struct sp_sampler {
     uint8_t *cut;
     int *ids;         /* candidate list */
     float *cand_logit; /* compact logits of the candidate list */
+    const float *cand_x; /* the list's logits side by side (sp_cands_exp):
+                          * cand_logit, or the working logits themselves
+                          * when the list is the whole vocabulary */
     float *cand_exp;   /* compact exps (both: top-k's scratch too) */
     float *heap;       /* top-k min-heap */
     float *listed_logits; /* top-k's: the listed logits side by side */
@@ -79,8 +82,8 @@ void sp_cands_list(sp_candidates *c);
 void sp_cands_compact(sp_candidates *c);
 /* Masks token id, noting the stage. */
 void sp_cands_cut(sp_candidates *c, int id, sp_cut stage);
-/* The list's logits into cand_logit and exp(logit - max) into cand_exp;
- * returns max, *z the sum of the exps in list order. */
+/* The list's logits side by side into cand_x and exp(logit - max) into
+ * cand_exp; returns max, *z the sum of the exps in list order. */
 float sp_cands_exp(sp_candidates *c, double *z);
 /* Keeps the candidates whose logit is >= threshold (ties with it too) and
  * cuts the others with stage; the list stays compact (on the dense logits:

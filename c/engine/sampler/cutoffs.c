@@ -125,7 +125,7 @@ void sp_stage_eta(sp_candidates *c, const sp_params *p) {
     if (c->n <= 1) return;
     double z;
     float m = sp_cands_exp(c, &z);
-    const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
+    const float *cl = c->s->cand_x, *ce = c->s->cand_exp;
     double log_z = sp_log(z);
     double h = sp_entropy_nats(ce, cl, c->n, z, m, log_z);
     double eta = p->eta_cutoff;

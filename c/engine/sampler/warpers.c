@@ -226,16 +226,18 @@ void sp_cands_cut(sp_candidates *c, int id, sp_cut stage) {
 
 /* Gathers the candidates' logits, subtracts their max and exponentiates:
  * cand_exp[j] = exp(logit[ids[j]] - max).  Returns max; *z gets the sum of
- * the exps in list order (double). */
+ * the exps in list order (double).  The gathered logits: cand_x. */
 float sp_cands_exp(sp_candidates *c, double *z) {
-    float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
-    const float *x = c->logits;
+    float *ce = c->s->cand_exp;
+    const float *x = c->logits, *cl = x;
     const int *ids = c->ids;
     int n = c->n, count;
-    if (n == c->vocab) /* the whole vocabulary: ids[j] = j */
-        sp_copy(cl, x, n);
-    else
-        for (int j = 0; j < n; j++) cl[j] = x[ids[j]];
+    if (n != c->vocab) { /* the whole vocabulary, ids[j] = j, needs none */
+        float *gathered = c->s->cand_logit;
+        for (int j = 0; j < n; j++) gathered[j] = x[ids[j]];
+        cl = gathered;
+    }
+    c->s->cand_x = cl;
     float m = sp_max(cl, n), top;
     sp_exp_shift_sum(cl, m, ce, n);
     /* the exps' sum in double, one by one in list order (those bits) */
@@ -458,7 +460,7 @@ static float dynamic_temperature(sp_candidates *c, const sp_params *p) {
     if (c->n <= 1) return 1.0f; /* one token or none: nothing to scale */
     double z;
     float m = sp_cands_exp(c, &z);
-    const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
+    const float *cl = c->s->cand_x, *ce = c->s->cand_exp;
     double log_z = sp_log(z); /* the entropy in nats: */
     double h = sp_entropy_nats(ce, cl, c->n, z, m, log_z);
     double h_max = sp_log((double)c->n);
@@ -848,7 +850,7 @@ static void warp_typical_p(sp_candidates *c, const sp_params *p) {
     double z;
     float m = sp_cands_exp(c, &z);
     double log_z = sp_log(z);
-    const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
+    const float *cl = c->s->cand_x, *ce = c->s->cand_exp;
     /* H = -sum p log p, with log p_j = (x_j - m) - log z */
     double h = sp_entropy_nats(ce, cl, c->n, z, m, log_z);
     sp_sel_item *sel = c->s->sel;
