@@ -86,9 +86,9 @@ int sp_params_check_ranges(const sp_params *p, int vocab, char *err);
 
 /* On: the sampler takes none of its shortcuts (warpers.c: the temperature
  * fused with top-k or with the snapshot, the snapshot copied from the raw
- * softmax, top-k's group maxima and its dense way through a list of the
- * whole vocabulary; cutoffs.c: top-nσ on the dense logits), every stage
- * runs the long way round.  The tests hold the shortcuts to its bits
+ * softmax, top-k's group maxima, its dense way through a list of the whole
+ * vocabulary and its cut logits left unwritten; cutoffs.c: top-nσ on the
+ * dense logits), every stage runs the long way round.  The tests hold the shortcuts to its bits
  * (tests/c/test_fastpaths.c). */
 void sp_sampler_set_reference(sp_sampler *s, int on);
 

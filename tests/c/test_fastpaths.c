@@ -12,9 +12,11 @@
  *    that takes no shortcut (sp_sampler_set_reference): the temperature
  *    fused with top-k or with the snapshot, the snapshot copied from the
  *    raw softmax, top-k from group maxima and through a whole-vocabulary
- *    list (dynamic temperature's) the dense way, top-nσ on the dense
- *    logits; with top-nσ, dynamic temperature, typical-p, a bias and other
- *    orders among the settings.
+ *    list (dynamic temperature's) the dense way, top-k's cut leaving the
+ *    cut logits unwritten when no later stage reads them, top-nσ on the
+ *    dense logits; with top-nσ, dynamic temperature, typical-p, DRY, a bias
+ *    and other orders (the temperature, the penalties and DRY after top-k)
+ *    among the settings.
  *  - A warp of the same logits reuses the raw distribution: every raw
  *    number must be what a fresh sampler computes.
  *  - The intake pass's check and max are sp_find_not_below's and
@@ -136,7 +138,10 @@ static int same_step(const sp_step *a, const sp_step *b, int v, int raw) {
                same_bits(a->cut, b->cut, (size_t)v) &&
                same_bits(&a->entropy_bits, &b->entropy_bits, 8);
     if (same)
-        same = same_bits(a->kept, b->kept, sizeof(int) * (size_t)a->n_kept);
+        same = same_bits(a->kept, b->kept, sizeof(int) * (size_t)a->n_kept) &&
+               a->n_penalized == b->n_penalized &&
+               same_bits(a->penalized, b->penalized,
+                         sizeof(int) * (size_t)a->n_penalized);
     if (same && raw)
         same = same_bits(a->probs_raw, b->probs_raw, sizeof(float) * (size_t)v) &&
                same_bits(a->probs_tempered, b->probs_tempered,
@@ -158,7 +163,8 @@ int main(void) {
         "temperature,top_k", "top_k,temperature,top_p,min_p",
         "penalties,temperature,top_n_sigma,top_k,top_p",
         "top_n_sigma,temperature,top_k,min_p", "bias,temperature",
-        "temperature,penalties,top_k"};
+        "temperature,penalties,top_k", "temperature,top_k,dry,penalties,top_p",
+        "temperature,top_k,penalties,min_p"};
     sp_sampler *fast = NULL, *slow = NULL, *ref = NULL;
     int fused_cases = 0, differ = 0, differ_raw = 0;
     for (int trial = 0; trial < 1500; trial++) {
@@ -174,6 +180,9 @@ int main(void) {
         fill(x, v);
         if (x[0] == -INFINITY) x[0] = 0.5f; /* something to keep */
         for (int i = 0; i < 64; i++) hist[i] = (int)below((uint32_t)v);
+        int repeats = trial % 7 == 3; /* a text that repeats itself: DRY */
+        if (repeats)
+            for (int i = 0; i < 64; i++) hist[i] = (i * 7 % 11) % v;
         sp_params p;
         sp_params_default(&p);
         float temps[] = {0.8f, 1.7f, 0.05f, 1e-6f, 3e-3f, 40.0f, 1.0f, 0.0f};
@@ -187,7 +196,11 @@ int main(void) {
         if (below(6) == 0) p.typical_p = 0.7f;
         if (below(6) == 0) sp_params_add_bias(&p, (int)below((uint32_t)v),
                                               below(2) ? -INFINITY : 2.5f, err);
-        if (below(4) == 0) sp_params_set_order(&p, orders[below(6)], err);
+        if (repeats || below(5) == 0) p.dry_multiplier = 0.8f;
+        if (repeats) /* DRY after top-k, which may leave cut logits stale */
+            sp_params_set_order(&p, orders[6], err);
+        else if (below(4) == 0)
+            sp_params_set_order(&p, orders[below(8)], err);
         sp_step a, b;
         int ra = sp_sampler_warp(fast, x, hist, 64, &p, &a, err);
         int rb = sp_sampler_warp(slow, x, hist, 64, &p, &b, err);

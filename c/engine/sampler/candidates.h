@@ -72,6 +72,12 @@ typedef struct {
     const int *all;     /* the whole history (DRY, no-repeat-ngram) */
     int n_all;
     sp_sampler *s;  /* scratch */
+    int read_later; /* a stage after this one reads working logits token by
+                     * token (the temperature, the penalties, DRY): a cut
+                     * must leave -inf in them.  When none does, top-k's cut
+                     * leaves whole cut blocks' logits as they were: nothing
+                     * reads them again (the cut marks and the list say what
+                     * is alive; the next warp writes them anew). */
 } sp_candidates;
 
 typedef void (*sp_stage_fn)(sp_candidates *c, const sp_params *p);

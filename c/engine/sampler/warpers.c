@@ -658,13 +658,16 @@ static float tempered(float x, float max, float t) { return (x - max) / t; }
  * stay (tempered when t != 1: temperature_top_k, which never runs at
  * t = 1) and make the candidate list; every other one not cut before is
  * cut.  Sixteen tokens at a time: a block where none stays and none was cut
- * before (nearly all of them) is cut whole, exactly as sp_cands_cut would;
- * any other block goes token by token.  (The buffers in locals: a vector
- * store may alias anything.) */
+ * before (nearly all of them) is cut whole, exactly as sp_cands_cut would
+ * -- its -inf written only when a later stage reads the working logits
+ * (c->read_later: the stores were a third of the pass) -- and any other
+ * block goes token by token.  (The buffers in locals: a vector store may
+ * alias anything.) */
 static void top_k_cut(sp_candidates *c, float keep_from, float max, float t) {
     float *x = c->logits;
     uint8_t *cut = c->cut;
     int *ids = c->ids, v = c->vocab, n = 0, i = 0;
+    int read_later = c->read_later || c->s->reference;
     vec4 kv = v4_splat(keep_from), ninf = v4_splat(-INFINITY);
     for (; i + 16 <= v; i += 16) {
         float *xb = x + i;
@@ -676,10 +679,12 @@ static void top_k_cut(sp_candidates *c, float keep_from, float max, float t) {
         memcpy(&cut0, cut + i, 8);
         memcpy(&cut1, cut + i + 8, 8);
         if (!v4_any(keep) && (cut0 | cut1) == 0) {
-            v4_store(xb, ninf);
-            v4_store(xb + 4, ninf);
-            v4_store(xb + 8, ninf);
-            v4_store(xb + 12, ninf);
+            if (read_later) {
+                v4_store(xb, ninf);
+                v4_store(xb + 4, ninf);
+                v4_store(xb + 8, ninf);
+                v4_store(xb + 12, ninf);
+            }
             memset(cut + i, SP_CUT_TOP_K, 16);
             continue;
         }
@@ -802,6 +807,21 @@ static int next_stage(const sp_params *p, int i) {
 
 /* Where the chain's stage at position i is the temperature and the next
  * stage that does anything is top-k: that stage's position, else -1. */
+/* Whether a stage after position i of the chain reads the working logits
+ * token by token: the temperature (its max, its division), the penalties
+ * and DRY (a logit of -inf is one they leave alone).  The others go by the
+ * list and the cut marks. */
+static int read_later(const sp_params *p, int n_stages, int i) {
+    for (int j = i + 1; j < n_stages; j++) {
+        int stage = p->n_order ? p->order[j] : j;
+        if ((stage == SP_STAGE_TEMPERATURE || stage == SP_STAGE_PENALTIES ||
+             stage == SP_STAGE_DRY) &&
+            sp_stage_active(p, stage))
+            return 1;
+    }
+    return 0;
+}
+
 static int top_k_follows(const sp_params *p, int n_stages, int i) {
     for (int j = i + 1; j < n_stages; j++) {
         int stage = p->n_order ? p->order[j] : j;
@@ -889,6 +909,7 @@ static int run_temperature(sp_candidates *c, const sp_params *p, int n_stages,
     if (!temperature_value(c, p, &t)) return i;
     if (*snapped) { /* no snapshot to come: top-k may run with it */
         int at = top_k_follows(p, n_stages, i);
+        c->read_later = at >= 0 && read_later(p, n_stages, at);
         if (at >= 0 && temperature_top_k(c, p->top_k, t)) return at;
     }
     int snap_next = !*snapped &&
@@ -1010,7 +1031,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     s->snap_waits = 0;
 
     sp_candidates c = {v,      s->allowed, s->work,   s->cut, s->ids, 0, 0,
-                       recent, window,     history,   n_history, s};
+                       recent, window,     history,   n_history, s, 1};
     warp_constraint(&c, p);
     int n_stages = p->n_order ? p->n_order : SP_STAGE_COUNT;
     int snapped = !s->want_raw;
@@ -1021,6 +1042,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
             i = run_temperature(&c, p, n_stages, i, &snapped);
             continue;
         }
+        c.read_later = read_later(p, n_stages, i);
         STAGES[stage](&c, p);
     }
     if (p->mirostat) { /* the chain's last word, when on */
