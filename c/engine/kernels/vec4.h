@@ -33,6 +33,7 @@
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 #define SP_VEC4_BACKEND "wasm-simd128"
+#define SP_VEC4_LANES_ARE_SCALAR 0
 typedef v128_t vec4;
 static inline vec4 v4_load(const float *p) { return wasm_v128_load(p); }
 static inline void v4_store(float *p, vec4 v) { wasm_v128_store(p, v); }
@@ -79,6 +80,7 @@ static inline double v2d_lane(vec2d v, int i) {
 #elif defined(__SSE2__)
 #include <emmintrin.h>
 #define SP_VEC4_BACKEND "sse2"
+#define SP_VEC4_LANES_ARE_SCALAR 0
 typedef __m128 vec4;
 static inline vec4 v4_load(const float *p) { return _mm_loadu_ps(p); }
 static inline void v4_store(float *p, vec4 v) { _mm_storeu_ps(p, v); }
@@ -121,6 +123,9 @@ static inline double v2d_lane(vec2d v, int i) {
 
 #else
 #define SP_VEC4_BACKEND "scalar"
+/* 1 here: a kernel may choose another way for plain C (a float max is a
+ * data-dependent branch in V8's scalar code) -- never other bits */
+#define SP_VEC4_LANES_ARE_SCALAR 1
 typedef struct { float f[4]; } vec4;
 #define SP_V4_MAP(expr)                                                     \
     vec4 r;                                                                 \

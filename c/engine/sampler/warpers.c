@@ -592,12 +592,15 @@ static int scan_kth(float *heap, const float *x, int v, int k, float *kth,
  * tau can hold one) are gathered, and the heap runs on them alone.  Any
  * exact selection finds the same k-th value, so the kept set is the
  * heap's.  Groups smaller than two blocks (a k large next to v), or too
- * few groups with a finite value, take the heap over everything.
+ * few groups with a finite value, take the heap over everything; so does
+ * the scalar build, where the groups' maxima cost more than the heap (in
+ * V8's scalar code a float max is a branch, and within a group it often
+ * goes the other way).
  */
 static int dense_kth(sp_sampler *s, const float *x, int v, int k, float *kth,
                      float *max) {
     int size = (v / (4 * k)) & ~15; /* whole blocks of 16 */
-    if (size < 32 || s->reference)
+    if (size < 32 || s->reference || SP_VEC4_LANES_ARE_SCALAR)
         return scan_kth(s->heap, x, v, k, kth, max);
     int groups = v / size; /* the last one takes the remainder */
     float *gmax = s->cand_exp, *cand = s->cand_logit; /* scratch here */
