@@ -25,7 +25,10 @@
  *    over the whole vocabulary): the very kept set a full sort gives, on
  *    vocabularies large enough for the groups (up to 32 000) with ties,
  *    masks, signed zeros and a k from 1 to a few hundred; and the fused
- *    temperature and top-k there give the bits of the two stages. */
+ *    temperature and top-k there, which take the maxima the intake pass
+ *    found and the penalties kept up (they move the largest logits down and
+ *    up here), give the bits of the two stages; the argmax found through
+ *    the same maxima is the first token at the max. */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,9 +99,12 @@ static void test_top_k_groups(void) {
         float kth = n > p.top_k ? sorted[p.top_k - 1] : -INFINITY;
         sp_sampler *s = sp_sampler_new(v);
         sp_step st;
+        int argmax = 0; /* the first at the max (the intake's groups) */
+        for (int i = 1; i < v; i++) if (x[i] > x[argmax]) argmax = i;
         for (int raw = 0; raw <= 1; raw++) { /* temperature 1: top-k alone */
             sp_sampler_set_raw(s, raw);
             CHECK_EQ_INT(sp_sampler_warp(s, x, NULL, 0, &p, &st, err), SP_OK);
+            CHECK_EQ_INT(st.argmax_raw, argmax);
             for (int i = 0; i < v; i++) {
                 int want = x[i] == -INFINITY ? SP_CUT_MASK
                            : x[i] >= kth     ? SP_CUT_NONE
@@ -106,11 +112,20 @@ static void test_top_k_groups(void) {
                 mismatches += st.cut[i] != want;
             }
         }
-        /* the temperature before it: fused (off) and as two stages (on) */
+        /* the temperature before it: fused (off) and as two stages (on);
+         * the penalties move logits down or up (r < 1), their most likely
+         * ones among them (the intake's group maxima must follow) */
         p.temperature = trial % 2 ? 0.8f : 3e-3f;
-        p.repetition_penalty = 1.3f;
+        p.repetition_penalty = trial % 3 ? 1.3f : 0.7f;
+        p.frequency_penalty = trial % 4 == 1 ? 0.5f : 0.0f;
         int hist[64];
         for (int i = 0; i < 64; i++) hist[i] = (int)below((uint32_t)v);
+        for (int i = 0; i < 16; i++) { /* a few of the largest */
+            int best = 0;
+            for (int j = 1; j < v; j++)
+                if (x[j] > x[best] && (j + i) % 16 == 0) best = j;
+            hist[i] = best;
+        }
         sp_sampler_set_raw(s, 0);
         CHECK_EQ_INT(sp_sampler_warp(s, x, hist, 64, &p, &st, err), SP_OK);
         memcpy(probs, st.probs, sizeof(float) * (size_t)v);

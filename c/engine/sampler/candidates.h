@@ -46,6 +46,14 @@ struct sp_sampler {
                           * when the list is the whole vocabulary */
     float *cand_exp;   /* compact exps (both: top-k's scratch too) */
     float *heap;       /* top-k min-heap */
+    /* The working logits' maxima by groups of gmax_size tokens (the last
+     * group runs on to the end), as the intake pass found them: the raw
+     * argmax's first group, and top-k's groups (dense_kth) when nothing but
+     * the penalties has changed the logits since (they keep the maxima up:
+     * gmax_moved; a group whose maximum went down is recomputed first). */
+    float *gmax;
+    uint8_t *gmax_stale;
+    int gmax_size, gmax_groups;
     float *listed_logits; /* top-k's: the listed logits side by side */
     int *counts;       /* zero between uses */
     int *penalized;    /* [vocab] the tokens a penalty changed this warp */

@@ -54,6 +54,8 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->cand_exp = malloc(v * sizeof(float));
     s->heap = malloc(v * sizeof(float));
     s->listed_logits = malloc(v * sizeof(float));
+    s->gmax = malloc((v / 16 + 1) * sizeof(float));
+    s->gmax_stale = calloc(v / 16 + 1, 1);
     s->counts = calloc(v, sizeof(int));
     s->penalized = malloc(v * sizeof(int));
     s->pen_mark = calloc(v, 1);
@@ -62,7 +64,8 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->state.mirostat_mu = NAN;
     if (!s->logits || !s->probs_raw || !s->probs_tempered || !s->work ||
         !s->probs || !s->probs_ids || !s->cut || !s->ids || !s->cand_logit ||
-        !s->cand_exp || !s->heap || !s->listed_logits || !s->counts ||
+        !s->cand_exp || !s->heap || !s->listed_logits || !s->gmax ||
+        !s->gmax_stale || !s->counts ||
         !s->penalized || !s->pen_mark || !s->sel) {
         sp_sampler_free(s);
         return NULL;
@@ -84,6 +87,8 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->cand_exp);
     free(s->heap);
     free(s->listed_logits);
+    free(s->gmax);
+    free(s->gmax_stale);
     free(s->counts);
     free(s->penalized);
     free(s->pen_mark);
@@ -306,74 +311,108 @@ static void keep_selected(sp_candidates *c, int m, sp_cut stage) {
 }
 
 /* s->logits = s->work = logits, and cut = SP_CUT_MASK where a logit is -inf,
- * SP_CUT_NONE elsewhere; and the logits' check and their max: one pass,
- * sixteen tokens at a time, where a check-and-max pass, memcpy, memcpy,
- * memset and a marking loop took five (the hot loops at V = 32 000;
+ * SP_CUT_NONE elsewhere; the logits' check, their max and the maxima of
+ * their groups of s->gmax_size (s->gmax): one pass, sixteen tokens at a
+ * time, where a check-and-max pass, memcpy, memcpy, memset, a marking loop
+ * and top-k's pass for the groups took six (the hot loops at V = 32 000;
  * bench/).  Returns the first token that is NaN or +inf
- * (sp_find_not_below's), or -1 and the max into *max (sp_max's bits: the
- * same lanes, the same combining).  The copies are made before the check:
+ * (sp_find_not_below's), or -1 and the max into *max (sp_max's bits: a
+ * nonzero max is one value whatever order finds it; a zero, whose sign the
+ * order decides, is sp_max's own).  The copies are made before the check:
  * a warp that fails leaves s->logits, s->work and s->cut written. */
 static int intake(sp_sampler *s, const float *logits, int v, float *max) {
     /* the buffers in locals: a vector store may alias anything, so fields
      * read through s would be read again after every store */
-    float *copy = s->logits, *work = s->work;
+    float *copy = s->logits, *work = s->work, *gmax = s->gmax;
     uint8_t *cut = s->cut;
+    int size = s->gmax_size, groups = s->gmax_groups;
     vec4 ninf = v4_splat(-INFINITY);
     /* A NaN or a +inf shows in a sum: NaN stays NaN, +inf stays +inf or
      * meets a -inf and makes NaN.  So lanes that sum to something finite
      * or -inf saw neither; a lane that sums to NaN or +inf (or overflows)
      * sends us to the exact check. */
-    vec4 sum = v4_splat(0.0f);
-    vec4 a0 = ninf, a1 = ninf, a2 = ninf, a3 = ninf;
+    vec4 sum = v4_splat(0.0f), acc = ninf;
     int i = 0;
-    for (; i + 16 <= v; i += 16) {
-        vec4 x0 = v4_load(logits + i), x1 = v4_load(logits + i + 4);
-        vec4 x2 = v4_load(logits + i + 8), x3 = v4_load(logits + i + 12);
-        sum = v4_add(sum, v4_add(v4_add(x0, x1), v4_add(x2, x3)));
-        a0 = v4_max(x0, a0);
-        a1 = v4_max(x1, a1);
-        a2 = v4_max(x2, a2);
-        a3 = v4_max(x3, a3);
-        v4_store(copy + i, x0);
-        v4_store(copy + i + 4, x1);
-        v4_store(copy + i + 8, x2);
-        v4_store(copy + i + 12, x3);
-        v4_store(work + i, x0);
-        v4_store(work + i + 4, x1);
-        v4_store(work + i + 8, x2);
-        v4_store(work + i + 12, x3);
-        /* -inf >= x only for x = -inf */
-        vec4 masked = v4_or(v4_or(v4_ge(ninf, x0), v4_ge(ninf, x1)),
-                            v4_or(v4_ge(ninf, x2), v4_ge(ninf, x3)));
-        if (!v4_any(masked)) {
-            memset(cut + i, SP_CUT_NONE, 16);
-            continue;
+    for (int g = 0; g < groups; g++) {
+        int end = g == groups - 1 ? v - v % 16 : (g + 1) * size;
+        vec4 a0 = ninf, a1 = ninf, a2 = ninf, a3 = ninf;
+        for (; i < end; i += 16) {
+            vec4 x0 = v4_load(logits + i), x1 = v4_load(logits + i + 4);
+            vec4 x2 = v4_load(logits + i + 8), x3 = v4_load(logits + i + 12);
+            sum = v4_add(sum, v4_add(v4_add(x0, x1), v4_add(x2, x3)));
+            a0 = v4_max(x0, a0);
+            a1 = v4_max(x1, a1);
+            a2 = v4_max(x2, a2);
+            a3 = v4_max(x3, a3);
+            v4_store(copy + i, x0);
+            v4_store(copy + i + 4, x1);
+            v4_store(copy + i + 8, x2);
+            v4_store(copy + i + 12, x3);
+            v4_store(work + i, x0);
+            v4_store(work + i + 4, x1);
+            v4_store(work + i + 8, x2);
+            v4_store(work + i + 12, x3);
+            /* -inf >= x only for x = -inf */
+            vec4 masked = v4_or(v4_or(v4_ge(ninf, x0), v4_ge(ninf, x1)),
+                                v4_or(v4_ge(ninf, x2), v4_ge(ninf, x3)));
+            if (!v4_any(masked)) {
+                memset(cut + i, SP_CUT_NONE, 16);
+                continue;
+            }
+            for (int j = i; j < i + 16; j++)
+                cut[j] = logits[j] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
         }
-        for (int j = i; j < i + 16; j++)
-            cut[j] = logits[j] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
+        vec4 top = v4_max(v4_max(a0, a1), v4_max(a2, a3));
+        acc = v4_max(top, acc);
+        float m = -INFINITY;
+        for (int l = 0; l < 4; l++) m = v4_lane(top, l) > m ? v4_lane(top, l) : m;
+        gmax[g] = m;
+        s->gmax_stale[g] = 0;
     }
     int good = v4_all(v4_lt(sum, v4_splat(INFINITY)));
-    for (; i < v; i++) {
+    float m = -INFINITY;
+    for (int l = 0; l < 4; l++) m = v4_lane(acc, l) > m ? v4_lane(acc, l) : m;
+    for (; i < v; i++) { /* the tail: the last group's */
         copy[i] = work[i] = logits[i];
         cut[i] = logits[i] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
         good &= logits[i] < INFINITY;
+        m = logits[i] > m ? logits[i] : m;
+        if (logits[i] > gmax[groups - 1]) gmax[groups - 1] = logits[i];
     }
     if (!good) {
         int bad = sp_find_not_below(logits, INFINITY, v);
         if (bad >= 0) return bad;
     }
-    /* sp_max's combining of the lanes, then the tail */
-    vec4 acc = v4_max(v4_max(a0, a1), v4_max(a2, a3));
-    float m = -INFINITY;
-    for (int l = 0; l < 4; l++) {
-        float x = v4_lane(acc, l);
-        m = x > m ? x : m;
-    }
-    for (i = v - v % 16; i < v; i++) m = logits[i] > m ? logits[i] : m;
     /* short vectors, and a zero whose sign the order decides: sp_max
      * itself */
     *max = v < 64 || m == 0.0f ? sp_max(logits, v) : m;
     return -1;
+}
+
+/* The groups of the intake's maxima: top-k's (dense_kth) when top-k is on
+ * and they are large enough, else 256 tokens (for the argmax); one group
+ * in the scalar build, where a float max is a branch and per-group maxima
+ * change often. */
+static int top_k_group_size(int v, int k) {
+    return k > 0 && k < v ? (v / (4 * k)) & ~15 : 0;
+}
+
+static void gmax_layout(sp_sampler *s, int v, int k) {
+    int size = top_k_group_size(v, k);
+    if (size < 32) size = 256;
+    if (SP_VEC4_LANES_ARE_SCALAR || size > v) size = v;
+    s->gmax_size = size;
+    s->gmax_groups = v / size; /* >= 1: the last runs on to v */
+}
+
+/* A stage changed token id's working logit from old to new: the intake's
+ * group maxima follow it (a group whose maximum went down is recomputed
+ * before top-k reads it). */
+static void gmax_moved(sp_sampler *s, int id, float old, float new_) {
+    int g = id / s->gmax_size;
+    if (g >= s->gmax_groups) g = s->gmax_groups - 1;
+    if (new_ > s->gmax[g]) s->gmax[g] = new_;
+    else if (old == s->gmax[g] && new_ < old) s->gmax_stale[g] = 1;
 }
 
 /* ---------------------------------------------------------------- warpers */
@@ -411,7 +450,10 @@ static void warp_repetition_penalty(sp_candidates *c, const sp_params *p) {
         int id = c->history[i];
         if (seen[id]++) continue;
         float x = c->logits[id];
-        if (x != -INFINITY) c->logits[id] = sp_clamp_finite(x > 0.0f ? x / r : x * r);
+        if (x != -INFINITY) {
+            c->logits[id] = sp_clamp_finite(x > 0.0f ? x / r : x * r);
+            gmax_moved(c->s, id, x, c->logits[id]);
+        }
         sp_cands_penalized(c, id);
     }
     for (int i = 0; i < c->n_history; i++) seen[c->history[i]] = 0;
@@ -426,9 +468,11 @@ static void warp_frequency_presence(sp_candidates *c, const sp_params *p) {
     for (int i = 0; i < c->n_history; i++) {
         int id = c->history[i];
         if (!count[id]) continue; /* already done */
-        if (c->logits[id] != -INFINITY)
-            c->logits[id] =
-                sp_clamp_finite(c->logits[id] - ((float)count[id] * f + pres));
+        float x = c->logits[id];
+        if (x != -INFINITY) {
+            c->logits[id] = sp_clamp_finite(x - ((float)count[id] * f + pres));
+            gmax_moved(c->s, id, x, c->logits[id]);
+        }
         count[id] = 0;
         sp_cands_penalized(c, id);
     }
@@ -598,13 +642,26 @@ static int scan_kth(float *heap, const float *x, int v, int k, float *kth,
  * goes the other way).
  */
 static int dense_kth(sp_sampler *s, const float *x, int v, int k, float *kth,
-                     float *max) {
-    int size = (v / (4 * k)) & ~15; /* whole blocks of 16 */
+                     float *max, int intake_groups) {
+    int size = top_k_group_size(v, k); /* whole blocks of 16 */
     if (size < 32 || s->reference || SP_VEC4_LANES_ARE_SCALAR)
         return scan_kth(s->heap, x, v, k, kth, max);
     int groups = v / size; /* the last one takes the remainder */
     float *gmax = s->cand_exp, *cand = s->cand_logit; /* scratch here */
-    sp_group_max(x, v, size, groups, gmax);
+    if (intake_groups && size == s->gmax_size) {
+        /* x is the working logits, changed since the intake by the
+         * penalties alone: its maxima, those that went down recomputed */
+        gmax = s->gmax;
+        for (int g = 0; g < groups; g++) {
+            if (!s->gmax_stale[g]) continue;
+            int end = g == groups - 1 ? v : (g + 1) * size;
+            sp_group_max(x + g * size, end - g * size, end - g * size, 1,
+                         gmax + g);
+            s->gmax_stale[g] = 0;
+        }
+    } else {
+        sp_group_max(x, v, size, groups, gmax);
+    }
     int finite = 0;
     float m = -INFINITY;
     for (int g = 0; g < groups; g++) {
@@ -647,10 +704,11 @@ static float kth_largest(const sp_candidates *c, int k) {
          * largest is -inf, and dense_kth says so) */
         float *vals = c->s->listed_logits;
         for (int j = 0; j < c->n; j++) vals[j] = c->logits[c->ids[j]];
-        return dense_kth(c->s, vals, c->n, k, &kth, &max) ? kth : -INFINITY;
+        return dense_kth(c->s, vals, c->n, k, &kth, &max, 0) ? kth
+                                                              : -INFINITY;
     }
-    return dense_kth(c->s, c->logits, c->vocab, k, &kth, &max) ? kth
-                                                               : -INFINITY;
+    return dense_kth(c->s, c->logits, c->vocab, k, &kth, &max, 0) ? kth
+                                                                  : -INFINITY;
 }
 
 /* The temperature's map of a logit, (x - max) / t, as sp_sub_div computes
@@ -778,7 +836,8 @@ static float lowest_reaching(float target, float max, float t, float hi) {
  * differential test hold it to that).  Returns 0, having changed nothing,
  * where the two stages must run as such.
  */
-static int temperature_top_k(sp_candidates *c, int k, float t) {
+static int temperature_top_k(sp_candidates *c, int k, float t,
+                             int intake_groups) {
     /* a list of the whole vocabulary (dynamic temperature's) is the dense
      * logits: every token a candidate, none cut (warp_top_k) */
     if ((c->listed && c->n != c->vocab) || t == 1.0f || !(t > 0.0f) ||
@@ -788,7 +847,7 @@ static int temperature_top_k(sp_candidates *c, int k, float t) {
     /* the k-th largest finite logit (kth_largest's, on x itself) and the
      * largest */
     float kth_x, m;
-    if (!dense_kth(c->s, x, c->vocab, k, &kth_x, &m))
+    if (!dense_kth(c->s, x, c->vocab, k, &kth_x, &m, intake_groups))
         return 0; /* at most k candidates: top-k cuts nothing */
     /* the temperature's max is the largest (the same value as sp_max's; a
      * zero could be either sign there, so ask sp_max) */
@@ -823,6 +882,20 @@ static int read_later(const sp_params *p, int n_stages, int i) {
             return 1;
     }
     return 0;
+}
+
+/* Whether the working logits are the intake's but for the penalties
+ * (which keep the intake's group maxima up) before position i: no
+ * constraint, no other stage on before it. */
+static int only_penalties_before(const sp_candidates *c, const sp_params *p,
+                                 int i) {
+    if (c->allowed) return 0;
+    for (int j = 0; j < i; j++) {
+        int stage = p->n_order ? p->order[j] : j;
+        if (stage != SP_STAGE_PENALTIES && sp_stage_active(p, stage))
+            return 0;
+    }
+    return 1;
 }
 
 static int top_k_follows(const sp_params *p, int n_stages, int i) {
@@ -913,7 +986,9 @@ static int run_temperature(sp_candidates *c, const sp_params *p, int n_stages,
     if (*snapped) { /* no snapshot to come: top-k may run with it */
         int at = top_k_follows(p, n_stages, i);
         c->read_later = at >= 0 && read_later(p, n_stages, at);
-        if (at >= 0 && temperature_top_k(c, p->top_k, t)) return at;
+        if (at >= 0 && temperature_top_k(c, p->top_k, t,
+                                         only_penalties_before(c, p, i)))
+            return at;
     }
     int snap_next = !*snapped &&
                     (i + 1 == n_stages || next_stage(p, i) >= FIRST_CUTOFF);
@@ -1008,6 +1083,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     int raw_cached = s->want_raw && s->raw_valid &&
                      memcmp(s->logits, logits, sizeof(float) * (size_t)v) == 0;
     float m = -INFINITY;
+    gmax_layout(s, v, p->top_k);
     int bad = intake(s, logits, v, &m);
     if (bad >= 0 || m == -INFINITY) s->raw_valid = 0; /* s->logits written */
     if (bad >= 0)
@@ -1017,7 +1093,11 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     if (m == -INFINITY)
         return sp_fail(err, SP_ERR_STATE, "logits: every token is masked "
                        "(-inf)");
-    int argmax = sp_scan_ge(logits, m, 0, v); /* the first at the max */
+    /* the argmax, the first token at the max: in the first group whose
+     * maximum reaches it */
+    int g0 = 0;
+    while (g0 < s->gmax_groups - 1 && !(s->gmax[g0] >= m)) g0++;
+    int argmax = sp_scan_ge(logits, m, g0 * s->gmax_size, v);
     for (int i = 0; i < s->n_penalized; i++) s->pen_mark[s->penalized[i]] = 0;
     s->n_penalized = 0;
 
