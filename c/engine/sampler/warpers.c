@@ -315,7 +315,7 @@ static void keep_selected(sp_candidates *c, int m, sp_cut stage) {
  * their groups of s->gmax_size (s->gmax): one pass, sixteen tokens at a
  * time, where a check-and-max pass, memcpy, memcpy, memset, a marking loop
  * and top-k's pass for the groups took six (the hot loops at V = 32 000;
- * bench/).  Returns the first token that is NaN or +inf
+ * bench/); the marking loop only when a lane's sum says a -inf is there.  Returns the first token that is NaN or +inf
  * (sp_find_not_below's), or -1 and the max into *max (sp_max's bits: a
  * nonzero max is one value whatever order finds it; a zero, whose sign the
  * order decides, is sp_max's own).  The copies are made before the check:
@@ -352,15 +352,7 @@ static int intake(sp_sampler *s, const float *logits, int v, float *max) {
             v4_store(work + i + 4, x1);
             v4_store(work + i + 8, x2);
             v4_store(work + i + 12, x3);
-            /* -inf >= x only for x = -inf */
-            vec4 masked = v4_or(v4_or(v4_ge(ninf, x0), v4_ge(ninf, x1)),
-                                v4_or(v4_ge(ninf, x2), v4_ge(ninf, x3)));
-            if (!v4_any(masked)) {
-                memset(cut + i, SP_CUT_NONE, 16);
-                continue;
-            }
-            for (int j = i; j < i + 16; j++)
-                cut[j] = logits[j] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
+            memset(cut + i, SP_CUT_NONE, 16); /* the -inf ones: below */
         }
         vec4 top = v4_max(v4_max(a0, a1), v4_max(a2, a3));
         acc = v4_max(top, acc);
@@ -370,6 +362,12 @@ static int intake(sp_sampler *s, const float *logits, int v, float *max) {
         s->gmax_stale[g] = 0;
     }
     int good = v4_all(v4_lt(sum, v4_splat(INFINITY)));
+    /* a -inf logit (a masked token) makes its lane's sum -inf too (or
+     * NaN, with a +inf: then the logits fail anyway); the marks for them
+     * only then, a pass of their own (a model that masks is rare) */
+    if (!v4_all(v4_gt(sum, ninf)))
+        for (int j = 0; j < v - v % 16; j++)
+            if (logits[j] == -INFINITY) cut[j] = SP_CUT_MASK;
     float m = -INFINITY;
     for (int l = 0; l < 4; l++) m = v4_lane(acc, l) > m ? v4_lane(acc, l) : m;
     for (; i < v; i++) { /* the tail: the last group's */
