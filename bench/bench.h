@@ -48,6 +48,15 @@ int bench_sampler_check(int *n_kept, double *max_dp);
  * probabilities, entropies, drawn token): equal in every build. */
 BENCH_API("bench_sampler_digest") double bench_sampler_digest(void);
 
+/* n passes over the vocabulary of one kind of the work that the reporting
+ * on cannot do without (every token's probability is in the step record,
+ * and every exp enters its softmax's sum): what = 0, a softmax's exps
+ * (sp_exp_shift_sum, the shift the max) -- two a step, the raw softmax's
+ * and the tempered one's; what = 1, a pass of divisions (sp_div_scalar) --
+ * three a step, the temperature's and the two normalizations.  Returns a
+ * checksum (the exps' sums). */
+BENCH_API("bench_softmax_pass") double bench_softmax_pass(int n, int what);
+
 /* The pipeline's settings: 0 = the benchmark's (above); 1..BENCH_N_STAGES =
  * the benchmark's plus one more stage of the chain on (its name:
  * bench_stage_name).  0 = ok, 1 = no such setting. */

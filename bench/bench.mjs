@@ -63,6 +63,7 @@ class WasmRunner {
   async samplerInit(v) { return this.x.bench_sampler_init(v); }
   async sampler(n, report) { return this.timed(() => this.x.bench_sampler_steps(n, report)); }
   async ref(n) { return this.timed(() => this.x.bench_ref_steps(n)); }
+  async softmaxPass(n, what) { return this.timed(() => this.x.bench_softmax_pass(n, what)); }
   async config(i) { return this.x.bench_sampler_config(i); }
   async generate(n, raw) { return this.timed(() => this.x.bench_generate_run(n, raw)); }
   async check() {
@@ -264,6 +265,29 @@ try {
     }])),
   };
 
+  // ---- what the reporting on cannot do without (WASM SIMD) --------------
+  // One pass over the vocabulary of each kind of work the step record needs
+  // for every token: a softmax's exps (every exp enters its sum; two a step,
+  // the raw softmax's and the tempered one's) and divisions (three a step:
+  // the temperature's and the two normalizations).
+  const FLOOR = { exps: 0, divisions: 1 };
+  const floorBatch = {};
+  const floorUs = { exps: [], divisions: [] };
+  for (const [k, w] of Object.entries(FLOOR)) floorBatch[k] = await calibrate((n) => simd.softmaxPass(n, w), 20);
+  for (let round = 0; round < (QUICK ? 7 : 25); round++) {
+    for (const [k, w] of Object.entries(FLOOR)) floorUs[k].push((await simd.softmaxPass(floorBatch[k], w)).ns / floorBatch[k] / 1e3);
+  }
+  const FL = { exps: stats(floorUs.exps), divisions: stats(floorUs.divisions) };
+  result.sampler_floor = {
+    build: 'wasm_simd',
+    what: "one pass over the vocabulary of each kind of work the reporting on needs for every token: a softmax's exps (two a step: the raw softmax and the tempered one) and divisions (three a step: the temperature, the two normalizations)",
+    exps_us: round(FL.exps.median),
+    divisions_us: round(FL.divisions.median),
+    two_exps_us: round(2 * FL.exps.median),
+    two_exps_three_divisions_us: round(2 * FL.exps.median + 3 * FL.divisions.median),
+    spread_us: { exps: spreadOf(FL.exps), divisions: spreadOf(FL.divisions) },
+  };
+
   // ---- forward -------------------------------------------------------
   const modelFile = path.join(OUT, 'model.bin');
   for (const r of RUNNERS) if ((await r.load(modelFile)) !== 0) throw new Error(`${r.name}: cannot load ${modelFile}`);
@@ -400,12 +424,12 @@ try {
   result.quick = QUICK;
 
   fs.writeFileSync(path.join(ROOT, 'build/bench.json'), JSON.stringify(result, null, 2) + '\n');
-  console.log(table(result, S, F, G, ST, spec.rows));
+  console.log(table(result, S, F, G, ST, spec.rows, FL));
 } finally {
   native.close();
 }
 
-function table(r, S, F, G, ST, extraRows = []) {
+function table(r, S, F, G, ST, extraRows = [], FL = null) {
   const pf = (b) => (b.pass ? 'PASS' : 'MISS');
   const sp = (st, d = 1) => `${fmt(st.min, d)}–${fmt(st.max, d)}`;
   const iqr = (st, d = 1) => `${fmt(st.q1, d)}–${fmt(st.q3, d)}`;
@@ -423,6 +447,14 @@ function table(r, S, F, G, ST, extraRows = []) {
   row('  full-sort reference, WASM scalar', fmt(S.wasm_scalar.full_sort.median), iqr(S.wasm_scalar.full_sort), sp(S.wasm_scalar.full_sort), '');
   row('  full-sort reference, native', fmt(S.native.full_sort.median), iqr(S.native.full_sort), sp(S.native.full_sort), '');
   row('  full sort / pipeline (WASM SIMD)', `${fmt(r.sampler.full_sort_speedup)}×`, '', `${fmt(r.sampler.full_sort_speedup_spread.min)}–${fmt(r.sampler.full_sort_speedup_spread.max)}×`, `≥ ${BUDGET.sampler_vs_full_sort}×  ${pf(b.sampler_full_sort_speedup)}`);
+  if (FL) {
+    row('');
+    row('Reporting on: its per-token work alone (WASM SIMD, µs)', 'median', 'IQR', 'min–max', '');
+    row("  one softmax's exps over V (2 a step)", fmt(FL.exps.median), iqr(FL.exps), sp(FL.exps), '');
+    row('  one pass of divisions over V (3 a step)', fmt(FL.divisions.median), iqr(FL.divisions), sp(FL.divisions), '');
+    row('  2 × exps', fmt(r.sampler_floor.two_exps_us), '', '', '');
+    row('  2 × exps + 3 × divisions', fmt(r.sampler_floor.two_exps_three_divisions_us), '', '', '');
+  }
   row('');
   row('Each stage on top of it (WASM SIMD, µs)', 'median', 'added', 'min–max', '');
   Object.entries(r.sampler_stages.stages).forEach(([name, st], i) => {

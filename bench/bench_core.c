@@ -44,6 +44,8 @@ static float rand01(sp_rng *r) {
 
 static int g_vocab;
 static float *g_logits[N_VARIANTS];
+static float g_max[N_VARIANTS]; /* their maxima */
+static float g_one = 1.0f;      /* bench_softmax_pass's divisor */
 static int g_history[N_VARIANTS][N_HISTORY];
 static sp_params g_params;
 static sp_sampler *g_sampler;
@@ -100,6 +102,7 @@ int bench_sampler_init(int vocab) {
         for (int i = 0; i < vocab; i++)
             g_logits[v][i] = (float)(4.0 - 1.1 * sp_log(1.0 + rank[i])) +
                              0.02f * (rand01(&r) - 0.5f);
+        g_max[v] = sp_max(g_logits[v], vocab);
         /* the history: half likely tokens (rank < 200), half anything */
         for (int i = 0; i < N_HISTORY; i++) {
             uint32_t likely = vocab < 200 ? (uint32_t)vocab : 200u;
@@ -168,6 +171,24 @@ double bench_sampler_steps(int n, int report) {
             sp_sampler_draw(&g_step, sp_rng_uniform(&g_rng)) != SP_OK)
             return -1.0;
         sum += g_step.token;
+    }
+    return sum;
+}
+
+double bench_softmax_pass(int n, int what) {
+    double sum = 0.0;
+    float *out = r_x; /* the reference's scratch, [vocab] */
+    /* the divisions' operands: the logits (no subnormals), divided by a
+     * 1 the compiler cannot see */
+    memcpy(out, g_logits[0], sizeof(float) * (size_t)g_vocab);
+    for (int i = 0; i < n; i++) {
+        int v = i % N_VARIANTS;
+        if (what == 0) {
+            sum += sp_exp_shift_sum(g_logits[v], g_max[v], out, g_vocab);
+        } else {
+            sp_div_scalar(out, g_one, g_vocab);
+            sum += out[i % g_vocab];
+        }
     }
     return sum;
 }

@@ -37,14 +37,25 @@ double sp_pow(double base, double exponent); /* base > 0 */
 double sp_sin(double x);
 double sp_cos(double x);
 
-/* exp of four lanes: the same operations as sp_expf, lane by lane. */
-static inline vec4 v4_exp(vec4 x) {
-    vec4 lo = v4_splat(SP_EXP_LO);
-    vec4 xc = v4_min(v4_max(x, lo), v4_splat(SP_EXP_HI));
-    vec4 t = v4_mul(xc, v4_splat(SP_LOG2E_F));
+/* exp of four lanes: the same operations as sp_expf, lane by lane.
+ *
+ * Two steps that look missing are not: no clamp to SP_EXP_LO, because a
+ * lane below it (or -inf, or NaN) is zeroed by the last mask whatever was
+ * computed for it, and a lane at or above it is its own clamp; and no
+ * multiplication by 2^k, because for every lane the mask keeps
+ * (SP_EXP_LO <= x <= SP_EXP_HI) k lies in [-126, 127] and p * 2^k is a
+ * normal float, which the multiplication would give exactly: adding k to
+ * p's exponent field is the same bits.  The bits of magic + k are
+ * 0x4B400000 + k, and shifting them left by 23 drops 0x4B400000's bits,
+ * leaving k << 23.  (The long way round -- clamp, 2^k built as a float,
+ * a multiplication -- gives these very bits for every one of the 2^32
+ * inputs: checked exhaustively when this was written.)  Fewer operations
+ * on the chain that every exp waits for: the softmax's passes are bound by
+ * it. */
+static inline vec4 v4_exp_core(vec4 xc, vec4 x) { /* xc: x clamped to HI */
     vec4 magic = v4_splat(SP_ROUND_MAGIC_F);
-    vec4 rounded = v4_add(t, magic); /* magic + k, k in its low bits */
-    vec4 k = v4_sub(rounded, magic);
+    vec4 rounded = v4_add(v4_mul(xc, v4_splat(SP_LOG2E_F)), magic);
+    vec4 k = v4_sub(rounded, magic); /* round to nearest */
     vec4 r = v4_sub(v4_sub(xc, v4_mul(k, v4_splat(SP_LN2_HI_F))),
                     v4_mul(k, v4_splat(SP_LN2_LO_F)));
     vec4 p = v4_splat(SP_EXP_C6);
@@ -54,13 +65,17 @@ static inline vec4 v4_exp(vec4 x) {
     p = v4_add(v4_mul(p, r), v4_splat(SP_EXP_C2));
     p = v4_add(v4_mul(p, r), v4_splat(1.0f));
     p = v4_add(v4_mul(p, r), v4_splat(1.0f));
-    /* 2^k: the bits of magic + k are 0x4B400000 + k, and shifting
-     * (bits + 127) left by 23 drops 0x4B400000's bits, leaving (k + 127)
-     * << 23 -- the very float (int)k + 127 << 23 gives (sp_expf), without
-     * a float-to-int conversion (several instructions in V8's SSE code) */
-    vec4 scale = v4i_shl23_as_float(v4i_add(v4_bits(rounded), 127));
-    return v4_and(v4_mul(p, scale), v4_ge(x, lo));
+    /* p * 2^k; below SP_EXP_LO (and for -inf and NaN): exactly 0 */
+    return v4_and(v4_add_shl23(p, rounded), v4_ge(x, v4_splat(SP_EXP_LO)));
 }
+static inline vec4 v4_exp(vec4 x) {
+    return v4_exp_core(v4_min(x, v4_splat(SP_EXP_HI)), x); /* NaN -> HI,
+                                                            * masked */
+}
+/* v4_exp for lanes at most SP_EXP_HI (or NaN), where the clamp to it does
+ * nothing: the same bits, one operation fewer on the chain.  Every softmax
+ * has such lanes: exp(x - max), x - max <= 0. */
+static inline vec4 v4_exp_upto_hi(vec4 x) { return v4_exp_core(x, x); }
 
 /* ---- the sampler's settings (sampler/params.c) ------------------------- */
 
@@ -69,11 +84,30 @@ static inline vec4 v4_exp(vec4 x) {
  * out the stages a search does not use, whatever the settings say. */
 int sp_params_check_ranges(const sp_params *p, int vocab, char *err);
 
+/* On: the sampler takes none of its shortcuts (warpers.c: the temperature
+ * fused with top-k or with the snapshot, the snapshot copied from the raw
+ * softmax, top-k's group maxima, its dense way through a list of the whole
+ * vocabulary and its cut logits left unwritten; cutoffs.c: top-nσ on the
+ * dense logits), every stage runs the long way round.  The tests hold the shortcuts to its bits
+ * (tests/c/test_fastpaths.c). */
+void sp_sampler_set_reference(sp_sampler *s, int on);
+
 
 /* ---- kernels (kernels.c); every sum in the canonical order of vec4.h ---- */
 
-/* out[i] = exp(x[i] - shift); returns the canonical sum of out (float). */
+/* out[i] = exp(x[i] - shift); returns the canonical sum of out (float).
+ * Every x[i] - shift must be <= SP_EXP_HI (NaN and -inf are fine): the
+ * callers' shift is the max. */
 float sp_exp_shift_sum(const float *x, float shift, float *out, int n);
+/* x[i] = (x[i] - shift) / t (sp_sub_div), then out[i] = exp(x[i]); returns
+ * the canonical sum of out: the temperature and the softmax's exps in one
+ * pass.  As sp_exp_shift_sum: every new x[i] <= SP_EXP_HI (shift the max,
+ * t > 0). */
+float sp_sub_div_exp_sum(float *x, float shift, float t, float *out, int n);
+/* sp_exp_shift_sum(x, shift, out, n) and sp_div_scalar(p, z, n) in one
+ * pass (the arrays apart): returns the sum (shift as sp_exp_shift_sum's) */
+float sp_exp_sum_div(const float *x, float shift, float *out, float *p,
+                     float z, int n);
 /* canonical dot product */
 float sp_dot(const float *a, const float *b, int n);
 /* out[i] = dot(w + i * n, x, n) for i in [0, d): W (d, n) @ x (n) */
@@ -85,9 +119,23 @@ void sp_matmul_batch(float *out, const float *x, const float *w, int n, int d,
                      int nb);
 /* largest element ((a > b) ? a : b folding, so NaN never wins) */
 float sp_max(const float *x, int n);
-/* sp_find_not_below(x, INFINITY, n), and when that is -1 (no NaN, no
- * +inf), sp_max(x, n) into *max: both in one pass */
-int sp_max_checked(const float *x, int n, float *max);
+/* out[g] = the largest of x[g * size .. (g + 1) * size) for g in [0,
+ * groups), the last group running on to n; size a multiple of 16.  The
+ * value only: a zero maximum may come out either sign. */
+void sp_group_max(const float *x, int n, int size, int groups, float *out);
+/* The sum of the x[i] that are not -inf, in double, as a loop adding them
+ * one by one in index order gives it (the same bits), how many into *count
+ * and the largest into *max (-inf when none; a zero maximum may come out
+ * either sign); without the loop's chain of dependent additions when the
+ * sum is exact. */
+double sp_sum_finite(const float *x, int n, int *count, float *max);
+/* The entropy in nats of the distribution e / z (e[j] = exp(x[j] - m),
+ * log_z = log z): h = 0, then h -= (e[j] / z) * ((x[j] - m) - log_z) for
+ * each e[j] > 0 in index order, in double (those bits) */
+double sp_entropy_nats(const float *e, const float *x, int n, double z,
+                       float m, double log_z);
+/* dst[i] = src[i] (the arrays apart) */
+void sp_copy(float *dst, const float *src, int n);
 /* x[i] /= t */
 void sp_div_scalar(float *x, float t, int n);
 /* x[i] = (x[i] - shift) / t */

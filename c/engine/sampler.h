@@ -47,7 +47,10 @@
  *     order, defined in vec4.h: 16 lanes accumulated blockwise, combined in
  *     a fixed tree, then a sequential tail.  The SIMD kernels (WASM simd128,
  *     x86 SSE2) and the scalar kernels perform the very same operations in
- *     that order, lane by lane, so they produce the same bits.
+ *     that order, lane by lane, so they produce the same bits.  The sums the
+ *     sampler keeps in double (entropies, top-nσ's mean and variance) are
+ *     one by one in index order -- or in any order when every addition is
+ *     provably exact (sp_sum_finite), which is the same sum.
  *  5. Orderings break every tie by token id (top-p and typical-p rank by
  *     probability, then id; top-k keeps every token tied with the k-th, as
  *     its definition says), selection uses a deterministic pivot, and sums

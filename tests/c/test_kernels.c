@@ -3,7 +3,9 @@
  * references written here: every reduction must give the very bits of the
  * canonical order of vec4.h (16 lanes blockwise, the fixed combining tree,
  * then the tail in index order), on sizes that are not multiples of 16, and
- * the scans and the max must find exactly what a plain loop finds.
+ * the scans and the max must find exactly what a plain loop finds; the
+ * sums and quotients in double (sp_sum_finite, sp_entropy_nats) the bits of
+ * their one-by-one loops, and the fused passes those of their parts.
  */
 #include <math.h>
 #include <stdint.h>
@@ -174,9 +176,111 @@ static void test_max_and_scans(void) {
     CHECK_EQ_INT(bits(sp_max(z, 80)), bits(reference_max(z, 80)));
 }
 
+static uint64_t bits64(double d) {
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+/* the sampler's sums and quotients in double, against the loops they
+ * stand for (one by one, in index order) */
+static void test_double_sums(void) {
+    enum { N = 5003 };
+    static float x[N], e[N];
+    int exact_cases = 0, loop_cases = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        int n = trial % 7 == 0 ? (int)(next_u32() % 40u) : (int)(next_u32() % N);
+        int kind = trial % 5;
+        for (int i = 0; i < n; i++) {
+            switch (kind) {
+            case 0: x[i] = rand_float() * 8.0f; break; /* narrow: exact */
+            case 1: x[i] = ldexpf(rand_float(), (int)(next_u32() % 200u) - 100); break;
+            case 2: x[i] = (float)(int)(next_u32() % 9u) - 4.0f; break; /* ties, zeros */
+            case 3: x[i] = next_u32() % 5u ? rand_float() : -INFINITY; break;
+            default: x[i] = next_u32() % 2u ? 0.0f : -0.0f; break;
+            }
+        }
+        if (n > 3 && trial % 11 == 0) x[n / 2] = 1e-30f; /* one tiny term */
+        double seq = 0.0;
+        int count = 0;
+        float top = -INFINITY;
+        for (int i = 0; i < n; i++) {
+            if (x[i] == -INFINITY) continue;
+            seq += x[i];
+            count++;
+            top = x[i] > top ? x[i] : top;
+        }
+        int c = -1;
+        float m = 0.0f;
+        double sum = sp_sum_finite(x, n, &c, &m);
+        CHECK_EQ_INT(bits64(sum), bits64(seq));
+        CHECK_EQ_INT(c, count);
+        CHECK(m == top);
+        if (kind == 0) exact_cases++;
+        if (kind == 1) loop_cases++;
+
+        /* the entropy of e = exp(x - max) over the finite x */
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (x[i] != -INFINITY) x[k++] = x[i];
+        if (k == 0) continue;
+        float mx = sp_max(x, k);
+        sp_exp_shift_sum(x, mx, e, k);
+        double z = 0.0;
+        for (int i = 0; i < k; i++) z += e[i];
+        double log_z = sp_log(z), h = 0.0;
+        for (int i = 0; i < k; i++)
+            if (e[i] > 0.0f) h -= (e[i] / z) * (((double)x[i] - mx) - log_z);
+        CHECK_EQ_INT(bits64(sp_entropy_nats(e, x, k, z, mx, log_z)), bits64(h));
+    }
+    CHECK(exact_cases > 50 && loop_cases > 50);
+}
+
+/* the temperature's division with the snapshot's exps, and group maxima */
+static void test_fused_passes(void) {
+    enum { N = 3001 };
+    static float x[N], a[N], b[N], out[N], ref[N];
+    for (int trial = 0; trial < 200; trial++) {
+        int n = (int)(next_u32() % N);
+        for (int i = 0; i < n; i++)
+            x[i] = next_u32() % 9u ? rand_float() * 20.0f : -INFINITY;
+        /* the callers' shift: the max (every x - shift <= SP_EXP_HI) */
+        float shift = n ? sp_max(x, n) : 0.0f, t = trial % 2 ? 0.7f : 1e-3f;
+        memcpy(a, x, sizeof(float) * (size_t)n);
+        memcpy(b, x, sizeof(float) * (size_t)n);
+        float z = sp_sub_div_exp_sum(a, shift, t, out, n);
+        sp_sub_div(b, shift, t, n);
+        float zr = sp_exp_shift_sum(b, 0.0f, ref, n);
+        CHECK(memcmp(a, b, sizeof(float) * (size_t)n) == 0);
+        CHECK(memcmp(out, ref, sizeof(float) * (size_t)n) == 0);
+        CHECK_EQ_INT(bits(z), bits(zr));
+        /* the raw softmax's exps with the snapshot's division beside them */
+        sp_copy(b, a, n);
+        CHECK(memcmp(a, b, sizeof(float) * (size_t)n) == 0);
+        float zx = sp_exp_sum_div(x, shift, out, a, z, n);
+        CHECK_EQ_INT(bits(zx), bits(sp_exp_shift_sum(x, shift, ref, n)));
+        CHECK(memcmp(out, ref, sizeof(float) * (size_t)n) == 0);
+        sp_div_scalar(b, z, n);
+        CHECK(memcmp(a, b, sizeof(float) * (size_t)n) == 0);
+        /* group maxima: groups of 16 k, the last to n */
+        int size = 16 * (1 + (int)(next_u32() % 6u));
+        if (n < size) continue;
+        int groups = n / size;
+        sp_group_max(x, n, size, groups, out);
+        for (int g = 0; g < groups; g++) {
+            float m = -INFINITY;
+            int end = g == groups - 1 ? n : (g + 1) * size;
+            for (int i = g * size; i < end; i++) m = x[i] > m ? x[i] : m;
+            CHECK(out[g] == m);
+        }
+    }
+}
+
 int main(void) {
     fprintf(stderr, "vec4 backend: %s\n", SP_VEC4_BACKEND);
     test_dot_and_matmul();
     test_max_and_scans();
+    test_double_sums();
+    test_fused_passes();
     CHECK_DONE();
 }

@@ -6,6 +6,7 @@
  * SSE2 and scalar builds compute the same bits.  Loads are unaligned-safe.
  */
 #include <float.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -14,10 +15,10 @@ float sp_exp_shift_sum(const float *x, float shift, float *out, int n) {
     vec4 a0 = v4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
     int i = 0;
     for (; i + 16 <= n; i += 16) {
-        vec4 e0 = v4_exp(v4_sub(v4_load(x + i), s));
-        vec4 e1 = v4_exp(v4_sub(v4_load(x + i + 4), s));
-        vec4 e2 = v4_exp(v4_sub(v4_load(x + i + 8), s));
-        vec4 e3 = v4_exp(v4_sub(v4_load(x + i + 12), s));
+        vec4 e0 = v4_exp_upto_hi(v4_sub(v4_load(x + i), s));
+        vec4 e1 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 4), s));
+        vec4 e2 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 8), s));
+        vec4 e3 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 12), s));
         v4_store(out + i, e0);
         v4_store(out + i + 4, e1);
         v4_store(out + i + 8, e2);
@@ -29,6 +30,75 @@ float sp_exp_shift_sum(const float *x, float shift, float *out, int n) {
     }
     float sum = v4_reduce16(a0, a1, a2, a3);
     for (; i < n; i++) {
+        out[i] = sp_expf(x[i] - shift);
+        sum += out[i];
+    }
+    return sum;
+}
+
+float sp_sub_div_exp_sum(float *x, float shift, float t, float *out, int n) {
+    /* sp_sub_div(x, shift, t, n), then out[i] = exp(x[i]) and their
+     * canonical sum (sp_exp_shift_sum's, shift 0): one pass */
+    vec4 s = v4_splat(shift), tv = v4_splat(t);
+    vec4 a0 = v4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        vec4 w0 = v4_div(v4_sub(v4_load(x + i), s), tv);
+        vec4 w1 = v4_div(v4_sub(v4_load(x + i + 4), s), tv);
+        vec4 w2 = v4_div(v4_sub(v4_load(x + i + 8), s), tv);
+        vec4 w3 = v4_div(v4_sub(v4_load(x + i + 12), s), tv);
+        v4_store(x + i, w0);
+        v4_store(x + i + 4, w1);
+        v4_store(x + i + 8, w2);
+        v4_store(x + i + 12, w3);
+        vec4 e0 = v4_exp_upto_hi(w0), e1 = v4_exp_upto_hi(w1);
+        vec4 e2 = v4_exp_upto_hi(w2), e3 = v4_exp_upto_hi(w3);
+        v4_store(out + i, e0);
+        v4_store(out + i + 4, e1);
+        v4_store(out + i + 8, e2);
+        v4_store(out + i + 12, e3);
+        a0 = v4_add(a0, e0);
+        a1 = v4_add(a1, e1);
+        a2 = v4_add(a2, e2);
+        a3 = v4_add(a3, e3);
+    }
+    float sum = v4_reduce16(a0, a1, a2, a3);
+    for (; i < n; i++) {
+        x[i] = (x[i] - shift) / t;
+        out[i] = sp_expf(x[i]);
+        sum += out[i];
+    }
+    return sum;
+}
+
+float sp_exp_sum_div(const float *x, float shift, float *out, float *p,
+                     float z, int n) {
+    /* sp_exp_shift_sum(x, shift, out, n) and sp_div_scalar(p, z, n) in one
+     * loop: the divisions (their own unit) run beside the exps */
+    vec4 s = v4_splat(shift), zv = v4_splat(z);
+    vec4 a0 = v4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        v4_store(p + i, v4_div(v4_load(p + i), zv));
+        v4_store(p + i + 4, v4_div(v4_load(p + i + 4), zv));
+        v4_store(p + i + 8, v4_div(v4_load(p + i + 8), zv));
+        v4_store(p + i + 12, v4_div(v4_load(p + i + 12), zv));
+        vec4 e0 = v4_exp_upto_hi(v4_sub(v4_load(x + i), s));
+        vec4 e1 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 4), s));
+        vec4 e2 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 8), s));
+        vec4 e3 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 12), s));
+        v4_store(out + i, e0);
+        v4_store(out + i + 4, e1);
+        v4_store(out + i + 8, e2);
+        v4_store(out + i + 12, e3);
+        a0 = v4_add(a0, e0);
+        a1 = v4_add(a1, e1);
+        a2 = v4_add(a2, e2);
+        a3 = v4_add(a3, e3);
+    }
+    float sum = v4_reduce16(a0, a1, a2, a3);
+    for (; i < n; i++) {
+        p[i] = p[i] / z;
         out[i] = sp_expf(x[i] - shift);
         sum += out[i];
     }
@@ -300,41 +370,138 @@ float sp_max(const float *x, int n) {
     return m == 0.0f ? max_fold(x, n) : m;
 }
 
-int sp_max_checked(const float *x, int n, float *max) {
-    /* sp_find_not_below(x, INFINITY, n) and sp_max(x, n) in one pass over
-     * x: the max is only wanted when every element is below +inf */
-    if (n < 64) {
-        int bad = sp_find_not_below(x, INFINITY, n);
-        if (bad < 0) *max = max_fold(x, n);
-        return bad;
+void sp_group_max(const float *x, int n, int size, int groups, float *out) {
+    /* per group: four accumulators over its blocks of 16 (size is a
+     * multiple of 16), then the last group's tail one by one */
+    for (int g = 0; g < groups; g++) {
+        int i = g * size, end = g == groups - 1 ? n : i + size;
+        vec4 a0 = v4_splat(-INFINITY), a1 = a0, a2 = a0, a3 = a0;
+        for (; i + 16 <= end; i += 16) {
+            a0 = v4_max(v4_load(x + i), a0);
+            a1 = v4_max(v4_load(x + i + 4), a1);
+            a2 = v4_max(v4_load(x + i + 8), a2);
+            a3 = v4_max(v4_load(x + i + 12), a3);
+        }
+        vec4 acc = v4_max(v4_max(a0, a1), v4_max(a2, a3));
+        float m = -INFINITY;
+        for (int l = 0; l < 4; l++) {
+            float v = v4_lane(acc, l);
+            m = v > m ? v : m;
+        }
+        for (; i < end; i++) m = x[i] > m ? x[i] : m;
+        out[g] = m;
     }
-    vec4 inf = v4_splat(INFINITY), ok = v4_lt(v4_load(x), inf);
-    vec4 a0 = v4_splat(-INFINITY), a1 = a0, a2 = a0, a3 = a0;
+}
+
+/* |x| (as max(x, -x): no bits of signs touched), for the finite lanes; the
+ * -inf lanes give +inf */
+static inline vec4 v4_abs(vec4 x) { return v4_max(x, v4_sub(v4_splat(0.0f), x)); }
+
+double sp_sum_finite(const float *x, int n, int *count, float *max) {
+    /* Every finite term is a float, so a whole multiple of the ulp of the
+     * smallest nonzero |term|, u.  If the sum of the |terms| is at most
+     * 2^53 u, every partial sum (in any order) is a whole multiple of u no
+     * larger: a double holds it exactly, every addition is exact, and the
+     * sum in index order is the exact sum, which two double lanes a
+     * half-vector at a time find as well (the one-by-one loop is a chain of
+     * dependent additions, 3-4 cycles a term).  One pass takes that sum and
+     * what the test needs (the sum of the |terms| in float lanes: each
+     * lane's rounding stays below a factor 1 + n 2^-26, far inside the
+     * factor 2 the test leaves, and an overflow to +inf fails the test);
+     * when the test fails, the one-by-one loop runs. */
+    vec4 zero = v4_splat(0.0f), one = v4_splat(1.0f);
+    vec4 inf = v4_splat(INFINITY), ninf = v4_splat(-INFINITY);
+    vec4 small = inf;    /* min |nonzero finite| */
+    vec4 finites = zero; /* per lane: exact below 2^24 */
+    vec4 top = ninf, abs_sum = zero;
+    vec2d s0 = v2d_splat(0.0), s1 = s0;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        vec4 xv = v4_load(x + i), finite = v4_gt(xv, ninf);
+        vec4 xf = v4_and(xv, finite), af = v4_abs(xf); /* -inf -> +0 */
+        s0 = v2d_add(s0, v2d_lo(xf));
+        s1 = v2d_add(s1, v2d_hi(xf));
+        abs_sum = v4_add(abs_sum, af);
+        top = v4_max(xv, top);
+        finites = v4_add(finites, v4_and(finite, one));
+        /* zeros (the -inf lanes' among them) cannot be the smallest */
+        small = v4_min(v4_add(af, v4_and(v4_ge(zero, af), inf)), small);
+    }
+    vec2d sv = v2d_add(s0, s1);
+    double sum = v2d_lane(sv, 0) + v2d_lane(sv, 1), sum_abs = 0.0;
+    float lo = INFINITY, m = -INFINITY;
+    int c = 0;
+    for (int l = 0; l < 4; l++) {
+        m = v4_lane(top, l) > m ? v4_lane(top, l) : m;
+        lo = v4_lane(small, l) < lo ? v4_lane(small, l) : lo;
+        c += (int)v4_lane(finites, l);
+        sum_abs += v4_lane(abs_sum, l);
+    }
+    for (; i < n; i++) {
+        if (x[i] == -INFINITY) continue;
+        float a = x[i] < 0.0f ? -x[i] : x[i];
+        c++;
+        sum += x[i];
+        sum_abs += a;
+        m = x[i] > m ? x[i] : m;
+        if (a > 0.0f) lo = a < lo ? a : lo;
+    }
+    *count = c;
+    *max = m;
+    if (lo < INFINITY) { /* else every finite term is a zero */
+        uint32_t b;
+        memcpy(&b, &lo, 4);
+        int e = (int)(b >> 23); /* biased exponent; 0: subnormal */
+        uint64_t ub = (uint64_t)((e ? e - 150 : -149) + 1023) << 52;
+        double u; /* the ulp of lo: 2^(e - 150), or 2^-149 */
+        memcpy(&u, &ub, 8);
+        if (!(2.0 * sum_abs <= 9007199254740992.0 * u)) { /* 2^53 u */
+            sum = 0.0; /* not exact: the one-by-one loop */
+            for (int j = 0; j < n; j++)
+                if (x[j] != -INFINITY) sum += x[j];
+        }
+    }
+    return sum;
+}
+
+double sp_entropy_nats(const float *e, const float *x, int n, double z,
+                       float m, double log_z) {
+    /* h -= (e[j] / z) * ((x[j] - m) - log_z) for the e[j] > 0, one by one:
+     * the quotients, differences and products two double lanes at a time
+     * (each the same correctly rounded operation), the subtractions from h
+     * in order (their chain is the loop's own) */
+    vec2d zv = v2d_splat(z), mv = v2d_splat((double)m), lz = v2d_splat(log_z);
+    double h = 0.0;
+    int j = 0;
+    for (; j + 4 <= n; j += 4) {
+        vec4 ev = v4_load(e + j), xv = v4_load(x + j);
+        vec2d t0 = v2d_mul(v2d_div(v2d_lo(ev), zv),
+                           v2d_sub(v2d_sub(v2d_lo(xv), mv), lz));
+        vec2d t1 = v2d_mul(v2d_div(v2d_hi(ev), zv),
+                           v2d_sub(v2d_sub(v2d_hi(xv), mv), lz));
+        if (e[j] > 0.0f) h -= v2d_lane(t0, 0);
+        if (e[j + 1] > 0.0f) h -= v2d_lane(t0, 1);
+        if (e[j + 2] > 0.0f) h -= v2d_lane(t1, 0);
+        if (e[j + 3] > 0.0f) h -= v2d_lane(t1, 1);
+    }
+    for (; j < n; j++)
+        if (e[j] > 0.0f) h -= (e[j] / z) * (((double)x[j] - m) - log_z);
+    return h;
+}
+
+void sp_copy(float *dst, const float *src, int n) {
+    /* memcpy, sixteen floats a time: the WASM builds' memcpy is a libc loop
+     * (no bulk memory), twice as slow on the vocabulary's arrays */
     int i = 0;
     for (; i + 16 <= n; i += 16) {
-        vec4 x0 = v4_load(x + i), x1 = v4_load(x + i + 4);
-        vec4 x2 = v4_load(x + i + 8), x3 = v4_load(x + i + 12);
-        ok = v4_and(ok, v4_and(v4_and(v4_lt(x0, inf), v4_lt(x1, inf)),
-                               v4_and(v4_lt(x2, inf), v4_lt(x3, inf))));
-        a0 = v4_max(x0, a0);
-        a1 = v4_max(x1, a1);
-        a2 = v4_max(x2, a2);
-        a3 = v4_max(x3, a3);
+        vec4 a = v4_load(src + i), b = v4_load(src + i + 4);
+        vec4 c = v4_load(src + i + 8), d = v4_load(src + i + 12);
+        v4_store(dst + i, a);
+        v4_store(dst + i + 4, b);
+        v4_store(dst + i + 8, c);
+        v4_store(dst + i + 12, d);
     }
-    int bad = v4_all(ok) ? -1 : i;
-    for (; i < n && bad < 0; i++)
-        if (!(x[i] < INFINITY)) bad = i;
-    if (bad >= 0) return sp_find_not_below(x, INFINITY, n);
-    /* the rest is sp_max's: the same lanes, the same combining */
-    vec4 acc = v4_max(v4_max(a0, a1), v4_max(a2, a3));
-    float m = -INFINITY;
-    for (int l = 0; l < 4; l++) {
-        float v = v4_lane(acc, l);
-        m = v > m ? v : m;
-    }
-    for (i = n - n % 16; i < n; i++) m = x[i] > m ? x[i] : m;
-    *max = m == 0.0f ? max_fold(x, n) : m;
-    return -1;
+    for (; i < n; i++) dst[i] = src[i];
 }
 
 void sp_div_scalar(float *x, float t, int n) {

@@ -16,11 +16,12 @@
 /* ---- exp in float: the scalar twin of v4_exp in kernels.h --------------- */
 
 float sp_expf(float x) {
-    /* identical operation sequence to v4_exp(): keep them in step */
-    float xc = x > SP_EXP_LO ? x : SP_EXP_LO; /* v4_max: NaN -> LO */
-    xc = xc < SP_EXP_HI ? xc : SP_EXP_HI;     /* v4_min */
-    float t = xc * SP_LOG2E_F;
-    float k = (t + SP_ROUND_MAGIC_F) - SP_ROUND_MAGIC_F; /* round to nearest */
+    /* identical operation sequence to v4_exp() (internal.h, which says why
+     * there is no clamp below and no multiplication by 2^k): keep them in
+     * step */
+    float xc = x < SP_EXP_HI ? x : SP_EXP_HI; /* v4_min: NaN -> HI */
+    float rounded = xc * SP_LOG2E_F + SP_ROUND_MAGIC_F;
+    float k = rounded - SP_ROUND_MAGIC_F; /* round to nearest */
     float r = (xc - k * SP_LN2_HI_F) - k * SP_LN2_LO_F;
     float p = SP_EXP_C6;
     p = p * r + SP_EXP_C5;
@@ -29,10 +30,12 @@ float sp_expf(float x) {
     p = p * r + SP_EXP_C2;
     p = p * r + 1.0f;
     p = p * r + 1.0f;
-    uint32_t bits = (uint32_t)((int32_t)k + 127) << 23;
-    float scale;
-    memcpy(&scale, &bits, 4);
-    float y = p * scale;
+    uint32_t pb, rb; /* v4_add_shl23: p * 2^k, k in rounded's low bits */
+    memcpy(&pb, &p, 4);
+    memcpy(&rb, &rounded, 4);
+    pb += rb << 23;
+    float y;
+    memcpy(&y, &pb, 4);
     /* below the range, and for -inf and NaN: exactly 0 */
     return x >= SP_EXP_LO ? y : 0.0f;
 }

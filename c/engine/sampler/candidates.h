@@ -23,6 +23,7 @@ typedef struct {
 struct sp_sampler {
     int vocab;
     int want_raw;     /* compute probs_raw and its entropy */
+    int reference;    /* no shortcuts (sp_sampler_set_reference) */
     const uint8_t *allowed; /* constraint mask, NULL = none */
     float *logits;    /* copy of the model's logits */
     float *probs_raw;
@@ -30,6 +31,9 @@ struct sp_sampler {
                        * of the logits in `logits` (the last warp's) */
     double raw_log_z, entropy_raw_bits;
     float *probs_tempered; /* softmax before the first cutoff stage */
+    int snap_waits;   /* probs_tempered holds exps waiting for the division
+                       * by snap_z (done with the raw softmax's exps) */
+    float snap_z;
     float *work;      /* working logits, edited by the stages */
     float *probs;     /* final distribution */
     int *probs_ids;   /* the tokens where probs is nonzero: the last kept */
@@ -37,8 +41,20 @@ struct sp_sampler {
     uint8_t *cut;
     int *ids;         /* candidate list */
     float *cand_logit; /* compact logits of the candidate list */
-    float *cand_exp;   /* compact exps */
+    const float *cand_x; /* the list's logits side by side (sp_cands_exp):
+                          * cand_logit, or the working logits themselves
+                          * when the list is the whole vocabulary */
+    float *cand_exp;   /* compact exps (both: top-k's scratch too) */
     float *heap;       /* top-k min-heap */
+    /* The working logits' maxima by groups of gmax_size tokens (the last
+     * group runs on to the end), as the intake pass found them: the raw
+     * argmax's first group, and top-k's groups (dense_kth) when nothing but
+     * the penalties has changed the logits since (they keep the maxima up:
+     * gmax_moved; a group whose maximum went down is recomputed first). */
+    float *gmax;
+    uint8_t *gmax_stale;
+    int gmax_size, gmax_groups;
+    float *listed_logits; /* top-k's: the listed logits side by side */
     int *counts;       /* zero between uses */
     int *penalized;    /* [vocab] the tokens a penalty changed this warp */
     int n_penalized;
@@ -64,6 +80,12 @@ typedef struct {
     const int *all;     /* the whole history (DRY, no-repeat-ngram) */
     int n_all;
     sp_sampler *s;  /* scratch */
+    int read_later; /* a stage after this one reads working logits token by
+                     * token (the temperature, the penalties, DRY): a cut
+                     * must leave -inf in them.  When none does, top-k's cut
+                     * leaves whole cut blocks' logits as they were: nothing
+                     * reads them again (the cut marks and the list say what
+                     * is alive; the next warp writes them anew). */
 } sp_candidates;
 
 typedef void (*sp_stage_fn)(sp_candidates *c, const sp_params *p);
@@ -74,11 +96,13 @@ void sp_cands_list(sp_candidates *c);
 void sp_cands_compact(sp_candidates *c);
 /* Masks token id, noting the stage. */
 void sp_cands_cut(sp_candidates *c, int id, sp_cut stage);
-/* The list's logits into cand_logit and exp(logit - max) into cand_exp;
- * returns max, *z the sum of the exps in list order. */
+/* The list's logits side by side into cand_x and exp(logit - max) into
+ * cand_exp; returns max, *z the sum of the exps in list order. */
 float sp_cands_exp(sp_candidates *c, double *z);
-/* Keeps the tokens whose logit is >= threshold (ties with it too) and
- * cuts the others with stage; the list stays compact. */
+/* Keeps the candidates whose logit is >= threshold (ties with it too) and
+ * cuts the others with stage; the list stays compact (on the dense logits:
+ * builds it, of the finite logits, as sp_cands_list, then a compact after
+ * the cuts would). */
 void sp_cands_keep_at_least(sp_candidates *c, float threshold, sp_cut stage);
 /* Notes that a penalty changed token id's logit (once per token). */
 void sp_cands_penalized(sp_candidates *c, int id);

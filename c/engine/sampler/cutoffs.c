@@ -10,6 +10,9 @@
  * author's description (keep p >= a * p_max^2).  No stage sorts the
  * vocabulary: thresholds are found in one pass over the candidates.
  */
+#include <float.h>
+#include <string.h>
+
 #include "candidates.h"
 
 #define LN2 0.69314718055994530942
@@ -30,33 +33,78 @@ static void cut_below(sp_candidates *c, double z, double threshold,
     if (cut) sp_cands_compact(c);
 }
 
+/* The smallest float >= d (d not NaN): for a float x, (double)x >= d is
+ * x >= float_at_least(d). */
+static float float_at_least(double d) {
+    float f = (float)d;
+    if ((double)f >= d) return f;
+    /* f < d: the next float up (f is finite here, or -inf when d is below
+     * every float; -FLT_MAX then, since d is) */
+    if (f == -INFINITY) return -FLT_MAX;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    if (f == 0.0f) b = 1; /* the least positive subnormal */
+    else b = f > 0.0f ? b + 1 : b - 1;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
 /* Top-nσ (Tang et al. 2024): keep the logits within n population standard
- * deviations of the largest, among the alive ones. */
+ * deviations of the largest, among the alive ones.
+ *
+ * The mean and the variance are sums in double over the alive tokens in
+ * ascending order, one by one: a chain of dependent additions each (3-4
+ * cycles a term).  On the dense logits (no list yet: the usual place,
+ * right after the temperature) the list is not built to be walked: the
+ * sums run over the finite logits in index order (the list's order), the
+ * mean's without the chain when it is exact (sp_sum_finite), and the cut
+ * builds the list of the survivors (sp_cands_keep_at_least: sixteen tokens
+ * a time), where building it, cutting through it and compacting it took
+ * three passes more. */
 void sp_stage_top_n_sigma(sp_candidates *c, const sp_params *p) {
     if (p->top_n_sigma <= 0.0f) return;
-    sp_cands_list(c);
-    if (c->n <= 1) return;
     const float *x = c->logits;
-    double max = -INFINITY, sum = 0.0;
-    for (int j = 0; j < c->n; j++) {
-        double v = x[c->ids[j]];
-        if (v > max) max = v;
-        sum += v;
+    if (c->listed || c->s->reference) {
+        sp_cands_list(c);
+        if (c->n <= 1) return;
+        double max = -INFINITY, sum = 0.0;
+        for (int j = 0; j < c->n; j++) {
+            double v = x[c->ids[j]];
+            if (v > max) max = v;
+            sum += v;
+        }
+        double mean = sum / c->n, acc = 0.0;
+        for (int j = 0; j < c->n; j++) {
+            double d = x[c->ids[j]] - mean;
+            acc += d * d;
+        }
+        double sigma = sqrt(acc / c->n);
+        double floor_ = max - (double)p->top_n_sigma * sigma;
+        int cut = 0;
+        for (int j = 0; j < c->n; j++)
+            if ((double)x[c->ids[j]] < floor_) {
+                sp_cands_cut(c, c->ids[j], SP_CUT_TOP_N_SIGMA);
+                cut = 1;
+            }
+        if (cut) sp_cands_compact(c);
+        return;
     }
-    double mean = sum / c->n, acc = 0.0;
-    for (int j = 0; j < c->n; j++) {
-        double d = x[c->ids[j]] - mean;
+    int v = c->vocab, n;
+    float max;
+    double sum = sp_sum_finite(x, v, &n, &max);
+    if (n <= 1) { /* as the list's way leaves it */
+        sp_cands_list(c);
+        return;
+    }
+    double mean = sum / n, acc = 0.0;
+    for (int i = 0; i < v; i++) {
+        if (x[i] == -INFINITY) continue;
+        double d = x[i] - mean;
         acc += d * d;
     }
-    double sigma = sqrt(acc / c->n);
+    double sigma = sqrt(acc / n);
     double floor_ = max - (double)p->top_n_sigma * sigma;
-    int cut = 0;
-    for (int j = 0; j < c->n; j++)
-        if ((double)x[c->ids[j]] < floor_) {
-            sp_cands_cut(c, c->ids[j], SP_CUT_TOP_N_SIGMA);
-            cut = 1;
-        }
-    if (cut) sp_cands_compact(c);
+    sp_cands_keep_at_least(c, float_at_least(floor_), SP_CUT_TOP_N_SIGMA);
 }
 
 /* Epsilon sampling (Hewitt et al. 2022): keep p >= epsilon. */
@@ -77,10 +125,9 @@ void sp_stage_eta(sp_candidates *c, const sp_params *p) {
     if (c->n <= 1) return;
     double z;
     float m = sp_cands_exp(c, &z);
-    const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
-    double log_z = sp_log(z), h = 0.0;
-    for (int j = 0; j < c->n; j++)
-        if (ce[j] > 0.0f) h -= (ce[j] / z) * (((double)cl[j] - m) - log_z);
+    const float *cl = c->s->cand_x, *ce = c->s->cand_exp;
+    double log_z = sp_log(z);
+    double h = sp_entropy_nats(ce, cl, c->n, z, m, log_z);
     double eta = p->eta_cutoff;
     double adaptive = sqrt(eta) * sp_exp(-h);
     cut_below(c, z, eta < adaptive ? eta : adaptive, SP_CUT_ETA);

@@ -8,10 +8,11 @@
  *
  * Cost: the vocabulary can hold 32 000-50 000 tokens and the chain runs
  * every step, so nothing sorts the vocabulary.  The stages before top-k work
- * in place on the dense logits; top-k finds its threshold with a k-element
- * heap in one pass (O(V log k)) and builds the candidate list; later stages
- * work on that list, and top-p / typical-p select their prefix by
- * partitioning (expected O(n)), sorting only a few boundary elements.
+ * in place on the dense logits; top-k finds its threshold from the maxima of
+ * about 4k groups of tokens (a vector pass) and a k-element heap over the
+ * few tokens that can reach it (dense_kth), and builds the candidate list;
+ * later stages work on that list, and top-p / typical-p select their prefix
+ * by partitioning (expected O(n)), sorting only a few boundary elements.
  */
 #include <float.h>
 #include <stdlib.h>
@@ -52,6 +53,9 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->cand_logit = malloc(v * sizeof(float));
     s->cand_exp = malloc(v * sizeof(float));
     s->heap = malloc(v * sizeof(float));
+    s->listed_logits = malloc(v * sizeof(float));
+    s->gmax = malloc((v / 16 + 1) * sizeof(float));
+    s->gmax_stale = calloc(v / 16 + 1, 1);
     s->counts = calloc(v, sizeof(int));
     s->penalized = malloc(v * sizeof(int));
     s->pen_mark = calloc(v, 1);
@@ -59,8 +63,9 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->state.xtc_u = 0.0;
     s->state.mirostat_mu = NAN;
     if (!s->logits || !s->probs_raw || !s->probs_tempered || !s->work ||
-        !s->probs || !s->probs_ids || !s->cut ||
-        !s->ids || !s->cand_logit || !s->cand_exp || !s->heap || !s->counts ||
+        !s->probs || !s->probs_ids || !s->cut || !s->ids || !s->cand_logit ||
+        !s->cand_exp || !s->heap || !s->listed_logits || !s->gmax ||
+        !s->gmax_stale || !s->counts ||
         !s->penalized || !s->pen_mark || !s->sel) {
         sp_sampler_free(s);
         return NULL;
@@ -81,6 +86,9 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->cand_logit);
     free(s->cand_exp);
     free(s->heap);
+    free(s->listed_logits);
+    free(s->gmax);
+    free(s->gmax_stale);
     free(s->counts);
     free(s->penalized);
     free(s->pen_mark);
@@ -92,6 +100,8 @@ void sp_sampler_free(sp_sampler *s) {
 int sp_sampler_vocab(const sp_sampler *s) { return s->vocab; }
 
 void sp_sampler_set_raw(sp_sampler *s, int on) { s->want_raw = on != 0; }
+
+void sp_sampler_set_reference(sp_sampler *s, int on) { s->reference = on != 0; }
 
 void sp_sampler_set_mask(sp_sampler *s, const uint8_t *allowed) {
     s->allowed = allowed;
@@ -107,9 +117,25 @@ void sp_sampler_set_state(sp_sampler *s, const sp_sampler_state *state) {
  * dense stages have not yet. */
 void sp_cands_list(sp_candidates *c) {
     if (c->listed) return;
-    int n = 0;
-    for (int i = 0; i < c->vocab; i++)
-        if (c->logits[i] != -INFINITY) c->ids[n++] = i;
+    /* locals: a store into ids could otherwise be an int of c's */
+    const float *x = c->logits;
+    int *ids = c->ids, v = c->vocab, n = 0, i = 0;
+    vec4 ninf = v4_splat(-INFINITY);
+    for (; i + 16 <= v; i += 16) { /* a block with no -inf: all sixteen */
+        const float *xb = x + i;
+        if (v4_all(v4_and(v4_and(v4_gt(v4_load(xb), ninf),
+                                 v4_gt(v4_load(xb + 4), ninf)),
+                          v4_and(v4_gt(v4_load(xb + 8), ninf),
+                                 v4_gt(v4_load(xb + 12), ninf))))) {
+            for (int j = 0; j < 16; j++) ids[n + j] = i + j;
+            n += 16;
+            continue;
+        }
+        for (int j = i; j < i + 16; j++)
+            if (x[j] != -INFINITY) ids[n++] = j;
+    }
+    for (; i < v; i++)
+        if (x[i] != -INFINITY) ids[n++] = i;
     c->n = n;
     c->listed = 1;
 }
@@ -120,6 +146,67 @@ void sp_cands_compact(sp_candidates *c) {
     for (int j = 0; j < c->n; j++)
         if (c->cut[c->ids[j]] == SP_CUT_NONE) c->ids[n++] = c->ids[j];
     c->n = n;
+}
+
+void sp_cands_keep_at_least(sp_candidates *c, float threshold, sp_cut stage) {
+    float *x = c->logits;
+    uint8_t *cut = c->cut;
+    int *ids = c->ids, n = 0;
+    if (c->listed) {
+        for (int j = 0; j < c->n; j++) {
+            int id = ids[j];
+            if (x[id] >= threshold) {
+                ids[n++] = id;
+            } else {
+                x[id] = -INFINITY;
+                cut[id] = (uint8_t)stage;
+            }
+        }
+        c->n = n;
+        return;
+    }
+    /* Dense: the candidates are the finite logits (sp_cands_list's), in
+     * ascending order.  Sixteen at a time: a block where none stays and
+     * every one is finite (nearly all of them) is cut whole. */
+    int v = c->vocab, i = 0;
+    vec4 tv = v4_splat(threshold), ninf = v4_splat(-INFINITY);
+    for (; i + 16 <= v; i += 16) {
+        float *xb = x + i;
+        vec4 x0 = v4_load(xb), x1 = v4_load(xb + 4);
+        vec4 x2 = v4_load(xb + 8), x3 = v4_load(xb + 12);
+        vec4 keep = v4_or(v4_or(v4_ge(x0, tv), v4_ge(x1, tv)),
+                          v4_or(v4_ge(x2, tv), v4_ge(x3, tv)));
+        vec4 finite = v4_and(v4_and(v4_gt(x0, ninf), v4_gt(x1, ninf)),
+                             v4_and(v4_gt(x2, ninf), v4_gt(x3, ninf)));
+        if (!v4_any(keep) && v4_all(finite)) {
+            v4_store(xb, ninf);
+            v4_store(xb + 4, ninf);
+            v4_store(xb + 8, ninf);
+            v4_store(xb + 12, ninf);
+            memset(cut + i, stage, 16);
+            continue;
+        }
+        for (int j = i; j < i + 16; j++) {
+            if (x[j] == -INFINITY) continue;
+            if (x[j] >= threshold) {
+                ids[n++] = j;
+            } else {
+                x[j] = -INFINITY;
+                cut[j] = (uint8_t)stage;
+            }
+        }
+    }
+    for (; i < v; i++) {
+        if (x[i] == -INFINITY) continue;
+        if (x[i] >= threshold) {
+            ids[n++] = i;
+        } else {
+            x[i] = -INFINITY;
+            cut[i] = (uint8_t)stage;
+        }
+    }
+    c->n = n;
+    c->listed = 1;
 }
 
 /* Penalties and biases keep logits finite: an overflow must not turn a
@@ -144,15 +231,22 @@ void sp_cands_cut(sp_candidates *c, int id, sp_cut stage) {
 
 /* Gathers the candidates' logits, subtracts their max and exponentiates:
  * cand_exp[j] = exp(logit[ids[j]] - max).  Returns max; *z gets the sum of
- * the exps in list order (double). */
+ * the exps in list order (double).  The gathered logits: cand_x. */
 float sp_cands_exp(sp_candidates *c, double *z) {
-    float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
-    for (int j = 0; j < c->n; j++) cl[j] = c->logits[c->ids[j]];
-    float m = sp_max(cl, c->n);
-    sp_exp_shift_sum(cl, m, ce, c->n);
-    double sum = 0.0;
-    for (int j = 0; j < c->n; j++) sum += ce[j];
-    *z = sum;
+    float *ce = c->s->cand_exp;
+    const float *x = c->logits, *cl = x;
+    const int *ids = c->ids;
+    int n = c->n, count;
+    if (n != c->vocab) { /* the whole vocabulary, ids[j] = j, needs none */
+        float *gathered = c->s->cand_logit;
+        for (int j = 0; j < n; j++) gathered[j] = x[ids[j]];
+        cl = gathered;
+    }
+    c->s->cand_x = cl;
+    float m = sp_max(cl, n), top;
+    sp_exp_shift_sum(cl, m, ce, n);
+    /* the exps' sum in double, one by one in list order (those bits) */
+    *z = sp_sum_finite(ce, n, &count, &top);
     return m;
 }
 
@@ -217,43 +311,106 @@ static void keep_selected(sp_candidates *c, int m, sp_cut stage) {
 }
 
 /* s->logits = s->work = logits, and cut = SP_CUT_MASK where a logit is -inf,
- * SP_CUT_NONE elsewhere: one pass, sixteen tokens at a time, where memcpy,
- * memcpy, memset and a marking loop took four (the hot loops at V = 32 000;
- * bench/).  Returns the argmax, the first token whose logit is >= max (what
- * a scan for it would find, without a pass of its own). */
-static int intake(sp_sampler *s, const float *logits, int v, float max) {
-    vec4 ninf = v4_splat(-INFINITY), mv = v4_splat(max);
-    int i = 0, first = -1; /* the first block holding the max */
-    for (; i + 16 <= v; i += 16) {
-        vec4 x0 = v4_load(logits + i), x1 = v4_load(logits + i + 4);
-        vec4 x2 = v4_load(logits + i + 8), x3 = v4_load(logits + i + 12);
-        if (first < 0 &&
-            v4_any(v4_or(v4_or(v4_ge(x0, mv), v4_ge(x1, mv)),
-                         v4_or(v4_ge(x2, mv), v4_ge(x3, mv)))))
-            first = i;
-        v4_store(s->logits + i, x0);
-        v4_store(s->logits + i + 4, x1);
-        v4_store(s->logits + i + 8, x2);
-        v4_store(s->logits + i + 12, x3);
-        v4_store(s->work + i, x0);
-        v4_store(s->work + i + 4, x1);
-        v4_store(s->work + i + 8, x2);
-        v4_store(s->work + i + 12, x3);
-        /* -inf >= x only for x = -inf */
-        vec4 masked = v4_or(v4_or(v4_ge(ninf, x0), v4_ge(ninf, x1)),
-                            v4_or(v4_ge(ninf, x2), v4_ge(ninf, x3)));
-        if (!v4_any(masked)) {
-            memset(s->cut + i, SP_CUT_NONE, 16);
-            continue;
+ * SP_CUT_NONE elsewhere; the logits' check, their max and the maxima of
+ * their groups of s->gmax_size (s->gmax): one pass, sixteen tokens at a
+ * time, where a check-and-max pass, memcpy, memcpy, memset, a marking loop
+ * and top-k's pass for the groups took six (the hot loops at V = 32 000;
+ * bench/); the marking loop only when a lane's sum says a -inf is there.  Returns the first token that is NaN or +inf
+ * (sp_find_not_below's), or -1 and the max into *max (sp_max's bits: a
+ * nonzero max is one value whatever order finds it; a zero, whose sign the
+ * order decides, is sp_max's own).  The copies are made before the check:
+ * a warp that fails leaves s->logits, s->work and s->cut written. */
+static int intake(sp_sampler *s, const float *logits, int v, float *max) {
+    /* the buffers in locals: a vector store may alias anything, so fields
+     * read through s would be read again after every store */
+    float *copy = s->logits, *work = s->work, *gmax = s->gmax;
+    uint8_t *cut = s->cut;
+    int size = s->gmax_size, groups = s->gmax_groups;
+    vec4 ninf = v4_splat(-INFINITY);
+    /* A NaN or a +inf shows in a sum: NaN stays NaN, +inf stays +inf or
+     * meets a -inf and makes NaN.  So lanes that sum to something finite
+     * or -inf saw neither; a lane that sums to NaN or +inf (or overflows)
+     * sends us to the exact check. */
+    vec4 sum = v4_splat(0.0f), acc = ninf;
+    int i = 0;
+    for (int g = 0; g < groups; g++) {
+        int end = g == groups - 1 ? v - v % 16 : (g + 1) * size;
+        vec4 a0 = ninf, a1 = ninf, a2 = ninf, a3 = ninf;
+        for (; i < end; i += 16) {
+            vec4 x0 = v4_load(logits + i), x1 = v4_load(logits + i + 4);
+            vec4 x2 = v4_load(logits + i + 8), x3 = v4_load(logits + i + 12);
+            sum = v4_add(sum, v4_add(v4_add(x0, x1), v4_add(x2, x3)));
+            a0 = v4_max(x0, a0);
+            a1 = v4_max(x1, a1);
+            a2 = v4_max(x2, a2);
+            a3 = v4_max(x3, a3);
+            v4_store(copy + i, x0);
+            v4_store(copy + i + 4, x1);
+            v4_store(copy + i + 8, x2);
+            v4_store(copy + i + 12, x3);
+            v4_store(work + i, x0);
+            v4_store(work + i + 4, x1);
+            v4_store(work + i + 8, x2);
+            v4_store(work + i + 12, x3);
+            memset(cut + i, SP_CUT_NONE, 16); /* the -inf ones: below */
         }
-        for (int j = i; j < i + 16; j++)
-            s->cut[j] = logits[j] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
+        vec4 top = v4_max(v4_max(a0, a1), v4_max(a2, a3));
+        acc = v4_max(top, acc);
+        float m = -INFINITY;
+        for (int l = 0; l < 4; l++) m = v4_lane(top, l) > m ? v4_lane(top, l) : m;
+        gmax[g] = m;
+        s->gmax_stale[g] = 0;
     }
-    for (; i < v; i++) {
-        s->logits[i] = s->work[i] = logits[i];
-        s->cut[i] = logits[i] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
+    int good = v4_all(v4_lt(sum, v4_splat(INFINITY)));
+    /* a -inf logit (a masked token) makes its lane's sum -inf too (or
+     * NaN, with a +inf: then the logits fail anyway); the marks for them
+     * only then, a pass of their own (a model that masks is rare) */
+    if (!v4_all(v4_gt(sum, ninf)))
+        for (int j = 0; j < v - v % 16; j++)
+            if (logits[j] == -INFINITY) cut[j] = SP_CUT_MASK;
+    float m = -INFINITY;
+    for (int l = 0; l < 4; l++) m = v4_lane(acc, l) > m ? v4_lane(acc, l) : m;
+    for (; i < v; i++) { /* the tail: the last group's */
+        copy[i] = work[i] = logits[i];
+        cut[i] = logits[i] == -INFINITY ? SP_CUT_MASK : SP_CUT_NONE;
+        good &= logits[i] < INFINITY;
+        m = logits[i] > m ? logits[i] : m;
+        if (logits[i] > gmax[groups - 1]) gmax[groups - 1] = logits[i];
     }
-    return sp_scan_ge(logits, max, first < 0 ? v - v % 16 : first, v);
+    if (!good) {
+        int bad = sp_find_not_below(logits, INFINITY, v);
+        if (bad >= 0) return bad;
+    }
+    /* short vectors, and a zero whose sign the order decides: sp_max
+     * itself */
+    *max = v < 64 || m == 0.0f ? sp_max(logits, v) : m;
+    return -1;
+}
+
+/* The groups of the intake's maxima: top-k's (dense_kth) when top-k is on
+ * and they are large enough, else 256 tokens (for the argmax); one group
+ * in the scalar build, where a float max is a branch and per-group maxima
+ * change often. */
+static int top_k_group_size(int v, int k) {
+    return k > 0 && k < v ? (v / (4 * k)) & ~15 : 0;
+}
+
+static void gmax_layout(sp_sampler *s, int v, int k) {
+    int size = top_k_group_size(v, k);
+    if (size < 32) size = 256;
+    if (SP_VEC4_LANES_ARE_SCALAR || size > v) size = v;
+    s->gmax_size = size;
+    s->gmax_groups = v / size; /* >= 1: the last runs on to v */
+}
+
+/* A stage changed token id's working logit from old to new: the intake's
+ * group maxima follow it (a group whose maximum went down is recomputed
+ * before top-k reads it). */
+static void gmax_moved(sp_sampler *s, int id, float old, float new_) {
+    int g = id / s->gmax_size;
+    if (g >= s->gmax_groups) g = s->gmax_groups - 1;
+    if (new_ > s->gmax[g]) s->gmax[g] = new_;
+    else if (old == s->gmax[g] && new_ < old) s->gmax_stale[g] = 1;
 }
 
 /* ---------------------------------------------------------------- warpers */
@@ -291,7 +448,10 @@ static void warp_repetition_penalty(sp_candidates *c, const sp_params *p) {
         int id = c->history[i];
         if (seen[id]++) continue;
         float x = c->logits[id];
-        if (x != -INFINITY) c->logits[id] = sp_clamp_finite(x > 0.0f ? x / r : x * r);
+        if (x != -INFINITY) {
+            c->logits[id] = sp_clamp_finite(x > 0.0f ? x / r : x * r);
+            gmax_moved(c->s, id, x, c->logits[id]);
+        }
         sp_cands_penalized(c, id);
     }
     for (int i = 0; i < c->n_history; i++) seen[c->history[i]] = 0;
@@ -306,9 +466,11 @@ static void warp_frequency_presence(sp_candidates *c, const sp_params *p) {
     for (int i = 0; i < c->n_history; i++) {
         int id = c->history[i];
         if (!count[id]) continue; /* already done */
-        if (c->logits[id] != -INFINITY)
-            c->logits[id] =
-                sp_clamp_finite(c->logits[id] - ((float)count[id] * f + pres));
+        float x = c->logits[id];
+        if (x != -INFINITY) {
+            c->logits[id] = sp_clamp_finite(x - ((float)count[id] * f + pres));
+            gmax_moved(c->s, id, x, c->logits[id]);
+        }
         count[id] = 0;
         sp_cands_penalized(c, id);
     }
@@ -340,10 +502,9 @@ static float dynamic_temperature(sp_candidates *c, const sp_params *p) {
     if (c->n <= 1) return 1.0f; /* one token or none: nothing to scale */
     double z;
     float m = sp_cands_exp(c, &z);
-    const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
-    double log_z = sp_log(z), h = 0.0; /* entropy in nats */
-    for (int j = 0; j < c->n; j++)
-        if (ce[j] > 0.0f) h -= (ce[j] / z) * (((double)cl[j] - m) - log_z);
+    const float *cl = c->s->cand_x, *ce = c->s->cand_exp;
+    double log_z = sp_log(z); /* the entropy in nats: */
+    double h = sp_entropy_nats(ce, cl, c->n, z, m, log_z);
     double h_max = sp_log((double)c->n);
     double lo = p->temperature - p->dynatemp_range;
     double hi = (double)p->temperature + p->dynatemp_range;
@@ -352,24 +513,49 @@ static float dynamic_temperature(sp_candidates *c, const sp_params *p) {
     return (float)(lo + (hi - lo) * (share > 0.0 ? sp_pow(share, p->dynatemp_exp) : 0.0));
 }
 
-static void warp_temperature(sp_candidates *c, const sp_params *p) {
-    float t = p->temperature;
+/* The temperature the stage uses: T, or dynamic temperature's.  Returns 0
+ * when the stage has nothing to do (one token or none left, as llama.cpp
+ * returns too). */
+static int temperature_value(sp_candidates *c, const sp_params *p, float *t) {
+    *t = p->temperature;
     if (p->dynatemp_range > 0.0f) {
-        /* only one token left: nothing to do (llama.cpp returns here too) */
         if (!c->listed) sp_cands_list(c);
-        if (c->n <= 1) return;
-        t = dynamic_temperature(c, p);
+        if (c->n <= 1) return 0;
+        *t = dynamic_temperature(c, p);
     }
-    if (t == 1.0f) return;
+    return 1;
+}
+
+/* The temperature stage's work at temperature t.  With `snap` (the step
+ * record's probs_tempered, when the chain takes its snapshot right after
+ * this stage), a temperature that divides takes the snapshot in the same
+ * pass: after the division the largest working logit is (max - max) / T
+ * = 0 (every other one is <= 0), so the snapshot's exp(x - 0) is exp(x) (a
+ * -0 gives exp(+-0) = 1 either way), the same bits as the snapshot's own
+ * pass computes after a pass for that max.  Returns 1 when it took the
+ * snapshot. */
+static int apply_temperature(sp_candidates *c, float t, float *snap) {
+    if (t == 1.0f) return 0;
     float m = sp_max(c->logits, c->vocab);
-    if (m == -INFINITY) return; /* nothing left */
+    if (m == -INFINITY) return 0; /* nothing left */
     if (t <= 0.0f) { /* greedy: the argmax alone */
         keep_argmax(c, m);
-        return;
+        return 0;
     }
     /* (x - max) / T: the same distribution as x / T, but a tiny T cannot
      * overflow to +inf (every value is <= 0); -inf stays -inf */
-    sp_sub_div(c->logits, m, t, c->vocab);
+    if (!snap) {
+        sp_sub_div(c->logits, m, t, c->vocab);
+        return 0;
+    }
+    c->s->snap_z = sp_sub_div_exp_sum(c->logits, m, t, snap, c->vocab);
+    c->s->snap_waits = 1; /* the division: raw_softmax or the warp's end */
+    return 1;
+}
+
+static void warp_temperature(sp_candidates *c, const sp_params *p) {
+    float t;
+    if (temperature_value(c, p, &t)) apply_temperature(c, t, NULL);
 }
 
 static void heap_sift_down(float *h, int n, int i) {
@@ -398,84 +584,213 @@ static void heap_push(float *h, int n, float x) {
     }
 }
 
-/* The k-th largest of the candidates' logits, or -INFINITY when there are
- * at most k candidates: a min-heap of the k largest seen so far.  On the
- * dense logits, a vector scan skips the blocks that cannot enter the heap,
- * so most of the vocabulary costs one comparison per four tokens. */
-static float kth_largest(const sp_candidates *c, int k) {
-    float *heap = c->s->heap;
-    int hn = 0;
-    if (c->listed) {
-        if (c->n <= k) return -INFINITY;
-        for (int j = 0; j < c->n; j++) {
-            float x = c->logits[c->ids[j]];
-            if (hn < k) {
-                heap_push(heap, hn++, x);
-            } else if (x > heap[0]) {
-                heap[0] = x;
-                heap_sift_down(heap, hn, 0);
-            }
+/* The k-th largest of the values != -inf among vals[0..n) (at least k of
+ * them): a min-heap of the k largest seen so far; returns its root. */
+static float heap_kth(float *heap, const float *vals, int n, int k) {
+    int hn = 0, j = 0;
+    for (; j < n && hn < k; j++)
+        if (vals[j] != -INFINITY) heap_push(heap, hn++, vals[j]);
+    for (; j < n; j++) {
+        if (vals[j] > heap[0]) {
+            heap[0] = vals[j];
+            heap_sift_down(heap, hn, 0);
         }
-        return heap[0];
-    }
-    int i = 0;
-    for (; i < c->vocab && hn < k; i++)
-        if (c->logits[i] != -INFINITY) heap_push(heap, hn++, c->logits[i]);
-    if (hn < k) return -INFINITY;
-    for (i = sp_scan_gt(c->logits, heap[0], i, c->vocab); i < c->vocab;
-         i = sp_scan_gt(c->logits, heap[0], i + 1, c->vocab)) {
-        heap[0] = c->logits[i];
-        heap_sift_down(heap, hn, 0);
     }
     return heap[0];
+}
+
+/* The heap over the whole of x, a vector scan skipping the blocks that
+ * cannot enter it (the way for a k that is large next to v): 0 when fewer
+ * than k values are finite. */
+static int scan_kth(float *heap, const float *x, int v, int k, float *kth,
+                    float *max) {
+    int hn = 0, i = 0;
+    for (; i < v && hn < k; i++)
+        if (x[i] != -INFINITY) heap_push(heap, hn++, x[i]);
+    if (hn < k) return 0;
+    for (i = sp_scan_gt(x, heap[0], i, v); i < v;
+         i = sp_scan_gt(x, heap[0], i + 1, v)) {
+        heap[0] = x[i];
+        heap_sift_down(heap, hn, 0);
+    }
+    float m = heap[0];
+    for (int j = 1; j < hn; j++) m = heap[j] > m ? heap[j] : m;
+    *kth = heap[0];
+    *max = m;
+    return 1;
+}
+
+/*
+ * The k-th largest finite value of x[0..v) (ties counted: the value top-k
+ * keeps every token at or above) into *kth, and the largest into *max;
+ * returns 0 when fewer than k values are finite.
+ *
+ * Without a heap over the whole vocabulary (it took ~k ln(V/k) sifts, each
+ * a string of unpredictable branches: the plain step's biggest cost).
+ * Instead: cut x into about 4k groups of equal size and take each group's
+ * largest (a vector pass).  The k-th largest of those, tau, is the k-th
+ * largest of k tokens at least, so the k-th largest token is >= tau; the
+ * tokens >= tau (about 1.2 k of them: only groups whose largest reaches
+ * tau can hold one) are gathered, and the heap runs on them alone.  Any
+ * exact selection finds the same k-th value, so the kept set is the
+ * heap's.  Groups smaller than two blocks (a k large next to v), or too
+ * few groups with a finite value, take the heap over everything; so does
+ * the scalar build, where the groups' maxima cost more than the heap (in
+ * V8's scalar code a float max is a branch, and within a group it often
+ * goes the other way).
+ */
+static int dense_kth(sp_sampler *s, const float *x, int v, int k, float *kth,
+                     float *max, int intake_groups) {
+    int size = top_k_group_size(v, k); /* whole blocks of 16 */
+    if (size < 32 || s->reference || SP_VEC4_LANES_ARE_SCALAR)
+        return scan_kth(s->heap, x, v, k, kth, max);
+    int groups = v / size; /* the last one takes the remainder */
+    float *gmax = s->cand_exp, *cand = s->cand_logit; /* scratch here */
+    if (intake_groups && size == s->gmax_size) {
+        /* x is the working logits, changed since the intake by the
+         * penalties alone: its maxima, those that went down recomputed */
+        gmax = s->gmax;
+        for (int g = 0; g < groups; g++) {
+            if (!s->gmax_stale[g]) continue;
+            int end = g == groups - 1 ? v : (g + 1) * size;
+            sp_group_max(x + g * size, end - g * size, end - g * size, 1,
+                         gmax + g);
+            s->gmax_stale[g] = 0;
+        }
+    } else {
+        sp_group_max(x, v, size, groups, gmax);
+    }
+    int finite = 0;
+    float m = -INFINITY;
+    for (int g = 0; g < groups; g++) {
+        finite += gmax[g] != -INFINITY;
+        m = gmax[g] > m ? gmax[g] : m;
+    }
+    if (finite < k) return scan_kth(s->heap, x, v, k, kth, max);
+    float tau = heap_kth(s->heap, gmax, groups, k);
+    vec4 tv = v4_splat(tau);
+    int n = 0;
+    for (int g = 0; g < groups; g++) {
+        if (gmax[g] < tau) continue;
+        int i = g * size, end = g == groups - 1 ? v : i + size;
+        for (; i + 16 <= end; i += 16) {
+            const float *xb = x + i;
+            vec4 hit = v4_or(v4_or(v4_ge(v4_load(xb), tv),
+                                   v4_ge(v4_load(xb + 4), tv)),
+                             v4_or(v4_ge(v4_load(xb + 8), tv),
+                                   v4_ge(v4_load(xb + 12), tv)));
+            if (!v4_any(hit)) continue;
+            for (int j = 0; j < 16; j++)
+                if (xb[j] >= tau) cand[n++] = xb[j];
+        }
+        for (; i < end; i++)
+            if (x[i] >= tau) cand[n++] = x[i];
+    }
+    *kth = heap_kth(s->heap, cand, n, k);
+    *max = m;
+    return 1;
+}
+
+/* The k-th largest of the candidates' logits, or -INFINITY when there are
+ * at most k candidates (fewer than k on the dense logits). */
+static float kth_largest(const sp_candidates *c, int k) {
+    float kth, max;
+    if (c->listed) {
+        if (c->n <= k) return -INFINITY;
+        /* the listed logits side by side (a listed one may be -inf: a
+         * temperature's overflow; with fewer than k finite ones the k-th
+         * largest is -inf, and dense_kth says so) */
+        float *vals = c->s->listed_logits;
+        for (int j = 0; j < c->n; j++) vals[j] = c->logits[c->ids[j]];
+        return dense_kth(c->s, vals, c->n, k, &kth, &max, 0) ? kth
+                                                              : -INFINITY;
+    }
+    return dense_kth(c->s, c->logits, c->vocab, k, &kth, &max, 0) ? kth
+                                                                  : -INFINITY;
+}
+
+/* The temperature's map of a logit, (x - max) / t, as sp_sub_div computes
+ * it: nondecreasing in x (each operation is correctly rounded). */
+static float tempered(float x, float max, float t) { return (x - max) / t; }
+
+/* Top-k's cut on the dense logits: the tokens whose logit is >= keep_from
+ * stay (tempered when t != 1: temperature_top_k, which never runs at
+ * t = 1) and make the candidate list; every other one not cut before is
+ * cut.  Sixteen tokens at a time: a block where none stays and none was cut
+ * before (nearly all of them) is cut whole, exactly as sp_cands_cut would
+ * -- its -inf written only when a later stage reads the working logits
+ * (c->read_later: the stores were a third of the pass) -- and any other
+ * block goes token by token.  (The buffers in locals: a vector store may
+ * alias anything.) */
+static void top_k_cut(sp_candidates *c, float keep_from, float max, float t) {
+    float *x = c->logits;
+    uint8_t *cut = c->cut;
+    int *ids = c->ids, v = c->vocab, n = 0, i = 0;
+    int read_later = c->read_later || c->s->reference;
+    vec4 kv = v4_splat(keep_from), ninf = v4_splat(-INFINITY);
+    for (; i + 16 <= v; i += 16) {
+        float *xb = x + i;
+        vec4 keep = v4_or(v4_or(v4_ge(v4_load(xb), kv),
+                                v4_ge(v4_load(xb + 4), kv)),
+                          v4_or(v4_ge(v4_load(xb + 8), kv),
+                                v4_ge(v4_load(xb + 12), kv)));
+        uint64_t cut0, cut1; /* SP_CUT_NONE is 0 */
+        memcpy(&cut0, cut + i, 8);
+        memcpy(&cut1, cut + i + 8, 8);
+        if (!v4_any(keep) && (cut0 | cut1) == 0) {
+            if (read_later) {
+                v4_store(xb, ninf);
+                v4_store(xb + 4, ninf);
+                v4_store(xb + 8, ninf);
+                v4_store(xb + 12, ninf);
+            }
+            memset(cut + i, SP_CUT_TOP_K, 16);
+            continue;
+        }
+        for (int j = i; j < i + 16; j++) {
+            if (x[j] >= keep_from) {
+                if (t != 1.0f) x[j] = tempered(x[j], max, t);
+                ids[n++] = j;
+            } else if (cut[j] == SP_CUT_NONE) {
+                x[j] = -INFINITY;
+                cut[j] = SP_CUT_TOP_K;
+            } /* else already -inf, and -inf tempered is -inf */
+        }
+    }
+    for (; i < v; i++) {
+        if (x[i] >= keep_from) {
+            if (t != 1.0f) x[i] = tempered(x[i], max, t);
+            ids[n++] = i;
+        } else if (cut[i] == SP_CUT_NONE) {
+            x[i] = -INFINITY;
+            cut[i] = SP_CUT_TOP_K;
+        }
+    }
+    c->n = n;
+    c->listed = 1;
 }
 
 static void warp_top_k(sp_candidates *c, const sp_params *p) {
     int k = p->top_k;
     if (k <= 0 || k >= c->vocab) return;
+    /* A list of the whole vocabulary (dynamic temperature lists every
+     * token, cutting none) is the dense logits: every token a candidate,
+     * none cut before.  The dense way gives the same threshold and cuts
+     * the same tokens (a listed -inf, the temperature's overflow, is cut
+     * both ways), without the walk through the list. */
+    int whole = c->listed && c->n == c->vocab && !c->s->reference;
+    if (whole) c->listed = 0;
     float kth = kth_largest(c, k);
-    if (kth == -INFINITY) return; /* at most k candidates: nothing to cut */
-    /* every token >= the k-th largest stays: ties at the boundary are kept */
-    if (c->listed) {
-        for (int j = 0; j < c->n; j++)
-            if (c->logits[c->ids[j]] < kth)
-                sp_cands_cut(c, c->ids[j], SP_CUT_TOP_K);
-        sp_cands_compact(c);
+    if (kth == -INFINITY) { /* at most k candidates: nothing to cut */
+        c->listed |= whole;
         return;
     }
-    /* Sixteen tokens at a time: a block where none stays and none was cut
-     * before (nearly all of them) is cut whole, exactly as cut_token would;
-     * any other block goes token by token. */
-    int n = 0, i = 0;
-    vec4 kv = v4_splat(kth), ninf = v4_splat(-INFINITY);
-    for (; i + 16 <= c->vocab; i += 16) {
-        float *x = c->logits + i;
-        vec4 keep = v4_or(v4_or(v4_ge(v4_load(x), kv),
-                                v4_ge(v4_load(x + 4), kv)),
-                          v4_or(v4_ge(v4_load(x + 8), kv),
-                                v4_ge(v4_load(x + 12), kv)));
-        uint64_t cut0, cut1; /* SP_CUT_NONE is 0 */
-        memcpy(&cut0, c->cut + i, 8);
-        memcpy(&cut1, c->cut + i + 8, 8);
-        if (!v4_any(keep) && (cut0 | cut1) == 0) {
-            v4_store(x, ninf);
-            v4_store(x + 4, ninf);
-            v4_store(x + 8, ninf);
-            v4_store(x + 12, ninf);
-            memset(c->cut + i, SP_CUT_TOP_K, 16);
-            continue;
-        }
-        for (int j = i; j < i + 16; j++) {
-            if (c->logits[j] >= kth) c->ids[n++] = j;
-            else if (c->cut[j] == SP_CUT_NONE) sp_cands_cut(c, j, SP_CUT_TOP_K);
-        }
+    /* every token >= the k-th largest stays: ties at the boundary are kept */
+    if (c->listed) {
+        sp_cands_keep_at_least(c, kth, SP_CUT_TOP_K);
+        return;
     }
-    for (; i < c->vocab; i++) {
-        if (c->logits[i] >= kth) c->ids[n++] = i;
-        else if (c->cut[i] == SP_CUT_NONE) sp_cands_cut(c, i, SP_CUT_TOP_K);
-    }
-    c->n = n;
-    c->listed = 1;
+    top_k_cut(c, kth, 0.0f, 1.0f);
 }
 
 /* The floats in their numeric order as unsigned keys (-0 just below +0). */
@@ -491,10 +806,6 @@ static float key_float(uint32_t k) {
     memcpy(&x, &b, 4);
     return x;
 }
-
-/* The temperature's map of a logit, (x - max) / t, as sp_sub_div computes
- * it: nondecreasing in x (each operation is correctly rounded). */
-static float tempered(float x, float max, float t) { return (x - max) / t; }
 
 /* The smallest finite float x <= hi with tempered(x) >= target, given that
  * tempered(hi) >= target: a bisection over the floats' order. */
@@ -523,78 +834,68 @@ static float lowest_reaching(float target, float max, float t, float hi) {
  * differential test hold it to that).  Returns 0, having changed nothing,
  * where the two stages must run as such.
  */
-static int temperature_top_k(sp_candidates *c, const sp_params *p) {
-    float t = p->temperature;
-    int k = p->top_k;
-    if (c->listed || p->dynatemp_range > 0.0f || t == 1.0f || !(t > 0.0f) ||
+static int temperature_top_k(sp_candidates *c, int k, float t,
+                             int intake_groups) {
+    /* a list of the whole vocabulary (dynamic temperature's) is the dense
+     * logits: every token a candidate, none cut (warp_top_k) */
+    if ((c->listed && c->n != c->vocab) || t == 1.0f || !(t > 0.0f) ||
         k <= 0 || k >= c->vocab)
         return 0;
     float *x = c->logits;
-    /* the k largest finite logits (kth_largest's heap, on x itself) */
-    float *heap = c->s->heap;
-    int hn = 0, i = 0;
-    for (; i < c->vocab && hn < k; i++)
-        if (x[i] != -INFINITY) heap_push(heap, hn++, x[i]);
-    if (hn < k) return 0; /* at most k candidates: top-k cuts nothing */
-    for (i = sp_scan_gt(x, heap[0], i, c->vocab); i < c->vocab;
-         i = sp_scan_gt(x, heap[0], i + 1, c->vocab)) {
-        heap[0] = x[i];
-        heap_sift_down(heap, hn, 0);
-    }
-    /* the temperature's max is the largest of those (the same value as
-     * sp_max's; a zero could be either sign there, so ask sp_max) */
-    float m = heap[0];
-    for (int j = 1; j < hn; j++) m = heap[j] > m ? heap[j] : m;
+    /* the k-th largest finite logit (kth_largest's, on x itself) and the
+     * largest */
+    float kth_x, m;
+    if (!dense_kth(c->s, x, c->vocab, k, &kth_x, &m, intake_groups))
+        return 0; /* at most k candidates: top-k cuts nothing */
+    /* the temperature's max is the largest (the same value as sp_max's; a
+     * zero could be either sign there, so ask sp_max) */
     if (m == 0.0f) m = sp_max(x, c->vocab);
     /* top-k's candidates are the logits whose tempered value is finite:
      * when one of the k largest is not, the stages must run as such */
-    if (heap[0] < lowest_reaching(-FLT_MAX, m, t, m)) return 0;
-    float kth = tempered(heap[0], m, t);
-    float keep_from = lowest_reaching(kth, m, t, heap[0]);
+    if (kth_x < lowest_reaching(-FLT_MAX, m, t, m)) return 0;
+    float kth = tempered(kth_x, m, t);
+    float keep_from = lowest_reaching(kth, m, t, kth_x);
     /* top-k's cut, as in warp_top_k, with the kept tokens tempered */
-    int n = 0;
-    vec4 kv = v4_splat(keep_from), ninf = v4_splat(-INFINITY);
-    for (i = 0; i + 16 <= c->vocab; i += 16) {
-        float *xb = x + i;
-        vec4 keep = v4_or(v4_or(v4_ge(v4_load(xb), kv),
-                                v4_ge(v4_load(xb + 4), kv)),
-                          v4_or(v4_ge(v4_load(xb + 8), kv),
-                                v4_ge(v4_load(xb + 12), kv)));
-        uint64_t cut0, cut1; /* SP_CUT_NONE is 0 */
-        memcpy(&cut0, c->cut + i, 8);
-        memcpy(&cut1, c->cut + i + 8, 8);
-        if (!v4_any(keep) && (cut0 | cut1) == 0) {
-            v4_store(xb, ninf);
-            v4_store(xb + 4, ninf);
-            v4_store(xb + 8, ninf);
-            v4_store(xb + 12, ninf);
-            memset(c->cut + i, SP_CUT_TOP_K, 16);
-            continue;
-        }
-        for (int j = i; j < i + 16; j++) {
-            if (x[j] >= keep_from) {
-                x[j] = tempered(x[j], m, t);
-                c->ids[n++] = j;
-            } else if (c->cut[j] == SP_CUT_NONE) {
-                sp_cands_cut(c, j, SP_CUT_TOP_K);
-            } /* else already -inf, and -inf tempered is -inf */
-        }
-    }
-    for (; i < c->vocab; i++) {
-        if (x[i] >= keep_from) {
-            x[i] = tempered(x[i], m, t);
-            c->ids[n++] = i;
-        } else if (c->cut[i] == SP_CUT_NONE) {
-            sp_cands_cut(c, i, SP_CUT_TOP_K);
-        }
-    }
-    c->n = n;
-    c->listed = 1;
+    top_k_cut(c, keep_from, m, t);
     return 1;
+}
+
+/* The stage at position i + 1 of the chain (i + 1 < its length). */
+static int next_stage(const sp_params *p, int i) {
+    return p->n_order ? p->order[i + 1] : i + 1;
 }
 
 /* Where the chain's stage at position i is the temperature and the next
  * stage that does anything is top-k: that stage's position, else -1. */
+/* Whether a stage after position i of the chain reads the working logits
+ * token by token: the temperature (its max, its division), the penalties
+ * and DRY (a logit of -inf is one they leave alone).  The others go by the
+ * list and the cut marks. */
+static int read_later(const sp_params *p, int n_stages, int i) {
+    for (int j = i + 1; j < n_stages; j++) {
+        int stage = p->n_order ? p->order[j] : j;
+        if ((stage == SP_STAGE_TEMPERATURE || stage == SP_STAGE_PENALTIES ||
+             stage == SP_STAGE_DRY) &&
+            sp_stage_active(p, stage))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the working logits are the intake's but for the penalties
+ * (which keep the intake's group maxima up) before position i: no
+ * constraint, no other stage on before it. */
+static int only_penalties_before(const sp_candidates *c, const sp_params *p,
+                                 int i) {
+    if (c->allowed) return 0;
+    for (int j = 0; j < i; j++) {
+        int stage = p->n_order ? p->order[j] : j;
+        if (stage != SP_STAGE_PENALTIES && sp_stage_active(p, stage))
+            return 0;
+    }
+    return 1;
+}
+
 static int top_k_follows(const sp_params *p, int n_stages, int i) {
     for (int j = i + 1; j < n_stages; j++) {
         int stage = p->n_order ? p->order[j] : j;
@@ -643,11 +944,9 @@ static void warp_typical_p(sp_candidates *c, const sp_params *p) {
     double z;
     float m = sp_cands_exp(c, &z);
     double log_z = sp_log(z);
-    const float *cl = c->s->cand_logit, *ce = c->s->cand_exp;
+    const float *cl = c->s->cand_x, *ce = c->s->cand_exp;
     /* H = -sum p log p, with log p_j = (x_j - m) - log z */
-    double h = 0.0;
-    for (int j = 0; j < c->n; j++)
-        if (ce[j] > 0.0f) h -= (ce[j] / z) * (((double)cl[j] - m) - log_z);
+    double h = sp_entropy_nats(ce, cl, c->n, z, m, log_z);
     sp_sel_item *sel = c->s->sel;
     for (int j = 0; j < c->n; j++) {
         double surprisal = log_z - ((double)cl[j] - m);
@@ -673,6 +972,29 @@ static const sp_stage_fn STAGES[SP_STAGE_COUNT] = {
  * curve from it). */
 #define FIRST_CUTOFF SP_STAGE_TOP_N_SIGMA
 
+/* The temperature stage at position i of the chain, with its shortcuts:
+ * with top-k when top-k is the next stage that does anything and no
+ * snapshot is to come (temperature_top_k), or with the snapshot when the
+ * chain takes it right after (apply_temperature).  Returns the position of
+ * the last stage it ran: i, or top-k's. */
+static int run_temperature(sp_candidates *c, const sp_params *p, int n_stages,
+                           int i, int *snapped) {
+    float t;
+    if (!temperature_value(c, p, &t)) return i;
+    if (*snapped) { /* no snapshot to come: top-k may run with it */
+        int at = top_k_follows(p, n_stages, i);
+        c->read_later = at >= 0 && read_later(p, n_stages, at);
+        if (at >= 0 && temperature_top_k(c, p->top_k, t,
+                                         only_penalties_before(c, p, i)))
+            return at;
+    }
+    int snap_next = !*snapped &&
+                    (i + 1 == n_stages || next_stage(p, i) >= FIRST_CUTOFF);
+    if (apply_temperature(c, t, snap_next ? c->s->probs_tempered : NULL))
+        *snapped = 1;
+    return i;
+}
+
 /* ------------------------------------------------------------ the step */
 
 static double entropy_bits(float z, double weighted) {
@@ -681,13 +1003,43 @@ static double entropy_bits(float z, double weighted) {
     return h > 0.0 ? h : 0.0;
 }
 
+/* The raw softmax of the logits (s->logits, their max m): probs_raw, its
+ * log z and entropy; the snapshot's waiting division in the same pass as
+ * the exps (the divider is idle under them). */
+static void raw_softmax(sp_sampler *s, int v, float m) {
+    float z;
+    if (s->snap_waits) {
+        z = sp_exp_sum_div(s->logits, m, s->probs_raw, s->probs_tempered,
+                           s->snap_z, v);
+        s->snap_waits = 0;
+    } else {
+        z = sp_exp_shift_sum(s->logits, m, s->probs_raw, v);
+    }
+    s->raw_log_z = sp_log((double)z);
+    s->entropy_raw_bits = entropy_bits(
+        z, sp_div_dot_shift_pos(s->probs_raw, z, s->logits, m, v));
+    s->raw_valid = 1;
+}
+
 /* probs_tempered: the softmax of the working logits as they stand (every
- * cut left -inf in them, so the dense softmax is it).  Returns 1. */
-static int snapshot(sp_sampler *s, int v) {
+ * cut left -inf in them, so the dense softmax is it); its division waits
+ * (snap_waits).  m: the logits' max (raw_softmax's).  Returns 1. */
+static int snapshot(sp_sampler *s, int v, float m) {
+    /* Nothing has changed the logits (no bias, no penalty, T = 1): this is
+     * the raw softmax, which is computed from the same numbers by the same
+     * kernels (the max, the exps, their sum, one division each), so its
+     * bits are these.  Comparing costs a read, the softmax a pass of exps
+     * and one of divisions. */
+    if (!s->reference &&
+        memcmp(s->work, s->logits, sizeof(float) * (size_t)v) == 0) {
+        if (!s->raw_valid) raw_softmax(s, v, m);
+        sp_copy(s->probs_tempered, s->probs_raw, v);
+        return 1;
+    }
     float tm = sp_max(s->work, v);
     if (tm != -INFINITY) {
-        float tz = sp_exp_shift_sum(s->work, tm, s->probs_tempered, v);
-        sp_div_scalar(s->probs_tempered, tz, v);
+        s->snap_z = sp_exp_shift_sum(s->work, tm, s->probs_tempered, v);
+        s->snap_waits = 1;
     }
     return 1;
 }
@@ -723,8 +1075,15 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
         s->repeat = grown;
         s->repeat_cap = n_history;
     }
-    float m;
-    int bad = sp_max_checked(logits, v, &m);
+    /* The raw distribution depends on the logits alone: a warp of the
+     * same logits (the step after its preview, a slider moved) finds it
+     * where the last one left it; comparing costs a pass, its exps many. */
+    int raw_cached = s->want_raw && s->raw_valid &&
+                     memcmp(s->logits, logits, sizeof(float) * (size_t)v) == 0;
+    float m = -INFINITY;
+    gmax_layout(s, v, p->top_k);
+    int bad = intake(s, logits, v, &m);
+    if (bad >= 0 || m == -INFINITY) s->raw_valid = 0; /* s->logits written */
     if (bad >= 0)
         return sp_fail(err, SP_ERR_FORMAT, "logits: token %d is %s; the "
                        "model's output is not finite", bad,
@@ -732,13 +1091,11 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     if (m == -INFINITY)
         return sp_fail(err, SP_ERR_STATE, "logits: every token is masked "
                        "(-inf)");
-
-    /* The raw distribution depends on the logits alone: a warp of the
-     * same logits (the step after its preview, a slider moved) finds it
-     * where the last one left it; comparing costs a pass, its exps many. */
-    int raw_cached = s->want_raw && s->raw_valid &&
-                     memcmp(s->logits, logits, sizeof(float) * (size_t)v) == 0;
-    int argmax = intake(s, logits, v, m);
+    /* the argmax, the first token at the max: in the first group whose
+     * maximum reaches it */
+    int g0 = 0;
+    while (g0 < s->gmax_groups - 1 && !(s->gmax[g0] >= m)) g0++;
+    int argmax = sp_scan_ge(logits, m, g0 * s->gmax_size, v);
     for (int i = 0; i < s->n_penalized; i++) s->pen_mark[s->penalized[i]] = 0;
     s->n_penalized = 0;
 
@@ -749,41 +1106,31 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->kept_mass = NAN;
     step->raw_max = m;
     step->raw_log_z = NAN;
-    if (s->want_raw && !raw_cached) {
-        float z = sp_exp_shift_sum(logits, m, s->probs_raw, v);
-        s->raw_log_z = sp_log((double)z);
-        s->entropy_raw_bits = entropy_bits(
-            z, sp_div_dot_shift_pos(s->probs_raw, z, logits, m, v));
-    }
-    s->raw_valid = s->want_raw;
-    if (s->want_raw) {
-        step->raw_log_z = s->raw_log_z;
-        step->entropy_raw_bits = s->entropy_raw_bits;
-    }
+    /* the raw softmax waits for the end of the chain (raw_softmax), where
+     * the snapshot's division can run beside its exps */
+    s->raw_valid = s->want_raw && raw_cached;
+    s->snap_waits = 0;
 
     sp_candidates c = {v,      s->allowed, s->work,   s->cut, s->ids, 0, 0,
-                       recent, window,     history,   n_history, s};
+                       recent, window,     history,   n_history, s, 1};
     warp_constraint(&c, p);
     int n_stages = p->n_order ? p->n_order : SP_STAGE_COUNT;
     int snapped = !s->want_raw;
     for (int i = 0; i < n_stages; i++) {
         int stage = p->n_order ? p->order[i] : i;
-        if (!snapped && stage >= FIRST_CUTOFF) snapped = snapshot(s, v);
-        if (stage == SP_STAGE_TEMPERATURE && snapped) {
-            /* no snapshot to come: the temperature may run with top-k */
-            int at = top_k_follows(p, n_stages, i);
-            if (at >= 0 && temperature_top_k(&c, p)) {
-                i = at;
-                continue;
-            }
+        if (!snapped && stage >= FIRST_CUTOFF) snapped = snapshot(s, v, m);
+        if (stage == SP_STAGE_TEMPERATURE && !s->reference) {
+            i = run_temperature(&c, p, n_stages, i, &snapped);
+            continue;
         }
+        c.read_later = read_later(p, n_stages, i);
         STAGES[stage](&c, p);
     }
     if (p->mirostat) { /* the chain's last word, when on */
-        if (!snapped) snapped = snapshot(s, v);
+        if (!snapped) snapped = snapshot(s, v, m);
         sp_stage_mirostat(&c, p);
     }
-    if (!snapped) snapshot(s, v);
+    if (!snapped) snapshot(s, v, m);
     sp_cands_list(&c);
     if (c.n == 0)
         return sp_fail(err, SP_ERR_STATE, "no token left: every token is "
@@ -805,6 +1152,11 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     s->n_probs = c.n;
     step->entropy_bits = entropy_bits(z, sp_dot_shift_pos(ce, cl, cm, c.n));
     if (s->want_raw) {
+        if (!s->raw_valid) raw_softmax(s, v, m);
+        if (s->snap_waits) sp_div_scalar(s->probs_tempered, s->snap_z, v);
+        s->snap_waits = 0;
+        step->raw_log_z = s->raw_log_z;
+        step->entropy_raw_bits = s->entropy_raw_bits;
         double mass = 0.0;
         for (int j = 0; j < c.n; j++) mass += s->probs_raw[c.ids[j]];
         step->kept_mass = mass;
