@@ -10,25 +10,33 @@
 
 #include "internal.h"
 
+/* Stores four vectors of exps at out and adds each to its accumulator: the
+ * canonical order of a softmax's sum (lanes 0-3, 4-7, 8-11, 12-15 of every
+ * 16-float block), shared by the exp kernels below. */
+static inline void store_add16(float *out, vec4 e0, vec4 e1, vec4 e2, vec4 e3,
+                               vec4 a[4]) {
+    v4_store(out, e0);
+    v4_store(out + 4, e1);
+    v4_store(out + 8, e2);
+    v4_store(out + 12, e3);
+    a[0] = v4_add(a[0], e0);
+    a[1] = v4_add(a[1], e1);
+    a[2] = v4_add(a[2], e2);
+    a[3] = v4_add(a[3], e3);
+}
+
 float sp_exp_shift_sum(const float *x, float shift, float *out, int n) {
     vec4 s = v4_splat(shift);
-    vec4 a0 = v4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+    vec4 a[4] = {v4_splat(0.0f), v4_splat(0.0f), v4_splat(0.0f), v4_splat(0.0f)};
     int i = 0;
     for (; i + 16 <= n; i += 16) {
         vec4 e0 = v4_exp_upto_hi(v4_sub(v4_load(x + i), s));
         vec4 e1 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 4), s));
         vec4 e2 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 8), s));
         vec4 e3 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 12), s));
-        v4_store(out + i, e0);
-        v4_store(out + i + 4, e1);
-        v4_store(out + i + 8, e2);
-        v4_store(out + i + 12, e3);
-        a0 = v4_add(a0, e0);
-        a1 = v4_add(a1, e1);
-        a2 = v4_add(a2, e2);
-        a3 = v4_add(a3, e3);
+        store_add16(out + i, e0, e1, e2, e3, a);
     }
-    float sum = v4_reduce16(a0, a1, a2, a3);
+    float sum = v4_reduce16(a[0], a[1], a[2], a[3]);
     for (; i < n; i++) {
         out[i] = sp_expf(x[i] - shift);
         sum += out[i];
@@ -40,7 +48,7 @@ float sp_sub_div_exp_sum(float *x, float shift, float t, float *out, int n) {
     /* sp_sub_div(x, shift, t, n), then out[i] = exp(x[i]) and their
      * canonical sum (sp_exp_shift_sum's, shift 0): one pass */
     vec4 s = v4_splat(shift), tv = v4_splat(t);
-    vec4 a0 = v4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+    vec4 a[4] = {v4_splat(0.0f), v4_splat(0.0f), v4_splat(0.0f), v4_splat(0.0f)};
     int i = 0;
     for (; i + 16 <= n; i += 16) {
         vec4 w0 = v4_div(v4_sub(v4_load(x + i), s), tv);
@@ -53,16 +61,9 @@ float sp_sub_div_exp_sum(float *x, float shift, float t, float *out, int n) {
         v4_store(x + i + 12, w3);
         vec4 e0 = v4_exp_upto_hi(w0), e1 = v4_exp_upto_hi(w1);
         vec4 e2 = v4_exp_upto_hi(w2), e3 = v4_exp_upto_hi(w3);
-        v4_store(out + i, e0);
-        v4_store(out + i + 4, e1);
-        v4_store(out + i + 8, e2);
-        v4_store(out + i + 12, e3);
-        a0 = v4_add(a0, e0);
-        a1 = v4_add(a1, e1);
-        a2 = v4_add(a2, e2);
-        a3 = v4_add(a3, e3);
+        store_add16(out + i, e0, e1, e2, e3, a);
     }
-    float sum = v4_reduce16(a0, a1, a2, a3);
+    float sum = v4_reduce16(a[0], a[1], a[2], a[3]);
     for (; i < n; i++) {
         x[i] = (x[i] - shift) / t;
         out[i] = sp_expf(x[i]);
@@ -76,7 +77,7 @@ float sp_exp_sum_div(const float *x, float shift, float *out, float *p,
     /* sp_exp_shift_sum(x, shift, out, n) and sp_div_scalar(p, z, n) in one
      * loop: the divisions (their own unit) run beside the exps */
     vec4 s = v4_splat(shift), zv = v4_splat(z);
-    vec4 a0 = v4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+    vec4 a[4] = {v4_splat(0.0f), v4_splat(0.0f), v4_splat(0.0f), v4_splat(0.0f)};
     int i = 0;
     for (; i + 16 <= n; i += 16) {
         v4_store(p + i, v4_div(v4_load(p + i), zv));
@@ -87,16 +88,9 @@ float sp_exp_sum_div(const float *x, float shift, float *out, float *p,
         vec4 e1 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 4), s));
         vec4 e2 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 8), s));
         vec4 e3 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 12), s));
-        v4_store(out + i, e0);
-        v4_store(out + i + 4, e1);
-        v4_store(out + i + 8, e2);
-        v4_store(out + i + 12, e3);
-        a0 = v4_add(a0, e0);
-        a1 = v4_add(a1, e1);
-        a2 = v4_add(a2, e2);
-        a3 = v4_add(a3, e3);
+        store_add16(out + i, e0, e1, e2, e3, a);
     }
-    float sum = v4_reduce16(a0, a1, a2, a3);
+    float sum = v4_reduce16(a[0], a[1], a[2], a[3]);
     for (; i < n; i++) {
         p[i] = p[i] / z;
         out[i] = sp_expf(x[i] - shift);
@@ -176,6 +170,30 @@ void sp_matmul(float *out, const float *x, const float *w, int n, int d) {
  * all nb inputs (2 x nb + 3 registers: an SSE2 or a V8 build does not
  * spill them), and every output is sp_dot's bits. */
 #define SP_MATMUL_TILE 4
+
+/* A tile's outputs: for each of its nb inputs, rows i and i + half, each
+ * the fold of its four lane-group accumulators (sp_dot's v4_reduce16)
+ * plus the tail of the row past the last whole block, in sp_dot's order. */
+static inline __attribute__((always_inline)) void
+tile_store(float *out, const float *x, const float *w0, const float *w1,
+           int n, int d, int i, int half, int nb,
+           vec4 acc[2][SP_MATMUL_TILE][4]) {
+    const int blocks = n / 16;
+    for (int b = 0; b < nb; b++) {
+        const float *xb = x + (size_t)b * n;
+        float s0 = v4_reduce16(acc[0][b][0], acc[0][b][1], acc[0][b][2],
+                               acc[0][b][3]);
+        float s1 = v4_reduce16(acc[1][b][0], acc[1][b][1], acc[1][b][2],
+                               acc[1][b][3]);
+        for (int j = blocks * 16; j < n; j++) {
+            s0 += w0[j] * xb[j];
+            s1 += w1[j] * xb[j];
+        }
+        out[(size_t)b * d + i] = s0;
+        out[(size_t)b * d + i + half] = s1;
+    }
+}
+
 static inline __attribute__((always_inline)) void
 matmul_tile(float *out, const float *x, const float *w, int n, int d, int i,
             int half, int nb) {
@@ -215,19 +233,7 @@ matmul_tile(float *out, const float *x, const float *w, int n, int d, int i,
 #undef SP_TILE_ZERO
 #undef SP_TILE_STEP
 #undef SP_TILE_SAVE
-    for (int b = 0; b < nb; b++) {
-        const float *xb = x + (size_t)b * n;
-        float s0 = v4_reduce16(acc[0][b][0], acc[0][b][1], acc[0][b][2],
-                               acc[0][b][3]);
-        float s1 = v4_reduce16(acc[1][b][0], acc[1][b][1], acc[1][b][2],
-                               acc[1][b][3]);
-        for (int j = blocks * 16; j < n; j++) {
-            s0 += w0[j] * xb[j];
-            s1 += w1[j] * xb[j];
-        }
-        out[(size_t)b * d + i] = s0;
-        out[(size_t)b * d + i + half] = s1;
-    }
+    tile_store(out, x, w0, w1, n, d, i, half, nb, acc);
 }
 
 /* Two inputs against rows i and i + half: sp_dot's accumulators of lane
@@ -239,7 +245,7 @@ static void matmul_tile2(float *out, const float *x, const float *w, int n,
     const float *w0 = w + (size_t)i * n, *w1 = w0 + (size_t)half * n;
     const float *x0 = x, *x1 = x + n;
     const int blocks = n / 16;
-    vec4 acc[2][2][4]; /* [row][input][group] */
+    vec4 acc[2][SP_MATMUL_TILE][4]; /* [row][input][group] */
     for (int g = 0; g < 4; g += 2) {
         vec4 z = v4_splat(0.0f);
         vec4 a0g0 = z, a0g1 = z, a1g0 = z, a1g1 = z; /* row 0, input 0/1 */
@@ -274,19 +280,7 @@ static void matmul_tile2(float *out, const float *x, const float *w, int n,
         acc[1][1][g] = b1g0;
         acc[1][1][g + 1] = b1g1;
     }
-    for (int b = 0; b < 2; b++) {
-        const float *xb = x + (size_t)b * n;
-        float s0 = v4_reduce16(acc[0][b][0], acc[0][b][1], acc[0][b][2],
-                               acc[0][b][3]);
-        float s1 = v4_reduce16(acc[1][b][0], acc[1][b][1], acc[1][b][2],
-                               acc[1][b][3]);
-        for (int j = blocks * 16; j < n; j++) {
-            s0 += w0[j] * xb[j];
-            s1 += w1[j] * xb[j];
-        }
-        out[(size_t)b * d + i] = s0;
-        out[(size_t)b * d + i + half] = s1;
-    }
+    tile_store(out, x, w0, w1, n, d, i, half, 2, acc);
 }
 
 
@@ -520,36 +514,26 @@ void sp_sub_div(float *x, float shift, float t, int n) {
 }
 
 /* The scans test sixteen elements per branch; the block that holds a hit
- * is searched element by element. */
-int sp_scan_gt(const float *x, float threshold, int from, int n) {
-    vec4 t = v4_splat(threshold);
-    int i = from;
-    for (; i + 16 <= n; i += 16) {
-        vec4 m = v4_or(v4_or(v4_gt(v4_load(x + i), t),
-                             v4_gt(v4_load(x + i + 4), t)),
-                       v4_or(v4_gt(v4_load(x + i + 8), t),
-                             v4_gt(v4_load(x + i + 12), t)));
-        if (v4_any(m)) break;
+ * is searched element by element.  sp_scan_gt and sp_scan_ge differ only
+ * in their comparison. */
+#define SP_SCAN(name, v4_cmp, cmp)                                          \
+    int name(const float *x, float threshold, int from, int n) {           \
+        vec4 t = v4_splat(threshold);                                       \
+        int i = from;                                                       \
+        for (; i + 16 <= n; i += 16) {                                      \
+            vec4 m = v4_or(v4_or(v4_cmp(v4_load(x + i), t),                 \
+                                 v4_cmp(v4_load(x + i + 4), t)),            \
+                           v4_or(v4_cmp(v4_load(x + i + 8), t),             \
+                                 v4_cmp(v4_load(x + i + 12), t)));          \
+            if (v4_any(m)) break;                                           \
+        }                                                                   \
+        for (; i < n; i++)                                                  \
+            if (x[i] cmp threshold) return i;                               \
+        return n;                                                           \
     }
-    for (; i < n; i++)
-        if (x[i] > threshold) return i;
-    return n;
-}
-
-int sp_scan_ge(const float *x, float threshold, int from, int n) {
-    vec4 t = v4_splat(threshold);
-    int i = from;
-    for (; i + 16 <= n; i += 16) {
-        vec4 m = v4_or(v4_or(v4_ge(v4_load(x + i), t),
-                             v4_ge(v4_load(x + i + 4), t)),
-                       v4_or(v4_ge(v4_load(x + i + 8), t),
-                             v4_ge(v4_load(x + i + 12), t)));
-        if (v4_any(m)) break;
-    }
-    for (; i < n; i++)
-        if (x[i] >= threshold) return i;
-    return n;
-}
+SP_SCAN(sp_scan_gt, v4_gt, >)
+SP_SCAN(sp_scan_ge, v4_ge, >=)
+#undef SP_SCAN
 
 int sp_find_not_below(const float *x, float limit, int n) {
     /* first i with !(x[i] < limit): NaN, or >= limit */
