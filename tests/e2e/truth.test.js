@@ -121,6 +121,39 @@ describe.skipIf(!haveChromium)('the page tells the truth', () => {
     expect(await page.getByTestId('prob-bars').evaluate((el) => getComputedStyle(el.querySelector('.spg-bar-fill')).transitionDuration)).toBe('0s');
   });
 
+  it('while Play runs the bars draw the rows their list shows (a spacer holds the others\' place); scrolled, the rows further down; all rows when it stops', async () => {
+    const page = await open({ hash: '#seed=5&speed=60' });
+    const list = page.getByTestId('prob-bars');
+    const paused = await list.evaluate((el) => ({ height: el.scrollHeight, rows: el.querySelectorAll('[data-testid="prob-bar"]').length }));
+    expect(paused.rows).toBe(54);
+    await page.getByTestId('play').click();
+    await until(async () => (await page.locator('[data-testid="output-token"]').count()) >= 5);
+    const rest = page.getByTestId('prob-bars-rest');
+    await until(async () => (await rest.count()) === 1);
+    const playingView = await list.evaluate((el) => ({
+      height: el.scrollHeight,
+      client: el.clientHeight,
+      rows: el.querySelectorAll('[data-testid="prob-bar"]').length,
+      rest: Number(el.querySelector('[data-testid="prob-bars-rest"]').dataset.count),
+    }));
+    // fewer rows drawn, none lost, the scroll bar as long as before (a row is 24-26 px)
+    expect(playingView.rows).toBeLessThan(54);
+    expect(playingView.rows + playingView.rest).toBe(54);
+    expect(playingView.rows * 24).toBeGreaterThanOrEqual(playingView.client);
+    expect(Math.abs(playingView.height - paused.height)).toBeLessThanOrEqual(0.05 * paused.height);
+    // scrolled to the end while playing: the rows there are drawn
+    await list.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await until(async () => (await rest.count()) === 0 && (await bars(page).count()) === 54);
+    expect(await playing(page)).toBe(1);
+    await list.evaluate((el) => { el.scrollTop = 0; });
+    await until(async () => (await rest.count()) === 1);
+    await page.getByTestId('play').click();
+    await until(async () => (await playing(page)) === 0);
+    await until(async () => (await bars(page).count()) === 54 && (await rest.count()) === 0);
+    const sum = await bars(page).evaluateAll((els) => els.reduce((a, e) => a + Number(e.dataset.prob), 0));
+    expect(Math.abs(sum - 1)).toBeLessThan(1e-3);
+  });
+
   it.skipIf(!haveTransformer)('speculative text is laid out as the same text written plainly: rejected drafts stay in the rounds', async () => {
     const page = await open({ hash: '#model=transformer&prompt=And%20God%20said&seed=11&strategy=speculative&draft=bigram&speculate=4&steps=12' });
     await until(async () => (await page.getByTestId('spec-round').count()) > 0);

@@ -344,6 +344,7 @@ export function Bars({ panel, onBan }) {
       summary={panel.shown.value}
       samples={panel.shownSamples.value}
       scale={panel.barScale.value}
+      windowed={!!panel.playing?.value}
       onEdit={editable ? (token, p) => { panel.editProb(token, p); } : null}
       onPick={(token, e) => (onBan && live ? onBan(token) : panel.clickBar(token, { force: !onBan && !!e?.shiftKey }))}
       pickHint={t(!live ? 'bars.hintBranch' : onBan ? 'bars.hintBan' : force ? 'bars.hintPick' : 'bars.hintBanShift')}

@@ -61,10 +61,14 @@ const clampEdit = (/** @type {number} */ p) => Math.min(EDIT_MAX, Math.max(EDIT_
  *   label?: string,
  *   scale?: import('../app/hash.js').BarScale,
  *   onEdit?: ((token: number, p: number) => void) | null,
+ *   windowed?: boolean,
  * }} props
  *   onEdit: the model can be edited (a drag on a bar's handle, + / - keys)
+ *   windowed: draw only the rows the list's scroll window shows, and a
+ *     spacer for the others (while Play redraws the bars many times a
+ *     second: a row out of sight costs nothing then; all rows when it stops)
  */
-export function ProbBars({ summary, samples = null, onPick, pickHint = '', label, scale = 'linear', onEdit = null }) {
+export function ProbBars({ summary, samples = null, onPick, pickHint = '', label, scale = 'linear', onEdit = null, windowed = false }) {
   const i18n = useI18n();
   const { t } = i18n;
   const pct = i18n.pct;
@@ -83,6 +87,20 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   const pressed = useRef(/** @type {{x: number, y: number} | null} */ (null));
   /** the rank of the bar under the pointer, or -1 */
   const hovered = useRef(-1);
+  /** a row's height (px; measured once drawn) and how many rows the list's scroll window reaches */
+  const rowHeight = useRef(0);
+  const [reach, setReach] = useState(0);
+  /** the rows the scroll window reaches, and a screenful more (read where the layout is fresh: a scroll, a first draw) */
+  const measureReach = () => {
+    const list = listRef.current;
+    const row = /** @type {HTMLElement | null | undefined} */ (list?.querySelector('.spg-bar'));
+    if (!list || !row) return;
+    if (!rowHeight.current) rowHeight.current = row.offsetHeight;
+    const h = rowHeight.current || 24;
+    const rows = Math.ceil((list.scrollTop + 2 * list.clientHeight) / h);
+    if (rows !== reach) setReach(rows);
+  };
+  useLayoutEffect(() => { if (windowed && !rowHeight.current) measureReach(); }, [windowed]);
   /**
    * A bar's tooltip: its token, its probabilities along the chain, the
    * stage that cut it, and what a click and the keys do.
@@ -248,8 +266,16 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     handle.addEventListener('pointercancel', cancel);
   };
 
+  // while windowed: the rows the scroll window reaches (and the focused
+  // one), then one spacer as tall as the rows left out, so the scroll bar
+  // and the rows' places stay the same
+  let drawn = n;
+  if (windowed && rowHeight.current > 0) {
+    const focusedAt = focusedToken.current === null ? -1 : Array.prototype.indexOf.call(summary.ids.subarray(0, n), focusedToken.current);
+    drawn = Math.min(n, Math.max(reach, focusedAt + 1, 1));
+  }
   const rows = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < drawn; i++) {
     const id = summary.ids[i];
     const cutName = summary.cut[i];
     const kept = cutName === 'kept';
@@ -318,6 +344,15 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     );
   }
 
+  if (drawn < n) {
+    rows.push(
+      <div
+        key="rest" class="spg-bars-rest" aria-hidden="true" data-testid="prob-bars-rest" data-count={String(n - drawn)}
+        style={{ height: `${(n - drawn) * rowHeight.current}px` }}
+      />,
+    );
+  }
+
   const other = summary.other;
   if (other) {
     const freq = samples ? samples.otherFreq : -1;
@@ -355,6 +390,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
       <div
         class="spg-bars" data-testid="prob-bars" data-full={summary.full ? 'true' : 'false'} data-scale={scale} role="list" aria-label={name}
         aria-describedby={summaryId} ref={listRef} onKeyDown={onKeyDown} onFocusIn={onFocusIn} onFocusOut={onFocusOut}
+        onScroll={windowed ? measureReach : undefined}
       >
         {rows}
       </div>
