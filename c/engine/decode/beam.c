@@ -45,6 +45,19 @@ typedef struct {
     int parent, token;
 } candidate;
 
+/* d = parent followed by the candidate's token, with its scores and where
+ * the text leaves the constraint (cs); finished: it ended (a done one) */
+static void extend(hyp *d, const hyp *parent, const candidate *cd,
+                   sp_cstate cs, int finished) {
+    memcpy(d->tokens, parent->tokens, sizeof(int) * (size_t)parent->n);
+    d->tokens[parent->n] = cd->token;
+    d->n = parent->n + 1;
+    d->logprob = cd->logprob;
+    d->score = cd->score;
+    d->finished = finished;
+    d->cstate = cs;
+}
+
 struct sp_beam_search {
     const sp_model *model;
     const sp_tokenizer *tok;
@@ -324,25 +337,12 @@ int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
             int slot = b->n_done < b->width ? b->n_done : worst_done(b);
             if (b->n_done == b->width && !(cd->score > b->done[slot].score))
                 continue;
-            hyp *d = &b->done[slot];
-            memcpy(d->tokens, parent->tokens, sizeof(int) * (size_t)parent->n);
-            d->tokens[parent->n] = cd->token;
-            d->n = parent->n + 1;
-            d->logprob = cd->logprob;
-            d->score = cd->score;
-            d->finished = 1;
-            d->cstate = cs;
+            extend(&b->done[slot], parent, cd, cs, 1);
             if (b->n_done < b->width) b->n_done++;
             continue;
         }
         hyp *h = &b->next[n_next++];
-        memcpy(h->tokens, parent->tokens, sizeof(int) * (size_t)parent->n);
-        h->tokens[parent->n] = cd->token;
-        h->n = parent->n + 1;
-        h->logprob = cd->logprob;
-        h->score = cd->score;
-        h->finished = 0;
-        h->cstate = cs;
+        extend(h, parent, cd, cs, 0);
         sp_state_copy(b->model, h->state, parent->state, parent->n);
         h->pending = NULL;
     }
