@@ -147,6 +147,16 @@ describe.skipIf(!haveChromium)('the page tells the truth', () => {
     expect(await playing(page)).toBe(1);
     await list.evaluate((el) => { el.scrollTop = 0; });
     await until(async () => (await rest.count()) === 1);
+    // the keys walk the bars while they are redrawn: the focus stays on a bar
+    // (its token's row is kept drawn) and is never dropped to the page
+    await bars(page).first().locator('button').focus();
+    const focusedBar = () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="prob-bar"]'));
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('ArrowDown');
+      await page.waitForTimeout(25);
+      expect(await focusedBar()).toBe(true);
+    }
+    expect(await playing(page)).toBe(1);
     await page.getByTestId('play').click();
     await until(async () => (await playing(page)) === 0);
     await until(async () => (await bars(page).count()) === 54 && (await rest.count()) === 0);

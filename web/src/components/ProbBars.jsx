@@ -90,6 +90,9 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   /** a row's height (px; measured once drawn) and how many rows the list's scroll window reaches */
   const rowHeight = useRef(0);
   const [reach, setReach] = useState(0);
+  /** rows drawn last time, and whether the focus is on one of them (then none of them goes: the focused button would fall to the page) */
+  const drawnBefore = useRef(0);
+  const focusInside = useRef(false);
   /** the rows the scroll window reaches, and a screenful more (read where the layout is fresh: a scroll, a first draw) */
   const measureReach = () => {
     const list = listRef.current;
@@ -205,10 +208,12 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     const bar = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-token]'));
     const id = bar ? Number(bar.dataset.token) : NaN;
     if (Number.isInteger(id)) tabStop.current = focusedToken.current = id;
+    focusInside.current = true;
   };
   /** @param {FocusEvent} e */
   const onFocusOut = (e) => {
     const to = /** @type {Node | null} */ (e.relatedTarget);
+    if (!to || !listRef.current?.contains(to)) focusInside.current = false;
     if (to && !listRef.current?.contains(to)) keepFocus.current = focusedToken.current = null; // focus went elsewhere on purpose
   };
   /**
@@ -272,8 +277,9 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   let drawn = n;
   if (windowed && rowHeight.current > 0) {
     const focusedAt = focusedToken.current === null ? -1 : Array.prototype.indexOf.call(summary.ids.subarray(0, n), focusedToken.current);
-    drawn = Math.min(n, Math.max(reach, focusedAt + 1, 1));
+    drawn = Math.min(n, Math.max(reach, focusedAt + 1, focusInside.current ? drawnBefore.current : 0, 1));
   }
+  drawnBefore.current = drawn;
   const rows = [];
   for (let i = 0; i < drawn; i++) {
     const id = summary.ids[i];
