@@ -280,6 +280,8 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     drawn = Math.min(n, Math.max(reach, focusedAt + 1, focusInside.current ? drawnBefore.current : 0, 1));
   }
   drawnBefore.current = drawn;
+  // each row says its place among all (a windowed list holds fewer rows)
+  const setSize = n + (summary.other ? 1 : 0);
   const rows = [];
   for (let i = 0; i < drawn; i++) {
     const id = summary.ids[i];
@@ -303,6 +305,8 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
       <div
         key={i}
         role="listitem"
+        aria-posinset={i + 1}
+        aria-setsize={setSize}
         class={`spg-bar${kept ? '' : ' is-cut'}${isSampled ? ' is-sampled' : ''}${penalized ? ' is-penalized' : ''}`}
         data-testid="prob-bar"
         data-token={String(id)}
@@ -366,6 +370,8 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
       <div
         key="other"
         role="listitem"
+        aria-posinset={setSize}
+        aria-setsize={setSize}
         class={`spg-bar spg-bar-other${other.kept > 0 ? '' : ' is-cut'}`}
         data-testid="prob-bar"
         data-token="other"
