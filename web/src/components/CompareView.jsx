@@ -117,7 +117,7 @@ export function ComparePanel({ compare, panel, index, sliders = null }) {
       {how !== 'beam' && (
         <details class="spg-cpanel-more" open={compare.panels.value.some((p) => p.samplers.value !== '')}>
           <summary>{t('compare.next')}</summary>
-          <Bars panel={panel} onBan={(token) => { panel.toggleBan(token); retune(); }} />
+          <Bars panel={panel} playing={compare.playing.value} onBan={(token) => { panel.toggleBan(token); retune(); }} />
         </details>
       )}
     </section>

@@ -329,10 +329,11 @@ export function StatusLine({ panel }) {
 }
 
 /**
- * @param {{panel: import('../app/panel.js').Panel, onBan?: (token: number) => void}} props
+ * @param {{panel: import('../app/panel.js').Panel, onBan?: (token: number) => void, playing?: boolean}} props
+ *   playing: Play runs (a compare panel is played by compare mode; by default the panel's own Play)
  *   onBan: compare mode (a click bans; no forcing, so the panels stay in step)
  */
-export function Bars({ panel, onBan }) {
+export function Bars({ panel, onBan, playing }) {
   const { t } = useI18n();
   const live = panel.viewIndex.value === null;
   const force = panel.barAction.value === 'force' && panel.strategy.value === 'sample';
@@ -344,7 +345,7 @@ export function Bars({ panel, onBan }) {
       summary={panel.shown.value}
       samples={panel.shownSamples.value}
       scale={panel.barScale.value}
-      windowed={!!panel.playing?.value}
+      windowed={playing ?? !!panel.playing?.value}
       onEdit={editable ? (token, p) => { panel.editProb(token, p); } : null}
       onPick={(token, e) => (onBan && live ? onBan(token) : panel.clickBar(token, { force: !onBan && !!e?.shiftKey }))}
       pickHint={t(!live ? 'bars.hintBranch' : onBan ? 'bars.hintBan' : force ? 'bars.hintPick' : 'bars.hintBanShift')}
