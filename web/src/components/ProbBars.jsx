@@ -103,7 +103,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     const rows = Math.ceil((list.scrollTop + 2 * list.clientHeight) / h);
     if (rows !== reach) setReach(rows);
   };
-  useLayoutEffect(() => { if (windowed && !rowHeight.current) measureReach(); }, [windowed]);
+  useLayoutEffect(() => { if (windowed && !rowHeight.current) measureReach(); }, [windowed, summary === null]);
   /**
    * A bar's tooltip: its token, its probabilities along the chain, the
    * stage that cut it, and what a click and the keys do.
