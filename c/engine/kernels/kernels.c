@@ -25,16 +25,22 @@ static inline void store_add16(float *out, vec4 e0, vec4 e1, vec4 e2, vec4 e3,
     a[3] = v4_add(a[3], e3);
 }
 
+/* exp(x[j] - s) for the 16 floats at x, stored at out and added to a: the
+ * block step of sp_exp_shift_sum and sp_exp_sum_div */
+static inline void exp_shift16(const float *x, vec4 s, float *out, vec4 a[4]) {
+    vec4 e0 = v4_exp_upto_hi(v4_sub(v4_load(x), s));
+    vec4 e1 = v4_exp_upto_hi(v4_sub(v4_load(x + 4), s));
+    vec4 e2 = v4_exp_upto_hi(v4_sub(v4_load(x + 8), s));
+    vec4 e3 = v4_exp_upto_hi(v4_sub(v4_load(x + 12), s));
+    store_add16(out, e0, e1, e2, e3, a);
+}
+
 float sp_exp_shift_sum(const float *x, float shift, float *out, int n) {
     vec4 s = v4_splat(shift);
     vec4 a[4] = {v4_splat(0.0f), v4_splat(0.0f), v4_splat(0.0f), v4_splat(0.0f)};
     int i = 0;
     for (; i + 16 <= n; i += 16) {
-        vec4 e0 = v4_exp_upto_hi(v4_sub(v4_load(x + i), s));
-        vec4 e1 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 4), s));
-        vec4 e2 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 8), s));
-        vec4 e3 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 12), s));
-        store_add16(out + i, e0, e1, e2, e3, a);
+        exp_shift16(x + i, s, out + i, a);
     }
     float sum = v4_reduce16(a[0], a[1], a[2], a[3]);
     for (; i < n; i++) {
@@ -84,11 +90,7 @@ float sp_exp_sum_div(const float *x, float shift, float *out, float *p,
         v4_store(p + i + 4, v4_div(v4_load(p + i + 4), zv));
         v4_store(p + i + 8, v4_div(v4_load(p + i + 8), zv));
         v4_store(p + i + 12, v4_div(v4_load(p + i + 12), zv));
-        vec4 e0 = v4_exp_upto_hi(v4_sub(v4_load(x + i), s));
-        vec4 e1 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 4), s));
-        vec4 e2 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 8), s));
-        vec4 e3 = v4_exp_upto_hi(v4_sub(v4_load(x + i + 12), s));
-        store_add16(out + i, e0, e1, e2, e3, a);
+        exp_shift16(x + i, s, out + i, a);
     }
     float sum = v4_reduce16(a[0], a[1], a[2], a[3]);
     for (; i < n; i++) {
