@@ -105,15 +105,20 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   };
   useLayoutEffect(() => { if (windowed && !rowHeight.current) measureReach(); }, [windowed, summary === null]);
   /**
+   * What a bar says after its value: the stage that cut it, "penalty" for a
+   * kept token a penalty lowered, else nothing.
+   * @param {import('../worker/summary.js').StepSummary} sum @param {number} i its rank
+   */
+  const badgeOf = (sum, i) => (sum.cut[i] === 'kept' ? (sum.penalized[i] === 1 ? t('bars.penalty') : '') : cutLabel(sum.cut[i], i18n));
+  /**
    * A bar's tooltip: its token, its probabilities along the chain, the
    * stage that cut it, and what a click and the keys do.
    * @param {number} i its rank
    */
   const titleOf = (i) => {
     if (!summary || i >= summary.bars) return '';
-    const cutName = summary.cut[i];
-    const kept = cutName === 'kept';
-    const badge = kept ? (summary.penalized[i] === 1 ? t('bars.penalty') : '') : cutLabel(cutName, i18n);
+    const kept = summary.cut[i] === 'kept';
+    const badge = badgeOf(summary, i);
     const title = t(kept ? 'bars.title' : 'bars.titleCut', {
       piece: JSON.stringify(summary.pieces[i]), raw: pct(summary.raw[i]), tempered: pct(summary.tempered[i]), final: pct(summary.final[i]), by: badge,
     });
@@ -170,7 +175,9 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   const width = (/** @type {number} */ p) => `${len(p) * 100}%`;
   /** a bar's length as a transform of a full-width bar: a redraw moves no layout (Play redraws many times a second) */
   const lengthStyle = (/** @type {number} */ p) => ({ transform: `scaleX(${len(p)})` });
-  const stopId = tabStop.current !== null && Array.prototype.includes.call(summary.ids.subarray(0, n), tabStop.current)
+  /** a token's rank among the bars, or -1 */
+  const rankOf = (/** @type {number | null} */ id) => (id === null ? -1 : Array.prototype.indexOf.call(summary.ids.subarray(0, n), id));
+  const stopId = rankOf(tabStop.current) >= 0
     ? tabStop.current : sampled >= 0 ? sampled : summary.ids[0];
 
   /** + / - (and PageUp / PageDown) on a focused bar: its model probability by 1 (10) points */
@@ -179,7 +186,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     if (!onEdit || step === undefined || e.ctrlKey || e.metaKey || e.altKey) return false;
     const bar = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (e.target).closest?.('[data-token]'));
     const id = bar ? Number(bar.dataset.token) : NaN;
-    const i = Array.prototype.indexOf.call(summary.ids.subarray(0, n), id);
+    const i = rankOf(id);
     if (i < 0) return false;
     e.preventDefault();
     keepFocus.current = id;
@@ -276,8 +283,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   // and the rows' places stay the same
   let drawn = n;
   if (windowed && rowHeight.current > 0) {
-    const focusedAt = focusedToken.current === null ? -1 : Array.prototype.indexOf.call(summary.ids.subarray(0, n), focusedToken.current);
-    drawn = Math.min(n, Math.max(reach, focusedAt + 1, focusInside.current ? drawnBefore.current : 0, 1));
+    drawn = Math.min(n, Math.max(reach, rankOf(focusedToken.current) + 1, focusInside.current ? drawnBefore.current : 0, 1));
   }
   drawnBefore.current = drawn;
   // each row says its place among all (a windowed list holds fewer rows)
@@ -295,7 +301,7 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
     const ghost = drag ?? raw;
     const freq = samples ? samples.freq[i] : -1;
     const isSampled = id === sampled;
-    const badge = kept ? (penalized ? t('bars.penalty') : '') : cutLabel(cutName, i18n);
+    const badge = badgeOf(summary, i);
     // the button's name is its text: the piece's name (its symbol is for
     // the eye), the probability, the stage that cut it, and what else holds
     const also = `${penalized && !kept ? t('bars.alsoPenalized') : ''}${isSampled ? t('bars.alsoSampled') : ''}`;
