@@ -517,7 +517,10 @@ typedef enum {
                          * cuts words, byte-level BPE merges them by rank */
 } sp_tok_kind;
 
-/* Loads a llama2.c tokenizer.bin image (copied; data stays the caller's). */
+/* Loads a llama2.c tokenizer.bin image, or the tokenizer of a GGUF file
+ * (recognised by its magic; the model's weights are not read), copied:
+ * data stays the caller's.  vocab > 0: the model's logits, which the
+ * tokenizer's size must match. */
 sp_tokenizer *sp_tokenizer_load(const uint8_t *data, size_t size, int vocab,
                                 char *err);
 void sp_tokenizer_free(sp_tokenizer *t);

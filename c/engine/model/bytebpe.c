@@ -85,7 +85,7 @@ static candidate heap_pop(candidate *h, int *n) {
 static void try_merge(const struct sp_gguf_vocab *v, const symbol *sym,
                       int left, int right, candidate *heap, int *n) {
     if (left < 0 || right < 0) return;
-    int result, rank = sp_gguf_merge(v, sym[left].id, sym[right].id, &result);
+    int result, rank = sp_vocab_merge(v, sym[left].id, sym[right].id, &result);
     if (rank >= 0)
         heap_push(heap, n, (candidate){left, right, rank, result,
                                        sym[left].n + sym[right].n});
@@ -112,7 +112,7 @@ int sp_bytebpe_encode_word(const sp_tokenizer *t, const char *word,
     }
     int k = v->ignore_merges ? spell(word, n, spelled) : 0;
     if (k > 0 && k <= v->max_len) {
-        int id = sp_gguf_token(v, spelled, k);
+        int id = sp_vocab_token(v, spelled, k);
         if (id >= 0) {
             if (sp_idlist_push(out, id) < 0) goto nomem;
             goto done;
@@ -145,7 +145,7 @@ int sp_bytebpe_encode_word(const sp_tokenizer *t, const char *word,
         /* no such token: the single bytes of its spelling that are tokens */
         k = spell(word + sym[i].at, sym[i].n, spelled);
         for (int j = 0; j < k; j++) {
-            int id = sp_gguf_token(v, spelled + j, 1);
+            int id = sp_vocab_token(v, spelled + j, 1);
             if (id >= 0 && sp_idlist_push(out, id) < 0) goto nomem;
         }
     }

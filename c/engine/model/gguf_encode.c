@@ -181,7 +181,7 @@ int sp_gguf_encode(const sp_tokenizer *t, const char *text, int bos,
         goto nomem;
     if (rc == SP_OK && out.n > max_ids)
         rc = sp_fail(err, SP_ERR_ARG, "prompt: more than %d tokens", max_ids);
-    if (rc == SP_OK) memcpy(ids, out.ids, sizeof(int) * (size_t)out.n);
+    if (rc == SP_OK && out.n) memcpy(ids, out.ids, sizeof(int) * (size_t)out.n);
     free(frag);
     free(out.ids);
     return rc == SP_OK ? out.n : -1;

@@ -46,7 +46,7 @@ static const char *const EOG_TEXTS[] = {
     "[e~[", NULL};
 
 static int find_text(const struct sp_gguf_vocab *v, const char *s) {
-    return sp_gguf_token(v, s, (int)strlen(s));
+    return sp_vocab_token(v, s, (int)strlen(s));
 }
 
 /* The lowest id among the tokens spelled as one of texts, or -1.  (llama.cpp

@@ -34,7 +34,7 @@ static uint32_t hash_bytes(const char *s, int len) {
     return h;
 }
 
-int sp_gguf_find(const struct sp_gguf_vocab *v, const char *s, int len) {
+int sp_vocab_find(const struct sp_gguf_vocab *v, const char *s, int len) {
     for (uint32_t i = hash_bytes(s, len) & v->slot_mask;;
          i = (i + 1) & v->slot_mask) {
         uint32_t e = v->slots[i];
@@ -45,8 +45,8 @@ int sp_gguf_find(const struct sp_gguf_vocab *v, const char *s, int len) {
     }
 }
 
-int sp_gguf_token(const struct sp_gguf_vocab *v, const char *s, int len) {
-    int id = sp_gguf_find(v, s, len);
+int sp_vocab_token(const struct sp_gguf_vocab *v, const char *s, int len) {
+    int id = sp_vocab_find(v, s, len);
     return id < v->n_tokens ? id : -1;
 }
 
@@ -60,7 +60,7 @@ static void slot_put(struct sp_gguf_vocab *v, int id) {
 /* The id of s (added past the tokens when new), or -1 out of memory.  The
  * caller keeps s alive until the table's strings are copied (intern_done). */
 static int intern(struct sp_gguf_vocab *v, const char *s, int len, int *cap) {
-    int id = sp_gguf_find(v, s, len);
+    int id = sp_vocab_find(v, s, len);
     if (id >= 0) return id;
     if (v->n_strings == *cap) {
         int more = *cap * 2;
@@ -96,7 +96,7 @@ static uint32_t hash_pair(int32_t a, int32_t b) {
     return (uint32_t)(k >> 32);
 }
 
-int sp_gguf_merge(const struct sp_gguf_vocab *v, int left, int right,
+int sp_vocab_merge(const struct sp_gguf_vocab *v, int left, int right,
                   int *result) {
     if (!v->merge_slots || left < 0 || right < 0) return -1;
     for (uint32_t i = hash_pair(left, right) & v->merge_mask;;
@@ -261,7 +261,7 @@ static int load_tokens(sp_tokenizer *t, const sp_gguf_vocab_spec *spec,
         t->piece_len[i] = (int)len;
         if ((int)len > t->max_token_length) t->max_token_length = (int)len;
         at += len + 1;
-        int seen = sp_gguf_find(v, t->pieces[i], (int)len);
+        int seen = sp_vocab_find(v, t->pieces[i], (int)len);
         if (seen >= 0)
             return sp_fail(err, SP_ERR_FORMAT, "tokenizer: duplicate token "
                            "in the vocabulary: '%.40s' has ids %d and %d",
@@ -323,13 +323,13 @@ static void find_byte_tokens(sp_tokenizer *t) {
         if (t->kind == SP_TOK_SPM) {
             static const char hex[] = "0123456789ABCDEF";
             char name[6] = {'<', '0', 'x', hex[b >> 4], hex[b & 15], '>'};
-            id = sp_gguf_token(v, name, 6);
+            id = sp_vocab_token(v, name, 6);
             if (id < 0) {
                 s[0] = (char)b;
-                id = sp_gguf_token(v, s, 1);
+                id = sp_vocab_token(v, s, 1);
             }
         } else {
-            id = sp_gguf_find(v, s, sp_bytebpe_char(b, s));
+            id = sp_vocab_find(v, s, sp_bytebpe_char(b, s));
         }
         v->byte_token[b] = id;
         t->byte_fallback[b] = id < t->vocab ? id : -1;

@@ -14,6 +14,7 @@
  *   pretok.c       the pre-tokenizers (gpt-2, llama-bpe, qwen2, smollm)
  *   bytebpe.c      GPT-2's byte <-> character map and merges by rank
  *   chat.c         the chat template for one user message
+ *   gguf_tokenizer.c  the spec read from a GGUF file's metadata
  *
  * The engine's other files see these tokenizers through sp_tokenizer
  * (kinds SP_TOK_SPM and SP_TOK_BYTE_BPE) and sp_encode / sp_decode.
@@ -130,12 +131,19 @@ sp_tokenizer *sp_tokenizer_new_gguf(const sp_gguf_vocab_spec *spec,
                                     char *err);
 void sp_gguf_vocab_free(struct sp_gguf_vocab *v);
 /* The id of exactly these bytes among the tokens and merge strings, or -1. */
-int sp_gguf_find(const struct sp_gguf_vocab *v, const char *s, int len);
+int sp_vocab_find(const struct sp_gguf_vocab *v, const char *s, int len);
 /* The token spelled s[0..len), or -1 (a merge string is no token). */
-int sp_gguf_token(const struct sp_gguf_vocab *v, const char *s, int len);
+int sp_vocab_token(const struct sp_gguf_vocab *v, const char *s, int len);
 /* The merge of string ids (left, right): its rank and result, or -1. */
-int sp_gguf_merge(const struct sp_gguf_vocab *v, int left, int right,
+int sp_vocab_merge(const struct sp_gguf_vocab *v, int left, int right,
                   int *result);
+
+/* gguf_tokenizer.c: from a parsed GGUF file (gguf.h), or from its bytes
+ * (vocab > 0: the model's logits, which the token count must match) */
+struct sp_gguf;
+sp_tokenizer *sp_tokenizer_from_gguf(const struct sp_gguf *g, char *err);
+sp_tokenizer *sp_tokenizer_load_gguf(const uint8_t *data, size_t size,
+                                     int vocab, char *err);
 
 /* gguf_special.c */
 void sp_gguf_find_specials(struct sp_gguf_vocab *v);

@@ -63,7 +63,7 @@ static void try_merge(const sp_tokenizer *t, const char *text,
     if (left < 0 || right < 0) return;
     int size = sym[left].n + sym[right].n;
     if (size > t->gguf->max_len) return;
-    int id = sp_gguf_token(t->gguf, text + sym[left].at, size);
+    int id = sp_vocab_token(t->gguf, text + sym[left].at, size);
     if (id >= 0) heap_push(h, n, (candidate){left, right, size, t->scores[id]});
 }
 
@@ -98,7 +98,7 @@ int sp_spm_encode(const sp_tokenizer *t, const char *text, size_t len,
         try_merge(t, text, sym, c.left, l->next, heap, &hn);
     }
     for (int i = n > 0 ? 0 : -1; i >= 0; i = sym[i].next) {
-        int id = sp_gguf_token(v, text + sym[i].at, sym[i].n);
+        int id = sp_vocab_token(v, text + sym[i].at, sym[i].n);
         if (id >= 0) {
             if (sp_idlist_push(out, id) < 0) goto nomem;
             continue;

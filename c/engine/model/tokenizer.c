@@ -39,7 +39,7 @@ static int compare_key(const char *key, int len, const char *piece) {
 }
 
 int sp_tokenizer_lookup(const sp_tokenizer *t, const char *str, int len) {
-    if (t->gguf) return sp_gguf_token(t->gguf, str, len);
+    if (t->gguf) return sp_vocab_token(t->gguf, str, len);
     /* binary search for the first piece equal to the key: the index is
      * sorted by (bytes, id), so with duplicate pieces the first one found
      * has the lowest id, as in a first-match scan */
