@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gguf_vocab.h"
+#include "unicode.h"
 
 /* More than any real vocabulary (Qwen2's 151 936, Gemma's 262 144). */
 #define MAX_TOKENS (1 << 22)
@@ -24,6 +25,38 @@ void sp_gguf_vocab_spec_init(sp_gguf_vocab_spec *spec) {
     memset(spec, 0, sizeof *spec);
     for (int i = 0; i < SP_SPECIAL_COUNT; i++) spec->special[i] = -1;
     spec->add_bos = spec->add_eos = spec->add_space_prefix = -1;
+}
+
+/* ---- messages ---------------------------------------------------------------- */
+
+/* s[0..len) as a message shows it: at most 40 characters of valid text, a
+ * control byte or a byte of no character escaped ("\\n", "\\xff"). */
+const char *sp_vocab_quote(const char *s, size_t len, char *out) {
+    size_t n = 0, at = 0;
+    for (int shown = 0; at < len && shown < 40; shown++) {
+        size_t from = at;
+        uint32_t cp = sp_utf8_next(s, len, &at);
+        unsigned char c = (unsigned char)s[from];
+        int bad = (at - from == 1 && c >= 0x80) || cp > 0x10ffff ||
+                  (cp >= 0xd800 && cp <= 0xdfff) || cp < 0x20 || cp == 0x7f;
+        if (!bad) {
+            memcpy(out + n, s + from, at - from);
+            n += at - from;
+        } else if (c == '\n' || c == '\t' || c == '\r') {
+            out[n++] = '\\';
+            out[n++] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+            at = from + 1;
+        } else {
+            n += (size_t)snprintf(out + n, 5, "\\x%02x", c);
+            at = from + 1;
+        }
+    }
+    if (at < len) {
+        memcpy(out + n, "...", 3);
+        n += 3;
+    }
+    out[n] = '\0';
+    return out;
 }
 
 /* ---- the string table ---------------------------------------------------- */
@@ -199,11 +232,12 @@ static int choose_kind(sp_tokenizer *t, const sp_gguf_vocab_spec *spec,
         v->add_bos = 1;
         return SP_OK;
     }
+    char shown[SP_VOCAB_QUOTE];
     if (strcmp(model, "gpt2") != 0)
-        return sp_fail(err, SP_ERR_FORMAT, "tokenizer: the tokenizer '%.64s' "
+        return sp_fail(err, SP_ERR_FORMAT, "tokenizer: the tokenizer '%s' "
                        "(tokenizer.ggml.model) is not supported: only "
                        "'llama' (SentencePiece) and 'gpt2' (byte-level BPE)",
-                       model);
+                       sp_vocab_quote(model, strlen(model), shown));
     t->kind = SP_TOK_BYTE_BPE;
     if (!spec->pre || !spec->pre[0])
         return sp_fail(err, SP_ERR_FORMAT, "tokenizer: the file names no "
@@ -212,9 +246,10 @@ static int choose_kind(sp_tokenizer *t, const sp_gguf_vocab_spec *spec,
     for (int i = 0; PRE_NAMES[i].name; i++)
         if (strcmp(spec->pre, PRE_NAMES[i].name) == 0) v->pre = PRE_NAMES[i].pre;
     if (v->pre == SP_PRE_NONE)
-        return sp_fail(err, SP_ERR_FORMAT, "tokenizer: pre-tokenizer %.64s is "
+        return sp_fail(err, SP_ERR_FORMAT, "tokenizer: pre-tokenizer %s is "
                        "not supported (supported: llama-bpe, qwen2, smollm, "
-                       "gpt-2)", spec->pre);
+                       "gpt-2)", sp_vocab_quote(spec->pre, strlen(spec->pre),
+                                                shown));
     if (!spec->merges && spec->n_merges == 0)
         return sp_fail(err, SP_ERR_FORMAT, "tokenizer: a byte-level BPE "
                        "tokenizer needs its merges (tokenizer.ggml.merges)");
@@ -262,10 +297,11 @@ static int load_tokens(sp_tokenizer *t, const sp_gguf_vocab_spec *spec,
         if ((int)len > t->max_token_length) t->max_token_length = (int)len;
         at += len + 1;
         int seen = sp_vocab_find(v, t->pieces[i], (int)len);
+        char shown[SP_VOCAB_QUOTE];
         if (seen >= 0)
             return sp_fail(err, SP_ERR_FORMAT, "tokenizer: duplicate token "
-                           "in the vocabulary: '%.40s' has ids %d and %d",
-                           t->pieces[i], seen, i);
+                           "in the vocabulary: '%s' has ids %d and %d",
+                           sp_vocab_quote(t->pieces[i], len, shown), seen, i);
         v->str[i] = t->pieces[i];
         v->str_len[i] = (int)len;
         v->n_strings = i + 1;

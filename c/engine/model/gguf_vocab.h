@@ -127,6 +127,10 @@ struct sp_gguf_vocab {
 };
 
 /* gguf_vocab.c */
+/* s[0..len) for a message: 40 characters of valid text at most, control
+ * bytes and bytes of no character escaped; out holds SP_VOCAB_QUOTE bytes */
+#define SP_VOCAB_QUOTE 200
+const char *sp_vocab_quote(const char *s, size_t len, char *out);
 sp_tokenizer *sp_tokenizer_new_gguf(const sp_gguf_vocab_spec *spec,
                                     char *err);
 void sp_gguf_vocab_free(struct sp_gguf_vocab *v);
