@@ -136,6 +136,14 @@ static void check_decoded(const sp_tokenizer *t, int prev, int id,
 /* ---- Unicode ------------------------------------------------------------ */
 
 static void test_unicode_classes(void) {
+    /* the ASCII fast path and the ranges say the same */
+    int same = 1;
+    for (uint32_t cp = 0; cp < 128; cp++) {
+        int k = 0;
+        while (k + 1 < sp_unicode_n_ranges && (sp_unicode_ranges[k + 1] >> 8) <= cp) k++;
+        same &= (int)(sp_unicode_ranges[k] & 0xff) == sp_unicode_ascii[cp];
+    }
+    CHECK(same);
     CHECK_EQ_INT(sp_unicode_classes('a'), SP_UC_LETTER);
     CHECK_EQ_INT(sp_unicode_classes('Z'), SP_UC_LETTER);
     CHECK_EQ_INT(sp_unicode_classes('5'), SP_UC_NUMBER);

@@ -62,18 +62,23 @@ const char *sp_vocab_quote(const char *s, size_t len, char *out) {
 /* ---- the string table ---------------------------------------------------- */
 
 static uint32_t hash_bytes(const char *s, int len) {
-    uint32_t h = 2166136261u; /* FNV-1a */
+    uint32_t h = 2166136261u; /* FNV-1a, then a finalizer that spreads it */
     for (int i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
     return h;
 }
 
 int sp_vocab_find(const struct sp_gguf_vocab *v, const char *s, int len) {
-    for (uint32_t i = hash_bytes(s, len) & v->slot_mask;;
-         i = (i + 1) & v->slot_mask) {
-        uint32_t e = v->slots[i];
+    uint32_t h = hash_bytes(s, len);
+    for (uint32_t i = h & v->slot_mask;; i = (i + 1) & v->slot_mask) {
+        uint64_t e = v->slots[i];
         if (!e) return -1;
-        int id = (int)e - 1;
-        if (v->str_len[id] == len && memcmp(v->str[id], s, (size_t)len) == 0)
+        int id = (int)(uint32_t)e - 1;
+        /* the hash first: most other strings differ there, unread */
+        if ((uint32_t)(e >> 32) == h && v->str_len[id] == len &&
+            memcmp(v->str[id], s, (size_t)len) == 0)
             return id;
     }
 }
@@ -85,9 +90,10 @@ int sp_vocab_token(const struct sp_gguf_vocab *v, const char *s, int len) {
 
 /* Puts string id into the table (absent: the caller checked). */
 static void slot_put(struct sp_gguf_vocab *v, int id) {
-    uint32_t i = hash_bytes(v->str[id], v->str_len[id]) & v->slot_mask;
+    uint32_t h = hash_bytes(v->str[id], v->str_len[id]);
+    uint32_t i = h & v->slot_mask;
     while (v->slots[i]) i = (i + 1) & v->slot_mask;
-    v->slots[i] = (uint32_t)id + 1;
+    v->slots[i] = (uint64_t)h << 32 | (uint32_t)(id + 1);
 }
 
 /* The id of s (added past the tokens when new), or -1 out of memory.  The
@@ -107,7 +113,7 @@ static int intern(struct sp_gguf_vocab *v, const char *s, int len, int *cap) {
     /* keep the table at most half full */
     if ((uint32_t)(v->n_strings + 1) * 2 > v->slot_mask + 1) {
         uint32_t size = (v->slot_mask + 1) * 2;
-        uint32_t *slots = calloc(size, sizeof(uint32_t));
+        uint64_t *slots = calloc(size, sizeof(uint64_t));
         if (!slots) return -1;
         free(v->slots);
         v->slots = slots;
@@ -277,7 +283,7 @@ static int load_tokens(sp_tokenizer *t, const sp_gguf_vocab_spec *spec,
     v->str_len = malloc(sizeof(int) * (size_t)n);
     uint32_t size = 16;
     while (size < (uint32_t)n * 2) size *= 2;
-    v->slots = calloc(size, sizeof(uint32_t));
+    v->slots = calloc(size, sizeof(uint64_t));
     if (!t->storage || !t->pieces || !t->piece_len || !t->scores ||
         !v->attr || !v->str || !v->str_len || !v->slots)
         return sp_fail(err, SP_ERR_NOMEM, "tokenizer: out of memory");

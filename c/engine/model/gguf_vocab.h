@@ -109,7 +109,8 @@ struct sp_gguf_vocab {
     const char **str;
     int *str_len;
     char *extra;               /* storage of the strings past the tokens */
-    uint32_t *slots;           /* open addressing: string id + 1, 0 empty */
+    uint64_t *slots;           /* open addressing: the string's hash << 32 |
+                                * its id + 1; 0 empty */
     uint32_t slot_mask;
     sp_merge_slot *merge_slots; /* open addressing on (left, right) */
     uint32_t merge_mask;

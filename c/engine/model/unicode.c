@@ -7,6 +7,7 @@
 int sp_unicode_classes(uint32_t cp) {
     /* the last range whose first code point is <= cp */
     int lo = 0, hi = sp_unicode_n_ranges - 1;
+    if (cp < 0x80) return sp_unicode_ascii[cp];
     if (cp > 0x10ffff) return 0;
     while (lo < hi) {
         int mid = lo + (hi - lo + 1) / 2;

@@ -17,6 +17,7 @@
 extern const char sp_unicode_version[];
 extern const int sp_unicode_n_ranges;
 extern const uint32_t sp_unicode_ranges[];
+extern const uint8_t sp_unicode_ascii[128];
 
 /* SP_UC_* bits of code point cp (0 for anything past U+10FFFF). */
 int sp_unicode_classes(uint32_t cp);

@@ -62,4 +62,13 @@ for (let i = 0; i < ranges.length; i += 6) {
   lines.push('    ' + row.join(', ') + ',');
 }
 lines.push('};');
+lines.push('');
+lines.push('/* the same classes for U+0000..U+007F, one byte each (the fast path) */');
+lines.push('const uint8_t sp_unicode_ascii[128] = {');
+for (let i = 0; i < 128; i += 16) {
+  const row = [];
+  for (let cp = i; cp < i + 16; cp++) row.push(String(classes(cp)));
+  lines.push('    ' + row.join(', ') + ',');
+}
+lines.push('};');
 process.stdout.write(lines.join('\n') + '\n');
