@@ -110,6 +110,23 @@ describe('<sampler-playground>: the lessons\' parts and models', () => {
     expect($$(el, '[data-testid="prob-bar"]').map((b) => b.querySelector('.spg-bar-tok')?.textContent)).toEqual(['a', 'b', 'c']);
   });
 
+  it('rewrite(): a slider attribute changed, the text is written again with it (its steps tokens, the same seed)', async () => {
+    const el = add('<sampler-playground seed="5" steps="12" view="text"></sampler-playground>');
+    await until(() => ready(el));
+    const text = () => $(el, '[data-testid="output"]').textContent;
+    const first = text();
+    el.setAttribute('temperature', '0');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(text()).toBe(first); // a slider only re-warps the next token
+    await el.rewrite();
+    await until(() => $$(el, '[data-testid="output-token"]').length === 12 && text() !== first);
+    const greedy = text();
+    el.setAttribute('seed', '6'); // another seed: the same greedy text
+    await until(() => $$(el, '[data-testid="output-token"]').length === 12);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(text()).toBe(greedy);
+  });
+
   it('view="bars,samples": "Draw 1000 samples" puts the engine\'s ticks and KL under the bars', async () => {
     const el = add('<sampler-playground model="logits:2,1,0" view="bars,samples"></sampler-playground>');
     await until(() => ready(el));
