@@ -135,14 +135,16 @@ describe.skipIf(!haveChromium)('the course', () => {
 
   it('Next walks from the first chapter to the last, then to the index; Back goes back', async () => {
     const page = await openChapter(open, chapterUrl(CHAPTERS[0].slug), { lang: 'es' });
+    // (each page is let load before the next: leaving sooner aborts its downloads, which the harness counts as failures)
+    const arrived = (slug) => until(async () => (await page.getByTestId('learn-chapter').getAttribute('data-chapter')) === slug && (await chapterReady(page)), 15000);
     for (let i = 0; i < CHAPTERS.length; i++) {
-      await until(async () => (await page.getByTestId('learn-chapter').getAttribute('data-chapter')) === CHAPTERS[i].slug);
+      await arrived(CHAPTERS[i].slug);
       expect(await page.evaluate(() => location.hash)).toBe('#lang=es'); // the language goes along
       if (i === 1) {
         await page.getByTestId('learn-back').click();
-        await until(async () => (await page.getByTestId('learn-chapter').getAttribute('data-chapter')) === CHAPTERS[0].slug);
+        await arrived(CHAPTERS[0].slug);
         await page.getByTestId('learn-next').click();
-        await until(async () => (await page.getByTestId('learn-chapter').getAttribute('data-chapter')) === CHAPTERS[1].slug);
+        await arrived(CHAPTERS[1].slug);
       }
       await page.getByTestId('learn-next').click();
     }
