@@ -9,19 +9,20 @@
  *
  * Names (GGUF_FILES says what each is):
  *   stories260K-{f32,f16,bf16,q8_0}   llama2.c's stories260K, converted (needs ../shared)
- *   tiny-spm-{f32,f16,bf16,q8_0,q4_0,q4_k,q6_k}   random weights, Llama 2's 32 000-piece SentencePiece vocabulary (needs ../shared), 256 wide: every type's blocks fit
+ *   tiny-spm-{f32,f16,bf16,q8_0,q4_0,q4_k,q6_k}[-deq]   random weights, Llama 2's SentencePiece vocabulary's first 4096 pieces (needs ../shared), 256 wide: every type's blocks fit;
+ *       -deq: the same weights dequantized, in F32
  *   tiny-llama3-f32   random weights, Llama 3's vocabulary (llama-bpe), Llama 3's RoPE scaling (rope_freqs)
  *   tiny-qwen2-f32    random weights, qwen2 architecture (Q/K/V biases), Qwen2's vocabulary
  *   tiny-gpt2-f32, tiny-smollm-f32   random weights, GPT-2's vocabulary with the gpt-2 / smollm pre-tokenizer
- *   ids-{spm,llama3,gpt2,smollm,qwen2}   the token-id models (llama.cpp's tokenizer, read back)
+ *   ids-{spm,llama-bpe,gpt-2,smollm,qwen2}   the token-id models (llama.cpp's tokenizer, read back; idModel)
  *   bench32k-{f32,q8_0,q4_0,q4_k}   the bench's stories15M-shaped model (build/bench/model32k.bin), as GGUF
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { writeGguf } from './gguf.js';
-import { idModel, llamaTensors, modelMetadata, randomWeights, readLlama2c, vocabMetadata } from './gguf-models.js';
+import { roundTrip, writeGguf } from './gguf.js';
+import { idModel, llamaTensors, modelMetadata, randomWeights, readLlama2c, syntheticVocab, vocabMetadata } from './gguf-models.js';
 import { LLAMA2C_DIR, gpt2Vocab, llama3Vocab, qwen2Vocab, spmAvailable, spmVocab } from './vocab.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -67,16 +68,38 @@ for (const t of LLAMA2C_TYPES) {
 }
 
 const SPM_SHAPE = { dim: 256, ffn: 512, layers: 2, heads: 4, kvHeads: 2, ctx: 256 };
+/** tiny-spm's vocabulary: Llama 2's first 4096 pieces (its byte tokens among them; small files load fast) */
+const SPM_VOCAB = 4096;
 for (const t of ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'q6_k']) {
   GGUF_FILES[`tiny-spm-${t}`] = {
-    what: `random weights (2 layers, 256 wide, grouped-query 4/2 heads), Llama 2's vocabulary, ${t.toUpperCase()}`,
+    what: `random weights (2 layers, 256 wide, grouped-query 4/2 heads), Llama 2's first 4096 pieces, ${t.toUpperCase()}`,
     needs: 'llama2c',
     make: () => {
-      const vocab = spmVocab();
-      const w = randomWeights(SPM_SHAPE, vocab.tokens.length, { seed: 11 });
+      const vocab = spmVocab(SPM_VOCAB);
+      const w = randomWeights(SPM_SHAPE, vocab.tokens.length, { seed: 11, peak: 24 });
       return writeGguf({
         metadata: { ...modelMetadata('llama', SPM_SHAPE, vocab.tokens.length, `tiny-spm-${t}`), ...vocabMetadata(vocab) },
         tensors: llamaTensors(w, SPM_SHAPE, vocab.tokens.length, { type: TYPE(t) }),
+      });
+    },
+  };
+}
+
+// The same weights as each quantized tiny-spm, dequantized into an F32
+// file: llama.cpp on the two differs only by what its quantized path does
+// to the activations (the layouts are checked by their agreement).
+for (const t of ['f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'q6_k']) {
+  GGUF_FILES[`tiny-spm-${t}-deq`] = {
+    what: `tiny-spm-${t}'s weights dequantized, in F32`,
+    needs: 'llama2c',
+    make: () => {
+      const vocab = spmVocab(SPM_VOCAB);
+      const w = randomWeights(SPM_SHAPE, vocab.tokens.length, { seed: 11, peak: 24 });
+      const tensors = llamaTensors(w, SPM_SHAPE, vocab.tokens.length, { type: TYPE(t) })
+        .map((x) => ({ ...x, type: /** @type {TensorType} */ ('F32'), data: roundTrip(x.type ?? 'F32', Float32Array.from(x.data)) }));
+      return writeGguf({
+        metadata: { ...modelMetadata('llama', SPM_SHAPE, vocab.tokens.length, `tiny-spm-${t}-deq`), ...vocabMetadata(vocab) },
+        tensors,
       });
     },
   };
@@ -123,17 +146,18 @@ for (const pre of ['gpt2', 'smollm']) {
   };
 }
 
+/** the vocabularies of the tokenization checks, by pre-tokenizer (SentencePiece: spm) */
 /** @type {Record<string, () => import('./gguf-models.js').Vocab>} */
 export const VOCABS = {
   spm: () => spmVocab(),
-  llama3: () => llama3Vocab(),
-  gpt2: () => gpt2Vocab('gpt-2'),
+  'llama-bpe': () => llama3Vocab(),
+  'gpt-2': () => gpt2Vocab('gpt-2'),
   smollm: () => gpt2Vocab('smollm'),
   qwen2: () => qwen2Vocab(),
 };
 for (const [name, vocab] of Object.entries(VOCABS)) {
   GGUF_FILES[`ids-${name}`] = {
-    what: `the token-id model (16 wide) over the ${name} vocabulary: its hidden state spells out each input token's id`,
+    what: `the token-id model over the ${name} vocabulary (gguf-models.js: idModel): llama.cpp's tokens of a text, read back`,
     ...(name === 'spm' ? { needs: /** @type {const} */ ('llama2c') } : {}),
     make: () => writeGguf(idModel(vocab())),
   };
@@ -152,16 +176,26 @@ for (const t of ['f32', 'q8_0', 'q4_0', 'q4_k']) {
  * fallback where the rows do not fit its blocks: stories260K's FFN is 172
  * wide), norms in F32, the classifier shared when the checkpoint shares it.
  * @param {string} file @param {string} name @param {TensorType} type
- * @param {import('./gguf-models.js').Vocab | null} vocab  null: a synthetic one of the model's size
+ * @param {import('./gguf-models.js').Vocab | null} vocab  null (or not the model's size): a synthetic one
  */
 export function fromLlama2cFile(file, name, type, vocab) {
   const { shape, nVocab, weights } = readLlama2c(new Uint8Array(fs.readFileSync(file)));
-  const v = vocab && vocab.tokens.length === nVocab ? vocab : null;
-  /** @type {Record<string, any>} */
-  let meta = { ...modelMetadata('llama', shape, nVocab, name) };
-  if (v) meta = { ...meta, ...vocabMetadata(v) };
-  else throw new Error(`${file}: no vocabulary of ${nVocab} tokens`);
-  return writeGguf({ metadata: meta, tensors: llamaTensors(weights, shape, nVocab, { type }) });
+  const v = vocab && vocab.tokens.length === nVocab ? vocab : syntheticVocab(nVocab);
+  return writeGguf({
+    metadata: { ...modelMetadata('llama', shape, nVocab, name), ...vocabMetadata(v) },
+    tensors: llamaTensors(weights, shape, nVocab, { type }),
+  });
+}
+
+/**
+ * Adds a test GGUF made by a test (a logits model, a hostile file): from
+ * then on ggufPath(name) writes and finds it like the others.
+ * @param {string} name @param {string} what @param {() => Uint8Array} make
+ */
+export function registerGguf(name, what, make) {
+  GGUF_FILES[name] = { what, make };
+  const out = path.join(GGUF_DIR, `${name}.gguf`);
+  if (fs.existsSync(out)) fs.rmSync(out); // made anew: the test's bytes, not an older test's
 }
 
 /** Why a file cannot be made here ('' when it can). @param {string} name */

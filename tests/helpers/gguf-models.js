@@ -10,8 +10,9 @@
  *    `qwen2`, the latter with Q/K/V biases).
  *  - logitsModel: a model whose next-token logits are exactly the ones given,
  *    at every position, so llama.cpp's own sampler chain runs on them.
- *  - idModel: a model whose last hidden state spells out its input token's id
- *    (llama.cpp's tokenizer, read back through an embedding request).
+ *  - idModel: a model whose last hidden state spells out the ids of the
+ *    last 62 input tokens (llama.cpp's tokenizer, read back through an
+ *    embedding request: wllama has no tokenize call).
  *
  * Vocabularies (vocab.js) give the tokenizer.* metadata.
  */
@@ -217,20 +218,32 @@ export function prng(seed) {
 /**
  * Random Llama-family weights: uniform in ±scale/sqrt(inputs) (so the
  * activations keep their size through the layers), norms near 1, and for
- * qwen2 the Q/K/V biases.
+ * qwen2 the Q/K/V biases.  `peak` > 0 adds peak/dim times token t's
+ * embedding to the output row of token t + 1: the greedy text then walks
+ * with a margin (random logits over a large vocabulary have near-ties that
+ * any rounding flips; a trained model's do not), the layers still moving
+ * every logit.
  * @param {Shape} s @param {number} nVocab
- * @param {{seed?: number, tied?: boolean, biases?: boolean, scale?: number}} [o]
+ * @param {{seed?: number, tied?: boolean, biases?: boolean, scale?: number, peak?: number}} [o]
  */
-export function randomWeights(s, nVocab, { seed = 1, tied = false, biases = false, scale = 1 } = {}) {
+export function randomWeights(s, nVocab, { seed = 1, tied = false, biases = false, scale = 1, peak = 0 } = {}) {
   const rnd = prng(seed);
   const kvDim = (s.dim / s.heads) * s.kvHeads;
   const uni = (/** @type {number} */ n, /** @type {number} */ a) => Float32Array.from({ length: n }, () => (rnd() * 2 - 1) * a);
   const near1 = (/** @type {number} */ n) => Float32Array.from({ length: n }, () => 1 + (rnd() * 2 - 1) * 0.2);
   const w = (/** @type {number} */ inN, /** @type {number} */ outN) => uni(inN * outN, (scale * Math.sqrt(3)) / Math.sqrt(inN));
+  const embed = uni(nVocab * s.dim, 1);
+  const output = tied ? null : w(s.dim, nVocab);
+  if (output && peak) {
+    for (let v = 0; v < nVocab; v++) {
+      const prev = (v + nVocab - 1) % nVocab;
+      for (let k = 0; k < s.dim; k++) output[v * s.dim + k] += (peak / s.dim) * embed[prev * s.dim + k];
+    }
+  }
   return {
-    embed: uni(nVocab * s.dim, 1),
+    embed,
     norm: near1(s.dim),
-    output: tied ? null : w(s.dim, nVocab),
+    output,
     layers: Array.from({ length: s.layers }, () => ({
       attn_norm: near1(s.dim),
       attn_q: w(s.dim, s.dim),
@@ -293,37 +306,87 @@ export function logitsModel(logits, { vocab, name = 'logits' } = {}) {
   };
 }
 
+/** how many tokens the id model reads back */
+export const ID_MODEL_TOKENS = 62;
+
 /**
- * A model whose last hidden state spells out the input token's id:
- * embedding of token t = (1, t, 0, ...), zero layers as in logitsModel, so
- * an embedding request (pooling none, no normalization) gives back
- * h1/h0 = t for every token llama.cpp's tokenizer produced.
+ * A model whose hidden state at the last position holds the ids of the
+ * last 62 tokens of its input, exactly: llama.cpp's tokenization of a text,
+ * read back from an embedding request (pooling 'last').
+ *
+ * Token t's embedding (F16, exact) is (2048, t >> 8, t & 255, 0...), 128
+ * wide.  One layer of 62 query heads sharing one key/value head, each 256
+ * wide: the keys are constant vectors that RoPE turns by position, head h's
+ * query is turned back by h steps, and the rotation frequencies (rope_freqs,
+ * base 1) are 2*pi*k/256 for k = 1..128, so a query at position P scores
+ * sum_k cos(2*pi*k*(P - j - h)/256): 128 at j = P - h, at most 0 elsewhere
+ * (the Dirichlet kernel) — a gap of ~190 after the 1/16 scale, so the
+ * softmax puts all of its weight (the rest underflows) on token P - h.
+ * The value is (2048, 256*hi + lo) = (2048, t), times the same norm scale;
+ * head h's value lands in the residual at 3 + 2h, 4 + 2h, and
+ * t = 2048 * h[4 + 2h] / h[3 + 2h] whatever the final norm does.  The FFN is
+ * zero.  Needs llama.cpp's F32 KV cache (an F16 V cache would round t).
  * @param {Vocab} vocab
  * @returns {{metadata: Record<string, MetaValue>, tensors: TensorSpec[]}}
  */
 export function idModel(vocab) {
   const n = vocab.tokens.length;
-  const s = { dim: 16, ffn: 32, layers: 1, heads: 1, kvHeads: 1, ctx: 4096, eps: 0 };
-  const zeros = (/** @type {number} */ k) => new Float32Array(k);
-  const embed = new Float32Array(n * s.dim);
+  const H = ID_MODEL_TOKENS;
+  const E = 128;
+  const D = 256; // head width = key/value length = rotated dims
+  const C = 2048;
+  const A = Math.sqrt(24); // query and key gains: a score gap of 24 * 128 / 16
+  const theta = (/** @type {number} */ k) => (2 * Math.PI * (k + 1)) / D;
+  const embed = new Float32Array(n * E);
   for (let t = 0; t < n; t++) {
-    embed[t * s.dim] = 1;
-    embed[t * s.dim + 1] = t;
+    embed[t * E] = C;
+    embed[t * E + 1] = t >> 8;
+    embed[t * E + 2] = t & 255;
   }
-  const weights = {
-    embed,
-    norm: new Float32Array(s.dim).fill(1),
-    output: null,
-    layers: [{
-      attn_norm: new Float32Array(s.dim).fill(1),
-      attn_q: zeros(s.dim * s.dim), attn_k: zeros(s.dim * s.dim), attn_v: zeros(s.dim * s.dim), attn_output: zeros(s.dim * s.dim),
-      ffn_norm: new Float32Array(s.dim).fill(1),
-      ffn_gate: zeros(s.dim * s.ffn), ffn_down: zeros(s.dim * s.ffn), ffn_up: zeros(s.dim * s.ffn),
-    }],
-  };
+  const wq = new Float32Array(H * D * E);
+  const wk = new Float32Array(D * E);
+  const wv = new Float32Array(D * E);
+  const wo = new Float32Array(E * H * D);
+  const x0 = Math.sqrt(E); // the normed embedding's first coordinate, near enough
+  for (let k = 0; k < D / 2; k++) {
+    wk[2 * k * E] = A / x0;
+    for (let h = 0; h < H; h++) {
+      wq[(h * D + 2 * k) * E] = (A * Math.cos(-h * theta(k))) / x0;
+      wq[(h * D + 2 * k + 1) * E] = (A * Math.sin(-h * theta(k))) / x0;
+    }
+  }
+  wv[0] = 1;
+  wv[E + 1] = 256;
+  wv[E + 2] = 1;
+  for (let h = 0; h < H; h++) {
+    wo[(3 + 2 * h) * H * D + h * D] = 1;
+    wo[(4 + 2 * h) * H * D + h * D + 1] = 1;
+  }
+  const ffn = 32;
+  const s = { dim: E, ffn, layers: 1, heads: H, kvHeads: 1, ctx: 512, eps: 0, ropeBase: 1 };
+  const ones = (/** @type {number} */ k) => new Float32Array(k).fill(1);
   return {
-    metadata: { ...modelMetadata('llama', s, n, 'token ids'), ...vocabMetadata(vocab) },
-    tensors: llamaTensors(weights, s, n),
+    metadata: {
+      ...modelMetadata('llama', s, n, 'token ids'),
+      'llama.attention.key_length': u32(D),
+      'llama.attention.value_length': u32(D),
+      'llama.rope.dimension_count': u32(D),
+      ...vocabMetadata(vocab),
+    },
+    tensors: [
+      { name: 'token_embd.weight', shape: [E, n], type: 'F16', data: embed },
+      { name: 'output_norm.weight', shape: [E], data: ones(E) },
+      { name: 'rope_freqs.weight', shape: [D / 2], data: Float32Array.from({ length: D / 2 }, (_, k) => 1 / theta(k)) },
+      { name: 'blk.0.attn_norm.weight', shape: [E], data: ones(E) },
+      { name: 'blk.0.attn_q.weight', shape: [E, H * D], data: wq },
+      { name: 'blk.0.attn_k.weight', shape: [E, D], data: wk },
+      { name: 'blk.0.attn_v.weight', shape: [E, D], data: wv },
+      { name: 'blk.0.attn_output.weight', shape: [H * D, E], data: wo },
+      { name: 'blk.0.ffn_norm.weight', shape: [E], data: ones(E) },
+      { name: 'blk.0.ffn_gate.weight', shape: [E, ffn], data: new Float32Array(E * ffn) },
+      { name: 'blk.0.ffn_down.weight', shape: [ffn, E], data: new Float32Array(E * ffn) },
+      { name: 'blk.0.ffn_up.weight', shape: [E, ffn], data: new Float32Array(E * ffn) },
+    ],
   };
 }
 

@@ -253,6 +253,8 @@ export function fromBF16(h) {
 
 /** the nearest float32 of x @param {number} x */
 const fround = Math.fround;
+/** C's roundf: halves away from zero (Math.round takes them up) @param {number} x */
+const roundf = (x) => Math.sign(x) * Math.round(Math.abs(x));
 
 // -------------------------------------------------------------- quantizers
 
@@ -301,7 +303,7 @@ function quantQ8_0(x, v, at) {
   const d = fround(amax / 127);
   const id = d ? fround(1 / d) : 0;
   v.setUint16(at, toF16(d), true);
-  for (let i = 0; i < 32; i++) v.setInt8(at + 2 + i, Math.round(fround(x[i] * id)));
+  for (let i = 0; i < 32; i++) v.setInt8(at + 2 + i, roundf(fround(x[i] * id)));
 }
 
 /**
@@ -345,8 +347,8 @@ function quantQ4_K(x, out, at) {
   const sc = new Uint8Array(8);
   const m = new Uint8Array(8);
   for (let s = 0; s < 8; s++) {
-    sc[s] = d ? Math.min(63, Math.round(scale[s] / d)) : 0;
-    m[s] = dmin ? Math.min(63, Math.round(min[s] / dmin)) : 0;
+    sc[s] = d ? Math.min(63, roundf(scale[s] / d)) : 0;
+    m[s] = dmin ? Math.min(63, roundf(min[s] / dmin)) : 0;
   }
   const v = new DataView(out.buffer, out.byteOffset);
   v.setUint16(at, toF16(d), true);
@@ -362,7 +364,7 @@ function quantQ4_K(x, out, at) {
     const step = fround(d * sc[s]);
     const off = fround(dmin * m[s]);
     for (let i = 0; i < 32; i++) {
-      const q = step ? Math.round((x[s * 32 + i] + off) / step) : 0;
+      const q = step ? roundf((x[s * 32 + i] + off) / step) : 0;
       L[s * 32 + i] = Math.max(0, Math.min(15, q));
     }
   }
@@ -387,12 +389,12 @@ function quantQ6_K(x, out, at) {
   }
   const d = fromF16(toF16(Math.max(...scale) / 127));
   const sc = new Int8Array(16);
-  for (let s = 0; s < 16; s++) sc[s] = d ? Math.min(127, Math.round(scale[s] / d)) : 0;
+  for (let s = 0; s < 16; s++) sc[s] = d ? Math.min(127, roundf(scale[s] / d)) : 0;
   const L = new Uint8Array(256);
   for (let s = 0; s < 16; s++) {
     const step = fround(d * sc[s]);
     for (let i = 0; i < 16; i++) {
-      const q = step ? Math.round(x[s * 16 + i] / step) : 0;
+      const q = step ? roundf(x[s * 16 + i] / step) : 0;
       L[s * 16 + i] = Math.max(-32, Math.min(31, q)) + 32;
     }
   }

@@ -11,22 +11,25 @@
  *
  *   const oracle = await startOracle();
  *   await oracle.load('stories260K-f32', { cache_type_k: 'f32', cache_type_v: 'f32' });
- *   const steps = await oracle.greedy([1], 8, { nProbs: 512 });   // llama.cpp's tokens and log-probabilities
- *   const ids = await oracle.tokenize('ids-llama3', 'Hello world');
+ *   const g = await oracle.greedy('Once upon', 64);        // llama.cpp's argmax tokens
+ *   const logits = await oracle.logits('stories260K-f32', [1, 403]);
  *   await oracle.close();
  *
- * What llama.cpp gives through it (wllama 3 is llama-server's completion
- * API; it has no raw-logits call):
- *  - completion(): llama-server's /completion on token ids or text, with
- *    its sampler fields (`samplers`, `temperature`, `top_k`, ..., `n_probs`,
- *    `post_sampling_probs`); each generated token's id and, with n_probs,
- *    the probabilities of the n most likely tokens (all of them when n_probs
- *    is the vocabulary's size).
- *  - greedy(): the argmax text and, at each step, the log-probabilities
- *    log softmax(logits): the logits up to one constant per step, which is
- *    how logitsAgreement() compares them.
- *  - tokenize(): llama.cpp's tokenizer, read back through an embedding
- *    request on an `ids-*` model (gguf-models.js: idModel).
+ * What llama.cpp gives through it (wllama 3 wraps llama-server's request
+ * handling; there is no raw-logits call, completions take text prompts
+ * only, and n_probs is at most 20):
+ *  - completion() / generate(): llama-server's completion on a text prompt
+ *    with its sampler fields (`samplers`, `temperature`, `top_k`, ...,
+ *    `n_probs`, `post_sampling_probs`): each generated token's id and the
+ *    probabilities of the n_probs most likely tokens, before or after the
+ *    sampler chain.
+ *  - greedy(): the argmax continuation of a text prompt.
+ *  - hidden() / logits(): llama.cpp's last hidden state at the end of any
+ *    token-id sequence (an embedding request, pooling 'last', F32 KV
+ *    cache), and the next-token logits it gives with the file's output
+ *    matrix (float64 here): every layer is llama.cpp's.
+ *  - the logits model (gguf-models.js) makes llama.cpp's completion run its
+ *    sampler chain on logits of the test's choice.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,7 +37,9 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 import { serveStatic } from '../e2e/server.js';
-import { GGUF_DIR, ROOT, ggufPath } from '../helpers/gguf-files.js';
+import { GGUF_DIR, ROOT, ggufBytes, ggufPath } from '../helpers/gguf-files.js';
+import { ID_MODEL_TOKENS } from '../helpers/gguf-models.js';
+import { dequantize, readGguf } from '../helpers/gguf.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const WLLAMA = path.join(ROOT, 'node_modules/@wllama/wllama');
@@ -77,12 +82,51 @@ window.oracleReady = true;
 </script>`;
 
 /**
- * @typedef {Object} Step  one generated token
- * @property {number} id
- * @property {string} token  its text as llama.cpp writes it
- * @property {Map<number, number>} [logprobs]  token id -> log-probability (the n_probs most likely)
+ * llama.cpp's load parameters for exact logits: an F32 KV cache (its
+ * default F16 cache moves logits ~1e-2) and no flash attention (its CPU
+ * kernel, on by default here, rounds the queries to F16: 3e-3 to 1e-2 off
+ * run.c's logits on stories260K; without it 1.2e-5).
  */
+export const EXACT = Object.freeze({ cache_type_k: 'f32', cache_type_v: 'f32', flash_attn: false });
 
+/** the load parameters of every model here: EXACT, and embeddings on (the hidden state; completions work as well) */
+const PARAMS = Object.freeze({ ...EXACT, embeddings: true, pooling_type: 'last' });
+
+/** @type {Map<string, {n: number, dim: number, w: Float32Array}>} */
+const outputs = new Map();
+
+/**
+ * A test GGUF's output matrix (output.weight, or token_embd.weight when the
+ * embeddings are tied), dequantized.
+ * @param {string} model
+ */
+export function outputMatrix(model) {
+  let m = outputs.get(model);
+  if (!m) {
+    const bytes = ggufBytes(model);
+    const { tensors, dataStart } = readGguf(bytes);
+    const t = tensors.find((x) => x.name === 'output.weight') ?? tensors.find((x) => x.name === 'token_embd.weight');
+    if (!t || !t.type) throw new Error(`${model}: no output matrix of a known type`);
+    const [dim, n] = t.shape;
+    m = { n, dim, w: dequantize(t.type, bytes.subarray(dataStart + t.offset), n * dim) };
+    outputs.set(model, m);
+  }
+  const { n, dim, w } = m;
+  return {
+    /** @param {ArrayLike<number>} h @returns {Float64Array} */
+    times(h) {
+      const out = new Float64Array(n);
+      for (let v = 0; v < n; v++) {
+        let s = 0;
+        for (let k = 0; k < dim; k++) s += w[v * dim + k] * h[k];
+        out[v] = s;
+      }
+      return out;
+    },
+  };
+}
+
+/**
 /**
  * Starts Chromium and the page.
  * @param {{log?: (line: string) => void}} [o]
@@ -116,6 +160,7 @@ export async function startOracle({ log } = {}) {
   /** @type {string} */
   let loadedKey = '';
 
+
   /**
    * @param {string} fn @param {any[]} args
    * @returns {Promise<any>}
@@ -132,12 +177,14 @@ export async function startOracle({ log } = {}) {
     page,
     errors,
     /**
-     * Loads a test GGUF (by name, gguf-files.js) into llama.cpp; it stays
-     * loaded while the same name and parameters are asked for.
+     * Loads a test GGUF (by name, gguf-files.js) into llama.cpp, for exact
+     * logits (EXACT) with embeddings on (hidden() and completions alike);
+     * it stays loaded while the same name and parameters are asked for.
      * @param {string} name
-     * @param {Record<string, any>} [params]  wllama's LoadModelParams (cache_type_k/v: 'f32' for exact logits; embeddings, pooling_type; n_ctx)
+     * @param {Record<string, any>} [extra]  more of wllama's LoadModelParams (n_ctx, ...)
      */
-    async load(name, params = {}) {
+    async load(name, extra = {}) {
+      const params = { ...PARAMS, ...extra };
       const key = `${name} ${JSON.stringify(params)}`;
       if (loaded && loadedKey === key) return loaded;
       const file = ggufPath(name);
@@ -147,7 +194,7 @@ export async function startOracle({ log } = {}) {
     },
     /**
      * llama-server's completion on the loaded model, as-is (its JSON answer).
-     * @param {Record<string, any>} body  prompt (text or token ids), max_tokens, the sampler fields, n_probs, post_sampling_probs, ...
+     * @param {Record<string, any>} body  prompt (text), max_tokens, the sampler fields, n_probs, post_sampling_probs, ...
      */
     async completion(body) {
       return call('completion', { cache_prompt: false, ...body });
@@ -175,28 +222,64 @@ export async function startOracle({ log } = {}) {
       };
     },
     /**
-     * Greedy decoding from `prompt` (token ids, BOS included if wanted):
-     * the argmax tokens and, with nProbs, each step's log-probabilities.
-     * @param {number[]} prompt @param {number} n @param {{nProbs?: number}} [o]
+     * Greedy decoding after a text prompt (llama.cpp tokenizes it; wllama's
+     * completion takes no token ids; '' is BOS alone): the argmax tokens
+     * and, with nProbs (at most 20: llama-server's limit), each step's most
+     * likely tokens' log-probabilities.
+     * @param {string} prompt @param {number} n @param {{nProbs?: number}} [o]
      */
     async greedy(prompt, n, { nProbs = 0 } = {}) {
       return oracle.generate({
-        prompt, max_tokens: n, samplers: [], temperature: 0, top_k: 1, n_probs: nProbs, ignore_eos: true,
+        prompt, max_tokens: n, temperature: 0, top_k: 1, n_probs: Math.max(1, nProbs), ignore_eos: true,
       });
     },
     /**
-     * llama.cpp's tokens for a text, on an `ids-*` model (loaded here with
-     * embeddings and pooling none): each token's hidden state is (1, id, 0...)
-     * scaled by the final norm, so id = round(h[1] / h[0]).
-     * @param {string} model  e.g. 'ids-llama3'
+     * llama.cpp's tokens for a text (BOS and special tokens as llama-server
+     * tokenizes a prompt: add_special and parse_special), read back through
+     * the `ids-*` model of the vocabulary (gguf-models.js: idModel).
+     * @param {string} vocab  spm, llama-bpe, gpt-2, smollm, qwen2
      * @param {string} text
      * @returns {Promise<number[]>}
      */
-    async tokenize(model, text) {
-      await oracle.load(model, { embeddings: true, pooling_type: 'none', n_ctx: 4096, n_batch: 4096, n_ubatch: 4096 });
-      const r = await call('embedding', { input: text, embd_normalize: -1 });
-      const rows = /** @type {number[][]} */ (r.data[0].embedding);
-      return rows.map((h) => Math.round(h[1] / h[0]));
+    async tokenize(vocab, text) {
+      /** @type {{hidden: Float64Array, nTokens: number}} */
+      let r;
+      try {
+        r = await oracle.hidden(`ids-${vocab}`, text);
+      } catch (e) {
+        // no tokens at all (an empty text, no BOS): llama-server refuses the request
+        if (/cannot be empty/.test(/** @type {Error} */ (e).message)) return [];
+        throw e;
+      }
+      const { hidden, nTokens } = r;
+      if (nTokens > ID_MODEL_TOKENS) throw new Error(`llama.cpp oracle: ${JSON.stringify(text.slice(0, 40))}... is ${nTokens} tokens; the id model reads back ${ID_MODEL_TOKENS}`);
+      const ids = [];
+      for (let h = nTokens - 1; h >= 0; h--) ids.push(Math.round((2048 * hidden[4 + 2 * h]) / hidden[3 + 2 * h]));
+      return ids;
+    },
+    /**
+     * llama.cpp's last hidden state (after the final norm: what the output
+     * matrix multiplies) at the end of `input` (token ids, taken as they
+     * are, or a text that llama.cpp tokenizes), F32 KV cache.
+     * @param {string} model @param {number[] | string} input
+     * @returns {Promise<{hidden: Float64Array, nTokens: number}>}
+     */
+    async hidden(model, input) {
+      await oracle.load(model);
+      const r = await call('embedding', { input, embd_normalize: -1 });
+      return { hidden: Float64Array.from(r.data[0].embedding), nTokens: r.usage.prompt_tokens };
+    },
+    /**
+     * llama.cpp's next-token logits after `input`: its hidden state times the
+     * file's output matrix (token_embd when tied), in float64.  For an F32
+     * output matrix that is llama.cpp's own last matmul to ~1e-6 (float32
+     * sums); a quantized one it would multiply with activations rounded to
+     * 8 bits, which this leaves out (the layers before it are llama.cpp's).
+     * @param {string} model @param {number[] | string} input
+     */
+    async logits(model, input) {
+      const { hidden } = await oracle.hidden(model, input);
+      return outputMatrix(model).times(hidden);
     },
     async close() {
       await call('exit').catch(() => {});
