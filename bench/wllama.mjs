@@ -9,8 +9,9 @@
 // decoding of GEN tokens after BOS.  wllama's rate is its own count
 // (timings.predicted_per_second: the generated tokens, the prompt's pass
 // excluded), with its defaults (F16 KV cache, flash attention as it
-// chooses); ours is a session's steps over the same count (forward, greedy
-// pick, bookkeeping; no raw distribution), timed in the page.  Budget:
+// chooses); ours is a session's steps over the same count (the forward
+// pass, the warp and the draw, each step's token forced so that the
+// end-of-text token cannot stop it; no raw distribution), timed in the page.  Budget:
 // ours Q8_0 at least 2.5 times wllama's Q8_0.
 //
 // bench/run.sh runs it after page.mjs; it adds a "wllama" section to
@@ -24,6 +25,7 @@ import { chromium } from 'playwright-core';
 
 import { serveStatic } from '../tests/e2e/server.js';
 import { ggufMissing, ggufPath } from '../tests/helpers/gguf-files.js';
+import { LLAMA2C_DIR } from '../tests/helpers/vocab.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -60,12 +62,17 @@ window.bench = {
     const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
     let model;
     try { model = engine.loadModel(bytes); } catch (e) { return { error: String(e.message || e) }; }
-    const s = engine.createSession(model);
+    // a llama2.c checkpoint has no tokenizer of its own: Llama 2's (a GGUF carries its own)
+    const tok = url.endsWith('.bin') ? engine.loadTokenizer(new Uint8Array(await (await fetch('/llama2c/tokenizer.bin')).arrayBuffer())) : null;
+    const s = engine.createSession(model, tok);
     s.setRaw(false);
     s.start('', 1);
-    s.advance({ temperature: 0 }, -1); // warm-up: the first step
+    // each step forced to a token (the forward pass, the warp and the draw
+    // run as in generation; the end-of-text token never stops it, as
+    // wllama's ignore_eos)
+    s.advance({ temperature: 0 }, 100); // warm-up: the first step
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) s.advance({ temperature: 0 }, -1);
+    for (let i = 0; i < n; i++) s.advance({ temperature: 0 }, 101 + i);
     const ms = performance.now() - t0;
     s.free();
     model.free?.();
@@ -80,6 +87,7 @@ export function wllamaMissing() {
   if (!fs.existsSync(CHROMIUM)) return `${CHROMIUM} is missing`;
   if (!fs.existsSync(path.join(ROOT, 'node_modules/@wllama/wllama/esm/wasm/wllama.wasm'))) return '@wllama/wllama is missing (npm ci)';
   if (!fs.existsSync(path.join(ROOT, 'build/engine-simd.wasm'))) return 'build/engine-simd.wasm is missing (./build.sh)';
+  if (!fs.existsSync(path.join(LLAMA2C_DIR, 'tokenizer.bin'))) return `${LLAMA2C_DIR}/tokenizer.bin is missing (the Llama 2 tokenizer, for our session on the llama2.c file)`;
   return ggufMissing('bench32k-f32');
 }
 
@@ -88,7 +96,7 @@ export async function runWllamaBench() {
   if (why) return { skipped: why };
   const files = { f32: ggufPath('bench32k-f32'), q8_0: ggufPath('bench32k-q8_0') };
   const server = await serveStatic(null, {
-    mounts: { '/wllama/': path.join(ROOT, 'node_modules/@wllama/wllama'), '/web/': path.join(ROOT, 'web'), '/build/': path.join(ROOT, 'build') },
+    mounts: { '/wllama/': path.join(ROOT, 'node_modules/@wllama/wllama'), '/web/': path.join(ROOT, 'web'), '/build/': path.join(ROOT, 'build'), '/llama2c/': LLAMA2C_DIR },
     files: { '/bench.html': PAGE },
     headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp', 'cross-origin-resource-policy': 'same-origin' },
   });
