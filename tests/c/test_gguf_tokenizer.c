@@ -27,6 +27,18 @@ static char *spell(const char *raw, size_t len) {
     return out;
 }
 
+/* a merge rule "a b" of raw bytes, spelled (malloc'd) */
+static char *spell_merge(const char *raw) {
+    const char *sp = strchr(raw + 1, ' ');
+    char *a = spell(raw, (size_t)(sp - raw));
+    char *b = spell(sp + 1, strlen(sp + 1));
+    char *m = malloc(strlen(a) + strlen(b) + 2);
+    sprintf(m, "%s %s", a, b);
+    free(a);
+    free(b);
+    return m;
+}
+
 /* A byte-level BPE tokenizer over the raw pieces and merges ("a b", raw
  * bytes on each side), types (NULL: all normal), special ids bos = eos =
  * -1 unless given. */
@@ -39,15 +51,7 @@ static sp_tokenizer *bpe_toy(const char *pre, const char *const *raw, int n,
         tokens[i] = types && types[i] != SP_TT_NORMAL
                         ? strcpy(malloc(strlen(raw[i]) + 1), raw[i])
                         : spell(raw[i], strlen(raw[i]));
-    for (int i = 0; i < m; i++) {
-        const char *sp = strchr(raw_merges[i] + 1, ' ');
-        char *a = spell(raw_merges[i], (size_t)(sp - raw_merges[i]));
-        char *b = spell(sp + 1, strlen(sp + 1));
-        merges[i] = malloc(strlen(a) + strlen(b) + 2);
-        sprintf(merges[i], "%s %s", a, b);
-        free(a);
-        free(b);
-    }
+    for (int i = 0; i < m; i++) merges[i] = spell_merge(raw_merges[i]);
     sp_gguf_vocab_spec spec;
     sp_gguf_vocab_spec_init(&spec);
     spec.model = "gpt2";
@@ -458,15 +462,7 @@ static void toy_gguf(bb_bytes *out, const char *model, const char *pre) {
     gg_arr_str(&f, "tokenizer.ggml.tokens", tokens, 19);
     gg_arr(&f, "tokenizer.ggml.token_type", GG_I32, types, 19, 4);
     char *merges[11];
-    for (int i = 0; i < 11; i++) {
-        const char *sp = strchr(TOY_MERGES[i] + 1, ' ');
-        char *a = spell(TOY_MERGES[i], (size_t)(sp - TOY_MERGES[i]));
-        char *b = spell(sp + 1, strlen(sp + 1));
-        merges[i] = malloc(strlen(a) + strlen(b) + 2);
-        sprintf(merges[i], "%s %s", a, b);
-        free(a);
-        free(b);
-    }
+    for (int i = 0; i < 11; i++) merges[i] = spell_merge(TOY_MERGES[i]);
     gg_arr_str(&f, "tokenizer.ggml.merges", (const char *const *)merges, 11);
     gg_u32(&f, "tokenizer.ggml.bos_token_id", 11);
     gg_u32(&f, "tokenizer.ggml.eos_token_id", 18);
