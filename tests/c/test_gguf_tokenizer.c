@@ -141,13 +141,18 @@ static void check_decoded(const sp_tokenizer *t, int prev, int id,
 
 static void test_unicode_classes(void) {
     /* the ASCII fast path and the ranges say the same */
+    const uint32_t *r = sp_unicode_ranges();
     int same = 1;
     for (uint32_t cp = 0; cp < 128; cp++) {
         int k = 0;
-        while (k + 1 < sp_unicode_n_ranges && (sp_unicode_ranges[k + 1] >> 8) <= cp) k++;
-        same &= (int)(sp_unicode_ranges[k] & 0xff) == sp_unicode_ascii[cp];
+        while (k + 1 < sp_unicode_n_ranges && (r[k + 1] >> 8) <= cp) k++;
+        same &= (int)(r[k] & 0xff) == sp_unicode_ascii[cp];
     }
     CHECK(same);
+    /* the unpacked ranges: sorted, starting at 0, ending in U+10FFFF */
+    int sorted = r[0] >> 8 == 0;
+    for (int i = 1; i < sp_unicode_n_ranges; i++) sorted &= (r[i] >> 8) > (r[i - 1] >> 8);
+    CHECK(sorted && (r[sp_unicode_n_ranges - 1] >> 8) <= 0x10ffff);
     CHECK_EQ_INT(sp_unicode_classes('a'), SP_UC_LETTER);
     CHECK_EQ_INT(sp_unicode_classes('Z'), SP_UC_LETTER);
     CHECK_EQ_INT(sp_unicode_classes('5'), SP_UC_NUMBER);

@@ -4,17 +4,41 @@
  */
 #include "unicode.h"
 
+#define MAX_RANGES 4096
+
+const uint32_t *sp_unicode_ranges(void) {
+    static uint32_t ranges[MAX_RANGES];
+    static int ready;
+    if (!ready) {
+        uint32_t cp = 0;
+        int at = 0;
+        for (int i = 0; i < sp_unicode_n_ranges && i < MAX_RANGES; i++) {
+            uint32_t x = 0;
+            for (int shift = 0; at < sp_unicode_packed_len; shift += 7) {
+                uint8_t b = sp_unicode_packed[at++];
+                x |= (uint32_t)(b & 0x7f) << shift;
+                if (!(b & 0x80)) break;
+            }
+            cp += x >> 3;
+            ranges[i] = cp << 8 | (x & 7);
+        }
+        ready = 1;
+    }
+    return ranges;
+}
+
 int sp_unicode_classes(uint32_t cp) {
-    /* the last range whose first code point is <= cp */
-    int lo = 0, hi = sp_unicode_n_ranges - 1;
     if (cp < 0x80) return sp_unicode_ascii[cp];
     if (cp > 0x10ffff) return 0;
+    /* the last range whose first code point is <= cp */
+    const uint32_t *r = sp_unicode_ranges();
+    int lo = 0, hi = sp_unicode_n_ranges - 1;
     while (lo < hi) {
         int mid = lo + (hi - lo + 1) / 2;
-        if ((sp_unicode_ranges[mid] >> 8) <= cp) lo = mid;
+        if ((r[mid] >> 8) <= cp) lo = mid;
         else hi = mid - 1;
     }
-    return (int)(sp_unicode_ranges[lo] & 0xff);
+    return (int)(r[lo] & 0xff);
 }
 
 uint32_t sp_utf8_next(const char *s, size_t len, size_t *at) {

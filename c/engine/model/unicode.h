@@ -16,9 +16,13 @@
 
 extern const char sp_unicode_version[];
 extern const int sp_unicode_n_ranges;
-extern const uint32_t sp_unicode_ranges[];
+extern const int sp_unicode_packed_len;
+extern const uint8_t sp_unicode_packed[];
 extern const uint8_t sp_unicode_ascii[128];
 
+/* The ranges unpacked: (first code point << 8) | classes, sorted
+ * (sp_unicode_n_ranges of them; unpacked once, on first use). */
+const uint32_t *sp_unicode_ranges(void);
 /* SP_UC_* bits of code point cp (0 for anything past U+10FFFF). */
 int sp_unicode_classes(uint32_t cp);
 
