@@ -27,8 +27,8 @@ import { MAX_TOKENS } from '../shared/limits.js';
 import { createPlayer } from './loop.js';
 
 /** @typedef {import('../worker/summary.js').StepSummary} StepSummary */
-/** @typedef {import('../worker/host.js').Status} Status */
-/** @typedef {import('../worker/host.js').ModelInfo} ModelInfo */
+/** @typedef {import('../worker/protocol.js').Status} Status */
+/** @typedef {import('../worker/protocol.js').ModelInfo} ModelInfo */
 /** @typedef {{n: number, seed: number, index: number, freq: Float64Array, otherFreq: number, kl: number}} Samples */
 /**
  * @typedef {{id: string, name: string, builtin: boolean, url?: string, tokenizerUrl?: string | null, info?: ModelInfo,
@@ -37,9 +37,9 @@ import { createPlayer } from './loop.js';
  *   handmade: a hand-made model's spec ("logits:2,1,0"); text: the learner's text a bigram is trained on;
  *   draftOnly: a draft for speculative decoding, not in the model picker
  */
-/** @typedef {import('../worker/host.js').Lab} Lab */
-/** @typedef {import('../worker/host.js').SpecRound} SpecRound */
-/** @typedef {import('../worker/host.js').SpecToken} SpecToken */
+/** @typedef {import('../worker/protocol.js').Lab} Lab */
+/** @typedef {import('../worker/protocol.js').SpecRound} SpecRound */
+/** @typedef {import('../worker/protocol.js').SpecToken} SpecToken */
 /** @typedef {import('./hash.js').ConstraintState} ConstraintState */
 /**
  * @typedef {Object} LabState  what the engine measured, gathered step by step
@@ -51,7 +51,7 @@ import { createPlayer } from './loop.js';
  */
 /**
  * @typedef {Object} BeamState
- * @property {import('../worker/host.js').Hypothesis[]} hypotheses
+ * @property {import('../worker/protocol.js').Hypothesis[]} hypotheses
  * @property {number} live @property {number} expansions
  * @property {number} width @property {number} lengthPenalty
  */
