@@ -5,10 +5,10 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 
-import { PROGRESS_MIN_BYTES } from '../app/panel.js';
+import { PROGRESS_MIN_BYTES } from '../app/models.js';
 import { BEAM_STAGES, PARAM_SPECS, SPEC, sliderMax } from '../app/params.js';
 import { Rich, Say, modelName, useI18n } from './I18n.jsx';
-import { HANDMADE_ID } from '../app/panel.js';
+import { HANDMADE_ID } from '../app/models.js';
 import { HandmadeEditor, PRESETS, TextTrainer } from './ModelMaker.jsx';
 import { Slider } from './Slider.jsx';
 

@@ -27,7 +27,7 @@
  */
 import { defaultState, parseHash, serializeHash } from '../app/hash.js';
 import { PARAM_SPECS, SPEC } from '../app/params.js';
-import { BUILTIN_MODELS, HANDMADE_ID, isHandmadeSpec } from '../app/panel.js';
+import { BUILTIN_MODELS, HANDMADE_ID, isHandmadeSpec } from '../app/models.js';
 import { msg } from '../i18n/index.js';
 
 /** slider attribute (the CLI's flag) -> the engine's setting: every
@@ -50,7 +50,7 @@ const snake = (/** @type {string} */ name) => name.replaceAll('-', '_');
  * @typedef {Object} ModelChoice
  * @property {string} id   the model's id in the Worker (a shipped model's name, or url:...)
  * @property {string} key  the Worker this element uses (one per model)
- * @property {import('../app/panel.js').ModelEntry | null} entry  a model fetched from a URL
+ * @property {import('../app/models.js').ModelEntry | null} entry  a model fetched from a URL
  */
 
 /**
