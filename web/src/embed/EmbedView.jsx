@@ -8,7 +8,10 @@
  */
 import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
 import { ComparePanel } from '../components/CompareView.jsx';
-import { Bars, EditHint, Notices, Nucleus, Output, StatusLine, Transport } from '../components/Playground.jsx';
+import { Bars, EditHint } from '../components/BarsCard.jsx';
+import { Nucleus } from '../components/Playground.jsx';
+import { Notices, Output, StatusLine } from '../components/TextCard.jsx';
+import { Transport } from '../components/Transport.jsx';
 import { I18nContext, langTag, useI18n } from '../components/I18n.jsx';
 import { KVPicture } from '../components/KVPicture.jsx';
 import { SLIDERS } from './attrs.js';
