@@ -77,6 +77,8 @@ export async function loadModel(host, { model: id, builtin, bytes, tokenizerByte
   const model = made ?? as('model', () => engine.loadModel(/** @type {Uint8Array} */ (modelData)));
   /** @type {import('../engine/engine.js').Tokenizer | null} */
   let tokenizer = null;
+  /** the tokens that end a text (the engine's test, on a fresh session) */
+  const ends = [];
   try {
     if (tokData) tokenizer = as('tokenizer', () => engine.loadTokenizer(/** @type {Uint8Array} */ (tokData)));
     if (!tokenizer && !model.tokenizer) {
@@ -85,7 +87,9 @@ export async function loadModel(host, { model: id, builtin, bytes, tokenizerByte
     }
     // a trial session: a tokenizer that does not fit the model is refused
     // here, with the engine's message, before anything is replaced
-    as('pair', () => engine.createSession(model, tokenizer).free());
+    const trial = as('pair', () => engine.createSession(model, tokenizer));
+    for (let t = 0; t < model.vocab; t++) if (trial.isEnd(t)) ends.push(t);
+    trial.free();
     for (const [row, token, p] of edits) model.setProb(row, token, p);
   } catch (err) {
     tokenizer?.free();
@@ -94,7 +98,7 @@ export async function loadModel(host, { model: id, builtin, bytes, tokenizerByte
   }
   if (have) host.freeModel(id);
   /** @type {ModelInfo} */
-  const info = { model: id, name: name || id, kind: model.kind, vocab: model.vocab, seqLen: model.seqLen };
+  const info = { model: id, name: name || id, kind: model.kind, vocab: model.vocab, seqLen: model.seqLen, ends };
   if (edits.length) info.edits = edits.map((e) => [e[0], e[1], e[2]]);
   if (trained) info.trained = trained;
   host.models.set(id, { model, tokenizer, info, key });

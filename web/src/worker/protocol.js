@@ -127,6 +127,7 @@
  * @property {'bigram' | 'transformer' | 'handmade'} kind
  * @property {number} vocab
  * @property {number} seqLen  context length; 0 = unbounded
+ * @property {number[]} ends  the tokens that end a text (a llama2.c tokenizer's BOS and EOS; none for a bigram)
  * @property {Array<[number, number, number]>} [edits]  the edits applied,
  *   in order: [row, token, p] (sp_model_set_prob)
  * @property {{bytes: number, chars: number}} [trained]  a bigram trained on
