@@ -38,7 +38,7 @@ export function Nucleus({ panel, uid }) {
 }
 
 /** @param {{panel: Pick<Panel, 'lab' | 'model' | 'strategy' | 'text'>, uid: string}} props */
-function MetricsCard({ panel, uid }) {
+export function MetricsCard({ panel, uid }) {
   const { t } = useI18n();
   const how = panel.strategy.value;
   return (
@@ -88,7 +88,7 @@ function SamplerNote({ panel }) {
 }
 
 /** @param {{panel: Pick<Panel, 'models' | 'spec' | 'specOpts'>}} props */
-function DraftName({ panel }) {
+export function DraftName({ panel }) {
   const i18n = useI18n();
   const id = panel.spec.value?.draft ?? panel.specOpts.value.draft;
   const m = panel.models.value.find((x) => x.id === id);
