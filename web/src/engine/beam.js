@@ -15,7 +15,7 @@ import { decoder } from './wasm.js';
 function decodeTokens(tokenizer, tokens, from) {
   const parts = [];
   for (let i = from; i < tokens.length; i++) {
-    if (tokenizer.kind === 'bpe' && (tokens[i] === tokenizer.eos || tokens[i] === tokenizer.bos)) break;
+    if (tokenizer.isEnd(tokens[i])) break;
     parts.push(tokenizer.decodeBytes(i > 0 ? tokens[i - 1] : -1, tokens[i]));
   }
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
