@@ -29,8 +29,8 @@ export class Sampler {
     for (let i = 0; i < history.length; i++) {
       const t = history[i];
       if (typeof t !== 'number') throw new TypeError(`history[${i}] must be a token id`);
-      if (!Number.isInteger(t)) throw new RangeError(`history[${i}] = ${t} is not a token id`);
-      if (t < 0 || t >= this.vocab) throw new RangeError(`history token ${t} is outside the vocabulary (0..${this.vocab - 1})`);
+      // (Int32Array would cut a fraction short silently; the range is the engine's to check)
+      if (!Number.isInteger(t) || t < -2147483648 || t > 2147483647) throw new RangeError(`history[${i}] = ${t} is not a token id`);
     }
     writeParams(e, this.params, params, this.vocab);
     e.floats(this.logitsPtr, this.vocab).set(logits);

@@ -62,7 +62,6 @@ export class Session {
   step(params = {}, { force = -1 } = {}) {
     const e = this.engine;
     if (typeof force !== 'number' || !Number.isInteger(force)) throw new TypeError('force must be a token id');
-    if (force < -1 || force >= this.vocab) throw new RangeError(`force: token ${force} is outside the vocabulary (0..${this.vocab - 1})`);
     writeParams(e, this.params, params, this.vocab, this.tokenizer);
     const n = this.nTokens;
     const prev = n > 0 ? this.tokens[n - 1] : -1;
