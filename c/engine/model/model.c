@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "model/gguf.h"
+#include "model/transformer.h"
 
 sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
                         char *err) {
@@ -21,9 +23,11 @@ sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
         rc = sp_bigram_load(m, data, size, err); /* copies what it keeps */
         if (take_ownership) free(data);
     } else {
-        /* not a bigram: a llama2.c checkpoint (which has no magic); on
-         * failure the data is still ours */
-        rc = sp_transformer_load(m, data, size, take_ownership, err);
+        /* a GGUF file (magic "GGUF"), or a llama2.c checkpoint (which has
+         * no magic); on failure the data is still ours */
+        rc = sp_gguf_is(data, size)
+                 ? sp_gguf_model_load(m, data, size, take_ownership, err)
+                 : sp_transformer_load(m, data, size, take_ownership, err);
         if (rc != SP_OK && take_ownership) free(data);
     }
     if (rc != SP_OK) {
