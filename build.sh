@@ -228,6 +228,14 @@ test_e2e() {
   npx vitest run --config tests/e2e/vitest.config.js
 }
 
+test_oracle() {
+  # llama.cpp itself (@wllama/wllama in Chromium) as the oracle, on the GGUF
+  # files the tests write into build/gguf/
+  [ -f tests/oracle/vitest.config.js ] || return 0
+  say "against llama.cpp (wllama in Chromium)"
+  npx vitest run --config tests/oracle/vitest.config.js
+}
+
 test_browsers() {
   # the exactness matrix and the journeys in Chromium, Firefox and WebKit;
   # then the table of what each engine did (build/browsers/*.json)
@@ -254,6 +262,7 @@ run_tests() {
   test_types || failed+=(types)
   test_js || failed+=(Vitest)
   test_e2e || failed+=(e2e)
+  test_oracle || failed+=(llama.cpp)
   test_browsers || failed+=(browsers)
   if [ -f tests/py/test_transformer_parity.py ]; then test_python || failed+=(parity); fi
   if [ ${#failed[@]} -ne 0 ]; then

@@ -3,7 +3,8 @@
 //
 // dist/ has two entries: index.html (the page) and embed.js (the
 // <sampler-playground> element; a stable, unhashed name lesson pages
-// hard-code), which share hashed chunks in dist/assets/.  After the build,
+// hard-code), which share hashed chunks in dist/assets/; and the course,
+// dist/learn/: its index and one page per chapter (coursePages).  After the build,
 // the plugin below writes dist/sw.js: the service worker with the list of
 // the build's files and a cache name made from their contents.
 import crypto from 'node:crypto';
@@ -47,6 +48,47 @@ export function writeServiceWorker(outDir) {
   const source = fs.readFileSync(SW_TEMPLATE, 'utf8').replace('self.__SPG_BUILD__', JSON.stringify(build));
   fs.writeFileSync(path.join(outDir, 'sw.js'), source);
   return build;
+}
+
+/** The course's chapters: the folders of web/src/learn/chapters/ (each a chapter.js and its words). */
+export function courseChapters() {
+  const dir = path.join(here, 'web/src/learn/chapters');
+  return fs.readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(dir, e.name, 'chapter.js')))
+    .map((e) => e.name).sort();
+}
+
+/** where a chapter's page would be in web/ (it is made from web/learn/chapter.html) */
+const chapterPage = (/** @type {string} */ slug) => path.join(here, 'web/learn', `${slug}.html`);
+
+/**
+ * The plugin: one page per chapter, dist/learn/SLUG.html, each the
+ * template web/learn/chapter.html with its chapter's name in place of
+ * %CHAPTER% (the pages are inputs of the build that exist only here).
+ */
+function coursePages() {
+  const slugs = courseChapters();
+  const page = (/** @type {string} */ id) => slugs.find((s) => chapterPage(s) === id || chapterPage(s) === path.join(here, 'web', id));
+  return {
+    name: 'spg-course-pages',
+    resolveId(/** @type {string} */ id) {
+      const slug = page(id);
+      return slug ? chapterPage(slug) : null;
+    },
+    load(/** @type {string} */ id) {
+      const slug = page(id);
+      if (!slug) return null;
+      return fs.readFileSync(path.join(here, 'web/learn/chapter.html'), 'utf8').replaceAll('%CHAPTER%', slug);
+    },
+  };
+}
+
+/** the course's inputs: its index and each chapter's page */
+function courseInputs() {
+  return Object.fromEntries([
+    ['learn/index', path.join(here, 'web/learn/index.html')],
+    ...courseChapters().map((slug) => [`learn/${slug}`, chapterPage(slug)]),
+  ]);
 }
 
 /** The plugin: dist/sw.js once the build's files are written. */
@@ -132,7 +174,7 @@ const appConfig = {
   oxc: {
     jsx: { runtime: 'automatic', importSource: 'preact' },
   },
-  plugins: [serviceWorker()],
+  plugins: [coursePages(), serviceWorker()],
   build: {
     outDir: '../dist',
     emptyOutDir: true,
@@ -142,6 +184,7 @@ const appConfig = {
       input: {
         index: path.join(here, 'web/index.html'),
         embed: path.join(here, 'web/src/embed/embed.jsx'),
+        ...courseInputs(),
       },
       output: {
         entryFileNames: (chunk) => (chunk.name === 'embed' ? 'embed.js' : 'assets/[name]-[hash].js'),

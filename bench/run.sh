@@ -4,7 +4,8 @@
 # pass and the KV cache, in WASM SIMD, scalar WASM and native, interleaved;
 # then the page in Chromium (bench/page.mjs, on the built dist/): Play at
 # 60 tokens/s, slider -> bars, first load, the transformer from the service
-# worker's cache.  Prints a table and writes build/bench.json.  Budgets are goals, not tests:
+# worker's cache; then our engine against wllama (llama.cpp in WebAssembly)
+# in the same Chromium (bench/wllama.mjs).  Prints a table and writes build/bench.json.  Budgets are goals, not tests:
 # a missed one prints MISS and the script still exits 0.
 #
 # The harnesses are compiled from the engine's sources with build.sh's own
@@ -67,3 +68,6 @@ node bench/bench.mjs
 
 say "bench: the page in Chromium (bench/page.mjs)"
 node bench/page.mjs
+
+say "bench: ours against wllama (llama.cpp in WebAssembly) in Chromium (bench/wllama.mjs)"
+node bench/wllama.mjs

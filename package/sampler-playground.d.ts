@@ -56,6 +56,12 @@ export const SETTINGS_EVENT: 'sampler-settings';
 /** `<sampler-playground>`: defined when the package is imported. */
 export class SamplerPlayground extends HTMLElement {
   static readonly observedAttributes: string[];
+  /**
+   * Writes the text again from the attributes, as when the element loaded
+   * (its `steps` tokens with its settings now): a slider's attribute alone
+   * only re-warps the next token.
+   */
+  rewrite(): Promise<unknown>;
   addEventListener<K extends keyof SamplerPlaygroundEventMap>(type: K,
     listener: (this: SamplerPlayground, ev: SamplerPlaygroundEventMap[K]) => unknown,
     options?: boolean | AddEventListenerOptions): void;

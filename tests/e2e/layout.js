@@ -40,7 +40,7 @@ export function textProblems({ root = 'body', tolerance = 1 } = {}) {
     return `${el.tagName.toLowerCase()}${cls}${id}`;
   };
   const hidden = (el) => {
-    if (el.closest('.spg-sr, [hidden], svg') || el.closest(CONTENT)) return true;
+    if (el.closest('.spg-sr, .learn-sr, [hidden], svg') || el.closest(CONTENT)) return true;
     const closed = el.closest('details:not([open])'); // a closed <details> shows its summary only
     return !!closed && !el.closest('summary');
   };

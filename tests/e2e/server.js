@@ -6,7 +6,9 @@
 // URL prefixes (dist/ under /some/deep/path/), `files` serves strings at
 // exact paths (a lesson page), `types` overrides MIME types (.wasm as
 // application/octet-stream), `cors` adds Access-Control-Allow-Origin: *,
-// and `throttle` sends matching files slowly (a progress bar to see).
+// `throttle` sends matching files slowly (a progress bar to see), and
+// `headers` adds headers to every answer (COOP/COEP: a cross-origin
+// isolated page, as llama.cpp's WebAssembly build needs).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -30,6 +32,7 @@ const TYPES = {
  * @property {Record<string, string>} [types]  extension -> MIME type
  * @property {boolean} [cors]
  * @property {{match: RegExp, chunk: number, ms: number}} [throttle]
+ * @property {Record<string, string>} [headers]
  */
 
 /**
@@ -37,7 +40,7 @@ const TYPES = {
  * @param {ServeOptions} [options]
  * @returns {Promise<{url: string, requests: string[], close: () => Promise<void>}>}
  */
-export function serveStatic(root, { mounts = {}, files = {}, types = {}, cors = false, throttle } = {}) {
+export function serveStatic(root, { mounts = {}, files = {}, types = {}, cors = false, throttle, headers: extra = {} } = {}) {
   const requests = [];
   const prefixes = Object.keys(mounts).sort((a, b) => b.length - a.length);
   /** the file behind a URL path, or null */
@@ -55,7 +58,7 @@ export function serveStatic(root, { mounts = {}, files = {}, types = {}, cors = 
     requests.push(req.url);
     const url = new URL(req.url, 'http://localhost');
     const pathname = decodeURIComponent(url.pathname);
-    const headers = { 'cache-control': 'no-store' };
+    const headers = { 'cache-control': 'no-store', ...extra };
     if (cors) headers['access-control-allow-origin'] = '*';
     const send = (/** @type {Buffer} */ data, /** @type {string} */ name) => {
       const ext = path.extname(name);

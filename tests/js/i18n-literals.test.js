@@ -1,6 +1,7 @@
 // No English left in the components: every word the page shows comes from
-// the catalogue (web/src/i18n/).  The components (web/src/components,
-// web/src/embed/*.jsx, web/src/main.jsx) are parsed (TypeScript's parser)
+// the catalogue (web/src/i18n/; the course's, web/src/learn/, from its
+// own).  The components (web/src/components, web/src/embed/*.jsx,
+// web/src/main.jsx, the course's web/src/learn/**/*.jsx) are parsed (TypeScript's parser)
 // and this fails on
 //   - JSX text with a letter in it;
 //   - a visible attribute (title, aria-label, placeholder, alt, label,
@@ -30,6 +31,7 @@ export function componentFiles() {
     ? under(path.join(dir, e.name)) : [path.join(dir, e.name)]));
   return [
     ...under(path.join(SRC, 'components')).filter((f) => f.endsWith('.jsx')),
+    ...under(path.join(SRC, 'learn')).filter((f) => f.endsWith('.jsx')),
     ...fs.readdirSync(path.join(SRC, 'embed')).filter((f) => f.endsWith('.jsx')).map((f) => path.join(SRC, 'embed', f)),
     path.join(SRC, 'main.jsx'),
   ].filter((f) => !/\.test\.jsx$/.test(f)).sort();

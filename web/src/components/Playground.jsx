@@ -239,7 +239,7 @@ function BarsHelp({ panel, compact = false }) {
 }
 
 /** @param {{panel: import('../app/panel.js').Panel}} props */
-function SampleControls({ panel }) {
+export function SampleControls({ panel }) {
   const i18n = useI18n();
   const { t } = i18n;
   const s = panel.shownSamples.value;
@@ -418,7 +418,7 @@ export function Nucleus({ panel, uid }) {
 }
 
 /** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
-function MetricsCard({ panel, uid }) {
+export function MetricsCard({ panel, uid }) {
   const { t } = useI18n();
   const how = panel.strategy.value;
   return (
@@ -468,7 +468,7 @@ function SamplerNote({ panel }) {
 }
 
 /** @param {{panel: import('../app/panel.js').Panel}} props */
-function DraftName({ panel }) {
+export function DraftName({ panel }) {
   const i18n = useI18n();
   const id = panel.spec.value?.draft ?? panel.specOpts.value.draft;
   const m = panel.models.value.find((x) => x.id === id);

@@ -8,7 +8,8 @@
  */
 import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
 import { ComparePanel } from '../components/CompareView.jsx';
-import { Bars, EditHint, Notices, Nucleus, Output, StatusLine, Transport } from '../components/Playground.jsx';
+import { BeamList, SpecRounds } from '../components/Decoders.jsx';
+import { Bars, DraftName, EditHint, MetricsCard, Notices, Nucleus, Output, SampleControls, StatusLine, Transport } from '../components/Playground.jsx';
 import { I18nContext, langTag, useI18n } from '../components/I18n.jsx';
 import { KVPicture } from '../components/KVPicture.jsx';
 import { SLIDERS } from './attrs.js';
@@ -44,6 +45,7 @@ function EmbedParts({ app, config }) {
   const uid = `spg-${panel.session}`;
   const keys = sliderKeys(controls);
   const setup = controls.includes('prompt') || controls.includes('seed') || keys.length > 0;
+  const how = panel.strategy.value;
   return (
     <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-step-count={panel.stepsAttr} data-strategy={panel.strategy.value}>
       <Notices panel={panel} />
@@ -64,10 +66,21 @@ function EmbedParts({ app, config }) {
             </section>
           )}
           <StatusLine panel={panel} />
-          {parts.includes('bars') && panel.strategy.value !== 'beam' && (
+          {parts.includes('beams') && how === 'beam' && (
+            <section class="spg-card spg-beam-card" aria-label={t('beams.heading')}>
+              <BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
+            </section>
+          )}
+          {parts.includes('rounds') && how === 'speculative' && (
+            <section class="spg-card spg-spec-card" aria-label={t('spec.heading')}>
+              <SpecRounds spec={panel.spec.value} draftName={<DraftName panel={panel} />} />
+            </section>
+          )}
+          {(parts.includes('bars') || parts.includes('samples')) && how !== 'beam' && (
             <section class="spg-card spg-dist" aria-label={t('bars.label')}>
               <EditHint panel={panel} />
               <Bars panel={panel} />
+              {parts.includes('samples') && how === 'sample' && <SampleControls panel={panel} />}
             </section>
           )}
           {parts.includes('kv') && (
@@ -75,11 +88,12 @@ function EmbedParts({ app, config }) {
               <KVPicture panel={panel} />
             </section>
           )}
-          {parts.includes('nucleus') && panel.strategy.value !== 'beam' && (
+          {parts.includes('nucleus') && how !== 'beam' && (
             <section class="spg-card spg-nuc" aria-label={t('nucleus.heading')}>
               <Nucleus panel={panel} uid={uid} />
             </section>
           )}
+          {parts.includes('metrics') && <MetricsCard panel={panel} uid={uid} />}
         </div>
       </div>
     </div>

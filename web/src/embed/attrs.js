@@ -15,8 +15,12 @@
  *                top-k, top-p, min-p, repetition-penalty, prompt, seed, or
  *                all (default: none, just Step / Play / Reset); "" hides
  *                Step / Play / Reset too
- *   view         text, bars, nucleus, kv (a comma list; default text,bars), or
- *                compare (2-4 panels, `panels` as in a compare link)
+ *   view         text, bars, samples ("Draw 1000 samples" and the KL under
+ *                the bars), nucleus, kv, metrics (the text's measures and
+ *                their chart), beams (beam search's hypotheses), rounds
+ *                (speculative decoding's rounds and its last residual): a
+ *                comma list, default text,bars; or compare (2-4 panels,
+ *                `panels` as in a compare link)
  *   strategy, beams, length-penalty, draft, speculate, regex, grammar,
  *   ban, logit-bias, dry-sequence-breakers, forced, changes, click, scale, panels, theme, lang: as the URL hash keys
  *   of the same names (lang: without it, the element speaks its page's
@@ -36,7 +40,7 @@ export const SLIDERS = /** @type {Record<string, string>} */ (Object.fromEntries
 export const CONTROLS = [...Object.keys(SLIDERS), 'prompt', 'seed'];
 /** with no `controls` attribute: no sliders (Step / Play / Reset only) */
 export const DEFAULT_CONTROLS = /** @type {string[]} */ ([]);
-export const VIEW_PARTS = ['text', 'bars', 'nucleus', 'kv'];
+export const VIEW_PARTS = ['text', 'bars', 'samples', 'nucleus', 'kv', 'metrics', 'beams', 'rounds'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
@@ -100,7 +104,8 @@ export function parseAttributes(get, base) {
 
   // the model: a shipped one, or a file's URL (resolved against the page)
   const model = modelChoice(get('model'), get('tokenizer'), base, notices);
-  state.model = model.id;
+  // a hand-made model by its spec, as a link names it: another spec is another model
+  state.model = model.entry?.handmade ?? model.id;
 
   // what to show
   let controls = DEFAULT_CONTROLS;

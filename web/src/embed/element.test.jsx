@@ -98,6 +98,64 @@ describe('<sampler-playground>', () => {
   });
 });
 
+describe('<sampler-playground>: the lessons\' parts and models', () => {
+  it('another hand-made model in `model` is loaded (the bars follow the new logits)', async () => {
+    const el = add('<sampler-playground model="logits:a=2,b=1,c=0" view="bars"></sampler-playground>');
+    await until(() => ready(el));
+    const probs = () => $$(el, '[data-testid="prob-bar"]').map((b) => Number(b.dataset.prob).toFixed(3));
+    expect(probs()).toEqual(['0.665', '0.245', '0.090']);
+    el.setAttribute('model', 'logits:a=3,b=1,c=0');
+    await until(() => probs()[0] === '0.844');
+    expect(probs()).toEqual(['0.844', '0.114', '0.042']);
+    expect($$(el, '[data-testid="prob-bar"]').map((b) => b.querySelector('.spg-bar-tok')?.textContent)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('rewrite(): a slider attribute changed, the text is written again with it (its steps tokens, the same seed)', async () => {
+    const el = add('<sampler-playground seed="5" steps="12" view="text"></sampler-playground>');
+    await until(() => ready(el));
+    const text = () => $(el, '[data-testid="output"]').textContent;
+    const first = text();
+    el.setAttribute('temperature', '0');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(text()).toBe(first); // a slider only re-warps the next token
+    await el.rewrite();
+    await until(() => $$(el, '[data-testid="output-token"]').length === 12 && text() !== first);
+    const greedy = text();
+    el.setAttribute('seed', '6'); // another seed: the same greedy text
+    await until(() => $$(el, '[data-testid="output-token"]').length === 12);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(text()).toBe(greedy);
+  });
+
+  it('view="bars,samples": "Draw 1000 samples" puts the engine\'s ticks and KL under the bars', async () => {
+    const el = add('<sampler-playground model="logits:2,1,0" view="bars,samples"></sampler-playground>');
+    await until(() => ready(el));
+    expect($(el, '[data-testid="kl"]')).toBeNull();
+    $(el, '[data-testid="draw-samples"]').click();
+    await until(() => $(el, '[data-testid="kl"]'));
+    const kl = Number($(el, '[data-testid="kl"]').dataset.value);
+    expect(kl).toBeGreaterThan(0);
+    expect(kl).toBeLessThan(0.01); // 1000 draws of three tokens
+    const freq = $$(el, '[data-testid="sample-tick"]').map((t) => Number(t.dataset.freq));
+    expect(freq).toHaveLength(3);
+    expect(freq.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+  });
+
+  it('view="text,beams" lists the hypotheses; view="text,rounds" the speculative rounds; view="metrics" the measures', async () => {
+    const beam = add('<sampler-playground strategy="beam" beams="3" steps="4" view="text,beams"></sampler-playground>');
+    const spec = add('<sampler-playground strategy="speculative" draft="bigram" speculate="2" steps="3" view="text,rounds"></sampler-playground>');
+    const metrics = add('<sampler-playground steps="6" view="text,metrics"></sampler-playground>');
+    await until(() => ready(beam) && ready(spec) && ready(metrics));
+    await until(() => $$(beam, '[data-testid="beam"]').length === 3);
+    expect($(beam, '[data-testid="beam-summary"]').textContent).toContain('3');
+    expect($$(beam, '[data-testid="prob-bar"]')).toHaveLength(0);
+    expect($$(spec, '[data-testid="spec-round"]')).toHaveLength(3);
+    expect($(spec, '[data-testid="spec-rate"]')).toBeTruthy();
+    expect($(metrics, '[data-testid="metrics"]').dataset.tokens).toBe('6');
+    expect($(metrics, '[data-testid="step-chart"]').dataset.steps).toBe('6');
+  });
+});
+
 describe('EmbedCode', () => {
   it('shows the element for the setup (the clipboard may be refused) and the iframe', async () => {
     const state = parseHash('#model=bigram&temperature=0.7&seed=5&prompt=A%22b&steps=3').state;

@@ -148,6 +148,23 @@ export class SamplerPlayground extends HTMLElement {
     this.config = null;
   }
 
+  /**
+   * Writes the text again from the attributes, as when the element loaded
+   * (its `steps` tokens with the settings it has now): a lesson's own
+   * control can set a slider's attribute (which by itself only re-warps
+   * the next token) and show the whole text those settings give.
+   * @returns {Promise<unknown>}
+   */
+  rewrite() {
+    const app = this.app;
+    if (!app) return Promise.resolve(false);
+    const config = this.read();
+    this.config = config;
+    this.view.value = { controls: config.controls, transport: config.transport, parts: config.parts };
+    this.loading = this.loading.catch(() => {}).then(() => (this.app === app ? app.load(config.state, config.notices) : false));
+    return this.loading;
+  }
+
   /** Attributes changed: a new model restarts the element; new slider values re-warp; anything else regenerates. */
   update() {
     const app = this.app;

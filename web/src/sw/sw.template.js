@@ -57,6 +57,7 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || !url.href.startsWith(SCOPE)) return;
   let key = url.origin + url.pathname;
-  if (request.mode === 'navigate' && key === SCOPE) key = INDEX;
+  // a folder is its index.html (dist/ itself, and the course's dist/learn/)
+  if (request.mode === 'navigate' && key.endsWith('/')) key = key === SCOPE ? INDEX : `${key}index.html`;
   if (KNOWN.has(key)) event.respondWith(cacheFirst(key, request));
 });

@@ -1,0 +1,286 @@
+// The course (dist/learn/) in Chromium: every chapter in every language
+// opens with no console error, its facts computed by the engine and its
+// elements ready; each chapter's widget does what it says; its questions
+// say "not quite" to a wrong answer and "right" to the engine's; Next walks
+// from the first chapter to the last; progress is remembered and shown on
+// the index; "Open in the playground" carries the widget's state; axe finds
+// nothing serious or critical; no text is clipped or overlaps at 390 and
+// 1280 px; each chapter weighs at most 200 KiB gzipped with its engine;
+// the course works offline and from a sub-path.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { CHAPTERS, COURSE_LANGUAGES } from '../../web/src/learn/course.js';
+import { DIST } from './fixtures.js';
+import { haveChromium, until, useBrowser } from './harness.js';
+import { textProblems } from './layout.js';
+import { USE } from './course.widgets.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+
+/** Whether a chapter page is ready: every element ready, every fact computed, every question there. */
+export const chapterReady = (page) => page.evaluate(() => {
+  const main = document.querySelector('[data-testid="learn-chapter"]');
+  if (!main) return false;
+  const elements = [...document.querySelectorAll('sampler-playground')];
+  const ready = elements.every((el) => el.shadowRoot?.querySelector('[data-testid="embed"][data-ready="true"]'));
+  const facts = !document.querySelector('.learn-fact.is-pending');
+  const questions = [...document.querySelectorAll('[data-testid="learn-question"]')].every((q) => q.shadowRoot?.querySelector('[data-testid="question-check"]')?.textContent);
+  return ready && facts && questions;
+});
+
+/** A chapter's page, once ready (with the ms it took from navigation to ready). */
+export async function openChapter(open, url, { lang = '', width = 1280, height = 900, context } = {}) {
+  const page = await open({ url: `${url}${lang ? `#lang=${lang}` : ''}`, width, height, wait: false, context });
+  const t0 = Date.now();
+  await until(() => chapterReady(page), 15000);
+  page.readyMs = Date.now() - t0;
+  return page;
+}
+
+/**
+ * Answers a question (by its id) and returns what it said: right or not,
+ * the engine's value and the feedback's text.
+ */
+export async function answer(page, id, text) {
+  const q = page.locator(`#${id}`);
+  const result = q.locator('[data-testid="question-result"]');
+  const before = await result.textContent();
+  await q.locator('[data-testid="question-answer"]').fill(text);
+  await q.locator('[data-testid="question-check"]').click();
+  // the feedback changes (a wrong answer, then the right one) once the engine has answered
+  await until(async () => {
+    const now = await result.textContent();
+    return now !== before && !/computing/.test(now) && (await result.getAttribute('data-correct')) !== null;
+  }, 10000);
+  return { correct: (await result.getAttribute('data-correct')) === 'true', value: Number(await result.getAttribute('data-value')), text: await result.textContent() };
+}
+
+/** the ids of a chapter page's questions */
+const questionIds = (page) => page.locator('[data-testid="learn-question"]').evaluateAll((qs) => qs.map((q) => q.id));
+
+describe.skipIf(!haveChromium)('the course', () => {
+  const { h, open, newContext } = useBrowser();
+  const base = () => `${h.server.url}learn/`;
+  const chapterUrl = (slug) => `${base()}${slug}.html`;
+
+  it('every chapter in every language: no console error, the engine\'s facts, its elements ready, its words in that language', async () => {
+    const times = [];
+    for (const lang of COURSE_LANGUAGES) {
+      for (const c of CHAPTERS) {
+        const page = await openChapter(open, chapterUrl(c.slug), { lang });
+        times.push(page.readyMs);
+        const seen = await page.evaluate(() => ({
+          lang: document.documentElement.lang,
+          h1: document.querySelector('h1')?.textContent ?? '',
+          // a value left unfilled, or a fact the engine could not give
+          left: [...document.querySelectorAll('.learn-main')].map((m) => m.textContent ?? '').join(' ').match(/\{\w+\}/g) ?? [],
+          failed: document.querySelectorAll('.learn-fact.is-error').length,
+          questions: document.querySelectorAll('[data-testid="learn-question"]').length,
+          widgets: document.querySelectorAll('sampler-playground, .learn-control').length,
+          elementsLang: [...document.querySelectorAll('sampler-playground, [data-testid="learn-question"]')].map((e) => e.getAttribute('lang')),
+        }));
+        const where = `${lang} ${c.slug}`;
+        expect(seen.lang.startsWith(lang), where).toBe(true);
+        expect(seen.h1.trim().length, where).toBeGreaterThan(1);
+        expect(seen.left, where).toEqual([]);
+        expect(seen.failed, where).toBe(0);
+        expect(seen.questions, where).toBeGreaterThan(0);
+        expect(seen.widgets, where).toBeGreaterThan(0);
+        expect(new Set(seen.elementsLang), where).toEqual(new Set([lang === 'zh' ? 'zh-Hans' : lang]));
+        await page.context().close();
+      }
+    }
+    times.sort((a, b) => a - b);
+    console.log(`e2e: course chapters ready in ${times[0]}–${times.at(-1)} ms (median ${times[Math.floor(times.length / 2)]} ms, ${times.length} loads)`);
+  }, 300000);
+
+  it('the worked examples\' numbers are the engine\'s, as the lessons know them', async () => {
+    const page = await openChapter(open, chapterUrl('distribution'));
+    const fact = (name) => page.locator(`.learn-fact[data-fact="${name}"]`).first().textContent();
+    expect([await fact('p1'), await fact('p2'), await fact('p3')]).toEqual(['0.665', '0.245', '0.090']);
+    const t = await openChapter(open, chapterUrl('temperature'));
+    const tf = (name) => t.locator(`.learn-fact[data-fact="${name}"]`).first().textContent();
+    expect([await tf('half1'), await tf('half2'), await tf('half3')]).toEqual(['0.867', '0.117', '0.016']);
+    expect([await tf('two1'), await tf('two2'), await tf('two3')]).toEqual(['0.506', '0.307', '0.186']);
+    // the German page writes them the German way
+    const de = await openChapter(open, chapterUrl('distribution'), { lang: 'de' });
+    expect(await de.locator('.learn-fact[data-fact="p1"]').first().textContent()).toBe('0,665');
+  });
+
+  for (const c of CHAPTERS) {
+    it(`${c.number}. ${c.slug}: its widget does what it says; each question says "not quite" to a wrong answer and "right" to the engine's`, async () => {
+      const page = await openChapter(open, chapterUrl(c.slug));
+      expect(USE[c.slug], `a check of chapter ${c.slug}'s widget in course.widgets.js`).toBeTypeOf('function');
+      await USE[c.slug](page);
+      for (const id of await questionIds(page)) {
+        const wrong = await answer(page, id, '-12345');
+        expect(wrong.correct, id).toBe(false);
+        expect(wrong.text, id).toMatch(/^Not quite: the engine computes /);
+        const digits = Number(await page.locator(`#${id}`).getAttribute('digits') ?? 2);
+        const right = await answer(page, id, wrong.value.toFixed(digits));
+        expect(right.correct, `${id}: ${right.text}`).toBe(true);
+        expect(right.text, id).toMatch(/^Right: the engine computes /);
+      }
+      // every question answered right: the chapter is done, and says so
+      await until(async () => (await page.getByTestId('learn-state').getAttribute('data-state')) === 'done');
+    });
+  }
+
+  it('Next walks from the first chapter to the last, then to the index; Back goes back', async () => {
+    const page = await openChapter(open, chapterUrl(CHAPTERS[0].slug), { lang: 'es' });
+    // (each page is let load before the next: leaving sooner aborts its downloads, which the harness counts as failures)
+    const arrived = (slug) => until(async () => (await page.getByTestId('learn-chapter').getAttribute('data-chapter')) === slug && (await chapterReady(page)), 15000);
+    for (let i = 0; i < CHAPTERS.length; i++) {
+      await arrived(CHAPTERS[i].slug);
+      expect(await page.evaluate(() => location.hash)).toBe('#lang=es'); // the language goes along
+      if (i === 1) {
+        await page.getByTestId('learn-back').click();
+        await arrived(CHAPTERS[0].slug);
+        await page.getByTestId('learn-next').click();
+        await arrived(CHAPTERS[1].slug);
+      }
+      await page.getByTestId('learn-next').click();
+    }
+    await page.getByTestId('learn-index').waitFor();
+    expect(await page.locator('h1').textContent()).toBe('Cómo elige un modelo de lenguaje su siguiente token');
+  }, 120000);
+
+  it('progress stays on the device: the index shows what was done, Continue goes on, and it can be forgotten', async () => {
+    const context = await newContext();
+    const index = await open({ url: base(), context, wait: false });
+    await index.getByTestId('learn-index').waitFor();
+    expect(await index.getByTestId('learn-card').evaluateAll((cs) => cs.map((c) => c.dataset.state))).toEqual(CHAPTERS.map(() => 'new'));
+    expect(await index.getByTestId('learn-reset').count()).toBe(0);
+    await index.getByTestId('learn-continue').click();
+    const first = CHAPTERS[0].slug;
+    await until(() => chapterReady(index));
+    const ids = await questionIds(index);
+    // one question right: started; all right: done
+    const v = (await answer(index, ids[0], '-12345')).value;
+    await answer(index, ids[0], v.toFixed(Number(await index.locator(`#${ids[0]}`).getAttribute('digits') ?? 2)));
+    await index.getByTestId('learn-home').click();
+    await index.getByTestId('learn-index').waitFor();
+    const card = index.locator(`[data-testid="learn-card"][data-chapter="${first}"]`);
+    expect(await card.getAttribute('data-state')).toBe(ids.length > 1 ? 'started' : 'done');
+    expect(await index.getByTestId('learn-dot').first().getAttribute('data-state')).toBe(ids.length > 1 ? 'started' : 'done');
+    // the dots of a chapter page say it too, after a reload
+    await index.goto(chapterUrl(CHAPTERS[1].slug));
+    await until(() => chapterReady(index));
+    expect(await index.getByTestId('learn-dot').evaluateAll((ds) => ds.map((d) => d.dataset.state)).then((s) => s.slice(0, 2))).toEqual([ids.length > 1 ? 'started' : 'done', 'started']);
+    await index.goto(base());
+    await index.getByTestId('learn-index').waitFor();
+    expect(await index.getByTestId('learn-continue').textContent()).toContain(await index.locator(`[data-chapter="${CHAPTERS[1].slug}"] .learn-card-title`).evaluate((e) => e.lastChild.textContent));
+    index.once('dialog', (d) => d.accept());
+    await index.getByTestId('learn-reset').click();
+    await until(async () => (await index.getByTestId('learn-card').evaluateAll((cs) => cs.every((c) => c.dataset.state === 'new'))));
+  });
+
+  it('"Open in the playground" carries the widget\'s exact state: the playground shows what the widget showed', async () => {
+    const page = await openChapter(open, chapterUrl('distribution'), { lang: 'de' });
+    // the learner moves the first logit to 4
+    const slider = page.getByTestId('logit-slider').first();
+    await slider.focus();
+    for (let i = 0; i < 4; i++) await slider.press('ArrowRight');
+    const bars = (scope) => scope.locator('[data-testid="prob-bar"]').evaluateAll((bs) => bs.map((b) => `${b.dataset.piece} ${Number(b.dataset.prob).toFixed(4)}`));
+    const widget = page.locator('sampler-playground').first();
+    await until(async () => (await bars(widget))[0]?.endsWith('0.9362'));
+    const link = page.getByTestId('open-playground').first();
+    await link.hover();
+    const href = await link.getAttribute('href');
+    expect(href).toMatch(/^\.\.\/index\.html#/);
+    expect(decodeURIComponent(href)).toContain('model=logits:Sofa=4,Bett=1,Dach=0');
+    expect(href).toContain('lang=de');
+    const shown = await bars(widget);
+    const pg = await open({ url: new URL(href, page.url()).href });
+    expect(await bars(pg)).toEqual(shown);
+  });
+
+  it('axe: nothing serious or critical on the index and any chapter (English, and Chinese at 390 px)', async () => {
+    const found = {};
+    const audit = async (page) => {
+      await page.addScriptTag({ path: AXE });
+      return page.evaluate(async () => {
+        const r = await /** @type {any} */ (window).axe.run(document, { resultTypes: ['violations'] });
+        return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+      });
+    };
+    const index = await open({ url: base(), wait: false });
+    await index.getByTestId('learn-index').waitFor();
+    found.index = await audit(index);
+    for (const c of CHAPTERS) {
+      found[c.slug] = await audit(await openChapter(open, chapterUrl(c.slug)));
+      found[`${c.slug} zh 390`] = await audit(await openChapter(open, chapterUrl(c.slug), { lang: 'zh', width: 390, height: 844 }));
+    }
+    expect(Object.fromEntries(Object.entries(found).filter(([, v]) => v.length))).toEqual({});
+  }, 240000);
+
+  it('layout at 1280 and 390 px: no text clipped, cut short, off screen or over another (English and German)', async () => {
+    const found = {};
+    for (const [width, height] of [[1280, 800], [390, 844]]) {
+      for (const lang of ['en', 'de']) {
+        const index = await open({ url: `${base()}#lang=${lang}`, width, height, wait: false });
+        await index.getByTestId('learn-index').waitFor();
+        found[`index ${lang} ${width}`] = await index.evaluate(textProblems);
+        for (const c of CHAPTERS) {
+          const page = await openChapter(open, chapterUrl(c.slug), { lang, width, height });
+          found[`${c.slug} ${lang} ${width}`] = await page.evaluate(textProblems);
+          // nothing wider than the screen
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), `${c.slug} ${width}`).toBeLessThanOrEqual(width);
+        }
+      }
+    }
+    expect(Object.fromEntries(Object.entries(found).filter(([, v]) => v.length))).toEqual({});
+  }, 300000);
+
+  it('each chapter loads at most 200 KiB of gzipped code with its engine (HTML, JS, CSS, .wasm; the models apart)', async () => {
+    const sizes = [];
+    for (const c of CHAPTERS) {
+      for (const lang of ['en', 'zh']) {
+        h.requested = [];
+        await openChapter(open, chapterUrl(c.slug), { lang });
+        const files = [...new Set(h.requested.filter((u) => u.startsWith(h.server.url)))]
+          .map((u) => decodeURIComponent(new URL(u).pathname)).filter((p) => !p.endsWith('.bin'));
+        expect(files.some((f) => f.endsWith('.wasm')), c.slug).toBe(true);
+        const total = files.reduce((a, f) => a + gz(path.join(DIST, f)), 0);
+        sizes.push(`${c.slug} ${lang} ${kib(total)}`);
+        expect(total, `${c.slug} ${lang}: ${files.join(', ')}`).toBeLessThanOrEqual(200 * 1024);
+      }
+    }
+    console.log(`e2e: course weight (gzipped, with the engine): ${sizes.join(', ')}`);
+  }, 120000);
+
+  describe('offline and from a sub-path', () => {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'spg-course-'));
+    afterAll(() => fs.rmSync(copy, { recursive: true, force: true }));
+
+    it('under /deep/site/dist/: the index, a chapter and the playground; then offline, once visited', async () => {
+      fs.cpSync(DIST, copy, { recursive: true });
+      const site = await h.serve(null, { mounts: { '/deep/site/dist/': copy } });
+      const root = `${site.url}deep/site/dist/`;
+      const context = await newContext({ serviceWorkers: 'allow' });
+      const page = await open({ url: `${root}learn/`, context, wait: false });
+      await page.getByTestId('learn-index').waitFor();
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+        if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+      });
+      const cached = await page.evaluate(async () => (await (await caches.open((await caches.keys())[0])).keys()).map((r) => new URL(r.url).pathname));
+      for (const c of CHAPTERS) expect(cached).toContain(`/deep/site/dist/learn/${c.slug}.html`);
+      await context.setOffline(true);
+      await page.goto(`${root}learn/`);
+      await page.getByTestId('learn-index').waitFor();
+      await page.goto(`${root}learn/${CHAPTERS[0].slug}.html#lang=de`);
+      await until(() => chapterReady(page), 15000);
+      expect(await page.locator('h1').textContent()).toBe('Was ein Modell ausgibt');
+      await context.setOffline(false);
+    });
+  });
+});
