@@ -36,11 +36,14 @@ static const char USAGE[] =
     "      step's report as one JSON object; with --seed also draws a token\n"
     "  sampler generate --model PATH|bigram|transformer|bible-bigram|bible-tiny\n"
     "      [--tokenizer PATH]\n"
-    "      [--prompt TEXT] [--steps N] [--seed S] [SAMPLER OPTIONS] [--json]\n"
+    "      [--prompt TEXT [--chat]] [--steps N] [--seed S] [SAMPLER OPTIONS]\n"
+    "      [--json]\n"
     "      [--regex PATTERN | --grammar json|json-object] [--metrics]\n"
     "      [--beams B [--length-penalty A]]\n"
     "      [--draft MODEL [--draft-tokenizer PATH] --speculate N] [--work]\n"
-    "      prints the prompt and the generated text; --json prints one JSON\n"
+    "      prints the prompt and the generated text; --chat wraps the prompt\n"
+    "      in the chat template of the model's GGUF file (one user message)\n"
+    "      and prints it so; --json prints one JSON\n"
     "      object per step instead; --regex / --grammar constrain the\n"
     "      generated text to match (within --steps tokens): json is any JSON\n"
     "      document, json-object one whose top value is an object; --metrics\n"
@@ -56,7 +59,9 @@ static const char USAGE[] =
     "      prints {\"logits\": [[...position 0...], ...]} (one KV-cache pass)\n"
     "  sampler encode --tokenizer PATH|--model PATH --text TEXT [--bos] "
     "[--eos]\n"
-    "      prints {\"ids\": [...]}\n"
+    "      [--chat]\n"
+    "      prints {\"ids\": [...]} (--chat: also \"text\", the text wrapped\n"
+    "      in the chat template); PATH: a tokenizer.bin or a GGUF file\n"
     "  sampler train-bigram --text FILE -o OUT [--alpha A]\n"
     "      trains a character bigram on FILE (UTF-8; one word per line) as\n"
     "      models/train_bigram.py does, byte for byte (alpha 0.1)\n"
@@ -539,6 +544,7 @@ typedef struct {
     uint64_t seed;
     long long steps;
     int json, metrics;
+    int chat;            /* --chat: the prompt in the model's chat template */
     int work;            /* --work: the model's work on stderr */
     const char *regex;   /* --regex PATTERN, or NULL */
     const char *grammar; /* --grammar NAME (one of GRAMMARS), or NULL */
@@ -580,6 +586,8 @@ static int parse_generate(args *a, gen_request *g) {
         if (r > 0) continue;
         if (is_opt(a, "--metrics") && !a->value) {
             g->metrics = 1;
+        } else if (is_opt(a, "--chat") && !a->value) {
+            g->chat = 1;
         } else if (is_opt(a, "--work") && !a->value) {
             g->work = 1;
         } else if (is_opt(a, "--beams")) {
@@ -1043,6 +1051,25 @@ static int run_speculative(const loaded *target, const gen_request *g,
 
 /* ---- the command */
 
+
+/* --chat: the prompt as one user message in the chat template of the
+ * model's tokenizer (malloc'd), or NULL after saying on stderr why the
+ * prompt is used as it is. */
+static char *chat_prompt(const loaded *l, const char *prompt) {
+    const sp_tokenizer *tok = l->tokenizer ? l->tokenizer
+                                           : sp_model_tokenizer(l->model);
+    char err[SP_ERR_LEN];
+    char *wrapped = tok ? sp_chat_wrap(tok, prompt, err) : NULL;
+    if (!wrapped) {
+        const char *why = tok ? err : "chat: the model has no tokenizer; "
+                                      "the prompt is used as it is";
+        sp_host_write(2, "note: ", 6);
+        sp_host_write(2, why, (int)strlen(why));
+        sp_host_write(2, "\n", 1);
+    }
+    return wrapped;
+}
+
 /* DRY's sequence breakers, given as text: the model's tokens for each. */
 static int add_breakers(gen_request *g, const loaded *l) {
     const sp_tokenizer *tok = l->tokenizer ? l->tokenizer
@@ -1081,6 +1108,11 @@ static int cmd_generate(args *a) {
     }
     loaded l;
     status = load_model(g.model, g.tokenizer, 1, &l);
+    char *wrapped = NULL;
+    if (!status && g.chat) {
+        wrapped = chat_prompt(&l, g.prompt);
+        if (wrapped) g.prompt = wrapped;
+    }
     if (!status) status = add_breakers(&g, &l);
     if (!status) status = check_params(&g.params, sp_model_vocab(l.model));
     if (!status) {
@@ -1089,6 +1121,7 @@ static int cmd_generate(args *a) {
         else status = run_sampling(&l, &g, constraint);
     }
     sp_constraint_free(constraint);
+    free(wrapped);
     unload(&l);
     return status;
 }
@@ -1250,7 +1283,7 @@ done:
 
 static int cmd_encode(args *a) {
     const char *tok_path = NULL, *model = NULL, *text = NULL;
-    int bos = 0, eos = 0;
+    int bos = 0, eos = 0, chat = 0;
     for (a->i = 2; a->i < a->argc; a->i++) {
         if (is_opt(a, "--tokenizer")) {
             NEED_VALUE(a, v);
@@ -1265,6 +1298,8 @@ static int cmd_encode(args *a) {
             bos = 1;
         } else if (is_opt(a, "--eos") && !a->value) {
             eos = 1;
+        } else if (is_opt(a, "--chat") && !a->value) {
+            chat = 1;
         } else {
             return say_error(EXIT_BAD_ARG, "encode: unknown option '%s' (see "
                              "sampler --help)", a->argv[a->i]);
@@ -1290,7 +1325,9 @@ static int cmd_encode(args *a) {
             return say_error(EXIT_BAD_FILE, "%s: %s", tok_path, err);
         tok = l.tokenizer;
     }
-    int max_ids = (int)strlen(text) + 3;
+    char *wrapped = chat ? chat_prompt(&l, text) : NULL;
+    if (wrapped) text = wrapped;
+    int max_ids = sp_encode_bound(tok, strlen(text));
     int *ids = malloc(sizeof(int) * (size_t)max_ids);
     int n = ids ? sp_encode(tok, text, bos, eos, ids, max_ids, err) : -1;
     int status = 0;
@@ -1301,11 +1338,17 @@ static int cmd_encode(args *a) {
         sp_buf_init(&b);
         sp_buf_puts(&b, "{\"ids\":[");
         for (int i = 0; i < n; i++) sp_buf_printf(&b, i ? ",%d" : "%d", ids[i]);
-        sp_buf_puts(&b, "]}\n");
+        sp_buf_puts(&b, "]");
+        if (wrapped) {
+            sp_buf_puts(&b, ",\"text\":");
+            sp_buf_json_str(&b, wrapped, strlen(wrapped));
+        }
+        sp_buf_puts(&b, "}\n");
         out_buf(&b, 1);
         sp_buf_free(&b);
     }
     free(ids);
+    free(wrapped);
     unload(&l);
     return status;
 }

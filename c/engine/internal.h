@@ -170,6 +170,8 @@ struct sp_tokenizer {
     sp_token_index *sorted; /* pieces sorted by bytes, for lookup */
     int byte_fallback[256]; /* id of "<0xXX>", or -1 */
     char *storage;   /* one block holding every piece */
+    struct sp_gguf_vocab *gguf; /* a GGUF tokenizer's (model/gguf_vocab.h),
+                                 * else NULL */
 };
 
 /* A character tokenizer over pieces[vocab] (copied); bos = eos = boundary. */
@@ -185,6 +187,9 @@ sp_tokenizer *sp_tokenizer_copy(const sp_tokenizer *t, char *err);
 int sp_tokenizer_index(sp_tokenizer *t, char *err);
 /* Token id of exactly these bytes, or -1. */
 int sp_tokenizer_lookup(const sp_tokenizer *t, const char *str, int len);
+/* Whether token stands for text (not a begin, end, control or unknown
+ * token): what a constraint may let through. */
+int sp_tokenizer_is_text(const sp_tokenizer *t, int token);
 
 /* bpe.c: llama2.c's encode() and decode() */
 int sp_bpe_encode(const sp_tokenizer *t, const char *text, int bos, int eos,

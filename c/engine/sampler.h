@@ -522,11 +522,18 @@ void sp_state_reset_counters(sp_state *st);
 typedef enum {
     SP_TOK_CHAR = 1, /* one piece per character, no merges (the bigram) */
     SP_TOK_BPE = 2,  /* llama2.c tokenizer.bin: merges by score */
-    SP_TOK_LABEL = 3 /* the hand-made model's labels: longest match, no
-                      * begin or end token */
+    SP_TOK_LABEL = 3, /* the hand-made model's labels: longest match, no
+                       * begin or end token */
+    SP_TOK_SPM = 4,  /* a GGUF file's "llama" tokenizer: SentencePiece
+                      * merges by score, byte fallback, special tokens */
+    SP_TOK_BYTE_BPE = 5 /* a GGUF file's "gpt2" tokenizer: a pre-tokenizer
+                         * cuts words, byte-level BPE merges them by rank */
 } sp_tok_kind;
 
-/* Loads a llama2.c tokenizer.bin image (copied; data stays the caller's). */
+/* Loads a llama2.c tokenizer.bin image, or the tokenizer of a GGUF file
+ * (recognised by its magic; the model's weights are not read), copied:
+ * data stays the caller's.  vocab > 0: the model's logits, which the
+ * tokenizer's size must match. */
 sp_tokenizer *sp_tokenizer_load(const uint8_t *data, size_t size, int vocab,
                                 char *err);
 void sp_tokenizer_free(sp_tokenizer *t);
@@ -537,11 +544,38 @@ int sp_tokenizer_bos(const sp_tokenizer *t); /* -1 when it has none */
 int sp_tokenizers_equal(const sp_tokenizer *a, const sp_tokenizer *b);
 int sp_tokenizer_eos(const sp_tokenizer *t); /* -1 when it has none */
 /* Encodes text into ids (at most max_ids); returns the count or -1 with a
- * message. */
+ * message.  bos, eos: begin and end the text as the model's texts do --
+ * llama2.c's always with BOS and EOS, a GGUF file's with the tokens its
+ * add_bos_token and add_eos_token say (llama.cpp's add_special).  A GGUF
+ * tokenizer reads its special tokens in the text as those tokens
+ * ("<|im_end|>" is one token, as with llama.cpp's parse_special). */
 int sp_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
               int *ids, int max_ids, char *err);
+/* The most ids sp_encode can make of len bytes (max_ids that never falls
+ * short). */
+int sp_encode_bound(const sp_tokenizer *t, size_t len);
 /* The bytes token `token` contributes after token `prev`, and their count. */
 const char *sp_decode(const sp_tokenizer *t, int prev, int token, int *len);
+/* Whether token ends a generated text: llama2.c's BOS and EOS, a GGUF
+ * file's end-of-generation tokens (its EOS, <|eot_id|>, <|im_end|>, ...
+ * as llama.cpp finds them).  A character tokenizer's boundary only ends a
+ * word (0). */
+int sp_tokenizer_is_eog(const sp_tokenizer *t, int token);
+
+/* A GGUF file's chat template (tokenizer.chat_template), as recognised. */
+typedef enum {
+    SP_CHAT_NONE = 0,   /* the tokenizer has none */
+    SP_CHAT_CHATML = 1, /* <|im_start|>user ... <|im_end|> (Qwen, SmolLM) */
+    SP_CHAT_LLAMA3 = 2, /* <|start_header_id|>user<|end_header_id|> ... */
+    SP_CHAT_OTHER = 3   /* one of another family: not supported */
+} sp_chat_kind;
+sp_chat_kind sp_tokenizer_chat(const sp_tokenizer *t);
+/* The prompt as one user message in the model's chat template, the
+ * assistant's turn opened (malloc'd; free it), or NULL with a message that
+ * says why (no template, or one not supported): then use the prompt as it
+ * is.  The text holds the template's special tokens as text; sp_encode
+ * reads them back as those tokens. */
+char *sp_chat_wrap(const sp_tokenizer *t, const char *prompt, char *err);
 
 /* ----------------------------------------------------------- constraints */
 

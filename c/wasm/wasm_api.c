@@ -147,6 +147,31 @@ int api_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
     last_error[0] = '\0';
     return sp_encode(t, text, bos, eos, ids, max_ids, last_error);
 }
+/* The max_ids that never falls short for len bytes of text. */
+API("api_encode_bound")
+int api_encode_bound(const sp_tokenizer *t, double len) {
+    return sp_encode_bound(t, (size_t)len);
+}
+/* Whether token ends a generated text (EOS, a GGUF's <|im_end|>, ...). */
+API("api_tokenizer_is_eog")
+int api_tokenizer_is_eog(const sp_tokenizer *t, int token) {
+    return sp_tokenizer_is_eog(t, token);
+}
+/* The chat template a GGUF's tokenizer carries (sp_chat_kind). */
+API("api_tokenizer_chat") int api_tokenizer_chat(const sp_tokenizer *t) {
+    return (int)sp_tokenizer_chat(t);
+}
+/* The prompt as one user message in the tokenizer's chat template: the
+ * text (valid until the next call), or NULL with the message saying why
+ * the prompt is to be used as it is. */
+API("api_chat_wrap")
+const char *api_chat_wrap(const sp_tokenizer *t, const char *prompt) {
+    static char *wrapped;
+    free(wrapped);
+    last_error[0] = '\0';
+    wrapped = sp_chat_wrap(t, prompt, last_error);
+    return wrapped;
+}
 
 /* ---- parameters ----------------------------------------------------- */
 

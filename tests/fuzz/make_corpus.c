@@ -238,6 +238,48 @@ static void oom_seeds(void) {
     save("fuzz_oom", "warp", warp, sizeof warp - 1);
 }
 
+/* fuzz_gguf_tokenizer: [flags][text length][text][type byte, piece, 0]... */
+static void gguf_tokenizer_input(const char *name, int flags, const char *text,
+                                 const char *const *pieces, const int *types,
+                                 int n) {
+    bb_bytes b = {0};
+    uint8_t head[3] = {(uint8_t)flags, (uint8_t)(strlen(text) & 255),
+                       (uint8_t)(strlen(text) >> 8)};
+    bb_put(&b, head, 3);
+    bb_put(&b, text, strlen(text));
+    for (int i = 0; i < n; i++) {
+        uint8_t type = (uint8_t)types[i];
+        bb_put(&b, &type, 1);
+        bb_put(&b, pieces[i], strlen(pieces[i]) + 1);
+    }
+    save_b("fuzz_gguf_tokenizer", name, &b);
+    bb_free(&b);
+}
+
+static void gguf_tokenizer_seeds(void) {
+    /* SentencePiece, with BOS */
+    static const char *const spm[] = {"\xe2\x96\x81Hello", "\xe2\x96\x81world",
+                                      "<s>", "ll", "He", "\xe2\x96\x81w"};
+    static const int spm_types[] = {1, 1, 3, 1, 1, 1};
+    gguf_tokenizer_input("spm_bos", 8, "Hello world, na\xc3\xafve \xf0\x9f\x98\x80\n<s>x",
+                         spm, spm_types, 6);
+    gguf_tokenizer_input("spm_gguf_no_prefix", 8 | 32 | 64, " a\xc3( b",
+                         spm, spm_types, 6);
+    /* byte-level BPE pieces, spelled as GPT-2 does ("\xc4\xa0" is a space) */
+    static const char *const bpe[] = {"he", "ll", "llo", "hello", "\xc4\xa0w",
+                                      "\xc4\xa0world", "<|im_start|>", "'s",
+                                      "12", "123"};
+    static const int bpe_types[] = {1, 1, 1, 1, 1, 1, 3, 1, 1, 1};
+    gguf_tokenizer_input("bpe_gpt2", 1, "hello world's 123  x\n\n",
+                         bpe, bpe_types, 10);
+    gguf_tokenizer_input("bpe_llama3_specials", 1 | 2 | 8,
+                         "<|im_start|>hello I'M 12345\r\n\xff", bpe, bpe_types, 10);
+    gguf_tokenizer_input("bpe_qwen2_gguf", 1 | 4 | 64, "hello 2024 \xe4\xb8\xad",
+                         bpe, bpe_types, 10);
+    gguf_tokenizer_input("bpe_smollm_eos", 1 | 6 | 16, "a 123b hello",
+                         bpe, bpe_types, 10);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_corpus DIR\n");
@@ -248,6 +290,7 @@ int main(int argc, char **argv) {
     bigram_seeds();
     checkpoint_seeds();
     tokenizer_seeds();
+    gguf_tokenizer_seeds();
     warp_seeds();
     generate_seeds();
     oom_seeds();

@@ -30,8 +30,7 @@ sp_cvocab *sp_cvocab_new(const sp_constraint *c, const sp_tokenizer *t,
     v->c = c;
     int vocab = sp_tokenizer_vocab(t);
     for (int id = 0; id < vocab; id++) {
-        if (t->kind == SP_TOK_BPE && id <= 2) continue; /* <unk> <s> </s> */
-        if (id == t->bos || id == t->eos) continue;
+        if (!sp_tokenizer_is_text(t, id)) continue; /* <s> </s> <unk> */
         int len;
         const char *piece = sp_decode(t, -1, id, &len);
         if (len == 1) v->avail[(unsigned char)piece[0]] = 1;
@@ -57,8 +56,7 @@ sp_cvocab *sp_cvocab_new(const sp_constraint *c, const sp_tokenizer *t,
     for (int s = 0; s < n; s++) {
         succ_start[s] = n_succ;
         for (int id = 0; id < vocab; id++) {
-            if (t->kind == SP_TOK_BPE && id <= 2) continue;
-            if (id == t->bos || id == t->eos) continue;
+            if (!sp_tokenizer_is_text(t, id)) continue;
             int len;
             const char *piece = sp_decode(t, -1, id, &len);
             int to = s;
@@ -144,10 +142,10 @@ int sp_cvocab_mask(const sp_cvocab *v, const sp_tokenizer *t,
     int tok_vocab = sp_tokenizer_vocab(t), n = 0;
     for (int id = 0; id < vocab; id++) {
         int ok = 0;
-        if (id == end_a || id == end_b) {
+        if (id == end_a || id == end_b || sp_tokenizer_is_eog(t, id)) {
             ok = accepting;
         } else if (id < tok_vocab && remaining > 0 &&
-                   !(t->kind == SP_TOK_BPE && id == 0)) { /* <unk> */
+                   sp_tokenizer_is_text(t, id)) { /* not <unk>, control */
             int len;
             const char *bytes = sp_decode(t, prev, id, &len);
             sp_cstate next = *at;

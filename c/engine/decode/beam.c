@@ -87,10 +87,11 @@ static double beam_score(const sp_beam_search *b, double logprob, int len) {
 }
 
 int sp_beam_is_end(const sp_beam_search *b, int token) {
-    /* as a session: EOS or BOS for llama2.c models; the bigram's boundary
-     * under a constraint (the only way to say "done") */
-    if (b->tok->kind == SP_TOK_BPE)
-        return token == b->tok->eos || token == b->tok->bos;
+    /* as a session: EOS or BOS for llama2.c models, the end-of-generation
+     * tokens of a GGUF's; the bigram's boundary under a constraint (the
+     * only way to say "done") */
+    if (b->tok->kind == SP_TOK_BPE || b->tok->gguf)
+        return sp_tokenizer_is_eog(b->tok, token);
     return b->constraint && token == b->tok->eos;
 }
 

@@ -200,8 +200,7 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
     s->seed = seed;
     sp_rng_seed(&s->rng, seed);
     if (!prompt) prompt = "";
-    /* a prompt never has more tokens than bytes, plus BOS */
-    int max_ids = (int)strlen(prompt) + 2;
+    int max_ids = sp_encode_bound(s->tok, strlen(prompt));
     int *ids = malloc(sizeof(int) * (size_t)max_ids);
     if (!ids) return sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
     int n = sp_encode(s->tok, prompt, 1, 0, ids, max_ids, err);
@@ -250,8 +249,8 @@ static int is_end_of_text(const sp_session *s, int token) {
     /* run.c stops at BOS too: in llama2.c's data it separates texts.  The
      * bigram's boundary token only ends a word, not the text -- except
      * under a constraint, where it is the only way to say "done". */
-    if (s->tok->kind == SP_TOK_BPE)
-        return token == s->tok->eos || token == s->tok->bos;
+    if (s->tok->kind == SP_TOK_BPE || s->tok->gguf)
+        return sp_tokenizer_is_eog(s->tok, token);
     return s->constraint && token == s->tok->eos;
 }
 

@@ -141,13 +141,15 @@ sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
         sp->d2t[d] = -1;
         if (d >= sp_tokenizer_vocab(sp->dtok) ||
             (sp->dtok->kind == SP_TOK_BPE && d <= 2) ||
+            (sp->dtok->gguf && !sp_tokenizer_is_text(sp->dtok, d)) ||
             (sp->dtok->kind == SP_TOK_CHAR && d == sp->dtok->bos &&
              sp_tokenizer_lookup(sp->ttok, "\n", 1) < 0))
             continue;
         int len;
         const char *piece = sp_decode(sp->dtok, -1, d, &len);
         int t = sp_tokenizer_lookup(sp->ttok, piece, len);
-        if (t >= 0 && !(sp->ttok->kind == SP_TOK_BPE && t <= 2)) {
+        if (t >= 0 && !(sp->ttok->kind == SP_TOK_BPE && t <= 2) &&
+            !(sp->ttok->gguf && !sp_tokenizer_is_text(sp->ttok, t))) {
             sp->d2t[d] = t;
             sp->draft_allowed[d] = 1;
             mapped++;
@@ -157,7 +159,8 @@ sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
     for (int t = 0; t < sp->tvocab; t++) {
         sp->t2d[t] = boundary;
         if (t >= sp_tokenizer_vocab(sp->ttok) ||
-            (sp->ttok->kind == SP_TOK_BPE && t <= 2))
+            (sp->ttok->kind == SP_TOK_BPE && t <= 2) ||
+            (sp->ttok->gguf && !sp_tokenizer_is_text(sp->ttok, t)))
             continue;
         int len;
         const char *piece = sp_decode(sp->ttok, -1, t, &len);

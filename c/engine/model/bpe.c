@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "gguf_vocab.h"
 
 /* ---- load ---------------------------------------------------------------- */
 
@@ -92,6 +93,8 @@ static int scan_pieces(const uint8_t *data, size_t size, int vocab,
 
 sp_tokenizer *sp_tokenizer_load(const uint8_t *data, size_t size, int vocab,
                                 char *err) {
+    if (size >= 4 && memcmp(data, "GGUF", 4) == 0) /* a GGUF file's */
+        return sp_tokenizer_load_gguf(data, size, vocab, err);
     if (size < 4) {
         sp_fail(err, SP_ERR_FORMAT, "tokenizer: file has %zu bytes, shorter "
                 "than its 4-byte header", size);

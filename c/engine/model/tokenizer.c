@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "gguf_vocab.h"
 
 static int compare_index(const void *a, const void *b) {
     const sp_token_index *x = a, *y = b;
@@ -38,6 +39,7 @@ static int compare_key(const char *key, int len, const char *piece) {
 }
 
 int sp_tokenizer_lookup(const sp_tokenizer *t, const char *str, int len) {
+    if (t->gguf) return sp_vocab_token(t->gguf, str, len);
     /* binary search for the first piece equal to the key: the index is
      * sorted by (bytes, id), so with duplicate pieces the first one found
      * has the lowest id, as in a first-match scan */
@@ -128,6 +130,7 @@ sp_tokenizer *sp_tokenizer_copy(const sp_tokenizer *t, char *err) {
 
 void sp_tokenizer_free(sp_tokenizer *t) {
     if (!t) return;
+    sp_gguf_vocab_free(t->gguf);
     free(t->pieces);
     free(t->piece_len);
     free(t->scores);
@@ -136,10 +139,24 @@ void sp_tokenizer_free(sp_tokenizer *t) {
     free(t);
 }
 
+/* Whether two GGUF tokenizers' rules are the same (pieces apart). */
+static int gguf_rules_equal(const struct sp_gguf_vocab *a,
+                            const struct sp_gguf_vocab *b, int vocab) {
+    if (!a || !b) return a == b;
+    return a->pre == b->pre && a->add_bos == b->add_bos &&
+           a->add_eos == b->add_eos &&
+           a->add_space_prefix == b->add_space_prefix &&
+           a->n_merges == b->n_merges && a->merge_mask == b->merge_mask &&
+           memcmp(a->attr, b->attr, (size_t)vocab) == 0 &&
+           (!a->merge_slots ||
+            memcmp(a->merge_slots, b->merge_slots,
+                   sizeof(sp_merge_slot) * (a->merge_mask + 1)) == 0);
+}
+
 int sp_tokenizers_equal(const sp_tokenizer *a, const sp_tokenizer *b) {
     if (a == b) return 1;
     if (a->kind != b->kind || a->vocab != b->vocab || a->bos != b->bos ||
-        a->eos != b->eos)
+        a->eos != b->eos || !gguf_rules_equal(a->gguf, b->gguf, a->vocab))
         return 0;
     for (int i = 0; i < a->vocab; i++)
         if (a->piece_len[i] != b->piece_len[i] ||
@@ -266,6 +283,7 @@ static int encode_labels(const sp_tokenizer *t, const char *text, int *ids,
 
 int sp_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
               int *ids, int max_ids, char *err) {
+    if (t->gguf) return sp_gguf_encode(t, text, bos, eos, ids, max_ids, err);
     if (t->kind == SP_TOK_BPE)
         return sp_bpe_encode(t, text, bos, eos, ids, max_ids, err);
     if (t->kind == SP_TOK_LABEL) return encode_labels(t, text, ids, max_ids, err);
@@ -278,6 +296,33 @@ const char *sp_decode(const sp_tokenizer *t, int prev, int token, int *len) {
         return "";
     }
     if (t->kind == SP_TOK_BPE) return sp_bpe_decode(t, prev, token, len);
+    if (t->gguf) return sp_gguf_decode(t, prev, token, len);
     *len = t->piece_len[token];
     return t->pieces[token];
+}
+
+int sp_encode_bound(const sp_tokenizer *t, size_t len) {
+    /* a GGUF tokenizer: a byte of text may become 3 (a space U+2581, an
+     * invalid byte U+FFFD), each of those two byte tokens, plus the
+     * spaces SentencePiece puts before each stretch of text; else at most
+     * one token per byte, plus BOS, a dummy prefix and EOS */
+    size_t n = t->gguf ? 6 * len + 8 : len + 3;
+    return n > 0x7fffffff ? 0x7fffffff : (int)n;
+}
+
+int sp_tokenizer_is_eog(const sp_tokenizer *t, int token) {
+    if (token < 0 || token >= t->vocab) return 0;
+    if (t->gguf) return (t->gguf->attr[token] & SP_ATTR_EOG) != 0;
+    return t->kind == SP_TOK_BPE && (token == t->eos || token == t->bos);
+}
+
+int sp_tokenizer_is_text(const sp_tokenizer *t, int token) {
+    if (token < 0 || token >= t->vocab) return 0;
+    if (t->gguf) {
+        int a = t->gguf->attr[token];
+        return (a & (SP_ATTR_NORMAL | SP_ATTR_BYTE | SP_ATTR_USER_DEFINED)) &&
+               !(a & (SP_ATTR_CONTROL | SP_ATTR_UNKNOWN | SP_ATTR_EOG));
+    }
+    if (t->kind == SP_TOK_BPE && token <= 2) return 0; /* <unk> <s> </s> */
+    return token != t->bos && token != t->eos;
 }
