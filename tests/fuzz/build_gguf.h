@@ -409,7 +409,7 @@ static inline void gg_model_metadata(gg_file *f, const gg_model *m) {
     gg_key_arch(f, m->arch, "context_length", (uint32_t)m->ctx);
     gg_key_arch(f, m->arch, "embedding_length", (uint32_t)m->dim);
     gg_key_arch(f, m->arch, "block_count", (uint32_t)m->layers);
-    gg_key_arch(f, m->arch, "feedforward_length", (uint32_t)m->hidden);
+    gg_key_arch(f, m->arch, "feed_forward_length", (uint32_t)m->hidden);
     gg_key_arch(f, m->arch, "attention.head_count", (uint32_t)m->heads);
     gg_key_arch(f, m->arch, "attention.head_count_kv", (uint32_t)m->kv_heads);
     gg_key_arch(f, m->arch, "rope.dimension_count", (uint32_t)(m->dim / m->heads));

@@ -25,6 +25,7 @@
 
 #include "internal.h"
 #include "model/gguf.h"
+#include "model/gguf_vocab.h"
 #include "model/transformer.h"
 
 /* The context a GGUF model gets: its training context, at most this (a
@@ -80,7 +81,7 @@ static int read_config(loader *L, double *rope_base, float *rope_scale) {
                        "mixture of %d experts, which the engine does not run",
                        L->arch, experts);
     if ((rc = arch_int(L, "embedding_length", 1, 0, 1, MAX_DIM, &c->dim)) ||
-        (rc = arch_int(L, "feedforward_length", 1, 0, 1, 1 << 20,
+        (rc = arch_int(L, "feed_forward_length", 1, 0, 1, 1 << 20,
                        &c->hidden_dim)) ||
         (rc = arch_int(L, "block_count", 1, 0, 1, 4096, &c->n_layers)) ||
         (rc = arch_int(L, "attention.head_count", 1, 0, 1, MAX_DIM,
@@ -423,12 +424,30 @@ int sp_gguf_model_load(sp_model *m, uint8_t *data, size_t size,
         if (!take_ownership) free(image); /* data stays the caller's */
         return code;
     }
+    /* the tokenizer the file carries (gguf_tokenizer.c), the model's own;
+     * a file without one is a model of ids (tokenizer.ggml.model absent),
+     * one whose tokenizer is refused is refused */
+    sp_tokenizer *tok = NULL;
+    if (sp_gguf_find(g, "tokenizer.ggml.model")) {
+        tok = sp_tokenizer_from_gguf(g, err);
+        if (tok && sp_tokenizer_vocab(tok) != t->c.vocab)
+            code = sp_fail(err, SP_ERR_FORMAT, "GGUF: the tokenizer has %d "
+                           "tokens; the model's output has %d",
+                           sp_tokenizer_vocab(tok), t->c.vocab);
+        else if (!tok)
+            code = SP_ERR_FORMAT;
+        if (code != SP_OK) {
+            sp_tokenizer_free(tok);
+            sp_transformer_free(t);
+            if (!take_ownership) free(image);
+            return code;
+        }
+    }
     t->owned = image;
     m->kind = SP_MODEL_TRANSFORMER;
     m->vocab = t->c.vocab;
     m->seq_len = t->c.seq_len;
     m->transformer = t;
-    m->tokenizer = NULL; /* the tokenizer: built from g by the GGUF
-                          * tokenizer when it lands */
+    m->tokenizer = tok;
     return SP_OK;
 }
