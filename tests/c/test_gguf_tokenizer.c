@@ -619,6 +619,76 @@ static void test_errors(void) {
     sp_tokenizer_free(t);
 }
 
+/* ---- in a session ------------------------------------------------------------ */
+
+/* TOY's GGUF tokenizer driving a random transformer of its 19 tokens: the
+ * prompt through the chat template, a generation that ends at an end of
+ * generation token, a constraint that never lets a control token through */
+static void test_session(void) {
+    char err[SP_ERR_LEN];
+    bb_bytes file = {0}, ckpt = {0};
+    toy_gguf(&file, "gpt2", "gpt-2");
+    sp_tokenizer *t = sp_tokenizer_load(file.data, file.len, 0, err);
+    bb_free(&file);
+    bb_config c = {8, 16, 1, 2, 2, 19, 32};
+    bb_checkpoint(&ckpt, c, 7, 1.0f);
+    sp_model *m = sp_model_load(ckpt.data, ckpt.len, 0, err);
+    CHECK(t && m);
+    if (!t || !m) {
+        fprintf(stderr, "%s\n", err);
+        goto done;
+    }
+    sp_session *s = sp_session_new(m, t, err);
+    CHECK(s != NULL);
+    if (!s) goto done;
+    char *prompt = sp_chat_wrap(t, "hello", err);
+    CHECK(prompt != NULL);
+    /* the file adds BOS (11); the template's specials are single tokens,
+     * "user" and "assistant" have no tokens in TOY and are dropped */
+    CHECK(sp_session_start(s, prompt ? prompt : "", 1, err) == SP_OK);
+    free(prompt);
+    sp_params p;
+    sp_params_default(&p);
+    CHECK(sp_session_step(s, &p, 16, err) == SP_OK); /* " world" */
+    CHECK(!sp_session_finished(s));
+    CHECK(sp_session_step(s, &p, 18, err) == SP_OK); /* <|im_end|>: EOS */
+    CHECK(sp_session_finished(s));
+    CHECK(sp_session_is_end(s, 18));
+    CHECK(!sp_session_is_end(s, 16));
+    /* a constraint: the text "hello" or "hello world", then an end; the
+     * end (EOS, here <|im_end|>) only once the text matches, never
+     * another special's text */
+    sp_constraint *re = sp_constraint_regex("hello( world)?", err);
+    CHECK(re && sp_session_start(s, "", 1, err) == SP_OK);
+    CHECK(re && sp_session_constrain(s, re, 8, err) == SP_OK);
+    CHECK(sp_session_preview(s, &p, err) == SP_OK);
+    const sp_step *st = sp_session_last_step(s);
+    int hello = 0, end = 0;
+    for (int i = 0; st && i < st->n_kept; i++) {
+        hello |= st->kept[i] == 11;
+        end |= st->kept[i] == 18;
+    }
+    CHECK(hello && !end); /* "hello" may start it; the end may not yet */
+    CHECK(sp_session_step(s, &p, 11, err) == SP_OK);
+    CHECK(sp_session_preview(s, &p, err) == SP_OK);
+    st = sp_session_last_step(s);
+    int world = 0;
+    end = 0;
+    for (int i = 0; st && i < st->n_kept; i++) {
+        world |= st->kept[i] == 16;
+        end |= st->kept[i] == 18;
+        int k = st->kept[i]; /* " ", " w", " wor", " worl", " world", the end */
+        CHECK(k == 4 || k == 12 || k == 14 || k == 15 || k == 16 || k == 18);
+    }
+    CHECK(world && end); /* " world", or the end: "hello" matches */
+    sp_constraint_free(re);
+    sp_session_free(s);
+done:
+    sp_model_free(m);
+    sp_tokenizer_free(t);
+    bb_free(&ckpt);
+}
+
 int main(int argc, char **argv) {
     const char *root = argc > 1 ? argv[1] : ".";
     char dir[1024];
@@ -634,5 +704,6 @@ int main(int argc, char **argv) {
     test_gguf_file();
     test_chat_templates();
     test_errors();
+    test_session();
     CHECK_DONE();
 }

@@ -79,6 +79,14 @@ describe('GGUF tokenizers on real vocabularies, against JavaScript tokenizers', 
     expect(diffs).toEqual([]);
     // BOS: the file's add_bos_token
     expect(Array.from(tok.encode('Hi', { bos: true }))).toEqual([128000, ...llama3Tokenizer.encode('Hi', { bos: false, eos: false })]);
+    // the wrapper: its kind, its chat template, its ends
+    expect(tok.kind).toBe('bytebpe');
+    expect(tok.chat).toBe('llama3');
+    expect(tok.chatWrap('  Hi!\n')).toBe('<|start_header_id|>user<|end_header_id|>\n\nHi!<|eot_id|>' +
+      '<|start_header_id|>assistant<|end_header_id|>\n\n');
+    expect(tok.isEnd(128009)).toBe(true); // <|eot_id|>
+    expect(tok.isEnd(128001)).toBe(true); // <|end_of_text|>
+    expect(tok.isEnd(128000)).toBe(false);
     tok.free();
   });
 
@@ -153,6 +161,9 @@ describe('GGUF tokenizers on real vocabularies, against JavaScript tokenizers', 
     const withBos = texts.filter((t) => JSON.stringify(Array.from(tok.encode(t, { bos: true }))) !== JSON.stringify(Array.from(l2.encode(t, { bos: true }))));
     console.log(`Llama 2 SentencePiece: ${texts.length - withBos.length} of ${texts.length} texts give run.c's ids`);
     expect(withBos).toEqual([]);
+    expect(tok.kind).toBe('spm');
+    expect(tok.chat).toBe('other'); // Llama 2's [INST] template: not supported
+    expect(() => tok.chatWrap('Hi')).toThrow(/neither ChatML-style nor Llama 3-style/);
     // a special token's text is that token, and the text after it gets SentencePiece's space
     expect(Array.from(tok.encode('<s>Hello', { bos: true }))).toEqual([1, 1, 15043]);
     tok.free();

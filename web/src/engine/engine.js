@@ -125,6 +125,11 @@ export async function instantiate(source, imports) {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8');
+/** the engine's sp_tok_kind and sp_chat_kind values, by name */
+/** @type {Record<number, 'chars' | 'bpe' | 'spm' | 'bytebpe'>} */
+const TOKENIZER_KINDS = { 1: 'chars', 2: 'bpe', 3: 'chars', 4: 'spm', 5: 'bytebpe' };
+/** @type {Record<number, 'chatml' | 'llama3' | 'other'>} */
+const CHAT_KINDS = { 1: 'chatml', 2: 'llama3', 3: 'other' };
 
 /**
  * Loads the engine.
@@ -743,8 +748,15 @@ export class Tokenizer {
     this.owned = owned;
     const x = engine.x;
     this.vocab = x.api_tokenizer_vocab(handle);
-    /** @type {'chars' | 'bpe'} */
-    this.kind = x.api_tokenizer_kind(handle) === 2 ? 'bpe' : 'chars';
+    /** the engine's sp_tok_kind: llama2.c's merges by score ('bpe'), a GGUF
+     * file's SentencePiece ('spm') or byte-level BPE ('bytebpe'), else one
+     * piece per character or label ('chars')
+     * @type {'chars' | 'bpe' | 'spm' | 'bytebpe'} */
+    this.kind = TOKENIZER_KINDS[x.api_tokenizer_kind(handle)] ?? 'chars';
+    /** a GGUF file's chat template: 'chatml', 'llama3', 'other' (not
+     * supported) or null (none)
+     * @type {'chatml' | 'llama3' | 'other' | null} */
+    this.chat = CHAT_KINDS[x.api_tokenizer_chat(handle)] ?? null;
     this.bos = x.api_tokenizer_bos(handle);
     this.eos = x.api_tokenizer_eos(handle);
     /** @type {Map<number, string>} */
@@ -760,7 +772,7 @@ export class Tokenizer {
     if (typeof text !== 'string') throw new TypeError('encode: text must be a string');
     const e = this.engine;
     const textPtr = e.allocString(text, 'text');
-    const max = encoder.encode(text).length + 3;
+    const max = e.x.api_encode_bound(this.handle, encoder.encode(text).length);
     const ids = e.malloc(4 * max);
     try {
       const n = e.x.api_encode(this.handle, textPtr, bos ? 1 : 0, eos ? 1 : 0, ids, max);
@@ -770,6 +782,32 @@ export class Tokenizer {
       e.free(textPtr);
       e.free(ids);
     }
+  }
+
+  /**
+   * The prompt as one user message in the model's chat template (the engine
+   * wraps it; the text holds the template's special tokens, which encode
+   * reads back as those tokens).  A RangeError says why when the tokenizer
+   * has no template, or one of another family: then use the prompt as is.
+   * @param {string} prompt
+   * @returns {string}
+   */
+  chatWrap(prompt) {
+    if (typeof prompt !== 'string') throw new TypeError('chatWrap: prompt must be a string');
+    const e = this.engine;
+    const ptr = e.allocString(prompt, 'prompt');
+    try {
+      const out = e.x.api_chat_wrap(this.handle, ptr);
+      if (!out) throw new RangeError(e.lastError());
+      return e.cstring(out);
+    } finally {
+      e.free(ptr);
+    }
+  }
+
+  /** Whether token ends a generated text (EOS; a GGUF's <|im_end|>, <|eot_id|>, ...). @param {number} token */
+  isEnd(token) {
+    return this.engine.x.api_tokenizer_is_eog(this.handle, token) === 1;
   }
 
   /**
@@ -1107,7 +1145,7 @@ export class Session {
 function decodeTokens(tokenizer, tokens, from) {
   const parts = [];
   for (let i = from; i < tokens.length; i++) {
-    if (tokenizer.kind === 'bpe' && (tokens[i] === tokenizer.eos || tokens[i] === tokenizer.bos)) break;
+    if (tokenizer.isEnd(tokens[i])) break;
     parts.push(tokenizer.decodeBytes(i > 0 ? tokens[i - 1] : -1, tokens[i]));
   }
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
