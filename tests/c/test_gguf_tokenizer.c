@@ -27,6 +27,18 @@ static char *spell(const char *raw, size_t len) {
     return out;
 }
 
+/* a merge rule "a b" of raw bytes, spelled (malloc'd) */
+static char *spell_merge(const char *raw) {
+    const char *sp = strchr(raw + 1, ' ');
+    char *a = spell(raw, (size_t)(sp - raw));
+    char *b = spell(sp + 1, strlen(sp + 1));
+    char *m = malloc(strlen(a) + strlen(b) + 2);
+    sprintf(m, "%s %s", a, b);
+    free(a);
+    free(b);
+    return m;
+}
+
 /* A byte-level BPE tokenizer over the raw pieces and merges ("a b", raw
  * bytes on each side), types (NULL: all normal), special ids bos = eos =
  * -1 unless given. */
@@ -39,15 +51,7 @@ static sp_tokenizer *bpe_toy(const char *pre, const char *const *raw, int n,
         tokens[i] = types && types[i] != SP_TT_NORMAL
                         ? strcpy(malloc(strlen(raw[i]) + 1), raw[i])
                         : spell(raw[i], strlen(raw[i]));
-    for (int i = 0; i < m; i++) {
-        const char *sp = strchr(raw_merges[i] + 1, ' ');
-        char *a = spell(raw_merges[i], (size_t)(sp - raw_merges[i]));
-        char *b = spell(sp + 1, strlen(sp + 1));
-        merges[i] = malloc(strlen(a) + strlen(b) + 2);
-        sprintf(merges[i], "%s %s", a, b);
-        free(a);
-        free(b);
-    }
+    for (int i = 0; i < m; i++) merges[i] = spell_merge(raw_merges[i]);
     sp_gguf_vocab_spec spec;
     sp_gguf_vocab_spec_init(&spec);
     spec.model = "gpt2";
@@ -458,15 +462,7 @@ static void toy_gguf(bb_bytes *out, const char *model, const char *pre) {
     gg_arr_str(&f, "tokenizer.ggml.tokens", tokens, 19);
     gg_arr(&f, "tokenizer.ggml.token_type", GG_I32, types, 19, 4);
     char *merges[11];
-    for (int i = 0; i < 11; i++) {
-        const char *sp = strchr(TOY_MERGES[i] + 1, ' ');
-        char *a = spell(TOY_MERGES[i], (size_t)(sp - TOY_MERGES[i]));
-        char *b = spell(sp + 1, strlen(sp + 1));
-        merges[i] = malloc(strlen(a) + strlen(b) + 2);
-        sprintf(merges[i], "%s %s", a, b);
-        free(a);
-        free(b);
-    }
+    for (int i = 0; i < 11; i++) merges[i] = spell_merge(TOY_MERGES[i]);
     gg_arr_str(&f, "tokenizer.ggml.merges", (const char *const *)merges, 11);
     gg_u32(&f, "tokenizer.ggml.bos_token_id", 11);
     gg_u32(&f, "tokenizer.ggml.eos_token_id", 18);
@@ -689,6 +685,112 @@ done:
     bb_free(&ckpt);
 }
 
+/* ---- hostile files ------------------------------------------------------------ */
+
+/* A GGUF with tokenizer.ggml.model "gpt2" and what `bad` writes: loading it
+ * must fail with a message containing want. */
+static void check_bad_file(int line, void (*bad)(gg_file *), const char *want) {
+    gg_file f;
+    gg_init(&f);
+    gg_str(&f, "tokenizer.ggml.model", "gpt2");
+    gg_str(&f, "tokenizer.ggml.pre", "gpt-2");
+    bad(&f);
+    bb_bytes file = {0};
+    gg_finish(&f, 3, &file);
+    gg_free(&f);
+    char err[SP_ERR_LEN] = "";
+    sp_tokenizer *t = sp_tokenizer_load(file.data, file.len, 0, err);
+    bb_free(&file);
+    check_count++;
+    if (t || !strstr(err, want)) {
+        check_failures++;
+        fprintf(stderr, "line %d: %s, expected an error containing \"%s\"\n",
+                line, t ? "loaded" : err, want);
+    }
+    sp_tokenizer_free(t);
+}
+
+static const char *const AB[] = {"a", "b"};
+static void tokens_ab(gg_file *f) { gg_arr_str(f, "tokenizer.ggml.tokens", AB, 2); }
+static void no_tokens(gg_file *f) { gg_arr_str(f, "tokenizer.ggml.merges", AB, 0); }
+static void int_tokens(gg_file *f) {
+    int32_t v[2] = {1, 2};
+    gg_arr(f, "tokenizer.ggml.tokens", GG_I32, v, 2, 4);
+}
+static void empty_tokens(gg_file *f) { gg_arr_str(f, "tokenizer.ggml.tokens", AB, 0); }
+static void string_scores(gg_file *f) {
+    tokens_ab(f);
+    gg_arr_str(f, "tokenizer.ggml.scores", AB, 2);
+}
+static void few_scores(gg_file *f) {
+    tokens_ab(f);
+    float v[1] = {0};
+    gg_arr(f, "tokenizer.ggml.scores", GG_F32V, v, 1, 4);
+}
+static void u8_types(gg_file *f) {
+    tokens_ab(f);
+    uint8_t v[2] = {1, 1};
+    gg_arr(f, "tokenizer.ggml.token_type", GG_U8, v, 2, 1);
+}
+static void few_types(gg_file *f) {
+    tokens_ab(f);
+    int32_t v[1] = {1};
+    gg_arr(f, "tokenizer.ggml.token_type", GG_I32, v, 1, 4);
+}
+static void int_merges(gg_file *f) {
+    tokens_ab(f);
+    int32_t v[1] = {1};
+    gg_arr(f, "tokenizer.ggml.merges", GG_I32, v, 1, 4);
+}
+static void no_merges(gg_file *f) { tokens_ab(f); }
+static void string_bos(gg_file *f) {
+    tokens_ab(f);
+    gg_arr_str(f, "tokenizer.ggml.merges", AB, 0);
+    gg_str(f, "tokenizer.ggml.bos_token_id", "1");
+}
+static void int_add_bos(gg_file *f) {
+    tokens_ab(f);
+    gg_arr_str(f, "tokenizer.ggml.merges", AB, 0);
+    gg_u32(f, "tokenizer.ggml.add_bos_token", 1);
+}
+static void int_template(gg_file *f) {
+    tokens_ab(f);
+    gg_arr_str(f, "tokenizer.ggml.merges", AB, 0);
+    gg_u32(f, "tokenizer.chat_template", 1);
+}
+static void nan_score(gg_file *f) {
+    tokens_ab(f);
+    gg_arr_str(f, "tokenizer.ggml.merges", AB, 0);
+    float v[2] = {0, NAN};
+    gg_arr(f, "tokenizer.ggml.scores", GG_F32V, v, 2, 4);
+}
+
+static void test_hostile_files(void) {
+    check_bad_file(__LINE__, no_tokens, "tokenizer.ggml.tokens");
+    check_bad_file(__LINE__, int_tokens, "tokenizer.ggml.tokens");
+    check_bad_file(__LINE__, empty_tokens, "has 0 tokens");
+    check_bad_file(__LINE__, string_scores, "holds string, not f32 or i32");
+    check_bad_file(__LINE__, few_scores, "1 scores for 2 tokens");
+    check_bad_file(__LINE__, u8_types, "tokenizer.ggml.token_type");
+    check_bad_file(__LINE__, few_types, "1 token types for 2 tokens");
+    check_bad_file(__LINE__, int_merges, "tokenizer.ggml.merges");
+    check_bad_file(__LINE__, no_merges, "needs its merges");
+    check_bad_file(__LINE__, string_bos, "tokenizer.ggml.bos_token_id");
+    check_bad_file(__LINE__, int_add_bos, "tokenizer.ggml.add_bos_token");
+    check_bad_file(__LINE__, int_template, "tokenizer.chat_template");
+    check_bad_file(__LINE__, nan_score, "token 1's score is not a number");
+    /* and a truncated file: the reader's message */
+    char err[SP_ERR_LEN];
+    bb_bytes file = {0};
+    toy_gguf(&file, "gpt2", "gpt-2");
+    for (size_t cut = 0; cut < file.len; cut += 97) {
+        sp_tokenizer *t = sp_tokenizer_load(file.data, cut, 0, err);
+        CHECK(t == NULL);
+        sp_tokenizer_free(t);
+    }
+    bb_free(&file);
+}
+
 int main(int argc, char **argv) {
     const char *root = argc > 1 ? argv[1] : ".";
     char dir[1024];
@@ -705,5 +807,6 @@ int main(int argc, char **argv) {
     test_chat_templates();
     test_errors();
     test_session();
+    test_hostile_files();
     CHECK_DONE();
 }

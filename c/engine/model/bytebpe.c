@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "gguf_vocab.h"
+#include "merge_heap.h"
 #include "unicode.h"
 
 /* bytes GPT-2 keeps as themselves */
@@ -48,47 +49,14 @@ typedef struct {
     int at, n, id, prev, next;
 } symbol;
 
-/* A candidate merge of symbols left and right (left's neighbour when
- * pushed), of rank `rank`, into string `result`; `size` bytes then. */
-typedef struct {
-    int left, right, rank, result, size;
-} candidate;
-
-static int before(const candidate *a, const candidate *b) {
-    return a->rank < b->rank || (a->rank == b->rank && a->left < b->left);
-}
-
-static void heap_push(candidate *h, int *n, candidate c) {
-    int i = (*n)++;
-    while (i > 0 && before(&c, &h[(i - 1) / 2])) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h[i] = c;
-}
-
-static candidate heap_pop(candidate *h, int *n) {
-    candidate top = h[0], last = h[--*n];
-    int i = 0;
-    for (;;) {
-        int m = 2 * i + 1;
-        if (m >= *n) break;
-        if (m + 1 < *n && before(&h[m + 1], &h[m])) m++;
-        if (!before(&h[m], &last)) break;
-        h[i] = h[m];
-        i = m;
-    }
-    if (*n > 0) h[i] = last;
-    return top;
-}
-
 static void try_merge(const struct sp_gguf_vocab *v, const symbol *sym,
-                      int left, int right, candidate *heap, int *n) {
+                      int left, int right, sp_merge_candidate *heap, int *n) {
     if (left < 0 || right < 0) return;
     int result, rank = sp_vocab_merge(v, sym[left].id, sym[right].id, &result);
-    if (rank >= 0)
-        heap_push(heap, n, (candidate){left, right, rank, result,
-                                       sym[left].n + sym[right].n});
+    if (rank >= 0) /* the lowest rank first */
+        sp_merge_push(heap, n, (sp_merge_candidate){(float)rank, left, right,
+                                                    sym[left].n + sym[right].n,
+                                                    result});
 }
 
 /* The word's bytes spelled in GPT-2's characters. */
@@ -105,7 +73,7 @@ int sp_bytebpe_encode_word(const sp_tokenizer *t, const char *word,
     /* each byte is 1 or 2 bytes spelled; a merge adds at most 2 candidates */
     char *spelled = malloc(2 * len + 1);
     symbol *sym = malloc(sizeof(symbol) * (len ? len : 1));
-    candidate *heap = malloc(sizeof(candidate) * (3 * len + 1));
+    sp_merge_candidate *heap = malloc(sizeof(sp_merge_candidate) * (3 * len + 1));
     if (!spelled || !sym || !heap) {
         rc = sp_fail(err, SP_ERR_NOMEM, "prompt: out of memory");
         goto done;
@@ -125,7 +93,7 @@ int sp_bytebpe_encode_word(const sp_tokenizer *t, const char *word,
         if (i > 0) try_merge(v, sym, i - 1, i, heap, &hn);
     }
     while (hn > 0) {
-        candidate c = heap_pop(heap, &hn);
+        sp_merge_candidate c = sp_merge_pop(heap, &hn);
         symbol *l = &sym[c.left], *r = &sym[c.right];
         /* stale: either side merged away or grown since */
         if (l->n == 0 || r->n == 0 || l->n + r->n != c.size) continue;

@@ -16,55 +16,24 @@
 #include <string.h>
 
 #include "gguf_vocab.h"
+#include "merge_heap.h"
 
 typedef struct {
     size_t at;
     int n, prev, next;
 } symbol;
 
-/* a candidate merge: symbols left and right into a token scoring score,
- * size bytes in all */
-typedef struct {
-    int left, right, size;
-    float score;
-} candidate;
-
-static int before(const candidate *a, const candidate *b) {
-    return a->score > b->score || (a->score == b->score && a->left < b->left);
-}
-
-static void heap_push(candidate *h, int *n, candidate c) {
-    int i = (*n)++;
-    while (i > 0 && before(&c, &h[(i - 1) / 2])) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h[i] = c;
-}
-
-static candidate heap_pop(candidate *h, int *n) {
-    candidate top = h[0], last = h[--*n];
-    int i = 0;
-    for (;;) {
-        int m = 2 * i + 1;
-        if (m >= *n) break;
-        if (m + 1 < *n && before(&h[m + 1], &h[m])) m++;
-        if (!before(&h[m], &last)) break;
-        h[i] = h[m];
-        i = m;
-    }
-    if (*n > 0) h[i] = last;
-    return top;
-}
-
 static void try_merge(const sp_tokenizer *t, const char *text,
-                      const symbol *sym, int left, int right, candidate *h,
-                      int *n) {
+                      const symbol *sym, int left, int right,
+                      sp_merge_candidate *h, int *n) {
     if (left < 0 || right < 0) return;
     int size = sym[left].n + sym[right].n;
     if (size > t->gguf->max_len) return;
     int id = sp_vocab_token(t->gguf, text + sym[left].at, size);
-    if (id >= 0) heap_push(h, n, (candidate){left, right, size, t->scores[id]});
+    /* the best score first: its negation is the key */
+    if (id >= 0)
+        sp_merge_push(h, n, (sp_merge_candidate){-t->scores[id], left, right,
+                                                 size, id});
 }
 
 /* llama.cpp's unicode_len_utf8: the length a lead byte announces */
@@ -76,7 +45,7 @@ int sp_spm_encode(const sp_tokenizer *t, const char *text, size_t len,
                   sp_idlist *out, char *err) {
     const struct sp_gguf_vocab *v = t->gguf;
     symbol *sym = malloc(sizeof(symbol) * (len ? len : 1));
-    candidate *heap = malloc(sizeof(candidate) * (3 * len + 1));
+    sp_merge_candidate *heap = malloc(sizeof(sp_merge_candidate) * (3 * len + 1));
     int rc = SP_OK, n = 0, hn = 0;
     if (!sym || !heap) goto nomem;
     for (size_t at = 0; at < len; n++) {
@@ -87,7 +56,7 @@ int sp_spm_encode(const sp_tokenizer *t, const char *text, size_t len,
         if (n > 0) try_merge(t, text, sym, n - 1, n, heap, &hn);
     }
     while (hn > 0) {
-        candidate c = heap_pop(heap, &hn);
+        sp_merge_candidate c = sp_merge_pop(heap, &hn);
         symbol *l = &sym[c.left], *r = &sym[c.right];
         if (l->n == 0 || r->n == 0 || l->n + r->n != c.size) continue;
         l->n += r->n;
