@@ -12,12 +12,6 @@ export default defineConfig({
   test: {
     root,
     include: ['tests/oracle/**/*.test.js'],
-    // engine.test.js compares the engine's GGUF models with llama.cpp: it
-    // joins the suite when the engine reads GGUF models (`sampler logits
-    // --model FILE.gguf`) on main; until then it runs when SAMPLER_CLI names
-    // a CLI that does (SAMPLER_CLI=path/to/sampler npx vitest run --config
-    // tests/oracle/vitest.config.js tests/oracle/engine.test.js)
-    exclude: process.env.SAMPLER_CLI ? [] : ['tests/oracle/engine.test.js'],
     environment: 'node',
     // one browser at a time: steady on 2 cores
     fileParallelism: false,
