@@ -213,6 +213,8 @@ export interface ModelInfo {
   vocab: number;
   /** context length; 0 = unbounded */
   seqLen: number;
+  /** the tokens that end a text (a llama2.c tokenizer's BOS and EOS; none for a bigram) */
+  ends: number[];
 }
 
 export interface SessionStatus {

@@ -394,12 +394,25 @@ typedef struct sp_state sp_state;
 typedef struct sp_tokenizer sp_tokenizer;
 
 /* Loads a model from a complete file image.  The format is recognized by
- * its content (bigram: magic "SPBG"; otherwise a llama2.c checkpoint).  The
- * model keeps a pointer into data when take_ownership is 1 and frees it with
- * free() in sp_model_free; otherwise it copies what it needs. */
+ * its content (bigram: magic "SPBG"; GGUF: magic "GGUF", the llama and
+ * qwen2 architectures; otherwise a llama2.c checkpoint).  The model keeps
+ * a pointer into data when take_ownership is 1 and frees it with free() in
+ * sp_model_free (a GGUF or checkpoint's weights are then read in place: no
+ * copy); otherwise it copies what it needs. */
 sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
                         char *err);
 void sp_model_free(sp_model *m);
+
+/* The most memory this build can use (WASM: its maximum memory, the same
+ * as build.sh's -sMAXIMUM_MEMORY; 0 for native builds: no limit of ours). */
+#define SP_WASM_MAX_MEMORY ((double)(2u << 30))
+double sp_memory_limit(void);
+/* Whether a model file of `size` bytes can be loaded at all: SP_OK, or
+ * SP_ERR_NOMEM and a message with its size and the limit when it is
+ * larger than the memory less what a session needs beside it -- asked
+ * before the bytes are read, so that a file too large is refused before
+ * anything is loaded. */
+int sp_model_check_size(double size, char *err);
 
 /* A hand-made model from a spec (handmade.c): "logits:2,1,0",
  * "logits:yes=2,no=1,maybe=0" or "probs:0.5,0.3,0.2" (logit = ln p); the

@@ -31,6 +31,18 @@ API("api_model_load") sp_model *api_model_load(uint8_t *data, double size) {
     last_error[0] = '\0';
     return sp_model_load(data, (size_t)size, 1, last_error);
 }
+/* Before the bytes are fetched: 1 when a file of size bytes can be loaded,
+ * else 0 and the reason (its size, the memory's) in api_last_error.  A
+ * front-end then mallocs size bytes, writes the file into them (in chunks:
+ * no whole copy on the JavaScript side) and hands them to api_model_load,
+ * which reads a GGUF's or a checkpoint's weights in place. */
+API("api_model_check_size") int api_model_check_size(double size) {
+    last_error[0] = '\0';
+    return sp_model_check_size(size, last_error) == SP_OK;
+}
+API("api_memory_limit") double api_memory_limit(void) {
+    return sp_memory_limit();
+}
 API("api_model_free") void api_model_free(sp_model *m) { sp_model_free(m); }
 API("api_model_kind") int api_model_kind(const sp_model *m) {
     return (int)sp_model_kind_of(m);

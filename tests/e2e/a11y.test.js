@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
 import { DIST } from './fixtures.js';
-import { haveChromium, until, useBrowser } from './harness.js';
+import { skipWithoutChromium, until, useBrowser } from './harness.js';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -37,7 +37,7 @@ const LESSON = `<!doctype html>
 <sampler-playground id="b" theme="dark" seed="4" steps="3" controls="temperature" view="text,bars"></sampler-playground>
 </main></body></html>`;
 
-describe.skipIf(!haveChromium)('accessibility', () => {
+describe.skipIf(skipWithoutChromium)('accessibility', () => {
   const { h, open } = useBrowser();
 
   it('axe: no serious or critical violations on the playground, the lab, compare mode and a lesson page', async () => {

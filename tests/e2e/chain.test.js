@@ -6,7 +6,7 @@
 // token left no longer depends on the seed.
 import { describe, expect, it } from 'vitest';
 
-import { engineText, generated, hashOf, haveChromium, stepTimes, until, useBrowser } from './harness.js';
+import { engineText, generated, hashOf, skipWithoutChromium, stepTimes, until, useBrowser } from './harness.js';
 
 const order = (page) => page.getByTestId('chain').first().getAttribute('data-order');
 const stage = (page, name) => page.locator(`[data-testid="stage"][data-stage="${name}"]`).first();
@@ -27,7 +27,7 @@ async function dragOnto(page, from, to) {
 
 const DEFAULT = 'bias,penalties,dry,no_repeat_ngram,temperature,top_n_sigma,top_k,top_p,min_p,typical_p,epsilon,eta,top_a,xtc';
 
-describe.skipIf(!haveChromium)('the sampler chain', () => {
+describe.skipIf(skipWithoutChromium)('the sampler chain', () => {
   const { open } = useBrowser();
 
   it('lists every stage in the default order; a drag puts top-p before temperature: fewer tokens kept, the CLI\'s text', async () => {

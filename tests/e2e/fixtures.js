@@ -31,6 +31,33 @@ export const haveTransformer = fs.existsSync(path.join(MODELS, 'transformer.bin'
   && fs.existsSync(path.join(MODELS, 'transformer_tokenizer.bin'));
 
 /**
+ * Whether the tests that need something missing skip: outside CI they do,
+ * and say once which and why; under CI=true they run, and fail where they
+ * call need() — a missing prerequisite is never a silent pass.
+ * @param {boolean} have @param {string} what  what is missing, and how to get it
+ */
+export function skipWithout(have, what) {
+  if (have || IN_CI) return false;
+  console.warn(`skipped (not under CI): ${what}`);
+  return true;
+}
+
+/**
+ * Fails, saying what is missing (a test that needs it runs without it only
+ * under CI=true, to fail here).
+ * @param {boolean} have @param {string} what
+ */
+export function need(have, what) {
+  if (!have) throw new Error(`${what}: required under CI=true`);
+}
+
+const TRANSFORMER_MISSING = 'models/transformer.bin and models/transformer_tokenizer.bin are missing (the tiny transformer: models/train_transformer.py)';
+/** Skip the tests that need the shipped tiny transformer: missing, and not CI. */
+export const skipWithoutTransformer = skipWithout(haveTransformer, TRANSFORMER_MISSING);
+/** Fails when the shipped tiny transformer is missing (under CI=true). */
+export const needTransformer = () => need(haveTransformer, TRANSFORMER_MISSING);
+
+/**
  * A random llama2.c checkpoint: header (dim, hidden_dim, n_layers, n_heads,
  * n_kv_heads, vocab_size, seq_len) then the float32 weights in llama2.c's
  * order, with the classifier shared with the embedding.

@@ -10,11 +10,11 @@ import { describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../../web/src/engine/node.js';
 import { charTokenizer, randomCheckpoint } from './fixtures.js';
-import { engineText, generated, hashOf, haveChromium, stepTimes, until, useBrowser } from './harness.js';
+import { engineText, generated, hashOf, skipWithoutChromium, stepTimes, until, useBrowser } from './harness.js';
 
 const bars = (page) => page.getByTestId('prob-bar').evaluateAll((els) => els.map((el) => [el.dataset.token, el.dataset.prob, el.dataset.cut]));
 
-describe.skipIf(!haveChromium)('Generate N in Chromium', () => {
+describe.skipIf(skipWithoutChromium)('Generate N in Chromium', () => {
   const { open } = useBrowser();
 
   it('writes the text Step writes, shows each token\'s step on demand, and its link gives the same text', async () => {

@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { LINK_CASES } from '../golden/cases.js';
 import { pageTexts } from '../golden/run.js';
 import { ROOT } from './fixtures.js';
-import { haveChromium, useBrowser } from './harness.js';
+import { skipWithoutChromium, useBrowser } from './harness.js';
 
 const golden = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/golden/links.golden.json'), 'utf8'));
 
-describe.skipIf(!haveChromium)('golden links', () => {
+describe.skipIf(skipWithoutChromium)('golden links', () => {
   const { h } = useBrowser();
   it('every pinned link gives its pinned text', async () => {
     expect(Object.keys(golden).sort()).toEqual(LINK_CASES.map((c) => c.name).sort());

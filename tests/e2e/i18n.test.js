@@ -14,14 +14,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { ROOT } from './fixtures.js';
-import { engineText, generated, hashOf, haveChromium, lesson, until, useBrowser } from './harness.js';
+import { engineText, generated, hashOf, skipWithoutChromium, lesson, until, useBrowser } from './harness.js';
 import { textProblems } from './layout.js';
 
 const SHOTS = path.join(ROOT, 'build/e2e');
 const tokens = (scope) => scope.locator('[data-testid="output-token"]');
 const el = (page, id) => page.locator(`sampler-playground#${id}`);
 
-describe.skipIf(!haveChromium)('the playground in other languages', () => {
+describe.skipIf(skipWithoutChromium)('the playground in other languages', () => {
   const { h, open, newContext, watch } = useBrowser();
 
   it('a link with lang=de opens in German; switching language during Play keeps the text, the settings and Play', async () => {

@@ -8,12 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../../web/src/engine/node.js';
-import { charTokenizer, haveTransformer, MODELS, randomCheckpoint } from './fixtures.js';
-import { engineText, generated, hashOf, haveChromium, stepButton, stepTimes, until, useBrowser } from './harness.js';
-
-if (!haveTransformer) {
-  console.warn('e2e: the transformer-only lab checks are skipped — models/transformer.bin and models/transformer_tokenizer.bin are missing (they run once the tiny transformer is trained)');
-}
+import { charTokenizer, haveTransformer, IN_CI, MODELS, needTransformer, randomCheckpoint, skipWithoutTransformer } from './fixtures.js';
+import { engineText, generated, hashOf, skipWithoutChromium, stepButton, stepTimes, until, useBrowser } from './harness.js';
 
 const bar = (page, token) => page.locator(`[data-testid="prob-bar"][data-token="${token}"]`);
 const tokensOf = (scope) => scope.locator('[data-testid="output-token"]');
@@ -36,7 +32,7 @@ async function engineMetrics({ seed, params, steps }) {
   return out;
 }
 
-describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
+describe.skipIf(skipWithoutChromium)('the decoding lab in Chromium', () => {
   const { h, open } = useBrowser();
 
   it('compare mode: presets side by side on the same random numbers, one Step for all, a link that round-trips', async () => {
@@ -166,8 +162,9 @@ describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
     expect(await generated(page)).toHaveLength(20);
 
     // another draft: the bigram drafts for a small character transformer
-    // (the shipped one, or a random one from files when it is not built)
-    if (haveTransformer) {
+    // (the shipped one; outside CI, a random one from files when it is not built)
+    if (haveTransformer || IN_CI) {
+      needTransformer();
       await page.getByLabel('Model', { exact: true }).selectOption('transformer');
     } else {
       const chars = '\n abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-.,';
@@ -190,7 +187,7 @@ describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
     expect(await page.locator('.spg-rounds .spg-draft.is-rejected').count()).toBeGreaterThan(0);
   });
 
-  it.skipIf(!haveTransformer)('speculative view with the matched draft: picked by default for the transformer, one pass a round, the residual as bars; constraints hold in beam search and speculative decoding', async () => {
+  it.skipIf(skipWithoutTransformer)('speculative view with the matched draft: picked by default for the transformer, one pass a round, the residual as bars; constraints hold in beam search and speculative decoding', async () => {
     // seed 2: a verse long enough for the 16 rounds below (with the retrained
     // draft a round yields up to 5 tokens; seed 4's verse ended after 13)
     const page = await open({ hash: '#model=transformer&prompt=And%20God%20said&seed=2&temperature=1' });
@@ -279,39 +276,66 @@ describe.skipIf(!haveChromium)('the decoding lab in Chromium', () => {
     const text = await generated(page);
     expect(() => JSON.parse(text)).not.toThrow();
     await until(async () => (await hashOf(page)).includes('grammar=json'));
-    if (!haveTransformer) return;
-    // the tiny transformer writes richer JSON
+  });
+
+  it.skipIf(skipWithoutTransformer)('JSON constraint: the tiny transformer\'s text parses too', async () => {
+    needTransformer();
     const t = await open({ hash: '#model=transformer&seed=3&temperature=0.8&grammar=json&steps=200' });
     await until(async () => /matches the constraint/.test(await t.getByTestId('status').textContent()), 15000);
     const json = await generated(t);
     expect(() => JSON.parse(json)).not.toThrow();
   });
 
-  it('KV view: the bigram says it has no cache; the transformer\'s cache makes the work grow as O(T), not O(T²)', async () => {
+  it('KV view: the bigram says it has no cache', async () => {
     const page = await open({ hash: '#seed=1&steps=3' });
     expect(await page.getByTestId('kv-note').textContent()).toContain('The bigram has no attention and no KV cache');
     expect(await page.getByTestId('kv-note').textContent()).toContain('(4 so far)');
-    if (!haveTransformer) {
-      console.warn('e2e: KV view with the tiny transformer skipped — models/transformer.bin is missing');
-      return;
+  });
+
+  it.skipIf(skipWithoutTransformer)('KV view: the transformer\'s counters are the engine\'s, step by step; with the cache the work grows as O(T), without it as O(T²)', async () => {
+    needTransformer();
+    // the engine's counters for the same text, in Node
+    const e = await loadEngineNode('simd');
+    const model = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, 'transformer.bin'))));
+    const tok = e.loadTokenizer(new Uint8Array(fs.readFileSync(path.join(MODELS, 'transformer_tokenizer.bin'))));
+    const s = e.createSession(model, tok);
+    s.start('Once', 1);
+    const nPrompt = s.nPrompt;
+    const after = [];
+    for (let i = 0; i < 8; i++) {
+      s.step({});
+      after.push(s.counters());
     }
+    s.free();
+    tok.free();
+    model.free();
     const t = await open({ hash: '#model=transformer&prompt=Once&seed=1' });
     const value = async (id) => Number(await t.getByTestId(id).getAttribute('data-value'));
     await stepTimes(t, 4);
     await until(async () => (await t.getByTestId('cost-chart').getAttribute('data-points')) === '5');
-    const f4 = await value('kv-flops');
-    const n4 = await value('kv-nocache');
-    expect(f4).toBeGreaterThan(0);
-    expect(f4).toBeLessThan(n4);
-    expect(await value('kv-reused')).toBeGreaterThan(0);
+    const [c3, c4] = [after[2], after[3]];
+    expect(await value('kv-flops')).toBe(c4.flops);
+    expect(await value('kv-nocache')).toBe(c4.flopsNoCache);
+    expect(await value('kv-reused')).toBe(c4.kvReused);
+    expect(await value('kv-written')).toBe(c4.kvWritten);
+    expect(await value('kv-tokens')).toBe(c4.tokens);
+    expect(await value('kv-flops-step')).toBe(c4.flops - c3.flops);
+    expect(await value('kv-nocache-step')).toBe(c4.flopsNoCache - c3.flopsNoCache);
+    // the prompt's tokens (BOS included) and 4 more read
+    expect(c4.tokens).toBe(nPrompt + 4);
     await stepTimes(t, 4);
     await until(async () => (await t.getByTestId('cost-chart').getAttribute('data-points')) === '9');
-    expect(await value('kv-flops')).toBeGreaterThan(f4);
-    expect(await value('kv-nocache')).toBeGreaterThan(n4);
-    // the gap widens: without a cache each step costs more than the last
-    expect((await value('kv-nocache')) / (await value('kv-flops'))).toBeGreaterThan(n4 / f4);
-    expect(await value('kv-nocache-step')).toBeGreaterThan(await value('kv-flops-step'));
-    expect(await t.getByTestId('kv-ratio').textContent()).toMatch(/^×\d/);
+    const c8 = after[7];
+    expect(await value('kv-flops')).toBe(c8.flops);
+    expect(await value('kv-nocache')).toBe(c8.flopsNoCache);
+    // with the cache a step costs about the same each time (O(T) in all);
+    // without it each step redoes every position: four steps later, a step
+    // costs about four positions' passes more (O(T²))
+    const step = (/** @type {number} */ i, /** @type {'flops' | 'flopsNoCache'} */ k) => after[i][k] - after[i - 1][k];
+    expect(step(7, 'flops') / step(3, 'flops')).toBeLessThan(1.01);
+    expect((step(7, 'flopsNoCache') - step(3, 'flopsNoCache')) / step(3, 'flops')).toBeGreaterThan(3.9);
+    expect((step(7, 'flopsNoCache') - step(3, 'flopsNoCache')) / step(3, 'flops')).toBeLessThan(4.1);
+    expect(await t.getByTestId('kv-ratio').textContent()).toBe(`×${(c8.flopsNoCache / c8.flops).toFixed(2)}`);
     expect(await t.getByTestId('cost-chart').locator('polyline').count()).toBe(2);
   });
 

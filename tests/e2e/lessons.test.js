@@ -8,8 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../../web/src/engine/node.js';
-import { DIST, haveTransformer, MODELS, ROOT } from './fixtures.js';
-import { engineText, generated, haveChromium, until, useBrowser } from './harness.js';
+import { DIST, MODELS, needTransformer, ROOT, skipWithoutTransformer } from './fixtures.js';
+import { engineText, generated, skipWithoutChromium, until, useBrowser } from './harness.js';
 
 const GUIDE = fs.readFileSync(path.join(ROOT, 'docs/lessons.md'), 'utf8');
 const EXAMPLES = Object.fromEntries([...GUIDE.matchAll(/<!-- example: ([\w.-]+) -->\n```html\n([\s\S]*?)\n```/g)].map((m) => [m[1], m[2]]));
@@ -32,7 +32,7 @@ const probs = (scope) => scope.locator('[data-testid="prob-bar"]').evaluateAll((
 const topProb = async (scope) => Math.max(...(await probs(scope)));
 const step = (scope) => scope.getByRole('button', { name: 'Step', exact: true }).click();
 
-describe.skipIf(!haveChromium)('the lesson examples of docs/lessons.md', () => {
+describe.skipIf(skipWithoutChromium)('the lesson examples of docs/lessons.md', () => {
   const { h, newContext, watch } = useBrowser();
   let site;
 
@@ -112,7 +112,8 @@ describe.skipIf(!haveChromium)('the lesson examples of docs/lessons.md', () => {
     expect(await panels.nth(1).locator('[data-testid="prob-bar"][data-cut="top_p"]').count()).toBeGreaterThan(0);
   });
 
-  it.skipIf(!haveTransformer)('repetition penalty: greedy loops, the penalty does not; the slider marks the penalized bars', async () => {
+  it.skipIf(skipWithoutTransformer)('repetition penalty: greedy loops, the penalty does not; the slider marks the penalized bars', async () => {
+    needTransformer();
     const { page, workers } = await lessonPage('repetition-penalty.html');
     expect(workers).toHaveLength(1); // both show the transformer
     const panels = el(page, 0).getByTestId('compare-panel');
@@ -136,7 +137,7 @@ describe.skipIf(!haveChromium)('the lesson examples of docs/lessons.md', () => {
   });
 });
 
-describe.skipIf(!haveChromium)('the worked-examples lesson: questions the engine answers', () => {
+describe.skipIf(skipWithoutChromium)('the worked-examples lesson: questions the engine answers', () => {
   const { h, newContext, watch } = useBrowser();
 
   it('answers right and wrong with the engine\'s value, sends the event, and "Show me" sets up the playground', async () => {
@@ -180,10 +181,38 @@ describe.skipIf(!haveChromium)('the worked-examples lesson: questions the engine
     const t = page.locator('#temperature-demo');
     expect(await t.getAttribute('temperature')).toBe('0.5');
     await until(async () => Number(await t.locator('[data-testid="prob-bar"][data-token="0"]').first().getAttribute('data-prob')).toFixed(3) === '0.867', 20000);
-    if (haveTransformer) {
-      r = await answer(7, '32.5');
-      expect(['true', 'false']).toContain(await r.getAttribute('data-correct'));
-      expect(await r.textContent()).toMatch(/engine computes \d+\.\d\./);
-    }
+  });
+
+  it.skipIf(skipWithoutTransformer)('the KV question grades the number its "Show me" shows: 64 tokens read, the author\'s prompt kept', async () => {
+    needTransformer();
+    const site = await h.serve(null, { mounts: { '/lessons/playground/': DIST }, files: { '/favicon.ico': '', '/lessons/worked-examples.html': EXAMPLES['worked-examples.html'] } });
+    const page = watch(await (await newContext({ width: 1100 })).newPage());
+    await page.goto(`${site.url}lessons/worked-examples.html`);
+    await page.evaluate(() => {
+      window.answered = [];
+      document.addEventListener('sampler-question-answered', (e) => window.answered.push(e.detail));
+    });
+    const q = (i) => page.locator('sampler-question').nth(i);
+    // the KV question: 64 tokens read (the prompt's too); "Show me" keeps
+    // the author's prompt and its KV view shows the very number graded
+    await q(7).getByTestId('question-answer').fill('32.1');
+    await q(7).getByTestId('question-check').click();
+    await until(async () => ['true', 'false'].includes(await q(7).getByTestId('question-result').getAttribute('data-correct')), 20000);
+    const r = q(7).getByTestId('question-result');
+    expect(await r.getAttribute('data-correct')).toBe('true');
+    expect(await r.textContent()).toBe('Right: the engine computes 32.1.');
+    const graded = (await page.evaluate(() => window.answered)).at(-1).value;
+    expect(graded).toBeCloseTo(32.0802, 4);
+    const kv = page.locator('sampler-playground').last();
+    await q(7).getByTestId('question-show').click();
+    expect(await kv.getAttribute('prompt')).toBe('And');
+    expect(await kv.getAttribute('view')).toBe('text,kv');
+    // the tokens that end a text (BOS and EOS) banned, so it does not end before
+    expect(await kv.getAttribute('ban')).toBe('1,2');
+    const pic = kv.getByTestId('kv-picture');
+    await until(async () => (await pic.getAttribute('data-positions')) === '64', 30000);
+    expect(Number(await pic.getByTestId('kvpic-ratio').getAttribute('data-value'))).toBe(graded);
+    expect(await pic.getByTestId('kvpic-ratio').textContent()).toBe('32.08 ×');
+    expect(await kv.getByTestId('output-prompt').textContent()).toBe('And');
   });
 });

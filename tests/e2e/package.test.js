@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEngineNode } from '../../web/src/engine/node.js';
 import { GUIDE, VITE_EXAMPLE, guideExample } from '../../package/build.js';
 import { MODELS, ROOT } from './fixtures.js';
-import { haveChromium, until, useBrowser } from './harness.js';
+import { skipWithoutChromium, until, useBrowser } from './harness.js';
 
 const PACKAGE = path.join(ROOT, 'build/package');
 const SAMPLER = path.join(ROOT, 'build/sampler');
@@ -80,7 +80,7 @@ const exampleText = (name) => guideExample(name).replace(/^```\w*\n/, '').replac
 const output = (page, i = 0) => page.locator('sampler-playground').nth(i).locator('[data-testid="output"]').first();
 const readyCount = (page) => page.locator('sampler-playground [data-testid="embed"][data-ready="true"]').count();
 
-describe.skipIf(!haveChromium)('the npm package', () => {
+describe.skipIf(skipWithoutChromium)('the npm package', () => {
   const { h, newContext, watch } = useBrowser();
   let work;
   let site;

@@ -6,12 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { haveTransformer, LLAMA_TOKENIZER, MODELS, needFixture, randomCheckpoint, skipWithoutLlamaTokenizer } from './fixtures.js';
-import { engineText as engineGenerated, hashOf, haveChromium, until, useBrowser } from './harness.js';
-
-if (!haveChromium) {
-  console.warn('e2e: skipped — /usr/bin/chromium is missing (sudo apt-get install chromium)');
-}
+import { haveTransformer, IN_CI, LLAMA_TOKENIZER, MODELS, needFixture, randomCheckpoint, skipWithoutLlamaTokenizer } from './fixtures.js';
+import { engineText as engineGenerated, hashOf, skipWithoutChromium, until, useBrowser } from './harness.js';
 
 /** The engine's own text for a setup, the prompt included: what the page must show. */
 const engineText = async (setup) => (setup.prompt ?? '') + await engineGenerated(setup);
@@ -25,7 +21,7 @@ const entropy = async (page) => Number(await page.getByTestId('entropy').getAttr
 const slider = (page, label) => page.getByRole('slider', { name: new RegExp(`^${label}`) });
 const keptBars = (page) => page.locator('[data-testid="prob-bar"][data-kept="true"]');
 
-describe.skipIf(!haveChromium)('the playground in Chromium', () => {
+describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
   const { h, open } = useBrowser();
 
   // How fast is measured by ./build.sh bench (timings on a shared 2-core
@@ -366,7 +362,7 @@ describe.skipIf(!haveChromium)('the playground in Chromium', () => {
   });
 
   it('the tiny transformer: generates from a link, or says calmly that it is not built', async () => {
-    if (!haveTransformer) {
+    if (!haveTransformer && !IN_CI) {
       h.allowed = [/Failed to load resource.*404/];
       const page = await open({ hash: '#model=transformer&seed=1&steps=4' });
       const notice = page.getByTestId('notice');

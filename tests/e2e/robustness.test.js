@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadEngineNode } from '../../web/src/engine/node.js';
 import { checkpoint, edit, floatAt, TINY, tokenizer } from '../js/hostile_files.js';
 import { randomCheckpoint } from './fixtures.js';
-import { haveChromium, until, useBrowser } from './harness.js';
+import { skipWithoutChromium, until, useBrowser } from './harness.js';
 
 const tokens = (page) => page.locator('[data-testid="output-token"]');
 const playButton = (page) => page.getByTestId('play');
@@ -84,7 +84,7 @@ function infiniteLater() {
   return edit(zeros, edits);
 }
 
-describe.skipIf(!haveChromium)('the page under stress in Chromium', () => {
+describe.skipIf(skipWithoutChromium)('the page under stress in Chromium', () => {
   const { open } = useBrowser();
 
   it('bad files loaded while playing at top speed: a one-line error with the engine\'s message, the old model plays on', async () => {

@@ -7,8 +7,8 @@
 // apply, whole labels and lines, the embed code, the element's notices).
 import { describe, expect, it } from 'vitest';
 
-import { charTokenizer, DIST, haveTransformer, randomCheckpoint } from './fixtures.js';
-import { generated, hashOf, haveChromium, lesson, stepTimes, until, useBrowser } from './harness.js';
+import { charTokenizer, DIST, haveTransformer, IN_CI, needTransformer, randomCheckpoint, skipWithoutTransformer } from './fixtures.js';
+import { generated, hashOf, skipWithoutChromium, lesson, stepTimes, until, useBrowser } from './harness.js';
 
 const CHARS = '\n abcdefghijklmnopqrstuvwxyz';
 /** a small character checkpoint and its tokenizer, as files to choose */
@@ -46,7 +46,7 @@ const worstBarError = (page, frames = 20) => page.evaluate(async (n) => {
   return worst;
 }, frames);
 
-describe.skipIf(!haveChromium)('the page tells the truth', () => {
+describe.skipIf(skipWithoutChromium)('the page tells the truth', () => {
   const { h, open } = useBrowser();
 
   it('a slider moved during Play: the link gives the same text, byte for byte', async () => {
@@ -164,7 +164,8 @@ describe.skipIf(!haveChromium)('the page tells the truth', () => {
     expect(Math.abs(sum - 1)).toBeLessThan(1e-3);
   });
 
-  it.skipIf(!haveTransformer)('speculative text is laid out as the same text written plainly: rejected drafts stay in the rounds', async () => {
+  it.skipIf(skipWithoutTransformer)('speculative text is laid out as the same text written plainly: rejected drafts stay in the rounds', async () => {
+    needTransformer();
     const page = await open({ hash: '#model=transformer&prompt=And%20God%20said&seed=11&strategy=speculative&draft=bigram&speculate=4&steps=12' });
     await until(async () => (await page.getByTestId('spec-round').count()) > 0);
     expect(await page.locator('[data-testid="spec-token"][data-rejected]').count()).toBeGreaterThan(0);
@@ -192,7 +193,8 @@ describe.skipIf(!haveChromium)('the page tells the truth', () => {
     expect(await page.locator('.spg-rounds .spg-draft.is-rejected').count()).toBeGreaterThan(0);
   });
 
-  it.skipIf(!haveTransformer)('beam search by default writes more than the prompt and a comma; the length penalty is explained', async () => {
+  it.skipIf(skipWithoutTransformer)('beam search by default writes more than the prompt and a comma; the length penalty is explained', async () => {
+    needTransformer();
     const page = await open({ hash: '#model=transformer&prompt=And%20God%20said' });
     await page.getByTestId('strategy-beam').check();
     await until(async () => (await page.getByTestId('length-penalty').inputValue()) === '1');
@@ -209,7 +211,8 @@ describe.skipIf(!haveChromium)('the page tells the truth', () => {
     expect(await old.getByTestId('length-penalty').inputValue()).toBe('0');
   });
 
-  it.skipIf(!haveTransformer)('"JSON object" is the first JSON choice, and its text parses to an object', async () => {
+  it.skipIf(skipWithoutTransformer)('"JSON object" is the first JSON choice, and its text parses to an object', async () => {
+    needTransformer();
     const page = await open({ hash: '#model=transformer&seed=4&speed=60' });
     const kinds = await page.locator('.spg-constraint .spg-seg-opt').allTextContents();
     expect(kinds).toEqual(['None', 'Regex', 'JSON object', 'Any JSON']);
@@ -294,7 +297,8 @@ describe.skipIf(!haveChromium)('the page tells the truth', () => {
       await new Promise((r) => setTimeout(r, 800));
       await route.continue();
     });
-    if (haveTransformer) {
+    if (haveTransformer || IN_CI) {
+      needTransformer();
       await page.getByLabel('Model', { exact: true }).selectOption('transformer');
       expect(await page.getByTestId('model-select').inputValue()).toBe('transformer');
       expect(await page.getByTestId('model-info').textContent()).toBe('Loading Tiny transformer…');

@@ -6,14 +6,14 @@
 // generation.
 import { describe, expect, it } from 'vitest';
 
-import { haveTransformer } from './fixtures.js';
-import { generated, hashOf, haveChromium, until, useBrowser } from './harness.js';
+import { needTransformer, skipWithoutTransformer } from './fixtures.js';
+import { generated, hashOf, skipWithoutChromium, until, useBrowser } from './harness.js';
 
 const bar = (page, token) => page.locator(`[data-testid="prob-bar"][data-token="${token}"]`).first();
 const raw = async (page, token) => Number(await bar(page, token).getAttribute('data-raw'));
 const prob = async (page, token) => Number(await bar(page, token).getAttribute('data-prob'));
 
-describe.skipIf(!haveChromium)('lesson widgets', () => {
+describe.skipIf(skipWithoutChromium)('lesson widgets', () => {
   const { open } = useBrowser();
 
   it('a hand-made model from the link shows the worked examples\' numbers', async () => {
@@ -122,7 +122,8 @@ describe.skipIf(!haveChromium)('lesson widgets', () => {
     expect(await page.getByTestId('model-error').textContent()).toContain('the text is empty');
   });
 
-  it.skipIf(!haveTransformer)('steps the KV-cache picture from before any generation', async () => {
+  it.skipIf(skipWithoutTransformer)('steps the KV-cache picture from before any generation', async () => {
+    needTransformer();
     const page = await open({ hash: '#model=transformer&prompt=And' });
     const pic = page.getByTestId('kv-picture');
     await until(async () => Number(await pic.getAttribute('data-positions')) > 0);

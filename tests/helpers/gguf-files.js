@@ -9,7 +9,7 @@
  *
  * Names (GGUF_FILES says what each is):
  *   stories260K-{f32,f16,bf16,q8_0}   llama2.c's stories260K, converted (needs ../shared)
- *   tiny-spm-{f32,f16,bf16,q8_0,q4_0,q4_k,q6_k}[-deq]   random weights, Llama 2's SentencePiece vocabulary's first 4096 pieces (needs ../shared), 256 wide: every type's blocks fit;
+ *   tiny-spm-{f32,f16,bf16,q8_0,q4_0,q4_k,q6_k}[-deq]   random weights, Llama 2's SentencePiece vocabulary's first 4096 pieces (needs ../shared), 256 wide: every type's blocks fit; the output matrix F32;
  *       -deq: the same weights dequantized, in F32
  *   tiny-llama3-f32   random weights, Llama 3's vocabulary (llama-bpe), Llama 3's RoPE scaling (rope_freqs)
  *   tiny-qwen2-f32    random weights, qwen2 architecture (Q/K/V biases), Qwen2's vocabulary
@@ -68,7 +68,9 @@ for (const t of LLAMA2C_TYPES) {
 }
 
 const SPM_SHAPE = { dim: 256, ffn: 512, layers: 2, heads: 4, kvHeads: 2, ctx: 256 };
-/** tiny-spm's vocabulary: Llama 2's first 4096 pieces (its byte tokens among them; small files load fast) */
+/** tiny-spm's vocabulary: Llama 2's first 4096 pieces (its byte tokens among them; small files load fast).
+ * Its output matrix stays F32 in every type: llama.cpp's logits are then its hidden state times that
+ * matrix exactly (the oracle reads the hidden state), and every quantized product is inside the layers. */
 const SPM_VOCAB = 4096;
 for (const t of ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'q6_k']) {
   GGUF_FILES[`tiny-spm-${t}`] = {
@@ -79,7 +81,7 @@ for (const t of ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'q6_k']) {
       const w = randomWeights(SPM_SHAPE, vocab.tokens.length, { seed: 11, peak: 24 });
       return writeGguf({
         metadata: { ...modelMetadata('llama', SPM_SHAPE, vocab.tokens.length, `tiny-spm-${t}`), ...vocabMetadata(vocab) },
-        tensors: llamaTensors(w, SPM_SHAPE, vocab.tokens.length, { type: TYPE(t) }),
+        tensors: llamaTensors(w, SPM_SHAPE, vocab.tokens.length, { type: TYPE(t), outputType: 'F32' }),
       });
     },
   };
@@ -95,7 +97,7 @@ for (const t of ['f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'q6_k']) {
     make: () => {
       const vocab = spmVocab(SPM_VOCAB);
       const w = randomWeights(SPM_SHAPE, vocab.tokens.length, { seed: 11, peak: 24 });
-      const tensors = llamaTensors(w, SPM_SHAPE, vocab.tokens.length, { type: TYPE(t) })
+      const tensors = llamaTensors(w, SPM_SHAPE, vocab.tokens.length, { type: TYPE(t), outputType: 'F32' })
         .map((x) => ({ ...x, type: /** @type {TensorType} */ ('F32'), data: roundTrip(x.type ?? 'F32', Float32Array.from(x.data)) }));
       return writeGguf({
         metadata: { ...modelMetadata('llama', SPM_SHAPE, vocab.tokens.length, `tiny-spm-${t}-deq`), ...vocabMetadata(vocab) },

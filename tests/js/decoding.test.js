@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../../web/src/engine/node.js';
 import { EngineHost } from '../../web/src/worker/host.js';
-import { engine, haveTransformer, MODELS_DIR, runNative, runWasm } from './helpers.js';
+import { engine, MODELS_DIR, needTransformer, runNative, runWasm, skipWithoutTransformer } from './helpers.js';
 import { bigram } from './hostile_files.js';
 
 const bigramBytes = () => new Uint8Array(fs.readFileSync(path.join(MODELS_DIR, 'bigram.bin')));
@@ -40,7 +40,8 @@ describe('the CLI flags of the decoding lab are byte-identical everywhere', () =
     }
   });
 
-  it.skipIf(!haveTransformer)('the transformer under a regex, as JSON, and drafted by the bigram', async () => {
+  it.skipIf(skipWithoutTransformer)('the transformer under a regex, as JSON, and drafted by the bigram', async () => {
+    needTransformer();
     for (const flags of [
       ['--regex', '(The|And) [a-z]+( [a-z]+){2,4}\\.', '--steps', '60'],
       ['--grammar', 'json', '--steps', '60', '--temperature', '0.8'],
@@ -206,7 +207,8 @@ describe('the JSON object constraint (the usual "JSON mode")', () => {
     expect(distinct.size).toBeGreaterThan(3); // the seeds make different objects
   });
 
-  it.skipIf(!haveTransformer)('--grammar json-object writes an object with the transformer, byte-identical in every build', async () => {
+  it.skipIf(skipWithoutTransformer)('--grammar json-object writes an object with the transformer, byte-identical in every build', async () => {
+    needTransformer();
     for (const seed of seeds.slice(0, 4)) {
       const r = await sameEverywhere(['generate', '--model', 'transformer', '--grammar', 'json-object', '--steps', '120', '--seed', seed, '--temperature', '0.8']);
       expect(r.status).toBe(0);

@@ -5,16 +5,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { loadCliNode, loadEngineNode, MODELS_DIR, ROOT } from '../../web/src/engine/node.js';
-import { FIXTURES, IN_CI, needFixture } from '../e2e/fixtures.js';
+import { FIXTURES, needFixture, skipWithout } from '../e2e/fixtures.js';
 
 export { ROOT, MODELS_DIR, FIXTURES };
 /** the shipped transformer and its tokenizer are both there (one meaning everywhere) */
-export { haveTransformer } from '../e2e/fixtures.js';
+export { haveTransformer, needTransformer, skipWithoutTransformer } from '../e2e/fixtures.js';
 export const NATIVE = path.join(ROOT, 'build/sampler');
 export const haveFixtures = fs.existsSync(path.join(FIXTURES, 'stories260K.bin'));
 /** Skip the tests that need the llama2.c fixtures: missing, and not CI
  * (under CI=true they run, and needFixtures() fails them). */
-export const skipWithoutFixtures = !haveFixtures && !IN_CI;
+export const skipWithoutFixtures = skipWithout(haveFixtures, `the llama2.c fixtures are missing (${FIXTURES}: ../shared next to the repository)`);
 export const needFixtures = () => needFixture(path.join(FIXTURES, 'stories260K.bin'));
 
 /** @type {Record<string, Promise<import('../../web/src/engine/engine.js').Engine>>} */

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { FIXTURES, haveTransformer, lcg, needFixtures, ROOT, runNative, runWasm, skipWithoutFixtures } from './helpers.js';
+import { FIXTURES, lcg, needTransformer, skipWithoutTransformer, needFixtures, ROOT, runNative, runWasm, skipWithoutFixtures } from './helpers.js';
 
 async function sameEverywhere(args, stdin = '') {
   const native = runNative(args, stdin);
@@ -38,7 +38,8 @@ describe('generate is byte-identical in every build', () => {
     }
   });
 
-  it.skipIf(!haveTransformer)('the shipped transformer', async () => {
+  it.skipIf(skipWithoutTransformer)('the shipped transformer', async () => {
+    needTransformer();
     for (const settings of SETTINGS.slice(0, 4)) {
       const r = await sameEverywhere(['generate', '--model', 'transformer', '--prompt', 'The ', '--steps', '120', ...settings]);
       expect(r.status).toBe(0);
@@ -79,7 +80,8 @@ describe('every sampler and order is byte-identical in every build', () => {
     }
   });
 
-  it.skipIf(!haveTransformer)('the shipped transformer', async () => {
+  it.skipIf(skipWithoutTransformer)('the shipped transformer', async () => {
+    needTransformer();
     for (const settings of CHAIN_SETTINGS) {
       const r = await sameEverywhere(['generate', '--model', 'transformer', '--prompt', 'And God', '--steps', '60', '--seed', '5', ...settings]);
       expect(r.status).toBe(0);

@@ -10,9 +10,10 @@
  * downloaded: the npm package carries its .wasm.
  *
  *   const oracle = await startOracle();
- *   await oracle.load('stories260K-f32', { cache_type_k: 'f32', cache_type_v: 'f32' });
+ *   await oracle.load('stories260K-f32');                  // F32 KV cache, no flash attention (EXACT)
  *   const g = await oracle.greedy('Once upon', 64);        // llama.cpp's argmax tokens
  *   const logits = await oracle.logits('stories260K-f32', [1, 403]);
+ *   const ids = await oracle.tokenize('qwen2', 'Hello');   // through the id model ids-qwen2
  *   await oracle.close();
  *
  * What llama.cpp gives through it (wllama 3 wraps llama-server's request
@@ -28,8 +29,13 @@
  *    token-id sequence (an embedding request, pooling 'last', F32 KV
  *    cache), and the next-token logits it gives with the file's output
  *    matrix (float64 here): every layer is llama.cpp's.
+ *  - tokenize(): llama.cpp's tokens of a text, read back from the hidden
+ *    state of an id model (gguf-models.js: idModel).
  *  - the logits model (gguf-models.js) makes llama.cpp's completion run its
  *    sampler chain on logits of the test's choice.
+ * wllama's limits met here: a token-id prompt, n_probs above 20, or a top-n
+ * list holding a byte token (not whole UTF-8) or a -inf logit makes the
+ * request fail ("Invalid typed array length").
  */
 import fs from 'node:fs';
 import path from 'node:path';

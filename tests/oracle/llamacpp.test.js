@@ -114,8 +114,8 @@ describe.skipIf(absent)('llama.cpp (wllama in Chromium) as the oracle', () => {
     // (32 values, one F16 scale) for Q8_0 and Q4_0 weights, Q8_K blocks (256
     // values, an F32 scale) for Q4_K and Q6_K — an error of up to 1/254 of
     // each block's largest activation, summed over the 256 or 512 inputs of
-    // each product and carried through the two layers and the output matrix.
-    // Measured: 7.9e-2 (Q8_0), 7.8e-2 (Q4_0), 8.5e-2 (Q4_K), 8.5e-2 (Q6_K)
+    // each product and carried through the two layers (the output matrix is
+    // F32 here).  Measured: 7.9e-2 (Q8_0), 7.9e-2 (Q4_0), 8.3e-2 (Q4_K), 8.5e-2 (Q6_K)
     // at most over the logits of two prompts; an engine that multiplies
     // F32 activations by the dequantized weights sits that far from
     // llama.cpp on the quantized file, and within 1e-4 of it on the -deq one.
@@ -124,31 +124,19 @@ describe.skipIf(absent)('llama.cpp (wllama in Chromium) as the oracle', () => {
     const BOUND = { q8_0: 0.15, q4_0: 0.15, q4_k: 0.15, q6_k: 0.15 };
     for (const t of /** @type {(keyof typeof BOUND)[]} */ (Object.keys(BOUND))) {
       test(`${t.toUpperCase()}: the same logits (within llama.cpp's activation rounding) and the same 64-token greedy text`, async () => {
-        let worst = 0;
-        for (const input of PROMPTS) {
-          const q = await oracle.logits(`tiny-spm-${t}`, input);
-          const d = await oracle.logits(`tiny-spm-${t}-deq`, input);
-          worst = Math.max(worst, maxAbsDiff(q, d));
-        }
+        // all of one file's work, then the other's: one load each
+        const q = [];
+        for (const input of PROMPTS) q.push(await oracle.logits(`tiny-spm-${t}`, input));
+        const a = (await oracle.greedy('Once upon a time', 64)).steps.map((s) => s.id);
+        const d = [];
+        for (const input of PROMPTS) d.push(await oracle.logits(`tiny-spm-${t}-deq`, input));
+        const b = (await oracle.greedy('Once upon a time', 64)).steps.map((s) => s.id);
+        const worst = Math.max(...q.map((x, i) => maxAbsDiff(x, d[i])));
         console.log(`measured: ${t.toUpperCase()}, max |llama.cpp(quantized file) - llama.cpp(its weights in F32)| logit = ${worst.toExponential(2)}`);
         expect(worst).toBeLessThan(BOUND[t]);
-        await oracle.load(`tiny-spm-${t}`);
-        const a = (await oracle.greedy('Once upon a time', 64)).steps.map((s) => s.id);
-        await oracle.load(`tiny-spm-${t}-deq`);
-        const b = (await oracle.greedy('Once upon a time', 64)).steps.map((s) => s.id);
         expect(a).toHaveLength(64);
         expect(a).toEqual(b);
       });
-    }
-  });
-
-  test('the real-vocabulary files load in llama.cpp with their vocabularies and architectures', async () => {
-    for (const [name, arch, nVocab] of /** @type {const} */ ([['tiny-llama3-f32', 'llama', 128256], ['tiny-qwen2-f32', 'qwen2', 151669], ['tiny-gpt2-f32', 'llama', 50257], ['tiny-smollm-f32', 'llama', 50257]])) {
-      const info = await oracle.load(name);
-      expect(info.n_vocab).toBe(nVocab);
-      expect(info.metadata['general.architecture']).toBe(arch);
-      const g = await oracle.greedy('Hello, world! 123', 8);
-      expect(g.steps).toHaveLength(8);
     }
   });
 });

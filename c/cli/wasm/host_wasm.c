@@ -57,8 +57,13 @@ uint8_t *sp_host_read_file(const char *path, size_t *size, char *err) {
                  n == -1 ? "No such file or directory" : "cannot be read");
         return NULL;
     }
-    if (n > (double)(SIZE_MAX - 1)) {
-        snprintf(err, SP_ERR_LEN, "%s: too large", path);
+    /* a file the memory cannot hold is refused before it is read, with
+     * its size and the limit (sp_model_check_size) */
+    char why[SP_ERR_LEN] = "too large";
+    if (sp_model_check_size(n, why) != SP_OK ||
+        n > (double)(SIZE_MAX - 1)) {
+        snprintf(err, SP_ERR_LEN, "%s: %s", path,
+                 strncmp(why, "model: ", 7) ? why : why + 7);
         return NULL;
     }
     uint8_t *data = malloc((size_t)n + 1);

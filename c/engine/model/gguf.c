@@ -337,6 +337,48 @@ static int read_alignment(sp_gguf *g, char *err) {
     return SP_OK;
 }
 
+typedef struct {
+    uint64_t start, end;
+    uint32_t index;
+} span;
+
+static int compare_spans(const void *a, const void *b) {
+    const span *x = a, *y = b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* No two tensors share a byte (llama.cpp's writer lays them out one after
+ * the other): so the tensors' sizes add up to at most the file's, and
+ * everything a loader derives from them stays proportional to it. */
+static int check_overlaps(sp_gguf *g, char *err) {
+    if (g->n_tensors < 2) return SP_OK;
+    span *s = malloc(sizeof *s * (size_t)g->n_tensors);
+    if (!s) return sp_fail(err, SP_ERR_NOMEM, "GGUF: out of memory");
+    for (uint64_t i = 0; i < g->n_tensors; i++) {
+        s[i].start = g->tensors[i].offset;
+        s[i].end = g->tensors[i].offset + g->tensors[i].nbytes;
+        s[i].index = (uint32_t)i;
+    }
+    qsort(s, (size_t)g->n_tensors, sizeof *s, compare_spans);
+    int rc = SP_OK;
+    uint64_t last = 0; /* the span reaching furthest so far */
+    for (uint64_t i = 1; i < g->n_tensors && rc == SP_OK; i++) {
+        if (s[i].start < s[last].end && s[i].start < s[i].end) {
+            char a[72], b[72];
+            rc = sp_fail(err, SP_ERR_FORMAT, "GGUF: tensors '%s' and '%s' "
+                         "share bytes of the data section (from offset "
+                         "%llu)", printable(g->tensors[s[last].index].name,
+                                            a, sizeof a),
+                         printable(g->tensors[s[i].index].name, b, sizeof b),
+                         (unsigned long long)s[i].start);
+        }
+        if (s[i].end > s[last].end) last = i;
+    }
+    free(s);
+    return rc;
+}
+
 /* The data section and every tensor in it. */
 static int place_tensors(sp_gguf *g, size_t end_of_infos, char *err) {
     uint64_t a = g->alignment;
@@ -364,7 +406,7 @@ static int place_tensors(sp_gguf *g, size_t end_of_infos, char *err) {
                            (unsigned long long)room);
         t->data = g->file + g->data_offset + (size_t)t->offset;
     }
-    return SP_OK;
+    return check_overlaps(g, err);
 }
 
 static int build_index(sp_gguf *g, char *err) {

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "model/gguf.h"
+#include "model/transformer.h"
 
 sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
                         char *err) {
@@ -21,9 +23,11 @@ sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
         rc = sp_bigram_load(m, data, size, err); /* copies what it keeps */
         if (take_ownership) free(data);
     } else {
-        /* not a bigram: a llama2.c checkpoint (which has no magic); on
-         * failure the data is still ours */
-        rc = sp_transformer_load(m, data, size, take_ownership, err);
+        /* a GGUF file (magic "GGUF"), or a llama2.c checkpoint (which has
+         * no magic); on failure the data is still ours */
+        rc = sp_gguf_is(data, size)
+                 ? sp_gguf_model_load(m, data, size, take_ownership, err)
+                 : sp_transformer_load(m, data, size, take_ownership, err);
         if (rc != SP_OK && take_ownership) free(data);
     }
     if (rc != SP_OK) {
@@ -31,6 +35,31 @@ sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
         return NULL;
     }
     return m;
+}
+
+double sp_memory_limit(void) {
+#if defined(__wasm__)
+    return SP_WASM_MAX_MEMORY;
+#else
+    return 0.0;
+#endif
+}
+
+/* room kept beside a model's file: the engine's own code and data, a
+ * session's state (a GGUF model's is at most 512 MiB, most far less) */
+#define SP_MODEL_RESERVE ((double)(128u << 20))
+
+int sp_model_check_size(double size, char *err) {
+    double limit = sp_memory_limit();
+    if (!(size >= 0))
+        return sp_fail(err, SP_ERR_ARG, "model: a file size must be >= 0");
+    if (limit > 0 && size > limit - SP_MODEL_RESERVE)
+        return sp_fail(err, SP_ERR_NOMEM, "model: the file is %.0f MB "
+                       "(%.0f bytes); this engine's memory holds at most "
+                       "%.0f MB, and a model needs %.0f MB of it beside its "
+                       "file", size / 1e6, size, limit / 1e6,
+                       SP_MODEL_RESERVE / 1e6);
+    return SP_OK;
 }
 
 void sp_model_free(sp_model *m) {

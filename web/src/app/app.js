@@ -9,7 +9,8 @@ import { computed, signal } from '@preact/signals';
 import { createCompare } from './compare.js';
 import { DEFAULT_PANELS, defaultState } from './hash.js';
 import { defaultPanelSpec } from './lab.js';
-import { BUILTIN_MODELS, createPanel } from './panel.js';
+import { BUILTIN_MODELS } from './models.js';
+import { createPanel } from './panel.js';
 import { browserLanguage } from '../i18n/index.js';
 import { createLanguage } from '../i18n/language.js';
 

@@ -17,7 +17,8 @@ import { batch, computed, signal } from '@preact/signals';
 
 import { SPEED, defaultState, MAX_PANELS, MIN_PANELS, randomSeed } from './hash.js';
 import { ORDER_LESSON, defaultPanelSpec } from './lab.js';
-import { BUILTIN_MODELS, createPanel } from './panel.js';
+import { BUILTIN_MODELS } from './models.js';
+import { createPanel } from './panel.js';
 import { createPlayer } from './loop.js';
 
 /** ms a panel waits after a settings change before it regenerates */

@@ -76,7 +76,7 @@ export function errorMsg(doing, err, about = {}) {
 
 /**
  * Why no token can follow (the Worker's status), or '' when one can.
- * @param {import('../worker/host.js').Status | null | undefined} status
+ * @param {import('../worker/protocol.js').Status | null | undefined} status
  * @returns {Msg | ''}
  */
 export function statusMsg(status) {

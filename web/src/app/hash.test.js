@@ -27,7 +27,7 @@ describe('parseHash', () => {
   });
 
   it('falls back to the default for each bad value and says why', () => {
-    const { state, notices } = parseHash('#temperature=hot&top_k=2.5&top_p=0&min_p=-1&repetition_penalty=9&seed=-3&model=gpt5&steps=x&forced=1-2&top_p=0.5');
+    const { state, notices } = parseHash('#temperature=hot&top_k=2.5&top_p=0&min_p=-1&repetition_penalty=0&seed=-3&model=gpt5&steps=x&forced=1-2&top_p=0.5');
     expect(state.params.temperature).toBe(1);
     expect(state.params.top_k).toBe(0);
     expect(state.params.min_p).toBe(0);
@@ -40,9 +40,35 @@ describe('parseHash', () => {
     expect(notices).toHaveLength(9);
     expect(notices[0]).toBe('Ignored temperature="hot" from the link: Temperature must be a number; using 1.');
     expect(notices.find((n) => n.includes('top_k='))).toMatch(/Top-k must be a whole number/);
-    expect(notices.find((n) => n.includes('top_p='))).toMatch(/Top-p must be between 0.01 and 1/);
+    expect(notices.find((n) => n.includes('top_p='))).toBe('Ignored top_p="0" from the link: Top-p must be in (0, 1]; using 1.');
+    expect(notices.find((n) => n.includes('repetition_penalty='))).toBe('Ignored repetition_penalty="0" from the link: Repetition penalty must be in (0, ∞); using 1.');
     expect(notices.find((n) => n.includes('seed='))).toMatch(/must be a whole number/);
     expect(notices.find((n) => n.includes('model='))).toMatch(/one of bigram, transformer/);
+  });
+
+  it('takes a whole number for every int parameter of the registry: mirostat=1.5 is refused with a notice, not passed on', () => {
+    const ints = PARAM_SPECS.filter((p) => p.type === 'int');
+    expect(ints.map((p) => p.key)).toEqual(expect.arrayContaining(['top_k', 'mirostat', 'penalty_last_n', 'no_repeat_ngram_size']));
+    for (const p of ints) {
+      const { state, notices } = parseHash(`#${p.key}=1.5`);
+      expect(state.params[p.key]).toBe(p.def);
+      expect(notices).toEqual([`Ignored ${p.key}="1.5" from the link: ${p.label} must be a whole number; using ${p.def}.`]);
+    }
+    expect(parseHash('#mirostat=2').state.params.mirostat).toBe(2);
+  });
+
+  it('one range per parameter, the engine\'s: a value outside the slider\'s span but inside the range is taken', () => {
+    // epsilon's range is [0, 1) while its slider spans 0 to 0.1; temperature's is [0, ∞)
+    expect(parseHash('#epsilon_cutoff=0.15').state.params.epsilon_cutoff).toBe(0.15);
+    expect(parseHash('#temperature=5').state.params.temperature).toBe(5);
+    expect(parseHash('#dry_multiplier=4').state.params.dry_multiplier).toBe(4);
+    const { state, notices } = parseHash('#epsilon_cutoff=1&mirostat=3');
+    expect(state.params.epsilon_cutoff).toBe(0);
+    expect(state.params.mirostat).toBe(0);
+    expect(notices).toEqual([
+      'Ignored epsilon_cutoff="1" from the link: Epsilon cutoff must be in [0, 1); using 0.',
+      'Ignored mirostat="3" from the link: Mirostat must be in [0, 2]; using 0.',
+    ]);
   });
 
   it('explains that a link cannot carry a model loaded from a file', () => {
@@ -197,11 +223,11 @@ describe('the decoding lab in the hash', () => {
     const many = parseHash('#view=compare&panels=greedy,greedy,greedy,greedy,chaos');
     expect(many.state.panels).toHaveLength(4);
     expect(many.notices[0]).toMatch(/5 panels; compare mode shows at most 4/);
-    const bad = parseHash('#view=compare&panels=greedy_q1,wild_t9');
+    const bad = parseHash('#view=compare&panels=greedy_q1,wild_t-1');
     expect(bad.notices).toEqual([
       'Panel 1 of the link: unknown field "q1".',
       'Panel 2 of the link: unknown preset "wild" (one of greedy, factual, balanced, creative, chaos, custom); using custom.',
-      'Panel 2 of the link: "t9": Temperature must be between 0 and 3.',
+      'Panel 2 of the link: "t-1": Temperature must be in [0, ∞).',
     ]);
   });
 

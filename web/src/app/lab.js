@@ -16,7 +16,7 @@
  *   (bigram when left out), banA.B.C banned token ids.
  * The shortest form is written: the preset that needs the fewest fields.
  */
-import { PARAM_SPECS, SPEC, STAGES, defaultParams } from './params.js';
+import { PARAM_SPECS, SPEC, STAGES, defaultParams, inRange, rangeText } from './params.js';
 import { english, msg } from '../i18n/index.js';
 
 export { CONSTRAINT_BUDGET } from '../shared/limits.js';
@@ -149,15 +149,17 @@ const SHORT = /** @type {Record<string, string>} */ (Object.fromEntries(PARAM_SP
 const SHORT_OF = /** @type {Record<string, string>} */ (Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s.code])));
 
 /**
- * Checks a sampler setting from a link; '' when it is fine, else why not.
+ * Checks a sampler setting from a link or an attribute against the
+ * engine's range (the one range: what the engine would refuse is refused
+ * here, with the range named); '' when it is fine, else why not.
  * @param {string} key @param {number} v
  */
 export function paramError(key, v) {
   const spec = SPEC[key];
   const name = msg(`param.${key}.label`);
   if (!Number.isFinite(v)) return msg('why.number', { name });
-  if (key === 'top_k' && !Number.isInteger(v)) return msg('why.whole', { name });
-  if (v < spec.min || v > spec.max) return msg('why.between', { name, min: String(spec.min), max: String(spec.max) }); // as a link writes them
+  if (spec.type === 'int' && !Number.isInteger(v)) return msg('why.whole', { name });
+  if (!inRange(spec, v)) return msg('why.range', { name, range: rangeText(spec) });
   return '';
 }
 

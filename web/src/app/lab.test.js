@@ -45,7 +45,7 @@ describe('the panel format', () => {
     expect(spec.strategy).toBe('speculative');
     expect(spec.spec).toEqual({ draft: 'bigram', n: 2 });
     expect(notices.map(String)).toEqual([
-      '"k-3": Top-k must be between 0 and 100000',
+      '"k-3": Top-k must be in [0, ∞)',
       '"beam0": the beam width must be a whole number from 1 to 8',
       '"lp7": the length penalty must be between 0 and 2',
       '"spec9": the draft length must be a whole number from 1 to 8',

@@ -7,7 +7,7 @@
 
 import { english } from '../i18n/index.js';
 
-/** @typedef {import('../worker/host.js').Lab['metrics']} Metrics */
+/** @typedef {import('../worker/protocol.js').Lab['metrics']} Metrics */
 
 /**
  * @typedef {Object} MetricDef

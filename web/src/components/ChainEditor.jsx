@@ -16,6 +16,8 @@ import { ParamSlider } from './Controls.jsx';
 import { useI18n } from './I18n.jsx';
 import { BanList, BiasList, BreakerList } from './LabControls.jsx';
 
+/** @typedef {import('../app/panel.js').Panel} Panel */
+
 /** the order's presets: the engine's name and the button's (catalogue key) */
 const PRESET_BUTTONS = /** @type {const} */ ([['', 'chain.default'], ['hf', 'chain.hf'], ['llama.cpp', 'chain.llamacpp']]);
 
@@ -23,7 +25,9 @@ const PRESET_BUTTONS = /** @type {const} */ ([['', 'chain.default'], ['hf', 'cha
 const OPEN_AT_FIRST = new Set(['temperature', 'top_k', 'top_p', 'min_p']);
 
 /**
- * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void}} props
+ * @param {{panel: Pick<Panel, 'bans' | 'biases' | 'dryBreakers' | 'errors' | 'model' | 'next' | 'params' |
+ *     'playing' | 'samplers' | 'session' | 'setBias' | 'setDryBreakers' | 'setOrder' | 'setParam' | 'setStageOn' |
+ *     'shown' | 'steps' | 'strategy' | 'toggleBan'>, uid: string, onChanged?: () => void}} props
  *   onChanged: after a change (compare mode regenerates the panel)
  */
 export function ChainEditor({ panel, uid, onChanged }) {
@@ -153,7 +157,9 @@ export function ChainEditor({ panel, uid, onChanged }) {
  * One stage of the chain: a line (handle, place, switch, what it is set
  * to, its cut) and, opened, its doc and settings.
  * @param {{
- *   panel: import('../app/panel.js').Panel, uid: string, name: string, index: number, count: number,
+ *   panel: Pick<Panel, 'bans' | 'biases' | 'dryBreakers' | 'errors' | 'model' | 'next' | 'params' | 'playing' |
+ *     'session' | 'setBias' | 'setDryBreakers' | 'setParam' | 'setStageOn' | 'shown' | 'steps' | 'strategy' |
+ *     'toggleBan'>, uid: string, name: string, index: number, count: number,
  *   dragging: boolean, dropHere: boolean,
  *   onDragTo: (clientY: number | null) => void, onDrop: () => void, onKeyMove: (to: number) => void,
  *   onRemove?: () => void, onChanged: () => void,
@@ -273,7 +279,8 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
 /**
  * Mirostat: after the chain, when on (it replaces the truncation stages'
  * draw with its own target surprise).
- * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged: () => void}} props
+ * @param {{panel: Pick<Panel, 'model' | 'params' | 'setParam' | 'setStageOn' | 'shown' |
+ *     'strategy'>, uid: string, onChanged: () => void}} props
  */
 function Mirostat({ panel, uid, onChanged }) {
   const i18n = useI18n();
@@ -313,13 +320,13 @@ function Mirostat({ panel, uid, onChanged }) {
  * Tokens a stage cut at the step shown (the engine's count).  Read by the
  * small components below, not by the chain: a new step redraws the counts,
  * not every stage's settings.
- * @param {import('../app/panel.js').Panel} panel @param {string} name
+ * @param {Pick<Panel, 'shown'>} panel @param {string} name
  */
 function useCut(panel, name) {
   return panel.shown.value?.cuts?.find((c) => c.stage === name)?.cut;
 }
 
-/** @param {{panel: import('../app/panel.js').Panel, name: string, title?: string}} props */
+/** @param {{panel: Pick<Panel, 'shown'>, name: string, title?: string}} props */
 function StageCut({ panel, name, title }) {
   const i18n = useI18n();
   const cut = useCut(panel, name);
@@ -332,7 +339,7 @@ function StageCut({ panel, name, title }) {
 
 /**
  * An open stage's doc (a stage of several settings) and what it cut here.
- * @param {{panel: import('../app/panel.js').Panel, name: string, doc: string}} props
+ * @param {{panel: Pick<Panel, 'shown'>, name: string, doc: string}} props
  */
 function StageDoc({ panel, name, doc }) {
   const { t } = useI18n();

@@ -13,7 +13,11 @@ import { BeamList, SpecRounds } from './Decoders.jsx';
 import { ConstraintField, StrategyPicker } from './LabControls.jsx';
 import { Rich, modelName, useI18n } from './I18n.jsx';
 import { Metrics } from './LabViews.jsx';
-import { Bars, Notices, Output, StatusLine, Transport } from './Playground.jsx';
+import { Bars } from './BarsCard.jsx';
+import { Notices, Output, StatusLine } from './TextCard.jsx';
+import { Transport } from './Transport.jsx';
+
+/** @typedef {import('../app/panel.js').Panel} Panel */
 
 const NAMES = ['A', 'B', 'C', 'D'];
 
@@ -38,7 +42,7 @@ function SharedRandomness({ compare }) {
  * bans, text, beams or rounds, metrics and next-token bars; in an element
  * (`sliders` given) its settings in words, those sliders, its text and
  * its bars.
- * @param {{compare: import('../app/compare.js').Compare, panel: import('../app/panel.js').Panel, index: number,
+ * @param {{compare: import('../app/compare.js').Compare, panel: Panel, index: number,
  *   sliders?: string[] | null}} props
  *   sliders: an element's panel, with these sliders (the engine's names)
  */
@@ -124,7 +128,8 @@ export function ComparePanel({ compare, panel, index, sliders = null }) {
   );
 }
 
-/** The name of a panel's draft model. @param {import('../i18n/index.js').I18n} i18n @param {import('../app/panel.js').Panel} panel */
+/** The name of a panel's draft model. @param {import('../i18n/index.js').I18n} i18n @param {Pick<Panel, 'models' |
+ *     'specOpts'>} panel */
 function draftName(i18n, panel) {
   const id = panel.specOpts.value.draft;
   const m = panel.models.value.find((x) => x.id === id);

@@ -5,12 +5,14 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 
-import { PROGRESS_MIN_BYTES } from '../app/panel.js';
+import { PROGRESS_MIN_BYTES } from '../app/models.js';
 import { BEAM_STAGES, PARAM_SPECS, SPEC, sliderMax } from '../app/params.js';
 import { Rich, Say, modelName, useI18n } from './I18n.jsx';
-import { HANDMADE_ID } from '../app/panel.js';
+import { HANDMADE_ID } from '../app/models.js';
 import { HandmadeEditor, PRESETS, TextTrainer } from './ModelMaker.jsx';
 import { Slider } from './Slider.jsx';
+
+/** @typedef {import('../app/panel.js').Panel} Panel */
 
 const LOAD_FILE = '__load_file__';
 const NEW_HANDMADE = '__handmade__';
@@ -31,7 +33,9 @@ export function splitModelFiles(files) {
   return { model: files[m], tokenizer: files[t] };
 }
 
-/** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
+/** @param {{panel: Pick<Panel, 'busy' | 'errors' | 'loadFiles' | 'loadingModel' | 'model' | 'modelId' | 'modelRow' |
+ *     'models' | 'next' | 'progress' | 'ready' | 'selectModel' | 'setHandmade' |
+ *     'trainOn'>, uid: string}} props */
 export function ModelPicker({ panel, uid }) {
   const i18n = useI18n();
   const { t } = i18n;
@@ -126,10 +130,10 @@ export function ModelPicker({ panel, uid }) {
           }}
         />
       </details>
-      {makes && <TextTrainer panel={/** @type {import('../app/panel.js').Panel} */ (panel)} uid={uid} />}
+      {makes && <TextTrainer panel={panel} uid={uid} />}
       <ModelProgress panel={panel} />
       {error && <p class="spg-error" role="alert" data-testid="model-error"><Say m={error} /></p>}
-      {makes && <HandmadeEditor panel={/** @type {import('../app/panel.js').Panel} */ (panel)} uid={uid} />}
+      {makes && <HandmadeEditor panel={panel} uid={uid} />}
     </div>
   );
 }
@@ -168,7 +172,7 @@ export function ModelProgress({ panel }) {
   );
 }
 
-/** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
+/** @param {{panel: Pick<Panel, 'errors' | 'model' | 'prompt' | 'setPrompt'>, uid: string}} props */
 export function PromptBox({ panel, uid }) {
   const { t } = useI18n();
   const [text, setText] = useState(panel.prompt.value);
@@ -208,7 +212,7 @@ export function PromptBox({ panel, uid }) {
   );
 }
 
-/** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
+/** @param {{panel: Pick<Panel, 'errors' | 'rollSeed' | 'seed' | 'setSeed'>, uid: string}} props */
 export function SeedField({ panel, uid }) {
   const { t } = useI18n();
   const [text, setText] = useState(panel.seed.value);
@@ -262,7 +266,8 @@ export function unusedBecause(strategy, key) {
 /**
  * One parameter's slider, disabled with the reason where the decoding
  * strategy does not use it.
- * @param {{panel: import('../app/panel.js').Panel, uid: string, spec: import('../app/params.js').ParamSpec, onChanged?: () => void}} props
+ * @param {{panel: Pick<Panel, 'model' | 'params' | 'setParam' |
+ *     'strategy'>, uid: string, spec: import('../app/params.js').ParamSpec, onChanged?: () => void}} props
  */
 export function ParamSlider({ panel, uid, spec, onChanged }) {
   const { t } = useI18n();
@@ -283,7 +288,8 @@ export function ParamSlider({ panel, uid, spec, onChanged }) {
 }
 
 /**
- * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void, keys?: string[], legend?: string}} props
+ * @param {{panel: Pick<Panel, 'model' | 'params' | 'setParam' |
+ *     'strategy'>, uid: string, onChanged?: () => void, keys?: string[], legend?: string}} props
  *   onChanged: after a setting moved (compare mode regenerates the panel);
  *   keys: just these sliders (the engine's names)
  */

@@ -88,12 +88,12 @@ export function BeamList({ beam, prompt }) {
 /**
  * The last rejection: the draft the model turned down, and the residual
  * max(0, p − q) its replacement was drawn from, as bars beside p and q.
- * @param {{round: import('../worker/host.js').SpecRound}} props
+ * @param {{round: import('../worker/protocol.js').SpecRound}} props
  */
 function Residual({ round }) {
   const i18n = useI18n();
   const { t } = i18n;
-  const res = /** @type {import('../worker/host.js').SpecResidual} */ (round.residual);
+  const res = /** @type {import('../worker/protocol.js').SpecResidual} */ (round.residual);
   const rejected = round.rejected;
   const top = Math.max(...res.bars.map((b) => Math.max(b.r, b.p, b.q)), 1e-9);
   const pct = (/** @type {number} */ x) => `${((100 * x) / top).toFixed(1)}%`;

@@ -11,13 +11,16 @@ import { useState } from 'preact/hooks';
 import { MAX_TOKENS } from '../shared/limits.js';
 import { useI18n } from './I18n.jsx';
 
+/** @typedef {import('../app/panel.js').Panel} Panel */
+
 /** Generate N's default, and the field's range */
 export const GENERATE_DEFAULT = 200;
 
 /** @param {import('../i18n/index.js').I18n} i18n @param {number} ms */
 const secsOf = (i18n, ms) => i18n.fixed(ms / 1000, ms < 1000 ? 3 : 2);
 
-/** @param {{panel: import('../app/panel.js').Panel}} props */
+/** @param {{panel: Pick<Panel, 'busy' | 'generate' | 'generated' | 'generating' | 'playing' | 'session' | 'status' |
+ *     'stopGenerate' | 'strategy'>}} props */
 export function FastForward({ panel }) {
   const i18n = useI18n();
   const { t } = i18n;

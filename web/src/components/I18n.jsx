@@ -9,7 +9,7 @@ import { createContext, h } from 'preact';
 import { useContext } from 'preact/hooks';
 
 import { LANGUAGES, english, languageName } from '../i18n/index.js';
-import { modelLabel } from '../app/panel.js';
+import { modelLabel } from '../app/models.js';
 
 export const I18nContext = createContext(english());
 

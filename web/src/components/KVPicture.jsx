@@ -12,11 +12,13 @@ import { useState } from 'preact/hooks';
 import { compact } from '../app/metrics.js';
 import { useI18n } from './I18n.jsx';
 
+/** @typedef {import('../app/panel.js').Panel} Panel */
+
 /** rows drawn at most (the earlier ones are counted) */
 const MAX_ROWS = 48;
 
 /**
- * @param {{panel: import('../app/panel.js').Panel}} props
+ * @param {{panel: Pick<Panel, 'lab' | 'model' | 'playing' | 'status' | 'step' | 'strategy'>}} props
  */
 export function KVPicture({ panel }) {
   const i18n = useI18n();

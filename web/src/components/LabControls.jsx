@@ -11,9 +11,12 @@ import { pieceName, showPiece } from '../app/format.js';
 import { BEAM_WIDTH, BIAS_RANGE, CONSTRAINT_BUDGET, LENGTH_PENALTY, SPECULATE, STRATEGIES } from '../app/lab.js';
 import { Rich, Say, modelName, useI18n } from './I18n.jsx';
 
+/** @typedef {import('../app/panel.js').Panel} Panel */
+
 /**
  * @param {{
- *   panel: import('../app/panel.js').Panel, uid: string,
+ *   panel: Pick<Panel, 'beamOpts' | 'busy' | 'errors' | 'models' | 'ready' | 'setBeamOpts' | 'setSpecOpts' |
+ *     'setStrategy' | 'specOpts' | 'strategy'>, uid: string,
  *   onStrategy?: (s: import('../app/lab.js').Strategy) => void,
  *   onTuned?: () => void,
  * }} props
@@ -49,7 +52,7 @@ export function StrategyPicker({ panel, uid, onStrategy, onTuned }) {
   );
 }
 
-/** @param {{panel: import('../app/panel.js').Panel, uid: string, onTuned?: () => void}} props */
+/** @param {{panel: Pick<Panel, 'beamOpts' | 'setBeamOpts'>, uid: string, onTuned?: () => void}} props */
 function BeamOptions({ panel, uid, onTuned }) {
   const i18n = useI18n();
   const { t } = i18n;
@@ -95,7 +98,8 @@ function BeamOptions({ panel, uid, onTuned }) {
   );
 }
 
-/** @param {{panel: import('../app/panel.js').Panel, uid: string, onTuned?: () => void}} props */
+/** @param {{panel: Pick<Panel, 'errors' | 'models' | 'setSpecOpts' |
+ *     'specOpts'>, uid: string, onTuned?: () => void}} props */
 function SpecOptions({ panel, uid, onTuned }) {
   const i18n = useI18n();
   const { t } = i18n;
@@ -212,7 +216,7 @@ export function ConstraintField({ target, uid }) {
 /**
  * A token's piece when the step on hand lists it (a large vocabulary's
  * summary lists the top tokens only), else null.
- * @param {import('../app/panel.js').Panel} panel
+ * @param {Pick<Panel, 'next' | 'steps'>} panel
  */
 function piecesOf(panel) {
   const s = panel.next.value ?? panel.steps.value[panel.steps.value.length - 1] ?? null;
@@ -228,7 +232,8 @@ function piecesOf(panel) {
 
 /**
  * The banned tokens (logit bias −∞), each with a button that lifts the ban.
- * @param {{panel: import('../app/panel.js').Panel, onChanged?: () => void}} props
+ * @param {{panel: Pick<Panel, 'bans' | 'errors' | 'next' | 'session' | 'steps' |
+ *     'toggleBan'>, onChanged?: () => void}} props
  */
 export function BanList({ panel, onChanged }) {
   const i18n = useI18n();
@@ -273,7 +278,7 @@ export function BanList({ panel, onChanged }) {
 const BAR_ACTIONS = /** @type {const} */ ([['ban', 'action.ban'], ['force', 'action.force']]);
 
 /** What a click on a live bar does: ban the token, or pick it as the next one. */
-/** @param {{panel: import('../app/panel.js').Panel}} props */
+/** @param {{panel: Pick<Panel, 'barAction' | 'session' | 'strategy'>}} props */
 export function BarAction({ panel }) {
   const { t } = useI18n();
   const action = panel.barAction.value;
@@ -297,7 +302,7 @@ export function BarAction({ panel }) {
 }
 
 /** Temperature 0 and top-k 1: two roads to the same greedy text. */
-/** @param {{panel: import('../app/panel.js').Panel}} props */
+/** @param {{panel: Pick<Panel, 'busy' | 'greedyVia' | 'ready'>}} props */
 export function GreedyRoads({ panel }) {
   const { t } = useI18n();
   const disabled = !panel.ready.value || (!!panel.busy.value);
@@ -321,7 +326,8 @@ export function GreedyRoads({ panel }) {
  * The finite logit biases: each token with a slider for the value added
  * to its logit (0 removes it), and a menu to give one more token a bias
  * (the tokens of the step on hand, most likely first).
- * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void}} props
+ * @param {{panel: Pick<Panel, 'bans' | 'biases' | 'next' | 'playing' | 'setBias' |
+ *     'steps'>, uid: string, onChanged?: () => void}} props
  */
 export function BiasList({ panel, uid, onChanged }) {
   const i18n = useI18n();
@@ -397,7 +403,7 @@ const LLAMA_CPP_BREAKERS = ['\n', ':', '"', '*'];
  * DRY's sequence breakers: texts that end a repeat (the engine makes each
  * the model's tokens, 1 to 8 of them).  Each is a chip that removes it; a
  * field adds one (\n for a newline); one click sets llama.cpp's.
- * @param {{panel: import('../app/panel.js').Panel, uid: string, onChanged?: () => void}} props
+ * @param {{panel: Pick<Panel, 'dryBreakers' | 'errors' | 'setDryBreakers'>, uid: string, onChanged?: () => void}} props
  */
 export function BreakerList({ panel, uid, onChanged }) {
   const i18n = useI18n();

@@ -130,7 +130,7 @@ export function CostChart({ costs }) {
  * and without the cache, and the key/value rows computed and reused.
  * @param {{
  *   lab: import('../app/panel.js').LabState | null,
- *   model: import('../worker/host.js').ModelInfo | null,
+ *   model: import('../worker/protocol.js').ModelInfo | null,
  *   strategy: import('../app/lab.js').Strategy,
  * }} props
  */

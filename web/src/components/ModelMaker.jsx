@@ -11,6 +11,8 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { useI18n } from './I18n.jsx';
 
+/** @typedef {import('../app/panel.js').Panel} Panel */
+
 /** The lessons' examples and two shapes to compare in the nucleus view (label: a catalogue key). */
 export const PRESETS = [
   { id: 'worked-t', label: 'handmade.presetLogits', spec: 'logits:2,1,0' },
@@ -50,7 +52,7 @@ export function specOfRows(mode, rows) {
 /** the two forms the table edits */
 const MODES = /** @type {const} */ (['logits', 'probs']);
 
-/** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
+/** @param {{panel: Pick<Panel, 'modelId' | 'modelRow' | 'models' | 'next' | 'setHandmade'>, uid: string}} props */
 export function HandmadeEditor({ panel, uid }) {
   const i18n = useI18n();
   const { t } = i18n;
@@ -138,7 +140,7 @@ function fmt(/** @type {number} */ x) {
   return String(Number(x.toPrecision(6)));
 }
 
-/** @param {{panel: import('../app/panel.js').Panel, uid: string}} props */
+/** @param {{panel: Pick<Panel, 'model' | 'modelId' | 'trainOn'>, uid: string}} props */
 export function TextTrainer({ panel, uid }) {
   const i18n = useI18n();
   const { t } = i18n;
@@ -184,7 +186,8 @@ export function TextTrainer({ panel, uid }) {
   );
 }
 
-/** The "edited" badge and "Reset model", when the model has edits. @param {{panel: import('../app/panel.js').Panel}} props */
+/** The "edited" badge and "Reset model", when the model has edits. @param {{panel: Pick<Panel, 'edits' |
+ *     'resetModel'>}} props */
 export function EditedBadge({ panel }) {
   const { t } = useI18n();
   const n = panel.edits.value.length;

@@ -8,8 +8,11 @@
  */
 import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
 import { ComparePanel } from '../components/CompareView.jsx';
+import { Bars, EditHint, SampleControls } from '../components/BarsCard.jsx';
 import { BeamList, SpecRounds } from '../components/Decoders.jsx';
-import { Bars, DraftName, EditHint, MetricsCard, Notices, Nucleus, Output, SampleControls, StatusLine, Transport } from '../components/Playground.jsx';
+import { DraftName, MetricsCard, Nucleus } from '../components/Playground.jsx';
+import { Notices, Output, StatusLine } from '../components/TextCard.jsx';
+import { Transport } from '../components/Transport.jsx';
 import { I18nContext, langTag, useI18n } from '../components/I18n.jsx';
 import { KVPicture } from '../components/KVPicture.jsx';
 import { SLIDERS } from './attrs.js';

@@ -26,12 +26,14 @@
  *   of the same names (lang: without it, the element speaks its page's
  *   language when it is one of the playground's, else the browser's).
  *
- * Sliders' values outside their range are clamped; any other bad value
- * falls back to its default; each says so in a notice in the element.
+ * A bad value (a sampler setting outside the engine's range, a fraction
+ * for a whole number, ...) falls back to its default, as in a link; each
+ * says so in a notice in the element, naming the range.
  */
 import { defaultState, parseHash, serializeHash } from '../app/hash.js';
+import { paramError } from '../app/lab.js';
 import { PARAM_SPECS, SPEC } from '../app/params.js';
-import { BUILTIN_MODELS, HANDMADE_ID, isHandmadeSpec } from '../app/panel.js';
+import { BUILTIN_MODELS, HANDMADE_ID, isHandmadeSpec } from '../app/models.js';
 import { msg } from '../i18n/index.js';
 
 /** slider attribute (the CLI's flag) -> the engine's setting: every
@@ -54,7 +56,7 @@ const snake = (/** @type {string} */ name) => name.replaceAll('-', '_');
  * @typedef {Object} ModelChoice
  * @property {string} id   the model's id in the Worker (a shipped model's name, or url:...)
  * @property {string} key  the Worker this element uses (one per model)
- * @property {import('../app/panel.js').ModelEntry | null} entry  a model fetched from a URL
+ * @property {import('../app/models.js').ModelEntry | null} entry  a model fetched from a URL
  */
 
 /**
@@ -84,22 +86,15 @@ export function parseAttributes(get, base) {
   if (view === 'compare') search.set('view', 'compare');
   const { state, notices } = parseHash(search.toString(), { source: 'element', name: kebab });
 
-  // the sliders: a number out of range is clamped
+  // the sliders: as a link's (a value the engine would refuse falls back to
+  // the default, with a notice naming the range)
   for (const [name, key] of Object.entries(SLIDERS)) {
     const raw = get(name);
     if (raw === null) continue;
-    const spec = SPEC[key];
     const v = raw.trim() === '' ? NaN : Number(raw);
-    if (!Number.isFinite(v)) {
-      notices.push(msg('notice.ignored', { name, value: JSON.stringify(raw), why: msg('why.number', { name: msg(`param.${key}.label`) }), def: String(spec.def) }));
-      continue;
-    }
-    let c = Math.min(spec.max, Math.max(spec.min, v));
-    if (key === 'top_k') c = Math.round(c);
-    if (c !== v) {
-      notices.push(msg(key === 'top_k' ? 'notice.clampedWhole' : 'notice.clamped', { name, value: JSON.stringify(raw), min: String(spec.min), max: String(spec.max), used: String(c) }));
-    }
-    /** @type {any} */ (state.params)[key] = c;
+    const why = paramError(key, v);
+    if (why) notices.push(msg('notice.ignored', { name, value: JSON.stringify(raw), why, def: String(SPEC[key].def) }));
+    else /** @type {any} */ (state.params)[key] = v;
   }
 
   // the model: a shipped one, or a file's URL (resolved against the page)

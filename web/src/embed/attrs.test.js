@@ -58,16 +58,28 @@ describe('parseAttributes', () => {
     expect(embedCode({ ...defaultState(), lang: 'de' }, 'https://site.example/playground/embed.js').code).toContain(' lang="de"');
   });
 
-  it('clamps sliders out of range, and falls back to the default for what is not a number, with notices', () => {
+  it('takes a sampler setting in the engine\'s range (past the slider\'s span too); a bad one falls back to its default with a notice naming the range', () => {
     const c = parse({ temperature: '9', 'top-k': '2.6', 'top-p': '0', 'min-p': 'lots', 'repetition-penalty': '', seed: '-1', steps: '1e9' });
-    expect(c.state.params).toEqual({ ...defaultParams(), temperature: 3, top_k: 3, top_p: 0.01, min_p: 0, repetition_penalty: 1 });
+    expect(c.state.params).toEqual({ ...defaultParams(), temperature: 9 });
     expect(c.state.seed).toBe('42');
     expect(c.state.steps).toBe(0);
-    expect(c.notices).toHaveLength(7);
-    expect(c.notices).toContain('temperature="9" is outside 0 to 3: using 3.');
+    expect(c.notices).toHaveLength(6);
+    expect(c.notices).toContain('Ignored top-k="2.6": Top-k must be a whole number; using 0.');
+    expect(c.notices).toContain('Ignored top-p="0": Top-p must be in (0, 1]; using 1.');
     expect(c.notices.find((n) => n.startsWith('Ignored min-p="lots"'))).toBe('Ignored min-p="lots": Min-p must be a number; using 0.');
     expect(c.notices.find((n) => n.startsWith('Ignored seed='))).toMatch(/^Ignored seed="-1": the seed must be a whole number/);
     expect(c.notices.join(' ')).not.toContain('link');
+  });
+
+  it('an attribute and a link give the same value and the same notice for the same setting (one range)', () => {
+    for (const [key, value] of [['epsilon_cutoff', '0.15'], ['epsilon_cutoff', '1'], ['mirostat', '1.5'], ['top_k', '-2'], ['dry_multiplier', '4'], ['typical_p', '0']]) {
+      const name = key.replaceAll('_', '-');
+      const attr = parse({ [name]: value });
+      const link = parseHash(`#${key}=${value}`);
+      expect(attr.state.params[key]).toBe(link.state.params[key]);
+      expect(attr.notices.map(String)).toEqual(link.notices.map((n) => String(n).replace(`Ignored ${key}=`, `Ignored ${name}=`).replace(' from the link', '')));
+    }
+    expect(parse({ 'epsilon-cutoff': '0.15' }).state.params.epsilon_cutoff).toBe(0.15);
   });
 
   it('a model URL is resolved against the page, with its tokenizer; a bad one falls back to the bigram', () => {

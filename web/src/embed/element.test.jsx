@@ -6,30 +6,16 @@
 // says calmly what was wrong with an attribute.  "Copy embed code" too.
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { signal } from '@preact/signals';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
-import { inProcessClients } from '../../../tests/helpers/engine.js';
+import { $, ready, useElements } from '../../../tests/helpers/elements.js';
 import { parseHash } from '../app/hash.js';
 import { EmbedCode } from '../components/EmbedCode.jsx';
-import { setClientFactory } from './registry.js';
 import { until } from '../../../tests/helpers/until.js';
 
-let made;
-let terminated;
+const { made, terminated } = useElements(cleanup);
 
-beforeAll(async () => {
-  ({ made, terminated } = inProcessClients(setClientFactory));
-  await import('./embed.jsx');
-});
-
-afterEach(() => {
-  document.body.innerHTML = '';
-  cleanup();
-});
-
-const $ = (host, sel) => host.shadowRoot.querySelector(sel);
 const $$ = (host, sel) => [...host.shadowRoot.querySelectorAll(sel)];
-const ready = (host) => $(host, '[data-testid="embed"]')?.getAttribute('data-ready') === 'true';
 
 function add(html) {
   document.body.insertAdjacentHTML('beforeend', html);
@@ -75,7 +61,7 @@ describe('<sampler-playground>', () => {
     expect(made.slice(before)).toEqual(['bigram']);
     const notice = $(b, '[data-testid="notice"]').textContent;
     expect(notice).toContain('Ignored temperature="hot": Temperature must be a number; using 1.');
-    expect(notice).toContain('top-k="-4" is outside 0 to 100000 or not whole: using 0.');
+    expect(notice).toContain('Ignored top-k="-4": Top-k must be in [0, ∞); using 0.');
     expect(notice).toContain('Ignored view="pie"');
     const gone = terminated.length;
     a.remove();

@@ -14,7 +14,7 @@ import { signal } from '@preact/signals';
 import { render } from 'preact';
 
 import { createApp } from '../app/app.js';
-import { BUILTIN_MODELS } from '../app/panel.js';
+import { BUILTIN_MODELS } from '../app/models.js';
 import baseCss from '../styles.css?inline';
 import { ATTRIBUTES, parseAttributes } from './attrs.js';
 import embedCss from './embed.css?inline';

@@ -5,29 +5,16 @@
 // with a slider or a seed and not with a token; a script's session gives
 // the engine's own text, re-warps without drawing, refuses bad input
 // calmly and shares the model's client with the elements.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { engineText, inProcessClients } from '../../../tests/helpers/engine.js';
+import { $, ready, useElements } from '../../../tests/helpers/elements.js';
+import { engineText } from '../../../tests/helpers/engine.js';
 import { defaultParams } from '../app/params.js';
 import { SETTINGS_EVENT, TOKEN_EVENT } from './events.js';
-import { setClientFactory } from './registry.js';
 import { createSession } from './session.js';
 import { until } from '../../../tests/helpers/until.js';
 
-let made;
-let terminated;
-
-beforeAll(async () => {
-  ({ made, terminated } = inProcessClients(setClientFactory));
-  await import('./embed.jsx');
-});
-
-afterEach(() => {
-  document.body.innerHTML = '';
-});
-
-const $ = (host, sel) => host.shadowRoot.querySelector(sel);
-const ready = (host) => $(host, '[data-testid="embed"]')?.getAttribute('data-ready') === 'true';
+const { made, terminated } = useElements();
 
 /** an element, and every event it sends, heard on the document (they bubble) */
 function add(html) {

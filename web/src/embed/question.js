@@ -23,7 +23,14 @@
  *   entropy-raw     the model's, in bits
  *   cut:STAGE       how many tokens STAGE cuts (cut:top_p, cut:top_k, …)
  *   kv-ratio        with length=N: the work without a KV cache over the
- *                   work with it, for a text of N tokens (the transformer)
+ *                   work with it once the model has read N tokens (the
+ *                   prompt's and the generated ones: the KV view's
+ *                   "tokens"), the transformer's; "Show me" generates
+ *                   until the playground's text is N tokens long
+ * prompt=          the text before the step asked about; without it, the
+ *                  prompt of the playground "Show me" sets up when that
+ *                  playground shows the question's model (else none) — so
+ *                  the number graded is the number shown.
  * digits=          the decimals an answer must match (default 2; 0 for
  *                  counts).  An answer of "87%" means 0.87.
  * for=             the id of the <sampler-playground> "Show me" sets up;
@@ -36,9 +43,11 @@
  * It sends `sampler-question-answered` (bubbling, composed) with detail
  * {ask, answer, value, correct, digits} after each check.
  */
-import { parseAttributes, SLIDERS } from './attrs.js';
+import { DEFAULT_VIEW, parseAttributes, SLIDERS, VIEW_PARTS } from './attrs.js';
 import { acquireClient, releaseClient } from './registry.js';
 import { errorMsg } from '../app/errors.js';
+import { isHandmadeSpec } from '../app/models.js';
+import { MAX_TOKENS } from '../shared/limits.js';
 import { browserLanguage, createI18n, english, isMsg, loadLanguage, msg, normalizeLang } from '../i18n/index.js';
 
 /**
@@ -105,16 +114,66 @@ export function readAnswer(text) {
 let questions = 0;
 
 /**
+ * The prompt a question without its own takes: that of the playground
+ * "Show me" sets up, when the playground shows the question's model (so
+ * "Show me" keeps it); else none.
+ * @param {Element | null} el @param {string} model
+ */
+export function keptPrompt(el, model) {
+  const shows = (el?.getAttribute('model') ?? '').trim() || 'bigram';
+  return el && shows === model ? el.getAttribute('prompt') ?? '' : '';
+}
+
+/**
+ * A playground's view with the parts a question needs added (the author's
+ * parts stay, in their order; compare mode gives way).
+ * @param {string | null} view @param {string[]} parts
+ */
+export function viewWith(view, parts) {
+  const had = (view ?? '').split(',').map((x) => x.trim()).filter((x) => VIEW_PARTS.includes(x));
+  const want = new Set([...(had.length ? had : DEFAULT_VIEW), ...parts]);
+  return VIEW_PARTS.filter((x) => want.has(x)).join(',');
+}
+
+/**
+ * What "Show me" needs for a KV question: how many tokens the model reads
+ * for the prompt (the BOS included: the engine's count, from a session
+ * started on it) and the tokens that end its text.
+ * @param {{request: (op: string, args?: any) => Promise<any>}} client
+ * @param {{model: string, prompt: string, id: string}} q
+ * @returns {Promise<{promptTokens: number, ends: number[]}>}
+ */
+export async function kvSetup(client, q) {
+  const { modelId, info } = await loadQuestionModel(client, q.model);
+  await client.request('openSession', { session: q.id, model: modelId });
+  try {
+    const a = await client.request('start', { session: q.id, prompt: q.prompt, seed: 0, params: {} });
+    return { promptTokens: a.lab.costs[0].tokens, ends: info.ends };
+  } finally {
+    await client.request('closeSession', { session: q.id }).catch(() => {});
+  }
+}
+
+/**
+ * Loads a question's model in its Worker: its id there and what it is.
+ * @param {{request: (op: string, args?: any) => Promise<any>}} client @param {string} model
+ * @returns {Promise<{modelId: string, info: import('../worker/protocol.js').ModelInfo}>}
+ */
+async function loadQuestionModel(client, model) {
+  const handmade = isHandmadeSpec(model);
+  const modelId = handmade ? `q:${model}` : model;
+  const info = await client.request('loadModel', handmade ? { model: modelId, handmade: model } : { model: modelId, builtin: model });
+  return { modelId, info };
+}
+
+/**
  * Asks the engine: the value of a question (what its attributes say).
  * @param {{request: (op: string, args?: any) => Promise<any>}} client
  * @param {{model: string, ask: Ask, params: Record<string, number>, length: number, prompt: string, id: string}} q
  * @returns {Promise<number>}
  */
 export async function computeAnswer(client, q) {
-  const handmade = /^(logits|probs):/.test(q.model);
-  const modelId = handmade ? `q:${q.model}` : q.model;
-  if (handmade) await client.request('loadModel', { model: modelId, handmade: q.model });
-  else await client.request('loadModel', { model: modelId, builtin: q.model });
+  const { modelId } = await loadQuestionModel(client, q.model);
   if (q.ask.kind === 'kv-ratio') {
     const c = await client.request('modelCost', { model: modelId, n: q.length });
     if (!(c.flops > 0)) throw said('question.kvNeedsTransformer');
@@ -267,7 +326,8 @@ export class SamplerQuestion extends HTMLElement {
     for (const name of Object.keys(SLIDERS)) if (get(name) !== null) params[SLIDERS[name]] = /** @type {any} */ (state.params)[SLIDERS[name]];
     const digits = Math.max(0, Math.min(6, Math.round(Number(get('digits') ?? (ask && ['nucleus', 'cut'].includes(ask.kind) ? 0 : 2))) || 0));
     const length = Math.max(1, Math.round(Number(get('length') ?? 256)) || 256);
-    return { model: questionModel(get), ask, params, digits, length, prompt: get('prompt') ?? '', id: this.qid };
+    const model = questionModel(get);
+    return { model, ask, params, digits, length, prompt: get('prompt') ?? keptPrompt(this.target(), model), id: this.qid };
   }
 
   connectedCallback() {
@@ -281,19 +341,27 @@ export class SamplerQuestion extends HTMLElement {
     this.value = null;
   }
 
+  /**
+   * The engine Worker of the question's model (the one the page's
+   * playgrounds showing that model share).
+   * @param {{model: string}} q
+   */
+  engineClient(q) {
+    const key = isHandmadeSpec(q.model) ? 'handmade' : q.model;
+    if (this.clientKey !== key) {
+      if (this.clientKey) releaseClient(this.clientKey);
+      this.clientKey = key;
+      this.client = acquireClient(key);
+    }
+    return /** @type {NonNullable<typeof this.client>} */ (this.client);
+  }
+
   /** The engine's value for this question (asked once per connection). */
   engineValue() {
     if (!this.value) {
       const q = this.question();
       if (!q.ask) return Promise.reject(said('question.badAsk', { ask: this.attr('ask') ?? '' }));
-      const key = /^(logits|probs):/.test(q.model) ? 'handmade' : q.model;
-      if (this.clientKey !== key) {
-        if (this.clientKey) releaseClient(this.clientKey);
-        this.clientKey = key;
-        this.client = acquireClient(key);
-      }
-      const client = /** @type {NonNullable<typeof this.client>} */ (this.client);
-      this.value = computeAnswer(client, /** @type {any} */ (q));
+      this.value = computeAnswer(this.engineClient(q), /** @type {any} */ (q));
     }
     return this.value;
   }
@@ -338,7 +406,7 @@ export class SamplerQuestion extends HTMLElement {
   }
 
   /** Configures the playground to show the question's setup. */
-  showMe() {
+  async showMe() {
     const el = this.target();
     this.error.hidden = true;
     if (!el) {
@@ -354,16 +422,28 @@ export class SamplerQuestion extends HTMLElement {
       else el.setAttribute(name, v);
     }
     el.removeAttribute('edits');
-    el.setAttribute('prompt', q.prompt);
+    // the prompt: the question's, else the playground's own (kept: q.prompt is it)
+    if (el.getAttribute('prompt') !== q.prompt) el.setAttribute('prompt', q.prompt);
+    el.setAttribute('model', q.model);
+    let steps = 0;
     if (q.ask?.kind === 'kv-ratio') {
-      el.setAttribute('model', q.model);
-      el.setAttribute('steps', String(Math.min(q.length, 2000)));
-      el.setAttribute('view', 'text,kv');
-    } else {
-      el.setAttribute('model', q.model);
-      el.setAttribute('steps', '0');
-      el.setAttribute('view', 'bars,nucleus');
+      // the text grows until the model has read `length` tokens, the
+      // prompt's included; the tokens that end a text are banned, so it
+      // does not end before
+      try {
+        const { promptTokens, ends } = await kvSetup(this.engineClient(q), q);
+        steps = Math.max(0, q.length - promptTokens);
+        const bans = new Set((el.getAttribute('ban') ?? '').split(',').map((x) => x.trim()).filter(Boolean));
+        for (const t of ends) bans.add(String(t));
+        if (bans.size) el.setAttribute('ban', [...bans].join(','));
+      } catch (err) {
+        this.say('error', /** @type {any} */ (err)?.said ?? errorMsg('engine', err));
+        this.error.hidden = false;
+        return;
+      }
     }
+    el.setAttribute('steps', String(Math.min(steps, MAX_TOKENS)));
+    el.setAttribute('view', viewWith(el.getAttribute('view'), q.ask?.kind === 'kv-ratio' ? ['text', 'kv'] : ['bars', 'nucleus']));
     el.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
   }
 }

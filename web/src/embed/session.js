@@ -20,8 +20,8 @@ import { modelChoice } from './attrs.js';
 import { acquireClient, releaseClient } from './registry.js';
 
 /** @typedef {import('../worker/summary.js').StepSummary} StepRecord */
-/** @typedef {import('../worker/host.js').ModelInfo} ModelInfo */
-/** @typedef {import('../worker/host.js').Status} Status */
+/** @typedef {import('../worker/protocol.js').ModelInfo} ModelInfo */
+/** @typedef {import('../worker/protocol.js').Status} Status */
 /** @typedef {import('../engine/engine.js').SamplerParams} SamplerParams */
 
 /**

@@ -9,7 +9,7 @@
  * c/cli/wasm/host_wasm.c): env.host_write, env.host_file_size,
  * env.host_file_read and env.host_file_write.
  */
-import { instantiate, WasmModule } from './engine.js';
+import { instantiate, WasmModule } from './wasm.js';
 
 /**
  * The host a CLI run talks to.

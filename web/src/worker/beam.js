@@ -9,12 +9,12 @@ import registry from '../shared/registry.gen.js';
 import { paramsAt } from './schedule.js';
 import { summarize } from './summary.js';
 
-/** @typedef {import('./host.js').Params} Params */
+/** @typedef {import('./protocol.js').Params} Params */
 /** @typedef {import('./schedule.js').Schedule} Schedule */
 /** @typedef {import('./host.js').SessionEntry} SessionEntry */
-/** @typedef {import('./host.js').Hypothesis} Hypothesis */
-/** @typedef {import('./host.js').Status} Status */
-/** @typedef {import('./host.js').Lab} Lab */
+/** @typedef {import('./protocol.js').Hypothesis} Hypothesis */
+/** @typedef {import('./protocol.js').Status} Status */
+/** @typedef {import('./protocol.js').Lab} Lab */
 
 /**
  * A new beam search on the session's model (the session's sampled text

@@ -178,7 +178,7 @@ describe('EngineHost with llama2.c checkpoints', () => {
   it('stops calmly at the end of the context', async () => {
     const host = makeHost();
     const info = await host.handle('loadModel', { model: 'tiny', bytes: randomCheckpoint({ vocab: 33, seqLen: 8 }), tokenizerBytes: charTokenizer(), name: 'tiny.bin' });
-    expect(info).toEqual({ model: 'tiny', name: 'tiny.bin', kind: 'transformer', vocab: 33, seqLen: 8 });
+    expect(info).toEqual({ model: 'tiny', name: 'tiny.bin', kind: 'transformer', vocab: 33, seqLen: 8, ends: [1, 2] });
     await host.handle('openSession', { session: 's', model: 'tiny' });
     const r = await host.handle('start', { session: 's', prompt: 'ab', seed: 1, params: { temperature: 1 }, steps: 50 });
     // prompt: BOS, " ", "a", "b" = 4 tokens; 4 more fill the context

@@ -5,11 +5,12 @@
  * constraint, and a look at a past step (peek).  Each takes the host
  * (models, sessions, the answer's shape: host.js) and the request's args.
  */
+import { answer, status, stepOnce } from './answer.js';
 import { beamParams } from './beam.js';
 import { paramsAt } from './schedule.js';
 import { sampleSummary, summarize } from './summary.js';
 
-/** @typedef {import('./host.js').Params} Params */
+/** @typedef {import('./protocol.js').Params} Params */
 /** @typedef {import('./schedule.js').Schedule} Schedule */
 
 /**
@@ -37,11 +38,11 @@ export async function start(host, { session: sid, prompt, seed, params, steps = 
   const byIndex = new Map(forced);
   const out = [];
   for (let i = 0; i < steps; i++) {
-    if (!host.status(s).ready) break;
+    if (!status(host, s).ready) break;
     const force = byIndex.get(i);
-    out.push(host.stepOnce(s, paramsAt(schedule, i, params), force ?? -1));
+    out.push(stepOnce(host, s, paramsAt(schedule, i, params), force ?? -1));
   }
-  return host.answer(s, out, params, samples, 0);
+  return answer(host, s, out, params, samples, 0);
 }
 
 /**
@@ -53,10 +54,10 @@ export function step(host, { session: sid, params, force = -1, count = 1, sample
   const from = s.session.nGenerated;
   const out = [];
   for (let i = 0; i < count; i++) {
-    if (!host.status(s).ready) break;
-    out.push(host.stepOnce(s, params, i === 0 ? force : -1));
+    if (!status(host, s).ready) break;
+    out.push(stepOnce(host, s, params, i === 0 ? force : -1));
   }
-  return host.answer(s, out, params, samples, from);
+  return answer(host, s, out, params, samples, from);
 }
 
 /**
@@ -66,7 +67,7 @@ export function step(host, { session: sid, params, force = -1, count = 1, sample
  * @param {{session: string, params: Params, samples?: {n: number, seed: number}}} args
  */
 export function preview(host, { session: sid, params, samples }) {
-  return host.answer(host.get(sid), [], params, samples, null);
+  return answer(host, host.get(sid), [], params, samples, null);
 }
 
 /**
@@ -80,8 +81,8 @@ export function branch(host, { session: sid, index, token, params, samples }) {
   }
   s.session.rewind(index);
   for (const i of [...s.forced]) if (i >= index) s.forced.delete(i);
-  const out = [host.stepOnce(s, params, token)];
-  return host.answer(s, out, params, samples, index);
+  const out = [stepOnce(host, s, params, token)];
+  return answer(host, s, out, params, samples, index);
 }
 
 /**
@@ -92,7 +93,7 @@ export function branch(host, { session: sid, index, token, params, samples }) {
 export function constrain(host, { session: sid, constraint, budget, params, samples }) {
   const s = host.get(sid);
   host.applyConstraint(s, constraint, budget);
-  return host.answer(s, [], params, samples, s.session.nGenerated);
+  return answer(host, s, [], params, samples, s.session.nGenerated);
 }
 
 /**
@@ -149,7 +150,7 @@ export async function generate(host, { session: sid, params, n, samples }, { pro
   let chunk = 4;
   let stopped = false;
   let ms = 0;
-  while (done < want && host.status(s).ready) {
+  while (done < want && status(host, s).ready) {
     const t0 = performance.now();
     const { count, stopped: why } = session.generate(params, Math.min(chunk, want - done));
     const dt = performance.now() - t0;
@@ -178,5 +179,5 @@ export async function generate(host, { session: sid, params, n, samples }, { pro
     const bytes = session.isEnd(tokens[at]) ? new Uint8Array(0) : tokenizer.decodeBytes(at > 0 ? tokens[at - 1] : -1, tokens[at]);
     generated.push({ index: i, token: tokens[at], piece: text.decode(bytes) });
   }
-  return { ...host.answer(s, [], params, samples, from), generated: { tokens: generated, stopped, ms } };
+  return { ...answer(host, s, [], params, samples, from), generated: { tokens: generated, stopped, ms } };
 }

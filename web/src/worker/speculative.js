@@ -4,14 +4,15 @@
  * drafted by another model (specStart) and its rounds (specRound), each
  * answered with what was drafted, accepted, rejected and corrected.
  */
+import { answer, status } from './answer.js';
 import { EngineError } from '../engine/engine.js';
 import { paramsAt } from './schedule.js';
 import { summarize } from './summary.js';
 
-/** @typedef {import('./host.js').Params} Params */
+/** @typedef {import('./protocol.js').Params} Params */
 /** @typedef {import('./schedule.js').Schedule} Schedule */
 /** @typedef {import('./host.js').SessionEntry} SessionEntry */
-/** @typedef {import('./host.js').SpecRound} SpecRound */
+/** @typedef {import('./protocol.js').SpecRound} SpecRound */
 
 /**
  * A new generation of the session's model, drafted by model `draft`.
@@ -72,7 +73,7 @@ function specRun(host, s, params, count, samples, from, schedule) {
   const steps = [];
   let stopped = '';
   for (let i = 0; i < count; i++) {
-    if (!host.status(s).ready) break;
+    if (!status(host, s).ready) break;
     const index = session.nGenerated;
     const roundParams = paramsAt(schedule, spec.rounds, params);
     let r;
@@ -104,7 +105,7 @@ function specRun(host, s, params, count, samples, from, schedule) {
     rounds.push({ round: spec.rounds, index, drafted, tokens, rejected: at >= 0 && at < drafted.length ? drafted[at] : null, fed, residual, ms, plainMs });
     for (const t of tokens) steps.push(stepOf(session, t, roundParams));
   }
-  const ans = host.answer(s, steps, params, samples, from);
+  const ans = answer(host, s, steps, params, samples, from);
   if (stopped && ans.status.ready) {
     ans.status.ready = false;
     ans.status.message = stopped;
@@ -141,7 +142,7 @@ const RESIDUAL_BARS = 8;
 /**
  * @param {ReturnType<import('../engine/engine.js').Speculator['rejection']>} rej
  * @param {import('../engine/engine.js').Tokenizer} tok
- * @returns {import('./host.js').SpecResidual | null}
+ * @returns {import('./protocol.js').SpecResidual | null}
  */
 function residualOf(rej, tok) {
   if (!rej) return null;

@@ -12,7 +12,7 @@ function applyRounds(p, res) {
   const old = p.spec.value ?? { rounds: [], tokens: [], totals: res.totals, draft: res.draft, n: res.n, work: res.work };
   p.spec.value = {
     rounds: old.rounds.concat(res.rounds),
-    tokens: old.tokens.concat(res.rounds.flatMap((/** @type {import('../../worker/host.js').SpecRound} */ r) => r.tokens)),
+    tokens: old.tokens.concat(res.rounds.flatMap((/** @type {import('../../worker/protocol.js').SpecRound} */ r) => r.tokens)),
     totals: res.totals,
     draft: res.draft,
     n: res.n,

@@ -1,0 +1,85 @@
+// GGUF models, byte for byte across the builds: the native CLI, the WASM
+// SIMD CLI and the WASM scalar CLI print the same logits and generate the
+// same text for a model of every weight type (F32, F16, BF16, Q8_0, Q4_0,
+// Q4_K, Q6_K), the llama and qwen2 architectures, Llama 3's RoPE factors;
+// stories260K converted to GGUF prints its llama2.c checkpoint's logits;
+// and the engine refuses a file larger than its memory before reading it.
+// The files are the oracle's (tests/helpers/gguf-files.js): llama.cpp reads
+// the same bytes in tests/oracle.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import { engine, FIXTURES, needFixtures, runNative, runWasm, skipWithoutFixtures } from './helpers.js';
+import { ggufMissing, ggufPath } from '../helpers/gguf-files.js';
+
+const TYPES = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'q6_k'];
+const FILES = [...TYPES.map((t) => `tiny-spm-${t}`), 'tiny-qwen2-f32', 'tiny-llama3-f32', 'stories260K-f32'];
+
+/** The file's path, or null (and a skip, or under CI a failure) when the
+ * fixtures it is made from are missing. @param {string} name */
+function file(name) {
+  const why = ggufMissing(name);
+  if (!why) return ggufPath(name);
+  if (!skipWithoutFixtures) needFixtures();
+  console.warn(`gguf: ${name} skipped: ${why}`);
+  return null;
+}
+
+/** Runs args natively and in both WASM builds; expects one output (and
+ * the same notes on stderr: speculative decoding's acceptance rate). */
+async function sameEverywhere(args) {
+  const native = runNative(args);
+  expect(native.status, native.stderr).toBe(0);
+  for (const flavor of /** @type {const} */ (['simd', 'scalar'])) {
+    const wasm = await runWasm(flavor, args);
+    expect({ flavor, status: wasm.status, stderr: wasm.stderr }).toEqual({ flavor, status: 0, stderr: native.stderr });
+    expect(wasm.stdout.equals(native.stdout), `${flavor} differs from native: ${args.join(' ')}`).toBe(true);
+  }
+  return native.stdout.toString();
+}
+
+describe('GGUF models: native = WASM SIMD = WASM scalar, byte for byte', () => {
+  it.each(FILES)('%s: logits and a sampled text', async (name) => {
+    const f = file(name);
+    if (!f) return;
+    const logits = JSON.parse(await sameEverywhere(['logits', '--model', f, '--tokens', '1,29,450,3,17,300,2']));
+    expect(logits.logits.length).toBe(7);
+    expect(logits.logits[6].every(Number.isFinite)).toBe(true);
+    const text = await sameEverywhere(['generate', '--model', f, '--prompt', 'Once upon a time', '--steps', '12',
+      '--seed', '11', '--temperature', '0.9', '--top-p', '0.95', '--json']);
+    expect(text.trim().split('\n').length).toBeGreaterThan(1);
+  }, 120_000);
+
+  it('speculative decoding verifies with batched passes of the same bits: greedy, its text is plain greedy\'s', async () => {
+    const target = file('tiny-spm-q4_k'), draft = file('tiny-spm-q8_0');
+    if (!target || !draft) return;
+    const greedy = ['--prompt', 'The cat sat', '--steps', '20', '--seed', '3', '--temperature', '0'];
+    const plain = await sameEverywhere(['generate', '--model', target, ...greedy]);
+    const spec = await sameEverywhere(['generate', '--model', target, '--draft', draft, '--speculate', '4', ...greedy]);
+    expect(spec).toBe(plain);
+  }, 120_000);
+});
+
+describe('stories260K as GGUF', () => {
+  it('prints the llama2.c checkpoint\'s logits, byte for byte (F32 weights, the same kernels)', async () => {
+    const f = file('stories260K-f32');
+    if (!f) return;
+    const tokens = ['--tokens', '1,5,9,100,200,300,400,511'];
+    const gguf = runNative(['logits', '--model', f, ...tokens]);
+    const ckpt = runNative(['logits', '--model', path.join(FIXTURES, 'stories260K.bin'), ...tokens]);
+    expect(gguf.status).toBe(0);
+    expect(gguf.stdout.equals(ckpt.stdout)).toBe(true);
+  });
+});
+
+describe('memory', () => {
+  it.each(['simd', 'scalar'])('%s: a file larger than the engine\'s memory is refused before it is read, with its size', async (flavor) => {
+    const e = await engine(/** @type {'simd' | 'scalar'} */ (flavor));
+    expect(e.x.api_memory_limit()).toBe(2 ** 31);
+    expect(e.x.api_model_check_size(1e9)).toBe(1);
+    expect(e.x.api_model_check_size(2.4e9)).toBe(0);
+    expect(e.lastError()).toBe('model: the file is 2400 MB (2400000000 bytes); this engine\'s memory holds at most '
+      + '2147 MB, and a model needs 134 MB of it beside its file');
+    expect(e.x.api_model_check_size(2 ** 31 - 100e6)).toBe(0);
+  });
+});

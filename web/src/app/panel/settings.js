@@ -1,0 +1,248 @@
+// @ts-check
+/**
+ * settings.js — the sampler's settings: the sliders (clamped), presets,
+ * the chain's order and its stages' switches, bans, finite logit biases and
+ * DRY's sequence breakers; each change re-warps what is on screen (the
+ * next token, or a pinned past step) without drawing.
+ */
+import { batch } from '@preact/signals';
+import { MAX_BANS, MAX_BIASES, presetParams } from '../lab.js';
+import { PARAM_SPECS, SPEC, clampParam, orderName, orderOf } from '../params.js';
+import { errorMsg } from '../errors.js';
+import { engineParamsOf } from './engineArgs.js';
+import { SAMPLE_COUNT } from './core.js';
+import { msg } from '../../i18n/index.js';
+
+/**
+ * @param {import('./core.js').Core & import('./view.js').View} p
+ */
+export function createSettingsActions(p) {
+  const { client, session, runtime, decoderState, model, params, samplers, activeParam, bans, biases, dryBreakers, peeked, steps,
+    status, focus, hover, sampling, setError, sampleArg, applyNext, settings, engineParams, paramsKey, viewIndex, decoder } = p;
+
+  /**
+   * Runs fn now, or once more after the run in progress (bursts of slider
+   * moves make one request at a time, the last one with the last value).
+   * @param {() => Promise<void>} fn
+   */
+  function coalesced(fn) {
+    let running = false;
+    let again = false;
+    return async () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          await fn();
+        } while (again);
+      } catch (err) {
+        setError('engine', errorMsg('engine', err));
+      } finally {
+        running = false;
+      }
+    };
+  }
+
+  /** Re-warps the pending logits with the current settings (no draw). */
+  const refreshPreview = coalesced(async () => {
+    if (!status.value?.ready || !decoder.value.previews) return;
+    const e = runtime.epoch;
+    const n = stepCountNow();
+    const res = await client.request('preview', { session, params: engineParams.value, samples: sampleArg() });
+    if (e === runtime.epoch && n === stepCountNow() && (!res.next || res.next.index === status.value?.nGenerated)) applyNext(res);
+  });
+
+  /** generated tokens so far (steps in sampling; the spec text) */
+  const stepCountNow = () => decoder.peek().generated(decoderState);
+
+  /** Re-warps the pinned past step with the current settings (time travel, no draw). */
+  const refreshPeek = coalesced(async () => {
+    const i = focus.value;
+    if (i === null || !decoder.value.timeTravel || i >= steps.value.length) return;
+    const e = runtime.epoch;
+    const key = paramsKey.value;
+    const drawn = sampling.value ? { n: SAMPLE_COUNT, seed: runtime.drawCount * 1000003 + i } : undefined;
+    const res = await client.request('peek', { session, index: i, params: engineParams.value, samples: drawn });
+    if (e === runtime.epoch && focus.value === i && key === paramsKey.value) {
+      peeked.value = { index: i, key, summary: res.step, samples: res.samples };
+    }
+  });
+
+  /** The settings changed: re-warp what is on screen (the pinned past step too). */
+  function settingsChanged() {
+    if (focus.value !== null && viewIndex.value !== null) {
+      hover.value = null;
+      refreshPeek();
+    } else {
+      batch(() => {
+        focus.value = null;
+        hover.value = null;
+      });
+    }
+    refreshPreview();
+  }
+
+  /**
+   * Sets a sampler setting (clamped onto the slider's range and grid); the
+   * bars re-warp at once (a pinned past step too: time travel), the
+   * following steps use it.
+   * @param {string} key @param {number} value
+   */
+  function setParam(key, value) {
+    const spec = SPEC[key];
+    if (!spec) throw new RangeError(`unknown setting ${key}`);
+    const max = key === 'top_k' && model.value ? model.value.vocab : spec.max;
+    const v = clampParam(spec, value, max);
+    activeParam.value = key;
+    if (params.value[/** @type {keyof import('../params.js').Params} */ (key)] === v) return;
+    params.value = { ...params.value, [key]: v };
+    settingsChanged();
+  }
+
+  /**
+   * Sets all the sampler settings at once (a preset).
+   * @param {import('../params.js').Params} p
+   */
+  function setParams(p) {
+    const vocab = model.value?.vocab;
+    const next = { ...p, top_k: vocab !== undefined ? Math.min(p.top_k, vocab) : p.top_k };
+    if (JSON.stringify(next) === JSON.stringify(params.value)) return;
+    params.value = next;
+    settingsChanged();
+  }
+
+  /** Applies a compare preset's settings. @param {string} id */
+  function applyPreset(id) {
+    setParams(presetParams(id));
+  }
+
+  // ---- the chain -----------------------------------------------------------
+
+  /** the values a stage had when the learner turned it off (to turn it on again) */
+  /** @type {Map<string, Record<string, number>>} */
+  const offValues = new Map();
+
+  /**
+   * Puts the chain's stages in this order (a preset's name when it is
+   * one); the bars re-warp at once, the following steps use it.
+   * @param {string[]} stages
+   */
+  function setOrder(stages) {
+    const name = orderName(stages);
+    if (name === samplers.value) return;
+    samplers.value = name;
+    settingsChanged();
+  }
+
+  /**
+   * Turns a stage on (its switch to the value it had, or to a typical one;
+   * into the chain if the order left it out) or off (every switch to
+   * neutral).
+   * @param {string} stage @param {boolean} on
+   */
+  function setStageOn(stage, on) {
+    const switches = PARAM_SPECS.filter((s) => s.stage === stage && s.isSwitch);
+    /** @type {Record<string, number>} */
+    const next = { ...params.value };
+    if (on) {
+      const before = offValues.get(stage);
+      if (before) Object.assign(next, before);
+      else if (switches[0]) next[switches[0].key] = switches[0].on;
+      const order = orderOf(samplers.value);
+      if (stage !== 'mirostat' && !order.includes(stage)) samplers.value = orderName([...order, stage]);
+    } else {
+      offValues.set(stage, Object.fromEntries(switches.filter((s) => params.value[s.key] !== s.def).map((s) => [s.key, params.value[s.key]])));
+      for (const s of switches) next[s.key] = s.def;
+    }
+    params.value = next;
+    settingsChanged();
+  }
+
+  /** Pins a past step (time travel), or null: back to the next token. */
+  // ---- bans -----------------------------------------------------------
+
+  /** @param {number[]} list */
+  function setBans(list) {
+    const vocab = model.value?.vocab ?? Infinity;
+    const clean = [...new Set(list)].filter((t) => Number.isInteger(t) && t >= 0 && t < vocab).sort((a, b) => a - b).slice(0, MAX_BANS);
+    if (JSON.stringify(clean) === JSON.stringify(bans.value)) return;
+    bans.value = clean;
+    settingsChanged();
+  }
+
+  /** Bans a token (logit bias -inf), or lifts its ban. @param {number} token */
+  function toggleBan(token) {
+    const has = bans.value.includes(token);
+    if (!has && bans.value.length >= MAX_BANS) {
+      setError('bans', msg('bans.max', { count: MAX_BANS }));
+      return;
+    }
+    setError('bans');
+    setBans(has ? bans.value.filter((t) => t !== token) : [...bans.value, token]);
+  }
+
+  /**
+   * Sets a token's finite logit bias (0 removes it); a banned token keeps
+   * its ban.
+   * @param {number} token @param {number} value
+   */
+  function setBias(token, value) {
+    const vocab = model.value?.vocab ?? Infinity;
+    if (!Number.isInteger(token) || token < 0 || token >= vocab || !Number.isFinite(value)) return;
+    const rest = biases.value.filter(([t]) => t !== token);
+    if (value !== 0 && rest.length >= MAX_BIASES) {
+      setError('bans', msg('biases.max', { count: MAX_BIASES }));
+      return;
+    }
+    setError('bans');
+    biases.value = (value === 0 ? rest : [...rest, /** @type {[number, number]} */ ([token, value])]).sort((a, b) => a[0] - b[0]);
+    settingsChanged();
+  }
+
+  /**
+   * DRY's sequence breakers (texts, each 1 to 8 of the model's tokens; a
+   * text the engine cannot take is refused with its message).
+   * @param {string[]} list
+   */
+  async function setDryBreakers(list) {
+    const clean = [...new Set(list.filter((x) => x !== ''))];
+    if (JSON.stringify(clean) === JSON.stringify(dryBreakers.value)) return true;
+    // the engine tokenizes them: ask it first, so a text it refuses never
+    // reaches the steps (and of several, keep those it takes)
+    /** '' when the engine takes these breakers, else its message @param {string[]} l */
+    const refusal = async (l) => {
+      if (!status.value?.ready || !decoder.value.previews) return '';
+      try {
+        await client.request('preview', { session, params: engineParamsOf({ ...settings.value, dryBreakers: l }) });
+        return '';
+      } catch (err) {
+        return /** @type {Error} */ (err).message || String(err);
+      }
+    };
+    let keep = clean;
+    const why = [];
+    if (await refusal(clean)) {
+      keep = [];
+      for (const b of clean) {
+        const no = await refusal([...keep, b]);
+        if (no) why.push(no);
+        else keep.push(b);
+      }
+    }
+    setError('dry', why.length ? msg('error.dryBreakers', { count: why.length }, why.join(' ')) : '');
+    if (JSON.stringify(keep) !== JSON.stringify(dryBreakers.value)) {
+      dryBreakers.value = keep;
+      settingsChanged();
+    }
+    return why.length === 0;
+  }
+
+
+  return { refreshPreview, refreshPeek, settingsChanged, setParam, setParams, applyPreset, setOrder, setStageOn, setBans, toggleBan, setBias, setDryBreakers };
+}
+
+/** @typedef {ReturnType<typeof createSettingsActions>} SettingsActions */

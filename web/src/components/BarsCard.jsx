@@ -1,0 +1,211 @@
+// @ts-check
+/**
+ * The next-token bars of a panel and what goes with them: the heading that
+ * says which step they show (the next token, or a past one), what a click
+ * does, the scale, the drag hint, and samples drawn from the distribution.
+ */
+import { showPiece } from '../app/format.js';
+import { SAMPLE_COUNT } from '../app/panel.js';
+import { Rich, useI18n } from './I18n.jsx';
+import { BarAction } from './LabControls.jsx';
+import { EditedBadge } from './ModelMaker.jsx';
+import { EDIT_HINT, LOG_DECADES, ProbBars } from './ProbBars.jsx';
+
+/** @typedef {import('../app/panel.js').Panel} Panel */
+
+/** what a past step's heading says of how its token came (catalogue keys, by strategy) */
+const PAST_STEP = /** @type {Record<string, string>} */ ({ sample: 'step.sampled', beam: 'step.beamHas', speculative: 'step.roundsGave' });
+
+/**
+ * What the bars show: the next token, or a past step (time travel).  On a
+ * phone (compact) the live heading is one line: the click hint and its
+ * toggle follow the bars (BarsHelp), so the first bars are on screen.
+ * @param {{panel: Pick<Panel, 'barAction' | 'decoder' | 'focus' | 'pin' | 'session' | 'shown' | 'status' | 'steps' |
+ *     'strategy' | 'viewIndex'>, compact?: boolean}} props
+ */
+export function StepHeading({ panel, compact = false }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const s = panel.shown.value;
+  const i = panel.viewIndex.value;
+  if (i !== null && !s) {
+    return (
+      <div class="spg-stephead is-past" data-testid="step-heading">
+        <p><Rich k="step.asking" vars={{ n: i + 1 }} /></p>
+      </div>
+    );
+  }
+  if (i !== null && s) {
+    const was = panel.steps.value[i];
+    return (
+      <div class="spg-stephead is-past" data-testid="step-heading">
+        {s.kind === 'peek'
+          ? (
+            <p data-testid="peek-heading">
+              <Rich k="step.peek" vars={{ n: i + 1, piece: showPiece(was.piece), was: i18n.pct(was.p), now: i18n.pct(s.p) }} />
+              <span class="spg-hint"> {t('step.peekHint')}</span>
+            </p>
+          )
+          : (
+            <p>
+              <Rich
+                k={s.forced ? 'step.picked' : s.fastForwarded ? 'step.fastForwarded' : PAST_STEP[panel.strategy.value] ?? 'step.sampled'}
+                vars={{ n: i + 1, piece: showPiece(s.piece), p: i18n.pct(s.p), u: i18n.fixed(s.u, 3) }}
+              />
+              <span class="spg-hint"> {t(panel.decoder.value.forcing ? 'step.pastHint' : 'step.pastHintNoForce')}</span>
+            </p>
+          )}
+        {panel.focus.value !== null && (
+          <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.pin(null)} data-testid="back-live">
+            {t('step.back')}
+          </button>
+        )}
+      </div>
+    );
+  }
+  const sampling = panel.strategy.value === 'sample';
+  return (
+    <div class="spg-stephead" data-testid="step-heading">
+      {s && s.nKept === 1 && sampling && (
+        <p class="spg-note" data-testid="seed-free">{t('step.seedFree')}</p>
+      )}
+      <p>
+        <Rich k={panel.status.value?.nGenerated ? 'step.nextAt' : 'step.next'} vars={{ n: (panel.status.value?.nGenerated ?? 0) + 1 }} />
+        {!compact && <ClickHint panel={panel} />}
+      </p>
+      {!compact && <BarAction panel={panel} />}
+    </div>
+  );
+}
+
+/**
+ * What a click on a bar does now (after the live step's heading).
+ * @param {{panel: Pick<Panel, 'barAction' | 'strategy'>}} props
+ */
+function ClickHint({ panel }) {
+  const { t } = useI18n();
+  const sampling = panel.strategy.value === 'sample';
+  return (
+    <span class="spg-hint">
+      {' '}
+      {t(sampling ? (panel.barAction.value === 'force' ? 'step.hintForce' : 'step.hintBan') : 'step.hintBanOnly')}
+    </span>
+  );
+}
+
+/**
+ * How to read and use the bars: the scale, and what dragging a bar does;
+ * on a phone also what a click does (compact), all after the bars.
+ * @param {{panel: Pick<Panel, 'barAction' | 'barScale' | 'canEdit' | 'session' | 'strategy' |
+ *     'viewIndex'>, compact?: boolean}} props
+ */
+export function BarsHelp({ panel, compact = false }) {
+  const live = panel.viewIndex.value === null;
+  return (
+    <div class={`spg-bars-help${compact ? ' is-after' : ''}`}>
+      {compact && live && <p class="spg-click-hint"><ClickHint panel={panel} /></p>}
+      {compact && live && <BarAction panel={panel} />}
+      <ScaleSwitch panel={panel} />
+      <EditHint panel={panel} />
+    </div>
+  );
+}
+
+/** @param {{panel: Pick<Panel, 'clearSamples' | 'drawSamples' | 'focus' | 'next' | 'shownSamples' |
+ *     'viewIndex'>}} props */
+export function SampleControls({ panel }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const s = panel.shownSamples.value;
+  const live = panel.viewIndex.value === null;
+  const pinned = panel.focus.value !== null && !live;
+  return (
+    <div class="spg-samples">
+      <button type="button" class="spg-btn" onClick={() => panel.drawSamples()} disabled={!panel.next.value && !pinned} data-testid="draw-samples">
+        {t('samples.draw', { n: String(SAMPLE_COUNT) })}
+      </button>
+      {s && (
+        <>
+          <span class="spg-kl">
+            <Rich k="samples.kl" vars={{ kl: <strong data-testid="kl" data-value={String(s.kl)}>{i18n.fixed(s.kl, 4)}</strong> }} />
+          </span>
+          <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.clearSamples()}>{t('samples.clear')}</button>
+        </>
+      )}
+      {!s && !live && !pinned && <span class="spg-hint">{t('samples.pinFirst')}</span>}
+    </div>
+  );
+}
+
+/**
+ * @param {{panel: Pick<Panel, 'barAction' | 'barScale' | 'canEdit' | 'clickBar' | 'editProb' | 'edits' | 'playing' |
+ *     'resetModel' | 'shown' | 'shownSamples' | 'strategy' |
+ *     'viewIndex'>, onBan?: (token: number) => void, playing?: boolean}} props
+ *   playing: Play runs (a compare panel is played by compare mode; by default the panel's own Play)
+ *   onBan: compare mode (a click bans; no forcing, so the panels stay in step)
+ */
+export function Bars({ panel, onBan, playing }) {
+  const { t } = useI18n();
+  const live = panel.viewIndex.value === null;
+  const force = panel.barAction.value === 'force' && panel.strategy.value === 'sample';
+  const editable = !onBan && panel.canEdit.value;
+  return (
+    <>
+    <EditedBadge panel={panel} />
+    <ProbBars
+      summary={panel.shown.value}
+      samples={panel.shownSamples.value}
+      scale={panel.barScale.value}
+      windowed={playing ?? !!panel.playing?.value}
+      onEdit={editable ? (token, p) => { panel.editProb(token, p); } : null}
+      onPick={(token, e) => (onBan && live ? onBan(token) : panel.clickBar(token, { force: !onBan && !!e?.shiftKey }))}
+      pickHint={t(!live ? 'bars.hintBranch' : onBan ? 'bars.hintBan' : force ? 'bars.hintPick' : 'bars.hintBanShift')}
+    />
+    </>
+  );
+}
+
+/**
+ * What dragging a bar's handle does, where the bars can edit the model.
+ * @param {{panel: Pick<Panel, 'canEdit'>}} props
+ */
+export function EditHint({ panel }) {
+  const { t } = useI18n();
+  return panel.canEdit.value ? <small class="spg-hint" data-testid="edit-hint">{t(EDIT_HINT)}</small> : null;
+}
+
+/** each scale: its name and what it means (catalogue keys) */
+const SCALES = /** @type {const} */ ([
+  ['linear', 'scale.linear', 'scale.linearNote'],
+  ['max', 'scale.max', 'scale.maxNote'],
+  ['log', 'scale.log', 'scale.logNote'],
+]);
+
+/**
+ * How long a bar is for its probability: linear, relative to the largest
+ * bar, or log (the sample ticks follow).
+ * @param {{panel: {barScale: import('@preact/signals').Signal<import('../app/hash.js').BarScale>, session: string}}} props
+ */
+export function ScaleSwitch({ panel }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const scale = panel.barScale.value;
+  const note = SCALES.find(([k]) => k === scale)?.[2] ?? 'scale.linearNote';
+  return (
+    <div class="spg-scale">
+      <div class="spg-seg spg-seg-small" role="radiogroup" aria-label={t('scale.label')}>
+        <span class="spg-hint" aria-hidden="true">{t('scale.prefix')}</span>
+        {SCALES.map(([k, label]) => (
+          <label key={k} class={`spg-seg-opt${scale === k ? ' is-on' : ''}`}>
+            <input
+              type="radio" name={`${panel.session}-bar-scale`} value={k} checked={scale === k}
+              data-testid={`scale-${k}`} onChange={() => { panel.barScale.value = k; }}
+            />
+            <span>{t(label)}</span>
+          </label>
+        ))}
+      </div>
+      <small class="spg-hint" data-testid="scale-note">{t(note, { low: i18n.pct(10 ** -LOG_DECADES), high: i18n.pct(1) })}</small>
+    </div>
+  );
+}

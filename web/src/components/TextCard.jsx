@@ -1,0 +1,97 @@
+// @ts-check
+/**
+ * A panel's text and what goes with it: the text as its strategy draws it,
+ * the status line and the engine's errors, fast-forward and the legend of
+ * the text's tint, and the notices a link or an element's attributes left.
+ */
+import { statusMsg } from '../app/errors.js';
+import { BeamText, SpecText } from './Decoders.jsx';
+import { FastForward } from './FastForward.jsx';
+import { Say, useI18n } from './I18n.jsx';
+import { OutputText } from './OutputText.jsx';
+
+/** @typedef {import('../app/panel.js').Panel} Panel */
+
+/** @param {{panel: {notices: any, dismissNotices: () => void}}} props */
+export function Notices({ panel }) {
+  const { t } = useI18n();
+  const notices = panel.notices.value;
+  if (!notices.length) return null;
+  return (
+    <div class="spg-notice" role="status" data-testid="notice">
+      <ul>{notices.map((/** @type {import('../i18n/index.js').Text} */ n, /** @type {number} */ i) => <li key={i}><Say m={n} /></li>)}</ul>
+      <button type="button" class="spg-btn spg-btn-small" onClick={() => panel.dismissNotices()}>{t('notice.dismiss')}</button>
+    </div>
+  );
+}
+
+/**
+ * The text, drawn as the panel's strategy makes it.
+ * @param {{panel: Pick<Panel, 'beam' | 'focus' | 'hover' | 'hoverStep' | 'pin' | 'prompt' | 'spec' | 'status' |
+ *     'steps' | 'strategy' | 'viewIndex'>}} props
+ */
+export function Output({ panel }) {
+  const how = panel.strategy.value;
+  const live = !!panel.status.value?.ready;
+  if (how === 'beam') {
+    return (
+      <BeamText
+        prompt={panel.prompt.value} beam={panel.beam.value} live={panel.viewIndex.value === null && live} steps={panel.steps.value}
+        focus={panel.focus.value} onHover={(i) => { panel.hover.value = i; }} onFocus={(i) => panel.pin(i)}
+      />
+    );
+  }
+  if (how === 'speculative') {
+    return (
+      <SpecText
+        prompt={panel.prompt.value} spec={panel.spec.value} live={panel.viewIndex.value === null && live}
+        focus={panel.focus.value} onHover={(i) => { panel.hover.value = i; }} onFocus={(i) => panel.pin(i)}
+      />
+    );
+  }
+  return (
+    <OutputText
+      prompt={panel.prompt.value}
+      steps={panel.steps.value}
+      focus={panel.focus.value}
+      live={panel.viewIndex.value === null && live}
+      onHover={(i) => panel.hoverStep(i)}
+      onFocus={(i) => panel.pin(i)}
+    />
+  );
+}
+
+/** @param {{panel: Pick<Panel, 'busy' | 'errors' | 'status'>}} props */
+export function StatusLine({ panel }) {
+  const i18n = useI18n();
+  const status = panel.status.value;
+  // the engine's own failure (a request refused, or a model whose output is not finite)
+  const engineError = panel.errors.value.engine || (status?.fault ? statusMsg(status) : null);
+  const busy = panel.busy.value;
+  return (
+    <>
+      <p class="spg-status" role="status" data-testid="status">
+        {busy ? i18n.text(busy) : status?.fault ? '' : <Say m={statusMsg(status)} />}
+      </p>
+      {engineError && <p class="spg-error" role="alert" data-testid="engine-error"><Say m={engineError} /></p>}
+    </>
+  );
+}
+
+/**
+ * Fast-forward and how to read the text's tint.
+ * @param {{panel: Pick<Panel, 'busy' | 'generate' | 'generated' | 'generating' | 'playing' | 'session' | 'status' |
+ *     'stopGenerate' | 'strategy'>}} props
+ */
+export function TextExtras({ panel }) {
+  const { t } = useI18n();
+  const how = panel.strategy.value;
+  return (
+    <>
+      <FastForward panel={panel} />
+      <p class="spg-legend-text spg-hint">
+        {t(how === 'beam' ? 'text.legendBeam' : how === 'speculative' ? 'text.legendSpec' : 'text.legend')}
+      </p>
+    </>
+  );
+}

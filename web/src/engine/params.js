@@ -1,0 +1,91 @@
+// @ts-check
+/**
+ * params.js — sampler settings into the engine: each number by the
+ * registry's index (the engine checks its range and says what is wrong),
+ * the chain's order, DRY's sequence breakers, the logit biases; then the
+ * engine checks the whole against the vocabulary.
+ */
+
+/**
+ * Sampler settings: any parameter of the engine's registry by its name
+ * (Engine.params lists them all), plus three that are not numbers:
+ * logit_bias (token id -> value
+ * added to its logit; -Infinity bans it), samplers (the chain's order:
+ * stage names joined by commas, or "default", "hf", "llama.cpp") and
+ * dry_breakers (DRY's sequence breakers, each a token id or a list of ids)
+ * and dry_sequence_breakers (the same as texts, tokenized by the model's
+ * tokenizer as the CLI's --dry-sequence-breaker: 1 to 8 tokens each).
+ * @typedef {Record<string, any>} SamplerParams
+ */
+
+/**
+ * Writes settings into an engine-side params struct (allocated once per
+ * owner) and validates them against the vocabulary.
+ * @param {import('./engine.js').Engine} e
+ * @param {number} ptr
+ * @param {SamplerParams} params
+ * @param {number} vocab
+ * @param {import('./tokenizer.js').Tokenizer | null} [tokenizer] what turns dry_sequence_breakers into tokens
+ */
+export function writeParams(e, ptr, params, vocab, tokenizer = null) {
+  if (params === null || typeof params !== 'object') throw new TypeError('params must be an object');
+  e.x.api_params_reset(ptr);
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    if (key === 'logit_bias' || key === 'samplers' || key === 'dry_breakers' || key === 'dry_sequence_breakers') continue;
+    const field = e.paramIndex.get(key);
+    if (field === undefined) throw new TypeError(`unknown sampler parameter "${key}"`);
+    if (typeof value !== 'number') throw new TypeError(`${key.replaceAll('_', '-')} must be a number (got ${typeof value})`);
+    e.check(e.x.api_params_set(ptr, field, value));
+  }
+  if (params.samplers !== undefined) {
+    if (typeof params.samplers !== 'string') throw new TypeError('samplers must be a string of stage names (or default, hf, llama.cpp)');
+    const text = e.allocString(params.samplers, 'samplers');
+    try {
+      e.check(e.x.api_params_set_order(ptr, text));
+    } finally {
+      e.free(text);
+    }
+  }
+  /** @type {Array<number | number[]>} */
+  const breakers = [...(params.dry_breakers ?? [])];
+  for (const text of params.dry_sequence_breakers ?? []) {
+    if (typeof text !== 'string') throw new TypeError('dry_sequence_breakers must be texts');
+    if (!tokenizer) throw new TypeError('dry_sequence_breakers: no tokenizer to make them tokens (give dry_breakers as token ids)');
+    let ids;
+    try {
+      ids = Array.from(tokenizer.encode(text));
+    } catch (err) {
+      // (the tokenizer speaks of a prompt: here it is a breaker)
+      throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)}: ${/** @type {Error} */ (err).message.replace(/^prompt: /, '')}`);
+    }
+    if (ids.length === 0) throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)} is no token`);
+    if (ids.length > 8) throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)} is more than 8 tokens`);
+    breakers.push(ids);
+  }
+  for (const breaker of breakers) {
+    const ids = Array.isArray(breaker) ? breaker : [breaker];
+    if (!ids.every((t) => Number.isInteger(t) && t >= 0 && t <= 2147483647)) {
+      throw new RangeError(`dry_breakers: ${JSON.stringify(breaker)} is not a token id or a list of them`);
+    }
+    const arr = e.malloc(4 * Math.max(1, ids.length));
+    try {
+      e.ints(arr, ids.length).set(ids);
+      e.check(e.x.api_params_add_dry_breaker(ptr, arr, ids.length));
+    } finally {
+      e.free(arr);
+    }
+  }
+  const bias = params.logit_bias;
+  if (bias !== undefined) {
+    const entries = Array.isArray(bias) ? bias : Object.entries(bias);
+    for (const entry of entries) {
+      if (!Array.isArray(entry) || entry.length !== 2) throw new TypeError('logit_bias entries must be [token, value] pairs');
+      const token = Number(entry[0]);
+      const value = entry[1];
+      if (typeof value !== 'number') throw new TypeError(`logit-bias value for token ${entry[0]} must be a number`);
+      e.check(e.x.api_params_add_bias(ptr, token, value));
+    }
+  }
+  e.check(e.x.api_params_check(ptr, vocab));
+}

@@ -1,0 +1,149 @@
+// @ts-check
+/**
+ * step.js — a step record out of the engine: its numbers, its arrays
+ * (copies, safe to keep), who cut what in the chain's order, and draws
+ * from its final distribution with a PRNG of its own.
+ */
+import { EngineError } from './errors.js';
+import { splitSeed } from './seed.js';
+
+/** how many ranked tokens a step record carries */
+export const TOP_N = 64;
+
+/**
+ * Everything the engine reports about one step (copies, safe to keep).
+ * @typedef {Object} StepRecord
+ * @property {number} vocab
+ * @property {number} token       the chosen token, -1 for a preview
+ * @property {number} p           its final probability
+ * @property {number} u           the uniform that chose it (NaN for a preview)
+ * @property {number} nKept       nucleus size
+ * @property {number} keptMass    raw-distribution mass of the kept tokens
+ * @property {number} entropyBits     of the final distribution
+ * @property {number} entropyRawBits  of the model's distribution
+ * @property {number} argmaxRaw
+ * @property {Float32Array} probs     final distribution (0 where cut)
+ * @property {Float32Array | null} probsRaw  softmax of the model's logits
+ * @property {Float32Array | null} probsTempered  softmax after bias,
+ *   penalties and temperature: what the truncating stages see
+ * @property {{ids: Int32Array, cum: Float64Array}} top  the TOP_N tokens the
+ *   truncating stages rank first (descending, ties by id) and the cumulative
+ *   tempered mass after each: the nucleus view's bars and curve
+ * @property {Float32Array} logits    the model's logits
+ * @property {Uint8Array} cut         per token: index into cutNames
+ * @property {string[]} cutNames      the engine's names of what cuts (Engine.cutNames)
+ * @property {Array<{stage: string, cut: number}>} cuts  who cut how many tokens, in the chain's order
+ * @property {Int32Array} kept        kept token ids, ascending
+ * @property {Int32Array} penalized   the tokens a penalty or DRY changed
+ * @property {Uint8Array} [pieceBytes] the chosen token's bytes (sessions)
+ * @property {string} [piece]         the same, decoded (sessions)
+ * @property {boolean} [end]          the token ended the text (sessions)
+ */
+
+/**
+ * A step record's numbers and array addresses, read in one call
+ * (wasm_api.c STEP_FIELDS names them, in order).
+ * @param {import('./engine.js').Engine} e @param {number} st pointer to an sp_step
+ * @returns {Record<string, number>}
+ */
+export function stepNumbers(e, st) {
+  const fields = e.stepFields ??= e.cstring(e.x.api_step_fields()).split(',').filter(Boolean);
+  const out = e.malloc(8 * fields.length);
+  /** @type {Record<string, number>} */
+  const f = {};
+  try {
+    e.x.api_step_read(st, out);
+    const values = new Float64Array(/** @type {WebAssembly.Memory} */ (e.memory).buffer, out, fields.length);
+    fields.forEach((name, i) => { f[name] = values[i]; });
+  } finally {
+    e.free(out);
+  }
+  return f;
+}
+
+/**
+ * Copies a step record out of the engine.
+ * @param {import('./engine.js').Engine} e @param {number} st pointer to an sp_step
+ * @param {number} [params] the settings it was warped with: the record
+ *   then says who cut what, in the chain's order (`cuts`)
+ * @returns {StepRecord}
+ */
+export function readStep(e, st, params = 0) {
+  const x = e.x;
+  const f = stepNumbers(e, st);
+  const vocab = f.vocab;
+  const n = Math.min(TOP_N, vocab);
+  const scratch = e.malloc(12 * n);
+  let top;
+  try {
+    // doubles first: malloc aligns to 8, and so stays the Float64Array
+    const count = x.api_step_top(st, n, scratch + 8 * n, scratch);
+    top = {
+      ids: e.ints(scratch + 8 * n, count).slice(),
+      cum: new Float64Array(/** @type {WebAssembly.Memory} */ (e.memory).buffer, scratch, count).slice(),
+    };
+  } finally {
+    e.free(scratch);
+  }
+  return {
+    vocab,
+    token: f.token,
+    p: f.p,
+    u: f.u,
+    nKept: f.n_kept,
+    keptMass: f.kept_mass,
+    entropyBits: f.entropy_bits,
+    entropyRawBits: f.entropy_raw_bits,
+    argmaxRaw: f.argmax_raw,
+    probs: e.floats(f.probs, vocab).slice(),
+    probsRaw: f.probs_raw ? e.floats(f.probs_raw, vocab).slice() : null,
+    probsTempered: f.probs_tempered ? e.floats(f.probs_tempered, vocab).slice() : null,
+    top,
+    logits: e.floats(f.logits, vocab).slice(),
+    cut: e.bytes(f.cut, vocab).slice(),
+    cutNames: e.cutNames,
+    cuts: params ? stepCuts(e, st, params) : [],
+    kept: e.ints(f.kept, f.n_kept).slice(),
+    penalized: e.ints(f.penalized, f.n_penalized).slice(),
+  };
+}
+
+/**
+ * Who cut what in a warp, in the chain's order (the mask and the
+ * constraint first, mirostat last): only what cut a token.
+ * @param {import('./engine.js').Engine} e @param {number} st pointer to an sp_step @param {number} params its settings
+ * @returns {Array<{stage: string, cut: number}>}
+ */
+export function stepCuts(e, st, params) {
+  const n = e.stages.length + 3;
+  const codes = e.malloc(8 * n);
+  try {
+    const k = e.x.api_step_cuts(st, params, codes, codes + 4 * n);
+    const c = e.ints(codes, k).slice();
+    const counts = e.ints(codes + 4 * n, k).slice();
+    return Array.from(c, (code, i) => ({ stage: e.cutNames[code], cut: counts[i] }));
+  } finally {
+    e.free(codes);
+  }
+}
+
+/**
+ * Draws n tokens from a step's final distribution with a PRNG of its own.
+ * @param {import('./engine.js').Engine} e @param {number} st pointer to an sp_step
+ * @param {number} n
+ * @param {number | bigint | string} seed
+ * @returns {{counts: Int32Array, kl: number}} kl: KL(empirical || final), bits
+ */
+export function sampleCounts(e, st, n, seed) {
+  if (!st) throw new EngineError('no step to draw from yet', 4);
+  if (!Number.isInteger(n) || n <= 0 || n > 10_000_000) throw new RangeError(`samples must be an integer in 1..10000000 (got ${n})`);
+  const [lo, hi] = splitSeed(seed);
+  const vocab = stepNumbers(e, st).vocab;
+  const counts = e.malloc(4 * vocab);
+  try {
+    const kl = e.x.api_step_sample_counts(st, lo, hi, n, counts);
+    return { counts: e.ints(counts, vocab).slice(), kl };
+  } finally {
+    e.free(counts);
+  }
+}
