@@ -8,6 +8,7 @@
  * message loop so Node tests can drive it with the real engine.
  */
 import { CONSTRAINT_BUDGET, MAX_TOKENS } from '../shared/limits.js';
+import { findToken } from './find.js';
 import { beamStart, beamStep } from './beam.js';
 import { fetchBytes, fetchUrl } from './fetch.js';
 import { lab } from './answer.js';
@@ -75,6 +76,7 @@ export class EngineHost {
         return t.length ? t[t.length - 1] : -1;
       }
       case 'modelCost': return this.modelEntry(args.model).model.cost(args.n);
+      case 'findToken': return findToken(this, args);
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)
         const run = Object.hasOwn(STRATEGY_OPS, op) ? STRATEGY_OPS[op] : null;

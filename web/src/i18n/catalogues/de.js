@@ -353,6 +353,12 @@ export default {
   // ---- die Wahrscheinlichkeitsbalken (ProbBars.jsx)
   'bars.label': 'Wahrscheinlichkeiten des nächsten Tokens',
   'bars.empty': 'Noch keine Verteilung.',
+  'find.label': 'Ein Token über seinen Text finden',
+  'find.placeholder': 'z. B. " Paris"',
+  'find.hint': 'Nur die obersten Token haben Balken. Leerzeichen zählen: „␣Paris“ und „Paris“ sind verschiedene Token.',
+  'find.count': { one: 'Der Text ist {count} Token:', other: 'Der Text ist {count} Token:' },
+  'find.row': '· Token {token} · Modell {raw} · final {final}',
+  'find.cut': '(abgeschnitten von {by})',
   'bars.penalty': 'Strafe',
   'bars.alsoPenalized': ', bestraft',
   'bars.alsoSampled': ', gezogen',
