@@ -15,6 +15,7 @@ import { lab } from './answer.js';
 import { loadModel, modelRow } from './models.js';
 import { branch, constrain, generate, peek, preview, start, step } from './sample.js';
 import { specRound, specStart } from './speculative.js';
+import { stagesOn } from './stages.js';
 
 export { paramsAt } from './schedule.js';
 export { errorOf, reasoned } from './protocol.js';
@@ -77,6 +78,7 @@ export class EngineHost {
       }
       case 'modelCost': return this.modelEntry(args.model).model.cost(args.n);
       case 'findToken': return findToken(this, args);
+      case 'stages': return stagesOn(this, args);
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)
         const run = Object.hasOwn(STRATEGY_OPS, op) ? STRATEGY_OPS[op] : null;

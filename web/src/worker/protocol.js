@@ -25,6 +25,9 @@
  *   modelCost {model, n}                   -> the counters n tokens cost
  *   findToken {session, text, params}      -> {count, found: [{token, piece, raw, final, cut}]}:
  *                                             the text's tokens in the next distribution (find.js)
+ *   stages {session?, params}              -> {on: stage names}: the stages
+ *                                             the settings turn on, as the
+ *                                             engine decides (and 'mirostat')
  *   freeModel {model}
  *   openSession {session, model}           -> {session, model}
  *   closeSession {session}
