@@ -120,6 +120,10 @@ sp_tokenizer *api_tokenizer_load(const uint8_t *data, double size, int vocab) {
     last_error[0] = '\0';
     return sp_tokenizer_load(data, (size_t)size, vocab, last_error);
 }
+API("api_tokenizer_ids") sp_tokenizer *api_tokenizer_ids(int vocab) {
+    last_error[0] = '\0';
+    return sp_tokenizer_ids(vocab, last_error);
+}
 API("api_tokenizer_free") void api_tokenizer_free(sp_tokenizer *t) {
     sp_tokenizer_free(t);
 }

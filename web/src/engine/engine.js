@@ -160,6 +160,22 @@ export class Engine extends WasmModule {
     return new Tokenizer(this, handle, true);
   }
 
+  /**
+   * A tokenizer of ids for a model without one (a llama2.c checkpoint
+   * chosen alone): token i's piece is "<i>", a prompt is read as such pieces
+   * ("<1><17>"), BOS 1 and EOS 2 as in llama2.c.
+   * @param {number} vocab
+   * @returns {Tokenizer}
+   */
+  idsTokenizer(vocab) {
+    if (!Number.isInteger(vocab)) throw new TypeError('idsTokenizer: vocab must be an integer');
+    const handle = this.x.api_tokenizer_ids(vocab);
+    if (!handle) throw new RangeError(this.lastError());
+    const t = new Tokenizer(this, handle, true);
+    t.ids = true;
+    return t;
+  }
+
   /** @param {number} vocab */
   createSampler(vocab) {
     if (!Number.isInteger(vocab) || vocab <= 0) throw new RangeError(`vocab must be a positive integer (got ${vocab})`);

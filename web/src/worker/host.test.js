@@ -158,14 +158,16 @@ describe('EngineHost with the bigram', () => {
     const ckpt = randomCheckpoint({ vocab: 40, seqLen: 8 });
     await expect(host.handle('loadModel', { model: 'x', bytes: ckpt.slice(0, ckpt.length - 100), tokenizerBytes: charTokenizer() }))
       .rejects.toThrow(/^checkpoint: file has \d+ bytes, header implies \d+/);
-    await expect(host.handle('loadModel', { model: 'x', bytes: ckpt })).rejects.toThrow(/needs its tokenizer\.bin/);
+    // a tokenizer.bin chosen as the model is named as what it is
+    await expect(host.handle('loadModel', { model: 'x', bytes: charTokenizer() }))
+      .rejects.toThrow(/^model: this is a llama2\.c tokenizer\.bin \(33 pieces\), not a model: choose a checkpoint, with this file as its tokenizer$/);
     await expect(host.handle('loadModel', { model: 'x', bytes: randomCheckpoint({ vocab: 10, seqLen: 8 }), tokenizerBytes: charTokenizer() }))
       .rejects.toThrow(/^tokenizer: it has 33 pieces.*10 logits/);
     // what the page is told: the engine's code (SP_ERR_FORMAT = 1, SP_ERR_ARG = 2) and which file it refused
     const told = (/** @type {any} */ args) => host.handle('loadModel', args).catch((e) => errorOf(e));
     expect(await told({ model: 'bigram', bytes: good.slice(0, good.length - 3) })).toMatchObject({ name: 'EngineError', code: 1, part: 'model' });
     expect(await told({ model: 'x', bytes: ckpt, tokenizerBytes: new Uint8Array(7) })).toMatchObject({ code: 1, part: 'tokenizer' });
-    expect(await told({ model: 'x', bytes: ckpt })).toMatchObject({ code: 1, reason: 'tokenizer-needed', vars: { vocab: 40 } });
+    expect(await told({ model: 'x', bytes: charTokenizer() })).toMatchObject({ code: 1, part: 'model' });
     expect(await told({ model: 'x', bytes: randomCheckpoint({ vocab: 10, seqLen: 8 }), tokenizerBytes: charTokenizer() }))
       .toMatchObject({ part: 'pair' });
     expect(host.models.has('x')).toBe(false);
@@ -175,10 +177,21 @@ describe('EngineHost with the bigram', () => {
 });
 
 describe('EngineHost with llama2.c checkpoints', () => {
+  it('explores a checkpoint chosen without its tokenizer: its tokens are ids', async () => {
+    const host = makeHost();
+    const info = await host.handle('loadModel', { model: 'alone', bytes: randomCheckpoint({ vocab: 40, seqLen: 16 }), name: 'alone.bin' });
+    expect(info).toEqual({ model: 'alone', name: 'alone.bin', kind: 'transformer', vocab: 40, seqLen: 16, ends: [], ids: true });
+    await host.handle('openSession', { session: 's', model: 'alone' });
+    const r = await host.handle('start', { session: 's', prompt: '<5><17>', seed: 1, params: { temperature: 1 }, steps: 6 });
+    expect(r.steps).toHaveLength(6);
+    for (const st of r.steps) expect(st.piece).toBe(`<${st.token}>`);
+    await expect(host.handle('start', { session: 's', prompt: 'hello', seed: 1, params: {} })).rejects.toThrow(/no token's label matches the text at byte offset 0 \('h'\)/);
+  });
+
   it('stops calmly at the end of the context', async () => {
     const host = makeHost();
     const info = await host.handle('loadModel', { model: 'tiny', bytes: randomCheckpoint({ vocab: 33, seqLen: 8 }), tokenizerBytes: charTokenizer(), name: 'tiny.bin' });
-    expect(info).toEqual({ model: 'tiny', name: 'tiny.bin', kind: 'transformer', vocab: 33, seqLen: 8, ends: [1, 2] });
+    expect(info).toEqual({ model: 'tiny', name: 'tiny.bin', kind: 'transformer', vocab: 33, seqLen: 8, ends: [1, 2], tokenizer: 'bpe', chat: null });
     await host.handle('openSession', { session: 's', model: 'tiny' });
     const r = await host.handle('start', { session: 's', prompt: 'ab', seed: 1, params: { temperature: 1 }, steps: 50 });
     // prompt: BOS, " ", "a", "b" = 4 tokens; 4 more fill the context
