@@ -23,6 +23,9 @@
  *   modelRow {model, row}                  -> {row, logits, pieces} | null
  *   contextToken {session}                 -> the text's last token id (-1: none)
  *   modelCost {model, n}                   -> the counters n tokens cost
+ *   stages {session?, params}              -> {on: stage names}: the stages
+ *                                             the settings turn on, as the
+ *                                             engine decides (and 'mirostat')
  *   freeModel {model}
  *   openSession {session, model}           -> {session, model}
  *   closeSession {session}
