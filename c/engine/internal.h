@@ -192,6 +192,8 @@ int sp_tokenizer_lookup(const sp_tokenizer *t, const char *str, int len);
 int sp_tokenizer_is_text(const sp_tokenizer *t, int token);
 
 /* bpe.c: llama2.c's encode() and decode() */
+/* Pieces when the whole file reads as a llama2.c tokenizer.bin, else -1. */
+int sp_bpe_file_pieces(const uint8_t *data, size_t size);
 int sp_bpe_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
                   int *ids, int max_ids, char *err);
 const char *sp_bpe_decode(const sp_tokenizer *t, int prev, int token,

@@ -112,6 +112,7 @@ export function ModelPicker({ panel, uid }) {
           })}
         </small>
       )}
+      {!loading && panel.model.value?.ids && <small class="spg-hint" data-testid="model-ids">{t('model.idsNote')}</small>}
       <details class="spg-files" open={open} onToggle={(e) => setOpen(/** @type {HTMLDetailsElement} */ (e.currentTarget).open)}>
         <summary>{t('model.loadFile')}</summary>
         <p><Rich k="model.filesHelp" /></p>
@@ -120,7 +121,7 @@ export function ModelPicker({ panel, uid }) {
           id={`${uid}-files`}
           type="file"
           multiple
-          accept=".bin,application/octet-stream"
+          accept=".gguf,.bin,application/octet-stream"
           ref={fileInput}
           data-testid="model-file"
           onChange={(e) => {

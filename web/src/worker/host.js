@@ -14,6 +14,7 @@ import { lab } from './answer.js';
 import { loadModel, modelRow } from './models.js';
 import { branch, constrain, generate, peek, preview, start, step } from './sample.js';
 import { specRound, specStart } from './speculative.js';
+import { stagesOn } from './stages.js';
 
 export { paramsAt } from './schedule.js';
 export { errorOf, reasoned } from './protocol.js';
@@ -75,6 +76,7 @@ export class EngineHost {
         return t.length ? t[t.length - 1] : -1;
       }
       case 'modelCost': return this.modelEntry(args.model).model.cost(args.n);
+      case 'stages': return stagesOn(this, args);
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)
         const run = Object.hasOwn(STRATEGY_OPS, op) ? STRATEGY_OPS[op] : null;

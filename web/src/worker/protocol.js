@@ -23,6 +23,9 @@
  *   modelRow {model, row}                  -> {row, logits, pieces} | null
  *   contextToken {session}                 -> the text's last token id (-1: none)
  *   modelCost {model, n}                   -> the counters n tokens cost
+ *   stages {session?, params}              -> {on: stage names}: the stages
+ *                                             the settings turn on, as the
+ *                                             engine decides (and 'mirostat')
  *   freeModel {model}
  *   openSession {session, model}           -> {session, model}
  *   closeSession {session}
@@ -132,6 +135,13 @@
  *   in order: [row, token, p] (sp_model_set_prob)
  * @property {{bytes: number, chars: number}} [trained]  a bigram trained on
  *   a text here: the text's bytes and its different characters
+ * @property {boolean} [ids]  a checkpoint chosen without its tokenizer: its
+ *   tokens are ids ("<17>"), and so is a prompt ("<1><17>")
+ * @property {'chars' | 'bpe' | 'spm' | 'bytebpe'} [tokenizer]  the tokenizer's
+ *   kind (engine/tokenizer.js): spm and bytebpe are a GGUF file's
+ * @property {'chatml' | 'llama3' | 'other' | null} [chat]  a GGUF file's chat
+ *   template: one the engine wraps a prompt in, 'other' (not supported) or
+ *   null (none)
  */
 
 /** @typedef {[number, number, number]} ModelEdit  [row, token, p]: P(token | row) = p */
