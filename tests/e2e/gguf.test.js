@@ -69,6 +69,25 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
     expect(probs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 4);
     await step(page).click();
     await until(async () => (await tokens(page).count()) === 1);
+
+    // find a token by its text: a bar's own piece gives that bar's numbers ...
+    const barOf = await bars(page).evaluateAll((els) => els.filter((e) => /^ ?[A-Za-z]{2,}$/.test(e.dataset.piece ?? ''))
+      .map((e) => ({ token: e.dataset.token, piece: e.dataset.piece, prob: e.dataset.prob, raw: e.dataset.raw }))[0]);
+    expect(barOf).toBeTruthy();
+    const find = page.getByTestId('find-input');
+    await find.fill(barOf.piece);
+    const found = page.getByTestId('found-token');
+    await until(async () => (await found.count()) === 1 && (await found.first().getAttribute('data-token')) === barOf.token);
+    expect(await found.first().getAttribute('data-final')).toBe(barOf.prob);
+    expect(await found.first().getAttribute('data-raw')).toBe(barOf.raw);
+    // ... and a text of several tokens, each with its probability (most are cut by top-k here)
+    await find.fill(' Paris, France');
+    await until(async () => (await found.count()) > 1 && (await found.first().getAttribute('data-token')) !== barOf.token);
+    for (const f of await found.evaluateAll((els) => els.map((e) => [Number(e.dataset.raw), Number(e.dataset.final)]))) {
+      expect(f[0]).toBeGreaterThanOrEqual(0);
+      expect(f[0]).toBeLessThanOrEqual(1);
+      expect(f[1]).toBeLessThanOrEqual(1);
+    }
     await page.getByTestId('play').click();
     await until(async () => (await tokens(page).count()) >= 4, 20000);
     await page.getByTestId('play').click();

@@ -356,6 +356,12 @@ export default {
   // ---- the probability bars (ProbBars.jsx)
   'bars.label': 'Next-token probabilities',
   'bars.empty': 'No distribution yet.',
+  'find.label': 'Find a token by its text',
+  'find.placeholder': 'e.g. " Paris"',
+  'find.hint': 'Only the top tokens have bars. Spaces count: “␣Paris” and “Paris” are different tokens.',
+  'find.count': { one: 'The text is {count} token:', other: 'The text is {count} tokens:' },
+  'find.row': '· token {token} · model {raw} · final {final}',
+  'find.cut': '(cut by {by})',
   'bars.penalty': 'penalty',
   'bars.alsoPenalized': ', penalized',
   'bars.alsoSampled': ', sampled',

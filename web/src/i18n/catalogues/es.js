@@ -353,6 +353,12 @@ export default {
   // ---- las barras de probabilidad (ProbBars.jsx)
   'bars.label': 'Probabilidades del siguiente token',
   'bars.empty': 'Aún no hay distribución.',
+  'find.label': 'Buscar un token por su texto',
+  'find.placeholder': 'p. ej. " Paris"',
+  'find.hint': 'Solo los primeros tokens tienen barra. Los espacios cuentan: «␣Paris» y «Paris» son tokens distintos.',
+  'find.count': { one: 'El texto es {count} token:', other: 'El texto son {count} tokens:' },
+  'find.row': '· token {token} · modelo {raw} · final {final}',
+  'find.cut': '(cortado por {by})',
   'bars.penalty': 'penalizado',
   'bars.alsoPenalized': ', penalizado',
   'bars.alsoSampled': ', muestreado',

@@ -352,6 +352,12 @@ export default {
   // ---- 概率柱状图（ProbBars.jsx）
   'bars.label': '下一个词元的概率',
   'bars.empty': '还没有分布。',
+  'find.label': '按文本查找词元',
+  'find.placeholder': '例如 " Paris"',
+  'find.hint': '只有排名靠前的词元有条形。空格也算：“␣Paris”和“Paris”是不同的词元。',
+  'find.count': { other: '这段文本是 {count} 个词元：' },
+  'find.row': '· 词元 {token} · 模型 {raw} · 最终 {final}',
+  'find.cut': '（被 {by} 截掉）',
   'bars.penalty': '惩罚',
   'bars.alsoPenalized': '，受惩罚',
   'bars.alsoSampled': '，被采样',
