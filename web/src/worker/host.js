@@ -8,6 +8,7 @@
  * message loop so Node tests can drive it with the real engine.
  */
 import { CONSTRAINT_BUDGET, MAX_TOKENS } from '../shared/limits.js';
+import { findToken } from './find.js';
 import { beamStart, beamStep } from './beam.js';
 import { fetchBytes, fetchUrl } from './fetch.js';
 import { lab } from './answer.js';
@@ -76,6 +77,13 @@ export class EngineHost {
         return t.length ? t[t.length - 1] : -1;
       }
       case 'modelCost': return this.modelEntry(args.model).model.cost(args.n);
+      case 'findToken': return findToken(this, args);
+      case 'chatWrap': {
+        // the prompt as one user message in the model's chat template (the
+        // engine's wrap; a RangeError says why for a model without one)
+        if (typeof args.prompt !== 'string') throw new TypeError('chatWrap: prompt must be a string');
+        return this.get(args.session).session.tokenizer.chatWrap(args.prompt);
+      }
       case 'stages': return stagesOn(this, args);
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)

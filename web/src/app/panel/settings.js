@@ -255,7 +255,17 @@ export function createSettingsActions(p) {
   }
 
 
-  return { refreshPreview, refreshPeek, settingsChanged, setParam, setParams, applyPreset, setOrder, setStageOn, setStageTypical, setBans, toggleBan, setBias, setDryBreakers };
+  /**
+   * The tokens of a text and their probabilities in the next-token
+   * distribution under the current settings (the Worker asks the engine).
+   * @param {string} text
+   * @returns {Promise<{count: number, found: import('../../worker/find.js').FoundToken[]}>}
+   */
+  function findToken(text) {
+    return client.request('findToken', { session, text, params: engineParams.value });
+  }
+
+  return { findToken, refreshPreview, refreshPeek, settingsChanged, setParam, setParams, applyPreset, setOrder, setStageOn, setStageTypical, setBans, toggleBan, setBias, setDryBreakers };
 }
 
 /** @typedef {ReturnType<typeof createSettingsActions>} SettingsActions */
