@@ -107,7 +107,6 @@ export function createSetup(p) {
       busy.value = '';
       return false;
     }
-    if (model.value && params.value.top_k > model.value.vocab) params.value = { ...params.value, top_k: model.value.vocab };
     const wanted = state.constraint ?? { kind: 'none', regex: '' };
     const run = { prompt: state.prompt, steps: state.steps, forced: state.forced, constraint: wanted, changes: state.changes ?? [] };
     let started = await p.restart(run);
