@@ -102,11 +102,28 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
     const before = await tokens(page).count();
     await step(page).click();
     await until(async () => (await tokens(page).count()) === before + 1);
+
+    // Qwen2's ChatML template: the Chat switch wraps the prompt as the engine does, and shows it
+    const e = await loadEngineNode('simd');
+    const m = e.loadModel(qwen);
+    const wrapped = m.tokenizer.chatWrap('The capital of France is');
+    m.free();
+    expect(wrapped).toBe('<|im_start|>user\nThe capital of France is<|im_end|>\n<|im_start|>assistant\n');
+    await page.getByTestId('chat').check();
+    await until(async () => (await page.getByTestId('chat-text').count()) === 1);
+    expect(await page.getByTestId('chat-text').textContent()).toBe(wrapped);
+    expect(await page.getByTestId('prompt').inputValue()).toBe('The capital of France is');
+    await step(page).click();
+    await until(async () => (await tokens(page).count()) === 1);
+    await page.getByTestId('chat').uncheck();
+    await until(async () => (await page.getByTestId('chat-text').count()) === 0);
   });
 
-  it('a GGUF dropped on the model field: the bars are its logits\' softmax', async () => {
+  it('a GGUF dropped on the model field: the bars are its logits\' softmax; a chat template the engine does not know is said', async () => {
     const logits = [0, 0, 0, 2, 1, 0, -1, 0.5];
-    const file = writeGguf(logitsModel(logits, { name: 'worked' }));
+    const gguf = logitsModel(logits, { name: 'worked' });
+    gguf.metadata['tokenizer.chat_template'] = "{% for m in messages %}[{{ m['role'] }}] {{ m['content'] }}{% endfor %}";
+    const file = writeGguf(gguf);
     const page = await open();
     const drop = await page.evaluateHandle((data) => {
       const dt = new DataTransfer();
@@ -120,6 +137,8 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
     const z = logits.reduce((a, l) => a + Math.exp(l), 0);
     const byToken = Object.fromEntries(await bars(page).evaluateAll((els) => els.map((e) => [e.dataset.token, Number(e.dataset.prob)])));
     for (let t = 0; t < logits.length; t++) expect(byToken[t]).toBeCloseTo(Math.exp(logits[t]) / z, 5);
+    expect(await page.getByTestId('chat').count()).toBe(0);
+    expect(await page.getByTestId('chat-other').textContent()).toBe('This model\'s chat template is not one the playground knows (it knows ChatML and Llama 3): the prompt is used as it is.');
   });
 
   it('a llama2.c checkpoint alone: its tokens as ids; a tokenizer.bin chosen as the model is named', async () => {

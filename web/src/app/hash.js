@@ -24,13 +24,14 @@ import {
 } from './lab.js';
 import { PARAM_SPECS, STAGES, defaultParams } from './params.js';
 import { MAX_TOKENS } from '../shared/limits.js';
+import { SHIPPED } from '../shared/manifest.js';
 import { LANGUAGES, PSEUDO, msg, normalizeLang } from '../i18n/index.js';
 
 /** Play's steps per second */
 export const SPEED = { min: 1, max: 60, def: 8 };
 
-/** the models a hash can name */
-export const HASH_MODELS = ['bigram', 'transformer'];
+/** the models a hash can name: the shipped ones that are not drafts only (models/manifest.json) */
+export const HASH_MODELS = SHIPPED.filter((m) => !m.draft_of).map((m) => m.name);
 export const MAX_SEED = 18446744073709551615n;
 /** the most steps a link replays (the Worker's limit) */
 export const MAX_STEPS = MAX_TOKENS;

@@ -75,6 +75,15 @@ describe('a panel', () => {
     expect(panel.viewIndex.value).toBeNull();
   });
 
+  it('a link\'s top-k past the vocabulary stays as the link says (in its range; the slider rests at its end), and keeps every token', async () => {
+    await panel.load(parseHash('#seed=4&top_k=500&temperature=5&steps=6').state);
+    expect(panel.params.value.top_k).toBe(500);
+    expect(panel.params.value.temperature).toBe(5);
+    expect(panel.hashState.value.params.top_k).toBe(500);
+    await until(() => panel.next.value?.nKept === 54);
+    expect(text(panel)).toBe(await engineText({ prompt: '', seed: 4, params: { top_k: 500, temperature: 5 }, steps: 6 }));
+  });
+
   it('clamps settings: top-k to the vocabulary, temperature to its range', async () => {
     await panel.load(parseHash('').state);
     panel.setParam('top_k', 500);

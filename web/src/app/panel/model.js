@@ -78,7 +78,7 @@ export function createModelActions(p) {
         beam.value = null;
         spec.value = null;
         peeked.value = null;
-        if (params.value.top_k > info.vocab) params.value = { ...params.value, top_k: info.vocab };
+        // (a top-k past the vocabulary stays: in its range, it keeps every token; the slider rests at its end)
         if (bans.value.some((t) => t >= info.vocab)) bans.value = bans.value.filter((t) => t < info.vocab);
         if (biases.value.some(([t]) => t >= info.vocab)) biases.value = biases.value.filter(([t]) => t < info.vocab);
         if (!runtime.draftChosen) specOpts.value = { ...specOpts.value, draft: defaultDraft(id) };

@@ -42,6 +42,16 @@ export function createSetup(p) {
     return p.restart({ prompt: text });
   }
 
+  /**
+   * The Chat switch: on, the prompt is wrapped as one user message in the
+   * model's chat template (a model with none uses the prompt as it is).
+   * @param {boolean} on
+   */
+  function setChat(on) {
+    p.chat.value = !!on;
+    return p.restart();
+  }
+
   // ---- the whole setup (from a link) -----------------------------------
 
   /**
@@ -94,7 +104,6 @@ export function createSetup(p) {
       busy.value = '';
       return false;
     }
-    if (model.value && params.value.top_k > model.value.vocab) params.value = { ...params.value, top_k: model.value.vocab };
     const wanted = state.constraint ?? { kind: 'none', regex: '' };
     const run = { prompt: state.prompt, steps: state.steps, forced: state.forced, constraint: wanted, changes: state.changes ?? [] };
     let started = await p.restart(run);
@@ -134,7 +143,7 @@ export function createSetup(p) {
   }
 
 
-  return { setSeed, rollSeed, setPrompt, load, init, dismissNotices };
+  return { setSeed, rollSeed, setPrompt, setChat, load, init, dismissNotices };
 }
 
 /** @typedef {ReturnType<typeof createSetup>} Setup */
