@@ -20,6 +20,8 @@ export const PARTS = [
   { id: 'steering', chapters: ['repetition', 'xtc-mirostat'] },
   { id: 'order', chapters: ['order'] },
   { id: 'decoding', chapters: ['beam-search', 'constrained'] },
+  { id: 'speed', chapters: ['kv-cache', 'speculative'] },
+  { id: 'yours', chapters: ['train'] },
 ];
 
 /** Every chapter in order: its slug (the folder and the page's name), number (1-based) and part. */
