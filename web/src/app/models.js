@@ -10,10 +10,11 @@ import { SHIPPED } from '../shared/manifest.js';
 
 /**
  * @typedef {{id: string, name: string, builtin: boolean, url?: string, tokenizerUrl?: string | null, info?: import('../worker/protocol.js').ModelInfo,
- *   handmade?: string, text?: Uint8Array, draftOnly?: boolean}} ModelEntry
+ *   handmade?: string, text?: Uint8Array, draftOnly?: boolean, linkUrl?: string}} ModelEntry
  *   url: a model file the Worker fetches (a lesson's checkpoint); info: a model loaded from files;
  *   handmade: a hand-made model's spec ("logits:2,1,0"); text: the learner's text a bigram is trained on;
- *   draftOnly: a draft for speculative decoding, not in the model picker
+ *   draftOnly: a draft for speculative decoding, not in the model picker;
+ *   linkUrl: a model loaded from a link's model_url, as the link wrote it
  */
 
 /** a model file larger than this shows a progress bar while it loads */

@@ -19,6 +19,8 @@ export const PARTS = [
   { id: 'cutoffs', chapters: ['top-k', 'top-p', 'beyond-top-p'] },
   { id: 'order', chapters: ['order'] },
   { id: 'decoding', chapters: ['beam-search', 'constrained'] },
+  { id: 'speed', chapters: ['kv-cache', 'speculative'] },
+  { id: 'yours', chapters: ['train'] },
 ];
 
 /** Every chapter in order: its slug (the folder and the page's name), number (1-based) and part. */
