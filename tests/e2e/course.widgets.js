@@ -109,6 +109,62 @@ export const USE = {
     await until(async () => (await bars(w)).filter((b) => b.p > 0).length === 1);
   },
 
+  // ---- part 2: cutting the tail
+  async 'top-k'(page) {
+    const w = widget(page, 'bars');
+    const kept = async () => (await bars(w)).filter((b) => b.p > 0);
+    const k = w.getByRole('slider', { name: /^Top-k/ });
+    await until(async () => (await kept()).map((b) => b.p.toFixed(3)).join() === '0.588,0.235,0.176');
+    await k.fill('1');
+    await until(async () => (await kept()).length === 1 && (await kept())[0].p === 1);
+    await k.fill('2');
+    await until(async () => (await kept()).map((b) => b.p.toFixed(3)).join() === '0.714,0.286');
+    // the bars past the k-th are cut by top-k
+    expect((await bars(w)).slice(2).map((b) => b.cut)).toEqual(['top_k', 'top_k', 'top_k', 'top_k']);
+    // the names: k = 1 writes one name again and again
+    const names = widget(page, 'names');
+    await names.getByRole('slider', { name: /^Top-k/ }).fill('1');
+    await step(names, 12);
+    expect(new Set((await textOf(names)).split('\n').filter(Boolean).slice(0, -1)).size).toBe(1);
+  },
+
+  async 'top-p'(page) {
+    const w = widget(page, 'nucleus');
+    const kept = async (scope) => (await bars(scope)).filter((b) => b.p > 0).length;
+    await until(async () => (await kept(w)) === 4);
+    // the p-line is there to drag; the slider moves it
+    await w.getByTestId('p-line').waitFor();
+    await w.getByRole('slider', { name: /^Top-p/ }).fill('0.75');
+    await until(async () => (await kept(w)) === 3);
+    expect((await bars(w)).slice(3).map((b) => b.cut)).toEqual(['top_p', 'top_p', 'top_p']);
+    // one p on both steps: few kept when the model is sure, many on the flat step
+    const confident = widget(page, 'confident');
+    const flat = widget(page, 'flat');
+    await until(async () => (await kept(confident)) === 3 && (await kept(flat)) === 9);
+    await page.getByTestId('cutoff-value').fill('0.5');
+    await until(async () => (await kept(confident)) === 1 && (await kept(flat)) === 4);
+    expect(await confident.getAttribute('top-p')).toBe('0.5');
+  },
+
+  async 'beyond-top-p'(page) {
+    const kept = async (id) => (await bars(widget(page, id))).filter((b) => b.p > 0).length;
+    const both = async () => [await kept('confident'), await kept('flat')].join();
+    // min-p 0.1: the favourite alone when the model is sure; the six words, not the tail, on the flat step
+    await until(async () => (await both()) === '1,6');
+    const method = (attr) => page.locator(`[data-testid="cutoff-method"][value="${attr}"]`).check();
+    await method('top-p');
+    await until(async () => (await both()) === '3,9');
+    expect(await widget(page, 'flat').getAttribute('min-p')).toBe('0');
+    await method('top-a');
+    await until(async () => (await both()) === '1,16');
+    await method('top-n-sigma');
+    await until(async () => (await both()) === '1,6');
+    // two standard deviations: more of the confident step's words, still none of the flat step's tail
+    await page.getByTestId('cutoff-value').fill('2');
+    await until(async () => (await both()) === '3,6');
+    expect((await bars(widget(page, 'flat'))).filter((b) => b.cut === 'top_n_sigma').length).toBe(10);
+  },
+
   // ---- chapters 9–14 (parts order, decoding, speed, yours)
 
   async order(page) {

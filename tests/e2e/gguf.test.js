@@ -12,8 +12,8 @@ import { writeGguf } from '../helpers/gguf.js';
 import { ggufBytes, ggufPath } from '../helpers/gguf-files.js';
 import { logitsModel } from '../helpers/gguf-models.js';
 import { loadEngineNode } from '../../web/src/engine/node.js';
-import { charTokenizer, FIXTURES, randomCheckpoint } from './fixtures.js';
-import { skipWithoutChromium, until, useBrowser } from './harness.js';
+import { charTokenizer, DIST, FIXTURES, randomCheckpoint } from './fixtures.js';
+import { hashOf, skipWithoutChromium, until, useBrowser } from './harness.js';
 
 const bars = (page) => page.locator('[data-testid="prob-bar"]');
 const tokens = (page) => page.locator('[data-testid="output-token"]');
@@ -102,11 +102,28 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
     const before = await tokens(page).count();
     await step(page).click();
     await until(async () => (await tokens(page).count()) === before + 1);
+
+    // Qwen2's ChatML template: the Chat switch wraps the prompt as the engine does, and shows it
+    const e = await loadEngineNode('simd');
+    const m = e.loadModel(qwen);
+    const wrapped = m.tokenizer.chatWrap('The capital of France is');
+    m.free();
+    expect(wrapped).toBe('<|im_start|>user\nThe capital of France is<|im_end|>\n<|im_start|>assistant\n');
+    await page.getByTestId('chat').check();
+    await until(async () => (await page.getByTestId('chat-text').count()) === 1);
+    expect(await page.getByTestId('chat-text').textContent()).toBe(wrapped);
+    expect(await page.getByTestId('prompt').inputValue()).toBe('The capital of France is');
+    await step(page).click();
+    await until(async () => (await tokens(page).count()) === 1);
+    await page.getByTestId('chat').uncheck();
+    await until(async () => (await page.getByTestId('chat-text').count()) === 0);
   });
 
-  it('a GGUF dropped on the model field: the bars are its logits\' softmax', async () => {
+  it('a GGUF dropped on the model field: the bars are its logits\' softmax; a chat template the engine does not know is said', async () => {
     const logits = [0, 0, 0, 2, 1, 0, -1, 0.5];
-    const file = writeGguf(logitsModel(logits, { name: 'worked' }));
+    const gguf = logitsModel(logits, { name: 'worked' });
+    gguf.metadata['tokenizer.chat_template'] = "{% for m in messages %}[{{ m['role'] }}] {{ m['content'] }}{% endfor %}";
+    const file = writeGguf(gguf);
     const page = await open();
     const drop = await page.evaluateHandle((data) => {
       const dt = new DataTransfer();
@@ -120,6 +137,8 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
     const z = logits.reduce((a, l) => a + Math.exp(l), 0);
     const byToken = Object.fromEntries(await bars(page).evaluateAll((els) => els.map((e) => [e.dataset.token, Number(e.dataset.prob)])));
     for (let t = 0; t < logits.length; t++) expect(byToken[t]).toBeCloseTo(Math.exp(logits[t]) / z, 5);
+    expect(await page.getByTestId('chat').count()).toBe(0);
+    expect(await page.getByTestId('chat-other').textContent()).toBe('This model\'s chat template is not one the playground knows (it knows ChatML and Llama 3): the prompt is used as it is.');
   });
 
   it('a llama2.c checkpoint alone: its tokens as ids; a tokenizer.bin chosen as the model is named', async () => {
@@ -169,5 +188,56 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
       await until(async () => (await tokens(page).count()) === i + 1);
     }
     expect(await tokens(page).allTextContents()).toEqual(golden.greedy_next_tokens.slice(0, 5).map((t) => `<${t}>`));
+  });
+});
+
+describe.skipIf(skipWithoutChromium)('a model by URL in Chromium (model_url=)', () => {
+  const { h, open } = useBrowser();
+
+  it('loads a GGUF next to the page, with progress, and keeps model_url in the link; another site is refused', async () => {
+    const worked = writeGguf(logitsModel([0, 0, 0, 2, 1, 0, -1, 0.5], { name: 'worked' }));
+    const site = await h.serve(DIST, { files: { '/lesson/models/worked.gguf': Buffer.from(worked) } });
+    const page = await open({ url: `${site.url}`, hash: '#model_url=lesson/models/worked.gguf&seed=5' });
+    await until(async () => (await chosen(page)) === 'worked.gguf');
+    await until(async () => (await bars(page).count()) === 8);
+    expect(site.requests).toContain('/lesson/models/worked.gguf');
+    await step(page).click();
+    await until(async () => (await tokens(page).count()) === 1);
+    await until(async () => (await hashOf(page)).includes('model_url=lesson%2Fmodels%2Fworked.gguf'));
+    expect(await hashOf(page)).toMatch(/^#model=url&model_url=/);
+
+    // the same link on another site's page: refused (the page's own origin only), bigram instead
+    const other = await open({ hash: `#model_url=${encodeURIComponent(`${site.url}lesson/models/worked.gguf`)}` });
+    await until(async () => (await other.getByTestId('notice').count()) === 1);
+    expect(await other.getByTestId('notice').textContent()).toContain(`This link names a model on another site (${site.url.replace(/\/$/, '')})`);
+    expect(await chosen(other)).toBe('Bigram names');
+  });
+
+  it('a slow download shows its bytes and rate and can be cancelled; a large one is asked for first', async () => {
+    const qwen = ggufBytes('tiny-qwen2-f32');
+    const site = await h.serve(DIST, {
+      files: { '/m/qwen.gguf': Buffer.from(qwen), '/m/big.gguf': Buffer.alloc(60 * 1000 * 1000) },
+      throttle: { match: /\.gguf$/, chunk: 1 << 18, ms: 60 },
+    });
+    const page = await open({ url: site.url, hash: '#model_url=m/qwen.gguf', wait: false });
+    const progress = page.getByTestId('model-progress');
+    await until(async () => (await page.getByTestId('model-rate').count()) === 1, 20000);
+    expect(await progress.textContent()).toMatch(/Loading qwen\.gguf: [\d.]+ MB of [\d.]+ MB · [\d.]+ MB\/s/);
+    await page.getByTestId('model-cancel').click();
+    await until(async () => (await page.getByTestId('notice').count()) === 1);
+    expect(await page.getByTestId('notice').textContent()).toContain('The download of qwen.gguf was cancelled');
+    await until(async () => (await chosen(page)) === 'Bigram names');
+
+    // 60 MB: asked first; Cancel downloads nothing more and keeps the model
+    const big = await open({ url: site.url, hash: '#model_url=m/big.gguf', wait: false });
+    await until(async () => (await big.getByTestId('model-ask').count()) === 1, 20000);
+    expect(await big.getByTestId('model-ask').textContent()).toContain('big.gguf is 60.0 MB. Download it?');
+    await big.getByTestId('model-ask-no').click();
+    await until(async () => (await big.getByTestId('notice').count()) === 1);
+    expect(await big.getByTestId('notice').textContent()).toContain('The download of big.gguf was cancelled');
+    // the two cancelled requests are the ones the test cancelled
+    const aborted = h.problems.filter((p) => /net::ERR_ABORTED/.test(p));
+    expect(aborted.map((p) => p.replace(/^request failed: http:\/\/[^/]+/, '').replace(/ net::ERR_ABORTED$/, '')).sort()).toEqual(['/m/big.gguf', '/m/qwen.gguf']);
+    h.problems.splice(0, h.problems.length, ...h.problems.filter((p) => !aborted.includes(p)));
   });
 });

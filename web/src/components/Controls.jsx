@@ -133,6 +133,7 @@ export function ModelPicker({ panel, uid }) {
       </details>
       {makes && <TextTrainer panel={panel} uid={uid} />}
       <ModelProgress panel={panel} />
+      {'askDownload' in panel && <DownloadAsk panel={/** @type {any} */ (panel)} />}
       {error && <p class="spg-error" role="alert" data-testid="model-error"><Say m={error} /></p>}
       {makes && <HandmadeEditor panel={panel} uid={uid} />}
     </div>
@@ -143,7 +144,7 @@ export function ModelPicker({ panel, uid }) {
 /**
  * A model file's download, while it is larger than PROGRESS_MIN_BYTES: a
  * progress bar (indeterminate when the host does not say the size).
- * @param {{panel: {progress: import('@preact/signals').Signal<{name: import('../i18n/index.js').Text, loaded: number, total: number} | null>}}} props
+ * @param {{panel: {progress: import('@preact/signals').Signal<{name: import('../i18n/index.js').Text, loaded: number, total: number, rate?: number, cancel?: () => void} | null>}}} props
  */
 export function ModelProgress({ panel }) {
   const i18n = useI18n();
@@ -168,12 +169,35 @@ export function ModelProgress({ panel }) {
       </div>
       <small class="spg-hint">
         {t('model.progress', { name: p.name, done: known ? t('model.of', { loaded: mb(p.loaded), total: mb(p.total) }) : mb(p.loaded) })}
+        {p.rate !== undefined && p.rate > 0 && <span data-testid="model-rate"> · {t('model.rate', { n: i18n.fixed(p.rate / 1e6, 1) })}</span>}
       </small>
+      {p.cancel && (
+        <button type="button" class="spg-btn spg-btn-small" onClick={p.cancel} data-testid="model-cancel">{t('model.cancel')}</button>
+      )}
     </div>
   );
 }
 
-/** @param {{panel: Pick<Panel, 'errors' | 'model' | 'prompt' | 'setPrompt'>, uid: string}} props */
+/**
+ * A download larger than MODEL_ASK_BYTES waits for the learner: its size,
+ * Download or Cancel.
+ * @param {{panel: Pick<Panel, 'askDownload'>}} props
+ */
+export function DownloadAsk({ panel }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const a = panel.askDownload.value;
+  if (!a) return null;
+  return (
+    <div class="spg-ask" role="alertdialog" aria-labelledby="spg-ask-text" data-testid="model-ask">
+      <p id="spg-ask-text">{t('model.ask', { name: a.name, size: t('model.mb', { n: i18n.fixed(a.size / 1e6, 1) }) })}</p>
+      <button type="button" class="spg-btn" onClick={() => a.answer(true)} data-testid="model-ask-yes">{t('model.askYes')}</button>{' '}
+      <button type="button" class="spg-btn" onClick={() => a.answer(false)} data-testid="model-ask-no">{t('model.cancel')}</button>
+    </div>
+  );
+}
+
+/** @param {{panel: Pick<Panel, 'errors' | 'model' | 'prompt' | 'setPrompt'> & Partial<Pick<Panel, 'chat' | 'chatText' | 'setChat'>>, uid: string}} props */
 export function PromptBox({ panel, uid }) {
   const { t } = useI18n();
   const [text, setText] = useState(panel.prompt.value);
@@ -209,6 +233,37 @@ export function PromptBox({ panel, uid }) {
         onKeyDown={(e) => { if (e.key === 'Enter') apply(/** @type {HTMLInputElement} */ (e.currentTarget).value); }}
       />
       {error && <p class="spg-error" role="alert" id={`${uid}-prompt-error`} data-testid="prompt-error"><Say m={error} /></p>}
+      {panel.setChat && <ChatSwitch panel={/** @type {any} */ (panel)} uid={uid} />}
+    </div>
+  );
+}
+
+/**
+ * The Chat switch, for a model whose file carries a chat template: the
+ * prompt wrapped as one user message (ChatML or Llama 3 style, the engine's
+ * wrap) and the wrapped text shown, so an instruct model answers; a
+ * template the engine does not know is said, and the prompt used as it is.
+ * @param {{panel: Pick<Panel, 'chat' | 'chatText' | 'model' | 'setChat'>, uid: string}} props
+ */
+export function ChatSwitch({ panel, uid }) {
+  const { t } = useI18n();
+  const kind = panel.model.value?.chat;
+  if (!kind) return null;
+  if (kind === 'other') return <small class="spg-hint" data-testid="chat-other">{t('chat.other')}</small>;
+  const on = panel.chat.value;
+  return (
+    <div class="spg-chat">
+      <label class="spg-check">
+        <input type="checkbox" checked={on} onChange={(e) => panel.setChat(/** @type {HTMLInputElement} */ (e.currentTarget).checked)} data-testid="chat" aria-describedby={`${uid}-chat-hint`} />
+        {' '}{t('chat.label')}
+      </label>
+      <small class="spg-hint" id={`${uid}-chat-hint`}>{t(kind === 'llama3' ? 'chat.hintLlama3' : 'chat.hintChatml')}</small>
+      {on && panel.chatText.value !== null && (
+        <div class="spg-chat-text">
+          <small class="spg-hint">{t('chat.wrapped')}</small>
+          <pre data-testid="chat-text">{panel.chatText.value}</pre>
+        </div>
+      )}
     </div>
   );
 }

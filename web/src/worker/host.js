@@ -78,6 +78,13 @@ export class EngineHost {
       }
       case 'modelCost': return this.modelEntry(args.model).model.cost(args.n);
       case 'findToken': return findToken(this, args);
+      case 'checkSize': return (await this.enginePromise).checkModelSize(args.size);
+      case 'chatWrap': {
+        // the prompt as one user message in the model's chat template (the
+        // engine's wrap; a RangeError says why for a model without one)
+        if (typeof args.prompt !== 'string') throw new TypeError('chatWrap: prompt must be a string');
+        return this.get(args.session).session.tokenizer.chatWrap(args.prompt);
+      }
       case 'stages': return stagesOn(this, args);
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)

@@ -177,6 +177,14 @@ describe('EngineHost with the bigram', () => {
 });
 
 describe('EngineHost with llama2.c checkpoints', () => {
+  it('says before a download whether a model file of that size fits the engine\'s memory', async () => {
+    const host = makeHost();
+    await expect(host.handle('checkSize', { size: 1e9 })).resolves.toBeUndefined();
+    const told = await host.handle('checkSize', { size: 2.5e9 }).catch((e) => errorOf(e));
+    expect(told).toMatchObject({ code: 3 });
+    expect(told.message).toMatch(/^model: the file is 2500 MB \(2500000000 bytes\); this engine's memory holds at most \d+ MB/);
+  });
+
   it('explores a checkpoint chosen without its tokenizer: its tokens are ids', async () => {
     const host = makeHost();
     const info = await host.handle('loadModel', { model: 'alone', bytes: randomCheckpoint({ vocab: 40, seqLen: 16 }), name: 'alone.bin' });

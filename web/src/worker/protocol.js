@@ -23,6 +23,10 @@
  *   modelRow {model, row}                  -> {row, logits, pieces} | null
  *   contextToken {session}                 -> the text's last token id (-1: none)
  *   modelCost {model, n}                   -> the counters n tokens cost
+ *   checkSize {size}                       -> a model file of size bytes fits the
+ *                                             engine's memory, else its message (code 3)
+ *   chatWrap {session, prompt}             -> the prompt wrapped as one user message
+ *                                             in the model's chat template (engine)
  *   findToken {session, text, params}      -> {count, found: [{token, piece, raw, final, cut}]}:
  *                                             the text's tokens in the next distribution (find.js)
  *   stages {session?, params}              -> {on: stage names}: the stages

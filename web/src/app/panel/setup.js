@@ -10,7 +10,8 @@ import { msg } from '../../i18n/index.js';
 
 /**
  * What this module calls of the panel's other modules.
- * @typedef {{restart: import('./generation.js').Generation['restart'], selectModel: import('./model.js').ModelActions['selectModel']}} Needs
+ * @typedef {{restart: import('./generation.js').Generation['restart'], selectModel: import('./model.js').ModelActions['selectModel'],
+ *   loadUrl: import('./model.js').ModelActions['loadUrl']}} Needs
  */
 
 /**
@@ -40,6 +41,16 @@ export function createSetup(p) {
   /** @param {string} text */
   function setPrompt(text) {
     return p.restart({ prompt: text });
+  }
+
+  /**
+   * The Chat switch: on, the prompt is wrapped as one user message in the
+   * model's chat template (a model with none uses the prompt as it is).
+   * @param {boolean} on
+   */
+  function setChat(on) {
+    p.chat.value = !!on;
+    return p.restart();
   }
 
   // ---- the whole setup (from a link) -----------------------------------
@@ -82,9 +93,11 @@ export function createSetup(p) {
       modelWanted = HANDMADE_ID;
     }
     const linkEdits = state.edits ?? [];
-    let ok = (modelId.value === modelWanted && sameSpec && JSON.stringify(edits.value) === JSON.stringify(linkEdits))
-      || (await p.selectModel(modelWanted, { restart: false, edits: linkEdits }));
-    if (!ok && state.model !== fallback.model) {
+    let ok = state.modelUrl
+      ? await p.loadUrl(state.modelUrl, { restart: false })
+      : (modelId.value === modelWanted && sameSpec && JSON.stringify(edits.value) === JSON.stringify(linkEdits))
+        || (await p.selectModel(modelWanted, { restart: false, edits: linkEdits }));
+    if (!ok && (state.model !== fallback.model || state.modelUrl)) {
       notes.push(msg('notice.modelFallback', { error: errors.value.model || msg('error.model', { file: '' }), model: modelLabel(BUILTIN_MODELS[0]) }));
       setError('model');
       ok = await p.selectModel(fallback.model, { restart: false });
@@ -94,7 +107,6 @@ export function createSetup(p) {
       busy.value = '';
       return false;
     }
-    if (model.value && params.value.top_k > model.value.vocab) params.value = { ...params.value, top_k: model.value.vocab };
     const wanted = state.constraint ?? { kind: 'none', regex: '' };
     const run = { prompt: state.prompt, steps: state.steps, forced: state.forced, constraint: wanted, changes: state.changes ?? [] };
     let started = await p.restart(run);
@@ -134,7 +146,7 @@ export function createSetup(p) {
   }
 
 
-  return { setSeed, rollSeed, setPrompt, load, init, dismissNotices };
+  return { setSeed, rollSeed, setPrompt, setChat, load, init, dismissNotices };
 }
 
 /** @typedef {ReturnType<typeof createSetup>} Setup */
