@@ -124,7 +124,7 @@ export default {
   'model.ask': '{name} ist {size} groß. Herunterladen?',
   'model.askYes': 'Herunterladen',
   'error.url': 'Die Adresse des Modells {url} ist keine Webadresse (http oder https).',
-  'error.urlOrigin': 'Dieser Link nennt ein Modell auf einer anderen Website ({origin}); diese Seite lädt Modelle nur von ihrer eigenen Website, außer ihr Autor erlaubt andere.',
+  'error.urlOrigin': 'Dieses Modell liegt auf einer anderen Website ({origin}); diese Seite lädt Modelle nur von ihrer eigenen Website, außer ihr Autor erlaubt andere.',
   'error.cancelled': 'Das Herunterladen von {file} wurde abgebrochen; das bisherige Modell bleibt.',
   'model.bibleTiny': 'Bibel-Entwurf (Transformer mit 1 Schicht)',
   'model.bibleBigram': 'Bibel (Bigramm)',

@@ -127,7 +127,7 @@ export default {
   'model.ask': '{name} is {size}. Download it?',
   'model.askYes': 'Download',
   'error.url': 'The model\'s address {url} is not a web address (http or https).',
-  'error.urlOrigin': 'This link names a model on another site ({origin}); this page loads models only from its own site unless its author allows others.',
+  'error.urlOrigin': 'This model is on another site ({origin}); this page loads models only from its own site unless its author allows others.',
   'error.cancelled': 'The download of {file} was cancelled; the model in use stays.',
   'model.bibleTiny': 'Bible draft (1-layer transformer)',
   'model.bibleBigram': 'Bible bigram',

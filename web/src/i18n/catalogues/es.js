@@ -124,7 +124,7 @@ export default {
   'model.ask': '{name} ocupa {size}. ¿Descargarlo?',
   'model.askYes': 'Descargar',
   'error.url': 'La dirección del modelo {url} no es una dirección web (http o https).',
-  'error.urlOrigin': 'Este enlace nombra un modelo en otro sitio ({origin}); esta página solo carga modelos de su propio sitio, salvo que su autor permita otros.',
+  'error.urlOrigin': 'Este modelo está en otro sitio ({origin}); esta página solo carga modelos de su propio sitio, salvo que su autor permita otros.',
   'error.cancelled': 'Se canceló la descarga de {file}; se mantiene el modelo en uso.',
   'model.bibleTiny': 'Borrador Biblia (transformer de 1 capa)',
   'model.bibleBigram': 'Biblia (bigrama)',

@@ -123,7 +123,7 @@ export default {
   'model.ask': '{name} 大小为 {size}。要下载吗？',
   'model.askYes': '下载',
   'error.url': '模型地址 {url} 不是网址（http 或 https）。',
-  'error.urlOrigin': '这个链接指向另一个网站上的模型（{origin}）；除非页面作者允许，本页只从自己的网站加载模型。',
+  'error.urlOrigin': '这个模型位于另一个网站（{origin}）；除非页面作者允许，本页只从自己的网站加载模型。',
   'error.cancelled': '{file} 的下载已取消；继续使用当前模型。',
   'model.bibleTiny': '圣经草稿模型（1 层 Transformer）',
   'model.bibleBigram': '圣经（二元语法）',
