@@ -85,6 +85,21 @@ CLI_SRC=(c/cli/*.c)
 CLI_NATIVE_SRC=(c/cli/native/*.c)
 CLI_WASM_SRC=(c/cli/wasm/*.c)
 WASM_API_SRC=(c/wasm/*.c)
+# The lesson engine (engine-lite-*.wasm, what course chapters and embeds
+# load): the engine without the GGUF reader, quantized kernels, byte-level
+# BPE, pre-tokenizers, chat templates and Unicode tables; c/lite stands in
+# for them (a GGUF file is refused with a message; weights are F32).  The
+# rest is the same code, so the same seed gives the same text.
+ENGINE_LITE_SRC=()
+for f in "${ENGINE_SRC[@]}"; do
+  case $f in
+    c/engine/model/gguf*.c | c/engine/model/unicode*.c | c/engine/model/pretok.c | \
+    c/engine/model/bytebpe.c | c/engine/model/spm.c | c/engine/model/chat.c | \
+    c/engine/kernels/qdot.c | c/engine/kernels/quant.c) ;;
+    *) ENGINE_LITE_SRC+=("$f") ;;
+  esac
+done
+ENGINE_LITE_SRC+=(c/lite/*.c)
 # Determinism: IEEE arithmetic as written, no contraction into FMA, no fast-math.
 CFLAGS_COMMON=(-std=c11 -Wall -Wextra -Wshadow -ffp-contract=off -fno-fast-math -Ic/engine)
 WASM_EXPORTS=_malloc,_free
@@ -103,26 +118,49 @@ build_native() {
 WASM_IMPORTS_ENGINE="env.emscripten_notify_memory_growth"
 WASM_IMPORTS_CLI="$WASM_IMPORTS_ENGINE env.host_write env.host_file_size env.host_file_read env.host_file_write"
 
-build_wasm() { # engine|cli simd|scalar
+build_wasm() { # engine|engine-lite|cli simd|scalar
   local what=$1 flavor=$2 simd=() src=() allowed
   [ "$flavor" = simd ] && simd=(-msimd128)
   if [ "$what" = engine ]; then
     src=("${ENGINE_SRC[@]}" "${WASM_API_SRC[@]}")
+    allowed=$WASM_IMPORTS_ENGINE
+  elif [ "$what" = engine-lite ]; then
+    src=("${ENGINE_LITE_SRC[@]}" "${WASM_API_SRC[@]}")
     allowed=$WASM_IMPORTS_ENGINE
   else
     src=("${ENGINE_SRC[@]}" "${CLI_SRC[@]}" "${CLI_WASM_SRC[@]}")
     allowed=$WASM_IMPORTS_CLI
   fi
   local out="$BUILD/$what-$flavor"
+  local opt=-O3
   say "WASM $what ($flavor): $out.wasm"
-  NODE_PATH=/usr/share/nodejs emcc -O3 "${simd[@]}" "${CFLAGS_COMMON[@]}" -Werror "${src[@]}" \
+  if [ "$what" = engine-lite ]; then
+    # the lesson engine is built for size (a course chapter's budget: 200 KiB
+    # of gzipped code with its engine), but for the per-token kernels and
+    # the forward pass; optimisation levels keep IEEE arithmetic as written,
+    # so the bits are the same (tests/js/lite.test.js)
+    opt=-Os
+    local objs=() f o level
+    mkdir -p "$out.obj"
+    for f in "${src[@]}"; do
+      case $f in
+        c/engine/kernels/kernels.c | c/engine/kernels/mathx.c | c/lite/f32_only.c | c/engine/model/transformer.c) level=-O3 ;;
+        *) level=-Os ;;
+      esac
+      o="$out.obj/$(echo "$f" | tr / _).o"
+      NODE_PATH=/usr/share/nodejs emcc $level "${simd[@]}" "${CFLAGS_COMMON[@]}" -Werror -c "$f" -o "$o"
+      objs+=("$o")
+    done
+    src=("${objs[@]}")
+  fi
+  NODE_PATH=/usr/share/nodejs emcc $opt "${simd[@]}" "${CFLAGS_COMMON[@]}" -Werror "${src[@]}" \
     --no-entry -sSTANDALONE_WASM=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2gb \
     -sERROR_ON_UNDEFINED_SYMBOLS=0 -sWARN_ON_UNDEFINED_SYMBOLS=0 \
     -sEXPORTED_FUNCTIONS=$WASM_EXPORTS -o "$out.raw.wasm"
   local features=(--mvp-features --enable-mutable-globals --enable-sign-ext)
   [ "$flavor" = simd ] && features+=(--enable-simd)
-  wasm-opt -O3 "${features[@]}" "$out.raw.wasm" -o "$out.wasm"
-  rm -f "$out.raw.wasm"
+  wasm-opt $opt "${features[@]}" "$out.raw.wasm" -o "$out.wasm"
+  rm -rf "$out.raw.wasm" "$out.obj"
   node -e '
     const [file, ...allowed] = process.argv.slice(1);
     const m = new WebAssembly.Module(require("fs").readFileSync(file));
@@ -171,6 +209,8 @@ build_all() {
   build_registry
   build_wasm engine simd
   build_wasm engine scalar
+  build_wasm engine-lite simd
+  build_wasm engine-lite scalar
   build_wasm cli simd
   build_wasm cli scalar
   build_cli_wrapper

@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * The package's files: the engine Worker, the two WebAssembly builds and
- * the shipped models.  In the built module each is
+ * The package's files: the engine Worker, the WebAssembly builds (the
+ * engine's two and the lesson engine's two) and the shipped models.  In the built module each is
  * `new URL("./file", import.meta.url)`, the form a bundler (Vite, webpack,
  * Parcel, Rollup's plugins) follows to copy the file into the site, under a
  * new name; without a bundler they are the files next to the module.  The
@@ -10,13 +10,15 @@
  * reads them).
  */
 import workerUrl from '../../web/src/worker/engine.worker.js?worker&url';
-import { MODEL_URLS, WASM_URLS } from '../../web/src/engine/browser.js';
+import { LITE_WASM_URLS, MODEL_URLS, WASM_URLS } from '../../web/src/engine/browser.js';
 
 const href = (/** @type {URL | string | null} */ u) => (u === null ? null : String(u));
 
 export const FILES = {
   simd: href(WASM_URLS.simd),
   scalar: href(WASM_URLS.scalar),
+  liteSimd: href(LITE_WASM_URLS.simd),
+  liteScalar: href(LITE_WASM_URLS.scalar),
   ...Object.fromEntries(Object.entries(MODEL_URLS).map(([key, u]) => [key, href(u)])),
 };
 

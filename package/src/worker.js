@@ -5,8 +5,9 @@
  * them.  Imported first, before any element is defined: an element
  * already in the page starts its Worker the moment it is defined.
  */
-import { setClientFactory } from '../../web/src/embed/registry.js';
+import { engineFor, setClientFactory } from '../../web/src/embed/registry.js';
 import { EngineClient, createEngineWorker } from '../../web/src/worker/client.js';
 import { WORKER_URL } from './files.js';
 
-setClientFactory(() => new EngineClient(createEngineWorker({ url: WORKER_URL })));
+// the lesson engine for the shipped and hand-made models, as on the site
+setClientFactory((key) => new EngineClient(createEngineWorker({ url: WORKER_URL, engine: engineFor(key) })));

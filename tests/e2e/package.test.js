@@ -25,7 +25,7 @@ const TARBALL = `sampler-playground-${VERSION}.tgz`;
 /** the Vite the repository uses: npm's cache has it */
 const VITE = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/vite/package.json'), 'utf8')).version;
 /** what the package must hold, and nothing else */
-const FILES = ['README.md', 'bible_bigram.bin', 'bible_tiny.bin', 'bigram.bin', 'engine-scalar.wasm', 'engine-simd.wasm', 'engine.worker.js', 'package.json',
+const FILES = ['README.md', 'bible_bigram.bin', 'bible_tiny.bin', 'bigram.bin', 'engine-lite-scalar.wasm', 'engine-lite-simd.wasm', 'engine-scalar.wasm', 'engine-simd.wasm', 'engine.worker.js', 'package.json',
   'sampler-playground.d.ts', 'sampler-playground.js', 'transformer.bin', 'transformer_tokenizer.bin'];
 
 /** the newest modification time under dir (ms) */

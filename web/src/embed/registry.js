@@ -6,14 +6,25 @@
  * goes away.
  */
 import { EngineClient, createEngineWorker } from '../worker/client.js';
+import { SHIPPED } from '../shared/manifest.js';
+import { HANDMADE_ID } from '../app/models.js';
 
 /** @typedef {{request: EngineClient['request'], terminate: () => void}} Client */
 
 /** @type {Map<string, {client: Client, users: number}>} */
 const workers = new Map();
 
+/**
+ * The models the lesson engine runs (no GGUF reader: engine/browser.js):
+ * the shipped ones and hand-made distributions.  A model file named by URL
+ * may be a GGUF file: its Worker runs the whole engine.
+ */
+const LITE_KEYS = new Set([...SHIPPED.map((m) => m.name), HANDMADE_ID]);
+/** Which engine a model's Worker runs. @param {string} key */
+export const engineFor = (key) => (LITE_KEYS.has(key) ? 'lite' : 'full');
+
 /** @type {(key: string) => Client} */
-let makeClient = () => new EngineClient(createEngineWorker());
+let makeClient = (key) => new EngineClient(createEngineWorker({ engine: engineFor(key) }));
 
 /** How many Workers run now (for tests). */
 export const workerCount = () => workers.size;

@@ -10,6 +10,23 @@ const SIMD_URL = new URL('../../../build/engine-simd.wasm', import.meta.url);
 const SCALAR_URL = new URL('../../../build/engine-scalar.wasm', import.meta.url);
 /** the two builds' URLs (the npm package resolves them in its own module) */
 export const WASM_URLS = { simd: SIMD_URL, scalar: SCALAR_URL };
+/**
+ * The lesson engine's (build.sh ENGINE_LITE_SRC): the same engine without
+ * the GGUF reader and its tokenizers — 40 % fewer bytes, for course
+ * chapters and embedded playgrounds, which run the shipped models,
+ * hand-made distributions and llama2.c files only.
+ */
+export const LITE_WASM_URLS = {
+  simd: new URL('../../../build/engine-lite-simd.wasm', import.meta.url),
+  scalar: new URL('../../../build/engine-lite-scalar.wasm', import.meta.url),
+};
+
+/**
+ * Which engine a Worker's URL asks for: `?engine=lite` the lesson engine,
+ * else the whole one.
+ * @param {string | URL} url
+ */
+export const requestedEngine = (url) => (new URL(url).searchParams.get('engine') === 'lite' ? 'lite' : 'full');
 
 /**
  * The build a URL asks for: `?wasm=scalar` (or `?wasm=simd`) overrides the

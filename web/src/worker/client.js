@@ -75,12 +75,14 @@ export class EngineClient {
  * embed.js can live anywhere.  A Worker cannot be started from another
  * origin's URL: then a same-origin Blob module imports the real one (the
  * other origin must allow it with CORS, as it must for embed.js itself).
- * @param {{name?: string, base?: string, url?: string}} [options] base: the
+ * @param {{name?: string, base?: string, url?: string, engine?: 'full' | 'lite'}} [options] base: the
  *   URL the Worker's URL is resolved against (this module's by default);
- *   url: the Worker's script (this build's by default)
+ *   url: the Worker's script (this build's by default); engine: 'lite' for
+ *   the lesson engine (no GGUF files: engine/browser.js LITE_WASM_URLS)
  */
-export function createEngineWorker({ name = 'sampler-engine', base = import.meta.url, url: script = workerUrl } = {}) {
+export function createEngineWorker({ name = 'sampler-engine', base = import.meta.url, url: script = workerUrl, engine = 'full' } = {}) {
   const url = new URL(script, base);
+  if (engine === 'lite') url.searchParams.set('engine', 'lite');
   // ?wasm=scalar (or simd) on the page's URL picks the engine's build
   const flavor = typeof location === 'undefined' ? null : new URLSearchParams(location.search).get('wasm');
   if (flavor === 'simd' || flavor === 'scalar') url.searchParams.set('wasm', flavor);

@@ -6,7 +6,7 @@
  * the order they came (see host.js for the protocol); while a model file
  * loads, progress messages {id, progress: {loaded, total}} come first.
  */
-import { loadEngineBrowser, MODEL_URLS, requestedFlavor, WASM_URLS } from '../engine/browser.js';
+import { LITE_WASM_URLS, loadEngineBrowser, MODEL_URLS, requestedEngine, requestedFlavor, WASM_URLS } from '../engine/browser.js';
 import { fileKey, SHIPPED } from '../shared/manifest.js';
 import { EngineHost, errorOf, fetchBytes } from './host.js';
 
@@ -25,6 +25,14 @@ function files() {
   return { ...WASM_URLS, ...MODEL_URLS, ...given };
 }
 const at = files();
+/** the lesson engine's files when the fragment names them (liteSimd, liteScalar) */
+function liteGiven() {
+  /** @type {Record<string, URL | string>} */
+  const given = {};
+  if (at.liteSimd) given.simd = at.liteSimd;
+  if (at.liteScalar) given.scalar = at.liteScalar;
+  return given;
+}
 
 /**
  * The default model (12 KB) is fetched at once, beside the engine's
@@ -35,8 +43,10 @@ const at = files();
 const early = new Map();
 if (at.bigram) early.set(String(at.bigram), fetchBytes(at.bigram).catch(() => null));
 
-// the page passes its ?wasm=simd|scalar on in this module's URL (client.js)
-const host = new EngineHost(loadEngineBrowser(requestedFlavor(import.meta.url), at), {
+// the page passes its ?wasm=simd|scalar on in this module's URL (client.js),
+// and ?engine=lite when it runs only what the lesson engine reads
+const builds = requestedEngine(import.meta.url) === 'lite' ? { ...LITE_WASM_URLS, ...liteGiven() } : at;
+const host = new EngineHost(loadEngineBrowser(requestedFlavor(import.meta.url), builds), {
   fetchBytes: (url, onProgress) => {
     const got = url ? early.get(String(url)) : undefined;
     if (!got) return fetchBytes(url, onProgress);
