@@ -219,7 +219,8 @@ describe.each(['simd', 'scalar'])('hostile files through the WASM engine (%s)', 
     for (let i = 0; i < 3; i++) {
       const err = thrown(() => session.step(params));
       expect(err).toBeInstanceOf(EngineError);
-      expect(/** @type {EngineError} */ (err).code).toBe(4);
+      // which error it is, from the engine's list: context_full, of the class state
+      expect(err).toMatchObject({ code: 6, reason: 'context_full', kind: 'state' });
       expect(err.message).toBe("context full: 8 tokens, the model's seq_len");
     }
     expect(() => session.preview(params)).toThrow(/context full/);
@@ -320,6 +321,29 @@ describe.each(['simd', 'scalar'])('bad parameters through the JS API (%s)', (fla
     model.free();
   });
 
+  it('names its errors: the engine\'s list, read from the engine', async () => {
+    const e = await engine(flavor);
+    expect(e.errors.map((i) => i.name)).toEqual([
+      'ok', 'format', 'arg', 'nomem', 'state', 'unsatisfiable',
+      'context_full', 'finished', 'no_token', 'logits', 'regex', 'prompt', 'prompt_long']);
+    expect(e.errors.map((i) => i.kind)).toEqual([
+      'ok', 'format', 'arg', 'nomem', 'state', 'unsatisfiable', 'state', 'state', 'state', 'format', 'arg', 'arg', 'arg']);
+    const model = e.loadModel(smallBigram);
+    const session = e.createSession(model);
+    session.start('', 1);
+    expect(thrown(() => session.constrain({ regex: '[a-' }))).toMatchObject({ name: 'RangeError', reason: 'regex', kind: 'arg' });
+    const prompt = thrown(() => session.start('\u2603', 1));
+    expect(prompt).toBeInstanceOf(RangeError);
+    expect(prompt).toMatchObject({ code: 11, reason: 'prompt', kind: 'arg' });
+    expect(thrown(() => e.loadModel(new Uint8Array(3)))).toMatchObject({ name: 'EngineError', code: 1, reason: 'format' });
+    session.free();
+    const tmodel = e.loadModel(tiny);
+    const tok = e.loadTokenizer(tinyTok);
+    const t = e.createSession(tmodel, tok);
+    expect(thrown(() => t.start('ab'.repeat(8), 1))).toMatchObject({ reason: 'prompt_long', kind: 'arg' });
+    [t, tok, tmodel, model].forEach((x) => x.free());
+  });
+
   it('checks seeds, prompts, forced tokens and samplers', async () => {
     const e = await engine(flavor);
     const model = e.loadModel(tiny);
@@ -366,6 +390,12 @@ describe.each(['simd', 'scalar'])('bad parameters through the JS API (%s)', (fla
       new RangeError('history token 4 is outside the vocabulary (0..3)'));
     expect(() => s.warp([1, 2, 3, 4], [], { logit_bias: [[0, -Infinity], [1, -Infinity], [2, -Infinity], [3, -Infinity]] }))
       .toThrow('no token left: every token is banned');
+    // which error each is, by the engine's list (sampler.h SP_ERRORS), never by its words
+    expect(thrown(() => s.warp([1, NaN, 2, 3]))).toMatchObject({ code: 9, reason: 'logits', kind: 'format' });
+    expect(thrown(() => s.warp([-Infinity, -Infinity, -Infinity, -Infinity]))).toMatchObject({ code: 4, reason: 'state', kind: 'state' });
+    expect(thrown(() => s.warp([1, 2, 3, 4], [], { logit_bias: [[0, -Infinity], [1, -Infinity], [2, -Infinity], [3, -Infinity]] })))
+      .toMatchObject({ code: 8, reason: 'no_token', kind: 'state' });
+    expect(thrown(() => s.warp([1, 2, 3, 4], [0, 4], { repetition_penalty: 1.5 }))).toMatchObject({ code: 2, reason: 'arg', kind: 'arg' });
     const r = s.warp([3.4e38, -3.4e38, 0, 1e-45], [0, 0, 0], { temperature: 1e-30, repetition_penalty: 1e-30 });
     expect(r.probs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
     expect(() => s.draw(1)).toThrow(RangeError);

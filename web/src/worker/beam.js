@@ -4,7 +4,7 @@
  * expansions (beamStep), answered with every hypothesis, best first, and
  * the engine's metrics of the best one (a session that follows it).
  */
-import { EngineError } from '../engine/engine.js';
+import { isEngineError } from '../engine/engine.js';
 import registry from '../shared/registry.gen.js';
 import { paramsAt } from './schedule.js';
 import { summarize } from './summary.js';
@@ -88,8 +88,8 @@ function beamRun(host, s, params, count, schedule) {
       b.search.step(paramsAt(schedule, b.expansions, params));
       b.expansions++;
     } catch (err) {
-      if (!(err instanceof EngineError && err.code === 4)) throw err;
-      if (/every hypothesis/.test(err.message)) ended();
+      if (!isEngineError(err, 'state')) throw err;
+      if (err.reason === 'finished') ended();
       else {
         b.message = `${err.message}. Reset to start again.`;
         b.reason = 'engine';

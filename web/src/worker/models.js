@@ -4,7 +4,6 @@
  * URLs, hand-made, trained on a text; edited), and a row of a bigram's or
  * hand-made model's logits.  A failure leaves every loaded model as it was.
  */
-import { EngineError } from '../engine/engine.js';
 import { reasoned } from './protocol.js';
 
 /** @typedef {import('./protocol.js').ModelInfo} ModelInfo */
@@ -82,7 +81,7 @@ export async function loadModel(host, { model: id, builtin, bytes, tokenizerByte
   try {
     if (tokData) tokenizer = as('tokenizer', () => engine.loadTokenizer(/** @type {Uint8Array} */ (tokData)));
     if (!tokenizer && !model.tokenizer) {
-      const e = new EngineError(`this ${model.kind} model (vocabulary ${model.vocab}) needs its tokenizer.bin: choose both files`, 1);
+      const e = engine.errorNamed('format', `this ${model.kind} model (vocabulary ${model.vocab}) needs its tokenizer.bin: choose both files`);
       throw Object.assign(e, { reason: 'tokenizer-needed', vars: { vocab: model.vocab } });
     }
     // a trial session: a tokenizer that does not fit the model is refused
