@@ -192,6 +192,8 @@ int sp_tokenizer_lookup(const sp_tokenizer *t, const char *str, int len);
 int sp_tokenizer_is_text(const sp_tokenizer *t, int token);
 
 /* bpe.c: llama2.c's encode() and decode() */
+/* Pieces when the whole file reads as a llama2.c tokenizer.bin, else -1. */
+int sp_bpe_file_pieces(const uint8_t *data, size_t size);
 int sp_bpe_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
                   int *ids, int max_ids, char *err);
 const char *sp_bpe_decode(const sp_tokenizer *t, int prev, int token,
@@ -296,11 +298,20 @@ typedef struct {
     int mode;     /* regex: DFA state; JSON: lexical mode */
     int aux, aux2;
     int is_key;
+    int ws;       /* JSON: the whitespace run so far (json.c) */
     int depth;
     uint8_t stack[64];
 } sp_cstate;
 
 void sp_cstate_start(const sp_constraint *c, sp_cstate *s);
+/* Where the constraint starts after a prompt of text[0..len): a JSON
+ * document the prompt opened and left open is continued; otherwise (and
+ * for a regex) sp_cstate_start. */
+void sp_cstate_start_after(const sp_constraint *c, sp_cstate *s,
+                           const char *text, int len);
+/* sp_cstate_start_after for the prompt's tokens[0..n) */
+void sp_cstate_start_prompt(const sp_constraint *c, sp_cstate *s,
+                            const sp_tokenizer *t, const int *tokens, int n);
 /* Feeds bytes; 0 when they leave no way to satisfy the constraint. */
 int sp_cstate_feed(const sp_constraint *c, sp_cstate *s, const char *bytes,
                    int len);

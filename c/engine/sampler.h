@@ -566,6 +566,11 @@ typedef enum {
  * tokenizer's size must match. */
 sp_tokenizer *sp_tokenizer_load(const uint8_t *data, size_t size, int vocab,
                                 char *err);
+/* A tokenizer of ids for a model without one (a llama2.c checkpoint chosen
+ * alone): token i's piece is "<i>", a prompt is read as such pieces
+ * ("<1><17>"); BOS 1 and EOS 2 as in llama2.c (run.c) when the vocabulary
+ * has them; the model's text then shows its ids. */
+sp_tokenizer *sp_tokenizer_ids(int vocab, char *err);
 void sp_tokenizer_free(sp_tokenizer *t);
 int sp_tokenizer_vocab(const sp_tokenizer *t);
 sp_tok_kind sp_tokenizer_kind(const sp_tokenizer *t);

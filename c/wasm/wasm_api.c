@@ -135,6 +135,10 @@ sp_tokenizer *api_tokenizer_load(const uint8_t *data, double size, int vocab) {
     last_error[0] = '\0';
     return sp_tokenizer_load(data, (size_t)size, vocab, last_error);
 }
+API("api_tokenizer_ids") sp_tokenizer *api_tokenizer_ids(int vocab) {
+    last_error[0] = '\0';
+    return sp_tokenizer_ids(vocab, last_error);
+}
 API("api_tokenizer_free") void api_tokenizer_free(sp_tokenizer *t) {
     sp_tokenizer_free(t);
 }
@@ -234,6 +238,14 @@ API("api_stage_name") const char *api_stage_name(int stage) {
     return name ? name : "";
 }
 API("api_stage_cut") int api_stage_cut(int stage) { return sp_stage_cut(stage); }
+/* Whether p's settings turn a stage on: the engine's own test
+ * (sp_stage_active), so the page's switches say what the chain does.
+ * Stage -1 is mirostat, after the chain (on when p->mirostat is not 0,
+ * as sp_sampler_warp reads it). */
+API("api_stage_active") int api_stage_active(const sp_params *p, int stage) {
+    if (stage == -1) return p->mirostat != 0;
+    return sp_stage_active(p, stage);
+}
 
 /* Stores parameter i (the engine checks its range in api_params_check). */
 API("api_params_set") int api_params_set(sp_params *p, int i, double v) {

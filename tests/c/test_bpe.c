@@ -13,6 +13,7 @@
 #include "check.h"
 #include "internal.h"
 #include "json_scan.h"
+#include "testutil.h"
 
 /* ---- building tokenizer files -------------------------------------------- */
 
@@ -301,9 +302,113 @@ static void test_malformed(const uint8_t *data, size_t size) {
     free(d);
 }
 
+/* A tokenizer.bin chosen as the model is named as what it is (its header
+ * read as a checkpoint's said "hidden_dim must be > 0 (got 0)"). */
+static void test_tokenizer_as_model(const uint8_t *data, size_t size,
+                                    int pieces) {
+    char err[SP_ERR_LEN] = "", want[128];
+    uint8_t *copy = malloc(size);
+    memcpy(copy, data, size);
+    sp_model *m = sp_model_load(copy, size, 0, err);
+    CHECK(m == NULL);
+    snprintf(want, sizeof want, "model: this is a llama2.c tokenizer.bin "
+             "(%d pieces), not a model: choose a checkpoint, with this file "
+             "as its tokenizer", pieces);
+    CHECK_STR_CONTAINS(err, want);
+    sp_model_free(m);
+    free(copy);
+}
+
+/* tokenizer.bin of three pieces "a", "bc", "d" (scores 0, -1, -2). */
+static uint8_t *tiny_tokenizer_bin(size_t *size) {
+    static const char *pieces[] = {"a", "bc", "d"};
+    uint8_t *d = malloc(64);
+    size_t at = 0;
+    int32_t max_len = 2;
+    memcpy(d, &max_len, 4);
+    at = 4;
+    for (int i = 0; i < 3; i++) {
+        float score = (float)-i;
+        int32_t len = (int32_t)strlen(pieces[i]);
+        memcpy(d + at, &score, 4);
+        memcpy(d + at + 4, &len, 4);
+        memcpy(d + at + 8, pieces[i], (size_t)len);
+        at += 8 + (size_t)len;
+    }
+    *size = at;
+    return d;
+}
+
+/* A checkpoint without its tokenizer: a tokenizer of ids reads "<i>"
+ * pieces, begins with BOS 1 as run.c does, and a session runs on it. */
+static void test_ids_tokenizer(void) {
+    char err[SP_ERR_LEN] = "";
+    sp_tokenizer *t = sp_tokenizer_ids(512, err);
+    CHECK(t != NULL);
+    if (!t) return;
+    CHECK_EQ_INT(sp_tokenizer_vocab(t), 512);
+    CHECK_EQ_INT(sp_tokenizer_kind(t), SP_TOK_LABEL);
+    CHECK_EQ_INT(sp_tokenizer_bos(t), 1);
+    CHECK_EQ_INT(sp_tokenizer_eos(t), 2);
+    int ids[16];
+    int n = sp_encode(t, "<17><4><511>", 1, 0, ids, 16, err);
+    CHECK_EQ_INT(n, 4);
+    if (n == 4) {
+        CHECK_EQ_INT(ids[0], 1);
+        CHECK_EQ_INT(ids[1], 17);
+        CHECK_EQ_INT(ids[2], 4);
+        CHECK_EQ_INT(ids[3], 511);
+    }
+    CHECK_EQ_INT(sp_encode(t, "<17>", 0, 0, ids, 16, err), 1);
+    CHECK_EQ_INT(sp_encode(t, "<512>", 1, 0, ids, 16, err), -1);
+    CHECK_STR_CONTAINS(err, "no token's label matches the text at byte offset 0");
+    int len = 0;
+    const char *piece = sp_decode(t, 1, 17, &len);
+    CHECK_EQ_INT(len, 4);
+    CHECK(len == 4 && memcmp(piece, "<17>", 4) == 0);
+    CHECK(sp_tokenizer_ids(0, err) == NULL);
+    CHECK_STR_CONTAINS(err, "must have 1..1000000 tokens (got 0)");
+
+    /* a random checkpoint of 512 tokens, explored with ids */
+    size_t size;
+    uint8_t *ck = random_checkpoint(16, 32, 1, 2, 2, 512, 32, 7, 0.2f, -0.1f,
+                                    &size);
+    sp_model *m = sp_model_load(ck, size, 1, err);
+    CHECK(m != NULL);
+    sp_session *s = m ? sp_session_new(m, t, err) : NULL;
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_EQ_INT(sp_session_start(s, "", 1, err), SP_OK);
+        CHECK_EQ_INT(sp_session_n_prompt(s), 1); /* BOS */
+        sp_params p;
+        sp_params_default(&p);
+        for (int i = 0; i < 5; i++) CHECK_EQ_INT(sp_session_step(s, &p, -1, err), SP_OK);
+        CHECK_EQ_INT(sp_session_n_generated(s), 5);
+        CHECK_EQ_INT(sp_session_start(s, "<17><4>", 1, err), SP_OK);
+        CHECK_EQ_INT(sp_session_n_prompt(s), 3);
+        CHECK_EQ_INT(sp_session_tokens(s)[1], 17);
+    }
+    sp_session_free(s);
+    sp_model_free(m);
+    sp_tokenizer_free(t);
+
+    /* the hand-made model's labels still begin with no BOS */
+    sp_model *h = sp_model_handmade("logits:2,1,0", err);
+    CHECK(h != NULL);
+    if (h) CHECK_EQ_INT(sp_encode(sp_model_tokenizer(h), "ab", 1, 0, ids, 16, err), 2);
+    sp_model_free(h);
+}
+
 int main(int argc, char **argv) {
     const char *root = argc > 1 ? argv[1] : ".";
     test_merge_rules();
+    test_ids_tokenizer();
+    {
+        size_t tiny_size;
+        uint8_t *tiny = tiny_tokenizer_bin(&tiny_size);
+        test_tokenizer_as_model(tiny, tiny_size, 3);
+        free(tiny);
+    }
 
     char dir[4096], path[4200];
     snprintf(dir, sizeof dir, "%s/../shared/fixtures/llama2c", root);
@@ -334,6 +439,7 @@ int main(int argc, char **argv) {
         test_llama_vocab(t);
         if (golden) test_golden(t, golden);
         test_malformed(data, size);
+        test_tokenizer_as_model(data, size, 32000);
     } else {
         fprintf(stderr, "load: %s\n", err);
     }

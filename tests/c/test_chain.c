@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "internal.h"
 #include "sampler.h"
 #include "testutil.h"
 
@@ -152,6 +153,41 @@ static void test_order(void) {
     int wide = step.n_kept;
     CHECK_EQ_INT(sharp, 2); /* at T 0.5: 0.634 + 0.233 >= 0.8 */
     CHECK_EQ_INT(wide, 3);  /* at T 1: 0.414 + 0.251 + 0.152 >= 0.8 */
+}
+
+/* A stage acts wherever the chain puts it (llama.cpp's chain): the
+ * repetition penalty after the temperature divides or multiplies the
+ * tempered logit x / T, whose sign is the logit's.  [2, 1, 0] at T 0.5 is
+ * [4, 2, 0]; token 0 seen, penalty 2: [2, 2, 0], so p = e^2 / (2 e^2 + 1)
+ * = 0.468311 twice and 1 / (2 e^2 + 1) = 0.063379 (the temperature alone
+ * gives 0.866813, 0.117310, 0.015876).  Negative logits are multiplied:
+ * [-1, -2, -3] / 0.5 = [-2, -4, -6], token 0 seen: [-4, -4, -6], the same
+ * distribution.  Both paths, the fast and the reference. */
+static void test_penalty_after_temperature(void) {
+    const float pos[3] = {2, 1, 0}, neg[3] = {-1, -2, -3};
+    double z = 2 * exp(2.0) + 1;
+    const float want[3] = {(float)(exp(2.0) / z), (float)(exp(2.0) / z),
+                           (float)(1 / z)};
+    const int seen[1] = {0};
+    for (int reference = 0; reference < 2; reference++) {
+        sp_params p = params();
+        p.repetition_penalty = 2.0f;
+        p.temperature = 0.5f;
+        CHECK_EQ_INT(sp_params_set_order(&p, "temperature;penalties", err), SP_OK);
+        CHECK_EQ_INT(warp(pos, 3, seen, 1, &p), SP_OK); /* makes the sampler */
+        sp_sampler_set_reference(sampler, reference);
+        CHECK_EQ_INT(warp(pos, 3, seen, 1, &p), SP_OK);
+        expect_probs(want, 3, reference ? "penalty after T (reference)"
+                                        : "penalty after T");
+        CHECK_EQ_INT(warp(neg, 3, seen, 1, &p), SP_OK);
+        expect_probs(want, 3, reference ? "penalty after T, x < 0 (reference)"
+                                        : "penalty after T, x < 0");
+        /* and before it, as the default order has it: [1, 1, 0] / 0.5 */
+        p.n_order = 0;
+        CHECK_EQ_INT(warp(pos, 3, seen, 1, &p), SP_OK);
+        expect_probs(want, 3, "penalty before T");
+        sp_sampler_set_reference(sampler, 0);
+    }
 }
 
 /* ---------------------------------------------- llama.cpp's test cases */
@@ -436,6 +472,7 @@ int main(int argc, char **argv) {
     (void)argv;
     test_registry();
     test_order();
+    test_penalty_after_temperature();
     test_top_n_sigma();
     test_xtc();
     test_dry();

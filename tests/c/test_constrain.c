@@ -93,8 +93,117 @@ static char *generate(sp_session *s, const sp_constraint *c, const char *prompt,
     return text;
 }
 
+/* json.gbnf's whitespace (llama.cpp grammars/json.gbnf):
+ *   ws ::= | " " | "\n" [ \t]{0,20}
+ * between the tokens of a document, never a longer run */
+static void test_json_whitespace_bounded(void) {
+    sp_constraint *js = sp_constraint_json(err);
+    char text[64];
+    CHECK(json_complete(js, "{ \"a\" : 1 , \"b\" : [ 2 ] }"));
+    CHECK(json_complete(js, "{\n  \"a\": [\n\t1,\n  2\n ]\n}"));
+    CHECK(!json_viable(js, "{  "));      /* two spaces: one is the most */
+    CHECK(!json_viable(js, " {"));       /* none before the document */
+    CHECK(!json_viable(js, "\n1"));
+    CHECK(!json_viable(js, "[\t"));      /* a run starts with " " or "\n" */
+    CHECK(!json_viable(js, "[1,\r\n2]")); /* no carriage return */
+    CHECK(!json_viable(js, "[1 \n"));    /* " " ends the run */
+    CHECK(!json_viable(js, "{\n\n"));    /* one newline a run */
+    /* "\n" and 20 spaces or tabs is the longest run; 21 is refused */
+    snprintf(text, sizeof text, "[\n%20s1]", "");
+    CHECK(json_complete(js, text));
+    snprintf(text, sizeof text, "[\n%21s", "");
+    CHECK(!json_viable(js, text));
+    CHECK(json_viable(js, "[\n \t \t"));
+    /* inside a string a space is a character, not whitespace */
+    snprintf(text, sizeof text, "\"%30s\"", "");
+    CHECK(json_complete(js, text));
+    sp_constraint_free(js);
+}
+
+/* json-object: an object with at least one member */
+static void test_json_object_has_a_member(void) {
+    sp_constraint *obj = sp_constraint_json_object(err);
+    CHECK(!json_viable(obj, "{}"));
+    CHECK(!json_viable(obj, "{ }"));
+    CHECK(json_complete(obj, "{\"a\":{}}")); /* inner objects may be empty */
+    CHECK(json_complete(obj, "{\"a\":[]}"));
+    /* what completing costs, one byte a token: {"":0} is six */
+    struct { const char *prefix; int need; } pre[] = {
+        {"", 6}, {"{", 5}, {"{\"", 4}, {"{\"a\"", 3}, {"{\"a\":", 2},
+        {"{\"a\":1", 1}, {"{\"a\":{", 2},
+    };
+    for (size_t i = 0; i < sizeof pre / sizeof *pre; i++) {
+        sp_cstate s;
+        sp_cstate_start(obj, &s);
+        CHECK(sp_cstate_feed(obj, &s, pre[i].prefix, (int)strlen(pre[i].prefix)));
+        if (need(obj, &s) != pre[i].need)
+            fprintf(stderr, "json-object: \"%s\" needs %d, engine says %d\n",
+                    pre[i].prefix, pre[i].need, need(obj, &s));
+        CHECK_EQ_INT(need(obj, &s), pre[i].need);
+    }
+    sp_constraint_free(obj);
+}
+
+/* A prompt that opens a document is continued: the constraint starts where
+ * the prompt leaves it, not at a new document (the prompt's text before
+ * its first '{' is prose). */
+static void test_json_prompt_continued(void) {
+    sp_constraint *obj = sp_constraint_json_object(err);
+    sp_constraint *js = sp_constraint_json(err);
+    sp_cstate s;
+    static const char *open[] = {
+        "{\"name\": \"", "Here: {\"a\": [1, ", "{\"a\": {\"b\": tr", "x {y} {\"k\":",
+    };
+    for (size_t i = 0; i < sizeof open / sizeof *open; i++) {
+        sp_cstate_start_after(obj, &s, open[i], (int)strlen(open[i]));
+        CHECK(s.depth > 0); /* inside the prompt's object */
+    }
+    /* a prompt with no open document starts one */
+    static const char *closed[] = {"Once upon a time", "{\"a\": 1}", "{oops", ""};
+    for (size_t i = 0; i < sizeof closed / sizeof *closed; i++) {
+        sp_cstate_start_after(js, &s, closed[i], (int)strlen(closed[i]));
+        CHECK_EQ_INT(s.depth, 0);
+        CHECK(sp_cstate_feed(js, &s, "[1]", 3) && sp_cstate_accepting(js, &s));
+    }
+    /* a regex starts at its start whatever the prompt */
+    sp_constraint *rx = sp_constraint_regex("[a-z]+", err);
+    sp_cstate_start_after(rx, &s, "{\"a\": \"", 7);
+    CHECK_EQ_INT(s.mode, 0);
+    sp_constraint_free(rx);
+
+    /* generated: the prompt's object is completed */
+    size_t msize;
+    uint8_t *mdata = random_checkpoint(8, 16, 1, 2, 1, 97, 128, 5, 1.0f,
+                                       -0.5f, &msize);
+    sp_model *am = sp_model_load(mdata, msize, 1, err);
+    sp_tokenizer *at = ascii_tokenizer();
+    sp_session *as = am && at ? sp_session_new(am, at, err) : NULL;
+    CHECK(as != NULL);
+    for (int seed = 0; as && seed < 8; seed++) {
+        sp_params p;
+        sp_params_default(&p);
+        int ok;
+        const char *prompt = "{\"name\": \"";
+        char *text = generate(as, obj, prompt, (uint64_t)seed, &p, 30, &ok);
+        char whole[4200];
+        snprintf(whole, sizeof whole, "%s%s", prompt, text);
+        int good = ok && json_complete(obj, whole);
+        if (!good) fprintf(stderr, "continued seed %d: \"%s\" %s\n", seed, whole, ok ? "" : err);
+        CHECK(good);
+        free(text);
+    }
+    sp_session_free(as);
+    sp_tokenizer_free(at);
+    sp_model_free(am);
+    sp_constraint_free(js);
+    sp_constraint_free(obj);
+}
+
 int main(int argc, char **argv) {
     const char *root = argc > 1 ? argv[1] : ".";
+    test_json_whitespace_bounded();
+    test_json_object_has_a_member();
+    test_json_prompt_continued();
 
     /* ---- the regex DFA agrees with POSIX ------------------------------ */
     static const char *patterns[] = {
@@ -164,7 +273,7 @@ int main(int argc, char **argv) {
     static const char *valid[] = {
         "0", "-12.5e+3", "true", "null", "\"a\\\"b\\u00e9\"", "[]", "{}",
         "[1, [2, {\"k\": [true, false]}], \"x\"]", "{\"a\":{\"b\":{}},\"c\":[]}",
-        " { \"a\" : 1 } ", "1E5", "0.25",
+        "{ \"a\" : 1 } ", "1E5", "0.25",
     };
     static const char *invalid[] = {
         "01", "-", "1.", "1e", "tru", "[1,]", "{\"a\"}", "{a:1}", "[1 2]",
@@ -204,10 +313,10 @@ int main(int argc, char **argv) {
     CHECK(obj != NULL);
     CHECK_STR_CONTAINS(sp_constraint_describe(obj), "json-object");
     static const char *objects[] = {
-        "{}", " { \"a\" : 1 } ", "{\"a\":[1,{}],\"b\":\"[\"}", "\n{}\n",
+        "{ \"a\" : 1 } ", "{\"a\":[1,{}],\"b\":\"[\"}", "{\"\":0}\n",
     };
     static const char *not_objects[] = {
-        "[]", "1", "true", "null", "\"{}\"", "[{}]", "{} {}", "{",
+        "[]", "1", "true", "null", "\"{}\"", "[{}]", "{} {}", "{", "{}",
     };
     for (size_t i = 0; i < sizeof objects / sizeof *objects; i++) {
         CHECK(json_complete(obj, objects[i]));
@@ -216,7 +325,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof not_objects / sizeof *not_objects; i++)
         CHECK(!json_complete(obj, not_objects[i]));
     struct { const char *prefix; int viable, need; } opre[] = {
-        {"", 1, 2}, {"  ", 1, 2}, {"{", 1, 1}, {"{\"a\":[", 1, 2},
+        {"", 1, 6}, {" ", 0, 0}, {"{", 1, 5}, {"{\"a\":[", 1, 2},
         {"{\"a\":", 1, 2}, {"[", 0, 0}, {"t", 0, 0}, {"1", 0, 0}, {"\"", 0, 0},
     };
     for (size_t i = 0; i < sizeof opre / sizeof *opre; i++) {

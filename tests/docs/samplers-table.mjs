@@ -28,10 +28,13 @@ function range(p) {
   return `${p.minOpen || p.min === null ? '(' : '['}${lo}, ${hi}${p.maxOpen || p.max === null ? ')' : ']'}${p.type === 'int' ? ' whole' : ''}`;
 }
 
+/** a slider's span (top-k's end: the model's vocabulary) */
+const span = (p) => `${num(p.uiMin).replace('-', '−')} … ${p.name === 'top_k' ? 'vocabulary' : num(p.uiMax)}`;
+
 /** The table, as markdown. */
 export function table(reg = registry()) {
-  const rows = reg.params.map((p) => `| \`${p.name}\` | \`--${p.flag}\` | ${p.stage} | ${range(p)} | ${num(p.neutral)} | ${p.doc} |`);
-  return ['| name (link, API) | CLI flag / element attribute | stage | range | neutral | what it does |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+  const rows = reg.params.map((p) => `| \`${p.name}\` | \`--${p.flag}\` | ${p.stage} | ${range(p)} | ${span(p)} | ${num(p.neutral)} | ${p.doc} |`);
+  return ['| name (link, API) | CLI flag / element attribute | stage | range | slider | neutral | what it does |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
 /** The table as it stands in docs/samplers.md. */

@@ -129,6 +129,26 @@ describe.skipIf(skipWithoutChromium)('the sampler chain', () => {
     expect(await greedy.getByTestId('seed-free').textContent()).toContain('no longer depends on the seed');
   });
 
+  it('a stage is on when the engine says so: XTC set with a threshold over 0.5 is off (it cuts nothing); its switch turns it on with a threshold that works', async () => {
+    const page = await open({ hash: '#seed=9&top_k=20&xtc_probability=0.5&xtc_threshold=0.55' });
+    // the engine has answered for these settings: top-k is on
+    await until(async () => (await stage(page, 'top_k').getAttribute('data-on')) === 'true');
+    expect(await stage(page, 'xtc').getAttribute('data-on')).toBe('false');
+    expect(await page.getByTestId('stage-on-xtc').isChecked()).toBe(false);
+    await until(async () => (await page.locator('[data-testid="prob-bar"]').count()) > 0);
+    expect(await page.locator('[data-testid="prob-bar"][data-cut="xtc"]').count()).toBe(0);
+    // on: the engine still calls it off at 0.55, so the threshold takes its typical value
+    await page.getByTestId('stage-on-xtc').check();
+    await until(async () => (await stage(page, 'xtc').getAttribute('data-on')) === 'true');
+    await until(async () => !(await hashOf(page)).includes('xtc_threshold=0.55'));
+    expect(await page.getByTestId('stage-on-xtc').isChecked()).toBe(true);
+    expect(await stage(page, 'xtc').getByTestId('value-xtc_threshold').textContent()).toBe('0.10');
+    // off again: every switch neutral, and the engine agrees
+    await page.getByTestId('stage-on-xtc').uncheck();
+    await until(async () => !(await hashOf(page)).includes('xtc_probability'));
+    expect(await stage(page, 'xtc').getAttribute('data-on')).toBe('false');
+  });
+
   it('logit bias: a token gets a finite bias from the menu and its slider; the link carries it (logit_bias=ID=VALUE) and gives the CLI\'s text', async () => {
     const page = await open({ hash: '#seed=13' });
     await stage(page, 'bias').getByTestId('stage-more').click();

@@ -168,7 +168,7 @@ describe.skipIf(skipWithoutChromium)('the decoding lab in Chromium', () => {
       await page.getByLabel('Model', { exact: true }).selectOption('transformer');
     } else {
       const chars = '\n abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-.,';
-      await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a llama2.c model…' });
+      await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a model file…' });
       await page.getByTestId('model-file').setInputFiles([
         { name: 'tokenizer.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(charTokenizer(chars)) },
         { name: 'chars.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(randomCheckpoint({ vocab: 3 + chars.length, seqLen: 128, dim: 16, hidden: 32, layers: 2, scale: 1 })) },

@@ -305,9 +305,9 @@ describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
 
   it('a bad model file shows the engine\'s error and the old model still works', async () => {
     const page = await open({ hash: '#seed=4&steps=3' });
-    await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a llama2.c model…' });
+    await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a model file…' });
     const good = randomCheckpoint({ vocab: 40, seqLen: 16 });
-    expect(await page.getByLabel('Checkpoint and tokenizer files').isVisible()).toBe(true);
+    expect(await page.getByLabel('Model files').isVisible()).toBe(true);
     await page.getByTestId('model-file').setInputFiles({ name: 'broken.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(good.slice(0, good.length - 64)) });
     const error = page.getByTestId('model-error');
     await expect.poll(() => error.isVisible()).toBe(true);
@@ -334,7 +334,7 @@ describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
   it.skipIf(skipWithoutLlamaTokenizer)('a 32000-token llama2.c model from files: the top 30 bars and an "other" bar', async () => {
     needFixture(LLAMA_TOKENIZER);
     const page = await open();
-    await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a llama2.c model…' });
+    await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a model file…' });
     // both files in one choice, the tokenizer first: it is told apart by its name
     await page.getByTestId('model-file').setInputFiles([
       { name: 'tokenizer.bin', mimeType: 'application/octet-stream', buffer: fs.readFileSync(LLAMA_TOKENIZER) },
@@ -384,7 +384,7 @@ describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
     const widths = () => page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
     let [scroll, client] = await widths();
     expect(scroll).toBeLessThanOrEqual(client);
-    await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a llama2.c model…' });
+    await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a model file…' });
     await tokens(page).nth(10).click();
     await page.getByRole('button', { name: 'Draw 1000 samples' }).click();
     [scroll, client] = await widths();

@@ -21,9 +21,9 @@ const probSum = async (page) => (await page.locator('[data-testid="prob-bar"]').
 /** the settings of the page's link */
 const linkParams = (page) => page.evaluate(() => Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
 
-/** Loads files through "Load a llama2.c model…". @param {Array<{name: string, bytes: Uint8Array}>} files */
+/** Loads files through "Load a model file…". @param {Array<{name: string, bytes: Uint8Array}>} files */
 async function loadFiles(page, files) {
-  await modelSelect(page).selectOption({ label: 'Load a llama2.c model…' });
+  await modelSelect(page).selectOption({ label: 'Load a model file…' });
   await page.getByTestId('model-file').setInputFiles(files.map((f) => ({ name: f.name, mimeType: 'application/octet-stream', buffer: Buffer.from(f.bytes) })));
 }
 
@@ -121,7 +121,7 @@ describe.skipIf(skipWithoutChromium)('the page under stress in Chromium', () => 
       await until(async () => (await tokens(page).count()) > n + 3);
     }
     expect((await text()).shrank).toEqual([]);
-    expect(await modelSelect(page).locator('option').allTextContents()).toEqual(['Bigram names', 'Tiny transformer', 'Hand-made…', 'Load a llama2.c model…']);
+    expect(await modelSelect(page).locator('option').allTextContents()).toEqual(['Bigram names', 'Tiny transformer', 'Hand-made…', 'Load a model file…']);
     await playButton(page).click();
     expect(await playButton(page).textContent()).toBe('Play');
   });

@@ -80,7 +80,7 @@ describe.skipIf(skipWithoutChromium)('the page tells the truth', () => {
     await until(() => page.getByTestId('link-copied').textContent());
     expect(await page.getByTestId('link').inputValue()).toContain('#model=bigram&temperature=1&top_k=0&top_p=1&seed=3&steps=12');
     expect(await page.getByTestId('link-exact').textContent()).toContain('It gives this text exactly');
-    await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a llama2.c model…' });
+    await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a model file…' });
     await page.getByTestId('model-file').setInputFiles(checkpointFiles());
     await until(async () => (await page.getByTestId('model-info').textContent()).includes('transformer'));
     await page.getByTestId('copy-link').click();

@@ -236,6 +236,43 @@ describe('the JSON object constraint (the usual "JSON mode")', () => {
     }
   });
 
+  // llama.cpp's json.gbnf: ws ::= | " " | "\n" [ \t]{0,20}; an object
+  // with at least one member; the shipped transformer, seeds 1-20
+  it.skipIf(skipWithoutTransformer)('JSON mode on the shipped transformer: whitespace bounded, objects with members (seeds 1-20)', () => {
+    needTransformer();
+    const hasMember = (/** @type {string} */ text) => {
+      try {
+        const v = JSON.parse(text);
+        return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0;
+      } catch {
+        return false;
+      }
+    };
+    let members = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const r = runNative(['generate', '--model', 'transformer', '--grammar', 'json-object', '--steps', '120', '--seed', String(seed)]);
+      expect(r.status).toBe(0);
+      const text = r.stdout.toString().replace(/\n$/, '');
+      expect(text).not.toMatch(/\s{21,}/);
+      if (hasMember(text)) members++;
+      const any = runNative(['generate', '--model', 'transformer', '--grammar', 'json', '--steps', '120', '--seed', String(seed)]);
+      expect(any.stdout.toString()).not.toMatch(/\s{22,}/);
+    }
+    expect(members).toBeGreaterThanOrEqual(10);
+  });
+
+  it.skipIf(skipWithoutTransformer)('a prompt that opens an object is continued, not restarted', async () => {
+    needTransformer();
+    for (const seed of ['1', '2', '3']) {
+      const r = await sameEverywhere(['generate', '--model', 'transformer', '--grammar', 'json-object', '--steps', '60', '--seed', seed, '--prompt', '{"name": "']);
+      expect(r.status).toBe(0);
+      const text = r.stdout.toString();
+      expect(text.startsWith('{"name": "')).toBe(true);
+      const v = JSON.parse(text);
+      expect(typeof v.name).toBe('string');
+    }
+  });
+
   it('a vocabulary that cannot write "{" is refused with the engine\'s reason', async () => {
     const r = await sameEverywhere(['generate', '--model', 'bigram', '--grammar', 'json-object']);
     expect(r.status).toBe(2);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { EngineError, splitSeed } from '../../web/src/engine/engine.js';
+import { need, skipWithout } from '../e2e/fixtures.js';
 import { engine, NATIVE, runNative, runWasm } from './helpers.js';
 import {
   bigram, checkpoint, checkpointFloats, concat, edit, floatAt, TINY, TINY_PIECES, TINY_SCORES, tokenizer,
@@ -405,8 +406,10 @@ describe.each(['simd', 'scalar'])('bad parameters through the JS API (%s)', (fla
   });
 });
 
-describe.runIf(haveNative)('the native CLI', () => {
+const NATIVE_MISSING = `${NATIVE} is missing (./build.sh)`;
+describe.skipIf(skipWithout(haveNative, NATIVE_MISSING))('the native CLI', () => {
   it('prints the same messages as the WASM CLI, with status 1 for files and 2 for arguments', async () => {
+    need(haveNative, NATIVE_MISSING);
     for (const [, make, expected] of [...BAD_MODELS.slice(0, 6), ...BAD_MODELS.slice(-6)]) {
       const file = fileOf(make());
       const native = runNative(['generate', '--model', file, '--steps', '1']);

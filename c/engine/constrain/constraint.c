@@ -33,6 +33,38 @@ void sp_cstate_start(const sp_constraint *c, sp_cstate *s) {
     memset(s, 0, sizeof *s); /* the DFA's start state is 0 */
 }
 
+void sp_cstate_start_after(const sp_constraint *c, sp_cstate *s,
+                           const char *text, int len) {
+    if (c->kind == SP_CONSTRAINT_JSON)
+        sp_json_start_after(c, s, text, len);
+    else
+        sp_cstate_start(c, s); /* a pattern matches the new text alone */
+}
+
+void sp_cstate_start_prompt(const sp_constraint *c, sp_cstate *s,
+                            const sp_tokenizer *t, const int *tokens, int n) {
+    char *text = NULL;
+    int len = 0;
+    if (c->kind == SP_CONSTRAINT_JSON && n > 0) {
+        size_t cap = 0;
+        for (int i = 0; i < n; i++) {
+            int l;
+            sp_decode(t, i > 0 ? tokens[i - 1] : -1, tokens[i], &l);
+            cap += (size_t)l;
+        }
+        text = malloc(cap + 1);
+        for (int i = 0; text && i < n; i++) {
+            int l;
+            const char *piece = sp_decode(t, i > 0 ? tokens[i - 1] : -1, tokens[i], &l);
+            if (!sp_tokenizer_is_text(t, tokens[i])) continue; /* <s> */
+            memcpy(text + len, piece, (size_t)l);
+            len += l;
+        }
+    }
+    sp_cstate_start_after(c, s, text ? text : "", text ? len : 0);
+    free(text);
+}
+
 int sp_cstate_feed(const sp_constraint *c, sp_cstate *s, const char *bytes,
                    int len) {
     for (int i = 0; i < len; i++) {

@@ -35,6 +35,9 @@ void sp_json_start(sp_cstate *s);
 /* Feeds one byte; 0 when no document of c can go on this way. */
 int sp_json_feed(const sp_constraint *c, sp_cstate *s, int byte);
 int sp_json_accepting(const sp_cstate *s);
+/* sp_cstate_start_after for JSON */
+void sp_json_start_after(const sp_constraint *c, sp_cstate *s,
+                         const char *text, int len);
 int sp_json_can_extend(const sp_cstate *s);
 /* The fewest tokens that complete a document of c from s when the only
  * tokens are the single bytes in avail[256], or SP_UNREACHABLE. */

@@ -4,6 +4,13 @@
  * value, or an object ("JSON object", the usual "JSON mode").
  * A pushdown automaton reads it byte by byte: a stack of the open objects
  * and arrays (at most 64 deep) and a lexical mode (sp_cstate).
+ *
+ * Whitespace between tokens is bounded as llama.cpp's grammars/json.gbnf
+ * bounds it (ws ::= | " " | "\n" [ \t]{0,20}): a run is one space, or a
+ * newline and at most 20 spaces or tabs, and none before the document.
+ * Unbounded, a small model fills
+ * its whole budget with spaces (the likeliest token after "{").  A "JSON
+ * object" has at least one member ({} says nothing).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +19,7 @@
 #include "constraint.h"
 
 #define JSON_MAX_DEPTH 64
+#define JSON_MAX_INDENT 20 /* spaces or tabs after a newline */
 
 enum {
     J_VALUE,      /* a value must start (after ':' , '[' , ',' in arrays, top) */
@@ -33,6 +41,21 @@ enum { N_MINUS, N_ZERO, N_INT, N_DOT, N_FRAC, N_E, N_ESIGN, N_EXP };
 static const char *const LITERALS[3] = {"true", "false", "null"};
 
 static int json_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* One byte of a whitespace run (s->ws: 0 none yet, 1 after its one space,
+ * 2 + k after its newline and k spaces or tabs); 0 if the run cannot take
+ * it. */
+static int json_ws_step(sp_cstate *s, int c) {
+    if (s->ws == 0) {
+        if (c != ' ' && c != '\n') return 0;
+        s->ws = c == ' ' ? 1 : 2;
+        return 1;
+    }
+    if (s->ws == 1 || (c != ' ' && c != '\t')) return 0;
+    if (s->ws - 2 >= JSON_MAX_INDENT) return 0;
+    s->ws++;
+    return 1;
+}
 
 static int json_start_value(sp_cstate *s, int c) {
     if (c == '{') {
@@ -75,34 +98,37 @@ static int json_close(sp_cstate *s, int c) {
 }
 
 int sp_json_feed(const sp_constraint *g, sp_cstate *s, int c) {
+    if (!json_ws(c)) s->ws = 0; /* a run ends at the next token */
     for (;;) {
         switch (s->mode) {
         case J_VALUE:
-            if (json_ws(c)) return 1;
+            /* no whitespace before the document (json.gbnf's root) */
+            if (json_ws(c)) return s->depth > 0 && json_ws_step(s, c);
             /* "JSON object": the document's top value is an object */
             if (g->json_object && s->depth == 0 && c != '{') return 0;
             return json_start_value(s, c);
         case J_ARR_FIRST:
-            if (json_ws(c)) return 1;
+            if (json_ws(c)) return json_ws_step(s, c);
             if (c == ']') return json_close(s, c);
             return json_start_value(s, c);
         case J_OBJ_FIRST:
-            if (json_ws(c)) return 1;
-            if (c == '}') return json_close(s, c);
+            if (json_ws(c)) return json_ws_step(s, c);
+            /* "JSON object": the top object has a member */
+            if (c == '}') return !(g->json_object && s->depth == 1) && json_close(s, c);
             /* fall through */
         case J_OBJ_KEY:
-            if (json_ws(c)) return 1;
+            if (json_ws(c)) return json_ws_step(s, c);
             if (c != '"') return 0;
             s->mode = J_STRING;
             s->is_key = 1;
             return 1;
         case J_COLON:
-            if (json_ws(c)) return 1;
+            if (json_ws(c)) return json_ws_step(s, c);
             if (c != ':') return 0;
             s->mode = J_VALUE;
             return 1;
         case J_AFTER:
-            if (json_ws(c)) return 1;
+            if (json_ws(c)) return json_ws_step(s, c);
             if (s->depth == 0) return 0; /* the document is complete */
             if (c == ',') {
                 s->mode = s->stack[s->depth - 1] == '{' ? J_OBJ_KEY : J_VALUE;
@@ -201,6 +227,24 @@ void sp_json_start(sp_cstate *s) {
     s->mode = J_VALUE;
 }
 
+void sp_json_start_after(const sp_constraint *g, sp_cstate *s,
+                         const char *text, int len) {
+    /* the first '{' (or '[') from which the rest of the prompt is a
+     * document's beginning that is still open */
+    for (int i = 0; i < len; i++) {
+        if (text[i] != '{' && (g->json_object || text[i] != '[')) continue;
+        sp_cstate t;
+        sp_json_start(&t);
+        int j = i;
+        while (j < len && sp_json_feed(g, &t, (unsigned char)text[j])) j++;
+        if (j == len && sp_json_can_extend(&t)) {
+            *s = t;
+            return;
+        }
+    }
+    sp_json_start(s);
+}
+
 int sp_json_can_extend(const sp_cstate *s) {
     /* a finished document takes only whitespace, which is not growth */
     return !(s->depth == 0 && s->mode == J_AFTER);
@@ -233,19 +277,20 @@ static int add_cost(int a, int b) {
 int sp_json_need(const sp_constraint *g, const uint8_t *a,
                  const sp_cstate *s) {
     int value = json_value_cost(a);
-    if (g->json_object && s->depth == 0 && s->mode == J_VALUE)
-        return a['{'] && a['}'] ? 2 : SP_UNREACHABLE; /* {} */
     int quote = a['"'] ? 1 : SP_UNREACHABLE, colon = a[':'] ? 1 : SP_UNREACHABLE;
     /* what a key still needs once its string is closed: ':' and a value */
     int key_tail = add_cost(colon, value);
+    int member = add_cost(add_cost(quote, quote), key_tail); /* "":0 */
+    if (g->json_object && s->depth == 0 && s->mode == J_VALUE) /* {"":0} */
+        return a['{'] && a['}'] ? add_cost(2, member) : SP_UNREACHABLE;
     int string_close = add_cost(quote, s->is_key ? key_tail : 0);
     int cost = 0;
     switch (s->mode) {
     case J_VALUE: cost = value; break;
+    case J_OBJ_FIRST: cost = g->json_object && s->depth == 1 ? member : 0; break;
     case J_ARR_FIRST:
-    case J_OBJ_FIRST:
     case J_AFTER: cost = 0; break;
-    case J_OBJ_KEY: cost = add_cost(add_cost(quote, quote), key_tail); break;
+    case J_OBJ_KEY: cost = member; break;
     case J_COLON: cost = key_tail; break;
     case J_STRING: cost = string_close; break;
     case J_ESCAPE: {

@@ -252,7 +252,8 @@ int sp_beam_start(sp_beam_search *b, const char *prompt, char *err) {
             return sp_fail(err, SP_ERR_NOMEM, "beams: out of memory");
         h->pending = sp_state_logits(b->model, h->state);
     }
-    if (b->constraint) sp_cstate_start(b->constraint, &h->cstate);
+    if (b->constraint)
+        sp_cstate_start_prompt(b->constraint, &h->cstate, b->tok, h->tokens, n);
     h->n = n;
     h->logprob = h->score = 0.0;
     h->finished = 0;

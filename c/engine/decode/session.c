@@ -234,7 +234,9 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
     s->n_prompt = n;
     s->started = 1;
     s->mu[0] = NAN; /* mirostat starts from 2 tau */
-    if (s->constraint) sp_cstate_start(s->constraint, &s->cstate);
+    if (s->constraint)
+        sp_cstate_start_prompt(s->constraint, &s->cstate, s->tok, s->tokens,
+                               s->n_prompt);
     return SP_OK;
 }
 
@@ -257,7 +259,8 @@ static int is_end_of_text(const sp_session *s, int token) {
 /* Replays the generated text through the constraint; 0 if it does not fit
  * (or is already complete before the end). */
 static int constraint_replay(sp_session *s) {
-    sp_cstate_start(s->constraint, &s->cstate);
+    sp_cstate_start_prompt(s->constraint, &s->cstate, s->tok, s->tokens,
+                           s->n_prompt);
     for (int i = s->n_prompt; i < s->n_tokens; i++) {
         int t = s->tokens[i];
         if (is_end_of_text(s, t)) return i == s->n_tokens - 1;

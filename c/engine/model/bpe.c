@@ -91,6 +91,19 @@ static int scan_pieces(const uint8_t *data, size_t size, int vocab,
     return SP_OK;
 }
 
+/* The number of pieces when the whole file reads as a llama2.c
+ * tokenizer.bin, else -1: a tokenizer chosen where a model goes is then
+ * named as what it is (model.c). */
+int sp_bpe_file_pieces(const uint8_t *data, size_t size) {
+    if (size < 4) return -1;
+    int32_t max_len = read_i32(data);
+    if (max_len < 1 || max_len > 65536) return -1;
+    int n = 0;
+    size_t n_bytes = 0;
+    return scan_pieces(data, size, 0, max_len, &n, &n_bytes, NULL) == SP_OK
+               ? n : -1;
+}
+
 sp_tokenizer *sp_tokenizer_load(const uint8_t *data, size_t size, int vocab,
                                 char *err) {
     if (size >= 4 && memcmp(data, "GGUF", 4) == 0) /* a GGUF file's */

@@ -28,6 +28,15 @@ sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
         rc = sp_gguf_is(data, size)
                  ? sp_gguf_model_load(m, data, size, take_ownership, err)
                  : sp_transformer_load(m, data, size, take_ownership, err);
+        /* a tokenizer.bin chosen as the model: its header read as a
+         * checkpoint's says "hidden_dim must be > 0"; say what it is */
+        int pieces = rc == SP_ERR_FORMAT && !sp_gguf_is(data, size)
+                         ? sp_bpe_file_pieces(data, size) : -1;
+        if (pieces > 0)
+            rc = sp_fail(err, SP_ERR_FORMAT, "model: this is a llama2.c "
+                         "tokenizer.bin (%d pieces), not a model: choose a "
+                         "checkpoint, with this file as its tokenizer",
+                         pieces);
         if (rc != SP_OK && take_ownership) free(data);
     }
     if (rc != SP_OK) {

@@ -119,6 +119,33 @@ sp_tokenizer *sp_tokenizer_new_labels(const char *const *pieces, int vocab,
     return t;
 }
 
+sp_tokenizer *sp_tokenizer_ids(int vocab, char *err) {
+    if (vocab < 1 || vocab > 1000000) {
+        sp_fail(err, SP_ERR_ARG, "tokenizer: a vocabulary of ids must have "
+                "1..1000000 tokens (got %d)", vocab);
+        return NULL;
+    }
+    char *labels = malloc((size_t)vocab * 16);
+    const char **pieces = malloc(sizeof(char *) * (size_t)vocab);
+    sp_tokenizer *t = NULL;
+    if (labels && pieces) {
+        for (int i = 0; i < vocab; i++) {
+            snprintf(labels + (size_t)i * 16, 16, "<%d>", i);
+            pieces[i] = labels + (size_t)i * 16;
+        }
+        t = sp_tokenizer_new_labels(pieces, vocab, err);
+    } else {
+        sp_fail(err, SP_ERR_NOMEM, "tokenizer: out of memory");
+    }
+    free(labels);
+    free(pieces);
+    if (t) {
+        t->bos = vocab > 1 ? 1 : -1;
+        t->eos = vocab > 2 ? 2 : -1;
+    }
+    return t;
+}
+
 /* A copy of a character or label tokenizer (a copied model's). */
 sp_tokenizer *sp_tokenizer_copy(const sp_tokenizer *t, char *err) {
     if (t->kind == SP_TOK_LABEL)
@@ -253,10 +280,12 @@ full:
     return -1;
 }
 
-/* Longest match over the labels; no begin or end token. */
-static int encode_labels(const sp_tokenizer *t, const char *text, int *ids,
-                         int max_ids, char *err) {
+/* Longest match over the labels; BOS first when asked and the tokenizer
+ * has one (a tokenizer of ids; the hand-made model's labels have none). */
+static int encode_labels(const sp_tokenizer *t, const char *text, int bos,
+                         int *ids, int max_ids, char *err) {
     int n = 0;
+    if (bos && t->bos >= 0 && max_ids > 0) ids[n++] = t->bos;
     size_t left = strlen(text);
     for (const char *c = text; *c;) {
         int id = -1, len = t->max_token_length < (int)left
@@ -286,7 +315,7 @@ int sp_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
     if (t->gguf) return sp_gguf_encode(t, text, bos, eos, ids, max_ids, err);
     if (t->kind == SP_TOK_BPE)
         return sp_bpe_encode(t, text, bos, eos, ids, max_ids, err);
-    if (t->kind == SP_TOK_LABEL) return encode_labels(t, text, ids, max_ids, err);
+    if (t->kind == SP_TOK_LABEL) return encode_labels(t, text, bos, ids, max_ids, err);
     return encode_chars(t, text, bos, eos, ids, max_ids, err);
 }
 

@@ -86,6 +86,9 @@ typedef struct {
                      * leaves whole cut blocks' logits as they were: nothing
                      * reads them again (the cut marks and the list say what
                      * is alive; the next warp writes them anew). */
+    int sign_later; /* a stage after this one reads a logit's sign (the
+                     * repetition penalty: x > 0 ? x / r : x * r): the
+                     * temperature must leave x / T, not (x - max) / T */
 } sp_candidates;
 
 typedef void (*sp_stage_fn)(sp_candidates *c, const sp_params *p);

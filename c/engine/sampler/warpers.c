@@ -542,6 +542,15 @@ static int apply_temperature(sp_candidates *c, float t, float *snap) {
         keep_argmax(c, m);
         return 0;
     }
+    if (c->sign_later) {
+        /* a later stage reads the sign (the repetition penalty): x / T as
+         * llama.cpp divides, each logit keeping its sign; a tiny T cannot
+         * make +inf (clamped), -inf stays -inf */
+        float *x = c->logits;
+        for (int i = 0; i < c->vocab; i++)
+            if (x[i] != -INFINITY) x[i] = sp_clamp_finite(x[i] / t);
+        return 0;
+    }
     /* (x - max) / T: the same distribution as x / T, but a tiny T cannot
      * overflow to +inf (every value is <= 0); -inf stays -inf */
     if (!snap) {
@@ -871,6 +880,16 @@ static int next_stage(const sp_params *p, int i) {
  * token by token: the temperature (its max, its division), the penalties
  * and DRY (a logit of -inf is one they leave alone).  The others go by the
  * list and the cut marks. */
+/* Whether a stage after position i of the chain reads a logit's sign: the
+ * repetition penalty (x > 0 ? x / r : x * r).  The temperature before it
+ * must then leave x / T (apply_temperature). */
+static int sign_later(const sp_params *p, int n_stages, int i) {
+    if (p->repetition_penalty == 1.0f) return 0;
+    for (int j = i + 1; j < n_stages; j++)
+        if ((p->n_order ? p->order[j] : j) == SP_STAGE_PENALTIES) return 1;
+    return 0;
+}
+
 static int read_later(const sp_params *p, int n_stages, int i) {
     for (int j = i + 1; j < n_stages; j++) {
         int stage = p->n_order ? p->order[j] : j;
@@ -981,7 +1000,9 @@ static int run_temperature(sp_candidates *c, const sp_params *p, int n_stages,
                            int i, int *snapped) {
     float t;
     if (!temperature_value(c, p, &t)) return i;
-    if (*snapped) { /* no snapshot to come: top-k may run with it */
+    c->sign_later = sign_later(p, n_stages, i);
+    if (*snapped && !c->sign_later) { /* no snapshot to come: top-k may
+                                       * run with it */
         int at = top_k_follows(p, n_stages, i);
         c->read_later = at >= 0 && read_later(p, n_stages, at);
         if (at >= 0 && temperature_top_k(c, p->top_k, t,
@@ -1112,7 +1133,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     s->snap_waits = 0;
 
     sp_candidates c = {v,      s->allowed, s->work,   s->cut, s->ids, 0, 0,
-                       recent, window,     history,   n_history, s, 1};
+                       recent, window,     history,   n_history, s, 1, 0};
     warp_constraint(&c, p);
     int n_stages = p->n_order ? p->n_order : SP_STAGE_COUNT;
     int snapped = !s->want_raw;
@@ -1124,6 +1145,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
             continue;
         }
         c.read_later = read_later(p, n_stages, i);
+        c.sign_later = sign_later(p, n_stages, i);
         STAGES[stage](&c, p);
     }
     if (p->mirostat) { /* the chain's last word, when on */

@@ -43,7 +43,6 @@ export function errorMsg(doing, err, about = {}) {
     case 'fetch': return msg('error.fetch', vars, detail);
     case 'http': return msg('error.http', vars, detail);
     case 'html': return msg('error.html', vars, detail);
-    case 'tokenizer-needed': return msg('error.tokenizerNeeded', vars, detail);
     case 'worker': return msg('error.worker', vars, detail);
     default: break;
   }

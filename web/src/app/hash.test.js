@@ -74,7 +74,7 @@ describe('parseHash', () => {
   it('explains that a link cannot carry a model loaded from a file', () => {
     const { state, notices } = parseHash('#model=file&seed=3');
     expect(state.model).toBe('bigram');
-    expect(notices).toEqual(['This link was made with a model loaded from a file, which a link cannot carry: load it with "Load a llama2.c model…". Using bigram.']);
+    expect(notices).toEqual(['This link was made with a model loaded from a file, which a link cannot carry: load it with "Load a model file…". Using bigram.']);
   });
 
   it('names unknown keys', () => {

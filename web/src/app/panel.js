@@ -10,8 +10,9 @@
  * (regex or JSON), ban tokens (logit bias -inf) and force tokens.
  *
  * The panel is put together here from the modules of panel/, one job
- * each: core.js (the signals), view.js (what they add up to), and the
- * actions — generation.js, fastForward.js, settings.js, timeTravel.js,
+ * each: core.js (the signals), view.js (what they add up to), stages.js
+ * (the stages on, as the engine says), and the actions — generation.js,
+ * fastForward.js, settings.js, timeTravel.js,
  * strategy.js, model.js, setup.js.  Its members are theirs, flat, so a
  * component names the few it uses (Pick<Panel, ...>).
  *
@@ -28,6 +29,7 @@ import { createView } from './panel/view.js';
 import { createGeneration } from './panel/generation.js';
 import { createFastForward } from './panel/fastForward.js';
 import { createSettingsActions } from './panel/settings.js';
+import { createStages } from './panel/stages.js';
 import { createTimeTravel } from './panel/timeTravel.js';
 import { createStrategyActions } from './panel/strategy.js';
 import { createModelActions } from './panel/model.js';
@@ -87,7 +89,9 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const core = createCore(client, session, models);
   const withView = { ...core, ...createView(core) };
   const generation = createGeneration(withView);
-  const settings = createSettingsActions(withView);
+  // (a stage turned on that the engine still calls off: settings.js sets its other settings)
+  const stages = createStages(withView, (stage) => settings.setStageTypical(stage));
+  const settings = createSettingsActions({ ...withView, ...stages });
   const fastForward = createFastForward({ ...withView, ...settings });
   const timeTravel = createTimeTravel({ ...withView, ...generation, ...settings, ...fastForward });
   const strategy = createStrategyActions({ ...withView, ...generation });
@@ -100,7 +104,7 @@ export function createPanel(client, { session = 'main', models = signal(BUILTIN_
   const { doStep, ...steps } = generation;
   const { lazyStep, ...forward } = fastForward;
   return {
-    ...state, ...steps, ...forward, ...settings, ...timeTravel, ...strategy, ...model, ...setup,
+    ...state, ...steps, ...forward, ...stages, ...settings, ...timeTravel, ...strategy, ...model, ...setup,
     reset: () => generation.restart(),
   };
 }

@@ -123,11 +123,6 @@ export function orderName(stages) {
   return text;
 }
 
-/** Whether a stage's settings turn it on (any of its switches away from neutral). @param {Params} params @param {string} stage */
-export function stageOn(params, stage) {
-  return PARAM_SPECS.some((s) => s.stage === stage && s.isSwitch && params[s.key] !== s.def);
-}
-
 /** @typedef {Record<string, number>} Params  every parameter by its key */
 
 /** @returns {Params} */

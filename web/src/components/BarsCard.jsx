@@ -4,7 +4,9 @@
  * says which step they show (the next token, or a past one), what a click
  * does, the scale, the drag hint, and samples drawn from the distribution.
  */
-import { showPiece } from '../app/format.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+import { cutLabel, showPiece } from '../app/format.js';
 import { SAMPLE_COUNT } from '../app/panel.js';
 import { Rich, useI18n } from './I18n.jsx';
 import { BarAction } from './LabControls.jsx';
@@ -206,6 +208,73 @@ export function ScaleSwitch({ panel }) {
         ))}
       </div>
       <small class="spg-hint" data-testid="scale-note">{t(note, { low: i18n.pct(10 ** -LOG_DECADES), high: i18n.pct(1) })}</small>
+    </div>
+  );
+}
+
+/**
+ * Find a token by its text, where the bars show only the top tokens of a
+ * large vocabulary: the tokens the model's tokenizer makes of the text, and
+ * each one's model and final probability of being next (the engine's,
+ * asked again as the text grows or the settings change).
+ * @param {{panel: Pick<Panel, 'findToken' | 'shown' | 'strategy' | 'viewIndex'>, uid: string}} props
+ */
+export function FindToken({ panel, uid }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const [text, setText] = useState('');
+  const [answer, setAnswer] = useState(/** @type {{count: number, found: import('../worker/find.js').FoundToken[]} | {error: string} | null} */ (null));
+  const asked = useRef(0);
+  const shown = panel.shown.value;
+  const live = panel.viewIndex.value === null && panel.strategy.value === 'sample';
+  const show = !!shown && !shown.full && live;
+  // the next token changed (a step, a slider): ask again
+  useEffect(() => {
+    if (!show || text === '') {
+      setAnswer(null);
+      return undefined;
+    }
+    const n = ++asked.current;
+    const timer = setTimeout(() => {
+      panel.findToken(text).then(
+        (r) => { if (n === asked.current) setAnswer(r); },
+        (err) => { if (n === asked.current) setAnswer({ error: err?.message ?? String(err) }); },
+      );
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [text, shown, show]);
+  if (!show) return null;
+  return (
+    <div class="spg-find" data-testid="find-token">
+      <label for={`${uid}-find`}>{t('find.label')}</label>
+      <input
+        id={`${uid}-find`}
+        type="text"
+        value={text}
+        autocomplete="off"
+        spellcheck={false}
+        dir="auto"
+        placeholder={t('find.placeholder')}
+        aria-describedby={`${uid}-find-hint`}
+        data-testid="find-input"
+        onInput={(e) => setText(/** @type {HTMLInputElement} */ (e.currentTarget).value)}
+      />
+      <small class="spg-hint" id={`${uid}-find-hint`}>{t('find.hint')}</small>
+      {answer && 'error' in answer && <p class="spg-error" role="alert" data-testid="find-error">{answer.error}</p>}
+      {answer && 'found' in answer && (
+        <div aria-live="polite">
+          <p class="spg-hint">{t('find.count', { count: answer.count })}</p>
+          <ul class="spg-find-list">
+            {answer.found.map((f) => (
+              <li key={f.token} data-testid="found-token" data-token={String(f.token)} data-raw={String(f.raw)} data-final={String(f.final)}>
+                <code>{showPiece(f.piece)}</code>{' '}
+                {t('find.row', { token: i18n.int(f.token), raw: i18n.pct(f.raw), final: i18n.pct(f.final) })}
+                {f.cut !== 'kept' && <span class="spg-hint"> {t('find.cut', { by: cutLabel(f.cut, i18n) })}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </div>
   );
 }

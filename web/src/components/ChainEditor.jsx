@@ -6,12 +6,14 @@
  * (mouse, touch or pen) or, with the handle focused, by the arrow keys;
  * the three presets one click away (the default, Hugging Face's and
  * llama.cpp's orders).  Everything it lists comes from the engine's
- * registry (params.js); everything it counts, from the step record.
+ * registry (params.js); whether a stage is on, from the engine (it asks
+ * whenever the settings change: panel/stages.js); everything it counts,
+ * from the step record.
  */
-import { useComputed } from '@preact/signals';
+import { useComputed, useSignalEffect } from '@preact/signals';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
-import { ORDER_PRESETS, PARAM_SPECS, STAGES, orderOf, stageOn } from '../app/params.js';
+import { ORDER_PRESETS, PARAM_SPECS, STAGES, orderOf } from '../app/params.js';
 import { ParamSlider } from './Controls.jsx';
 import { useI18n } from './I18n.jsx';
 import { BanList, BiasList, BreakerList } from './LabControls.jsx';
@@ -25,9 +27,9 @@ const PRESET_BUTTONS = /** @type {const} */ ([['', 'chain.default'], ['hf', 'cha
 const OPEN_AT_FIRST = new Set(['temperature', 'top_k', 'top_p', 'min_p']);
 
 /**
- * @param {{panel: Pick<Panel, 'bans' | 'biases' | 'dryBreakers' | 'errors' | 'model' | 'next' | 'params' |
- *     'playing' | 'samplers' | 'session' | 'setBias' | 'setDryBreakers' | 'setOrder' | 'setParam' | 'setStageOn' |
- *     'shown' | 'steps' | 'strategy' | 'toggleBan'>, uid: string, onChanged?: () => void}} props
+ * @param {{panel: Pick<Panel, 'askStages' | 'bans' | 'biases' | 'dryBreakers' | 'errors' | 'model' | 'next' | 'params' |
+ *     'paramsKey' | 'playing' | 'samplers' | 'session' | 'setBias' | 'setDryBreakers' | 'setOrder' | 'setParam' | 'setStageOn' |
+ *     'shown' | 'stagesOn' | 'steps' | 'strategy' | 'toggleBan'>, uid: string, onChanged?: () => void}} props
  *   onChanged: after a change (compare mode regenerates the panel)
  */
 export function ChainEditor({ panel, uid, onChanged }) {
@@ -36,6 +38,12 @@ export function ChainEditor({ panel, uid, onChanged }) {
   const label = (/** @type {string} */ name) => t(`stage.${name}.label`);
   const samplers = panel.samplers.value;
   const order = orderOf(samplers);
+  // the settings changed: ask the engine which stages they turn on (an
+  // effect of its own: the chain is not redrawn for every setting)
+  useSignalEffect(() => {
+    panel.paramsKey.value;
+    panel.askStages();
+  });
   const outside = STAGES.filter((s) => !order.includes(s.name));
   /** a drag in progress: the stage and the place it would go */
   const [drag, setDrag] = useState(/** @type {{name: string, to: number} | null} */ (null));
@@ -120,7 +128,7 @@ export function ChainEditor({ panel, uid, onChanged }) {
               moveTo(name, to);
             }}
             onRemove={order.length > 1 ? () => {
-              if (stageOn(panel.params.value, name)) panel.setStageOn(name, false);
+              if (panel.stagesOn.peek().has(name)) panel.setStageOn(name, false);
               reorder(order.filter((s) => s !== name));
               setSaid(t('chain.out', { name: label(name) }));
             } : undefined}
@@ -158,7 +166,7 @@ export function ChainEditor({ panel, uid, onChanged }) {
  * to, its cut) and, opened, its doc and settings.
  * @param {{
  *   panel: Pick<Panel, 'bans' | 'biases' | 'dryBreakers' | 'errors' | 'model' | 'next' | 'params' | 'playing' |
- *     'session' | 'setBias' | 'setDryBreakers' | 'setParam' | 'setStageOn' | 'shown' | 'steps' | 'strategy' |
+ *     'session' | 'setBias' | 'setDryBreakers' | 'setParam' | 'setStageOn' | 'shown' | 'stagesOn' | 'steps' | 'strategy' |
  *     'toggleBan'>, uid: string, name: string, index: number, count: number,
  *   dragging: boolean, dropHere: boolean,
  *   onDragTo: (clientY: number | null) => void, onDrop: () => void, onKeyMove: (to: number) => void,
@@ -173,13 +181,14 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
   const bias = name === 'bias';
   const specs = PARAM_SPECS.filter((s) => s.stage === name);
   // the row subscribes to its own stage's settings only (a slider of
-  // another stage dragged does not redraw it); what it shows is read from
-  // them as they are now (peek: no subscription to every setting)
+  // another stage dragged does not redraw it) and to whether the engine
+  // says it is on; what it shows is read from them as they are now (peek:
+  // no subscription to every setting)
   useComputed(() => (bias
     ? `${panel.bans.value.length} ${panel.biases.value.length}`
     : specs.map((s) => panel.params.value[s.key]).join(' '))).value;
+  const on = useComputed(() => panel.stagesOn.value.has(name)).value;
   const params = panel.params.peek();
-  const on = bias ? panel.bans.peek().length + panel.biases.peek().length > 0 : stageOn(params, name);
   const vocab = panel.model.value?.vocab ?? 1;
   const value = bias
     ? [
@@ -279,14 +288,14 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
 /**
  * Mirostat: after the chain, when on (it replaces the truncation stages'
  * draw with its own target surprise).
- * @param {{panel: Pick<Panel, 'model' | 'params' | 'setParam' | 'setStageOn' | 'shown' |
+ * @param {{panel: Pick<Panel, 'model' | 'params' | 'setParam' | 'setStageOn' | 'shown' | 'stagesOn' |
  *     'strategy'>, uid: string, onChanged: () => void}} props
  */
 function Mirostat({ panel, uid, onChanged }) {
   const i18n = useI18n();
   const { t } = i18n;
   const specs = PARAM_SPECS.filter((s) => s.stage === 'mirostat');
-  const on = stageOn(panel.params.value, 'mirostat');
+  const on = panel.stagesOn.value.has('mirostat');
   if (!specs.length) return null;
   return (
     <div class={`spg-stage spg-stage-last${on ? ' is-on' : ''}`} data-testid="stage" data-stage="mirostat" data-on={on ? 'true' : 'false'}>

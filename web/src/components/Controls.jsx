@@ -112,6 +112,7 @@ export function ModelPicker({ panel, uid }) {
           })}
         </small>
       )}
+      {!loading && panel.model.value?.ids && <small class="spg-hint" data-testid="model-ids">{t('model.idsNote')}</small>}
       <details class="spg-files" open={open} onToggle={(e) => setOpen(/** @type {HTMLDetailsElement} */ (e.currentTarget).open)}>
         <summary>{t('model.loadFile')}</summary>
         <p><Rich k="model.filesHelp" /></p>
@@ -120,7 +121,7 @@ export function ModelPicker({ panel, uid }) {
           id={`${uid}-files`}
           type="file"
           multiple
-          accept=".bin,application/octet-stream"
+          accept=".gguf,.bin,application/octet-stream"
           ref={fileInput}
           data-testid="model-file"
           onChange={(e) => {
@@ -172,7 +173,7 @@ export function ModelProgress({ panel }) {
   );
 }
 
-/** @param {{panel: Pick<Panel, 'errors' | 'model' | 'prompt' | 'setPrompt'>, uid: string}} props */
+/** @param {{panel: Pick<Panel, 'errors' | 'model' | 'prompt' | 'setPrompt'> & Partial<Pick<Panel, 'chat' | 'chatText' | 'setChat'>>, uid: string}} props */
 export function PromptBox({ panel, uid }) {
   const { t } = useI18n();
   const [text, setText] = useState(panel.prompt.value);
@@ -208,6 +209,37 @@ export function PromptBox({ panel, uid }) {
         onKeyDown={(e) => { if (e.key === 'Enter') apply(/** @type {HTMLInputElement} */ (e.currentTarget).value); }}
       />
       {error && <p class="spg-error" role="alert" id={`${uid}-prompt-error`} data-testid="prompt-error"><Say m={error} /></p>}
+      {panel.setChat && <ChatSwitch panel={/** @type {any} */ (panel)} uid={uid} />}
+    </div>
+  );
+}
+
+/**
+ * The Chat switch, for a model whose file carries a chat template: the
+ * prompt wrapped as one user message (ChatML or Llama 3 style, the engine's
+ * wrap) and the wrapped text shown, so an instruct model answers; a
+ * template the engine does not know is said, and the prompt used as it is.
+ * @param {{panel: Pick<Panel, 'chat' | 'chatText' | 'model' | 'setChat'>, uid: string}} props
+ */
+export function ChatSwitch({ panel, uid }) {
+  const { t } = useI18n();
+  const kind = panel.model.value?.chat;
+  if (!kind) return null;
+  if (kind === 'other') return <small class="spg-hint" data-testid="chat-other">{t('chat.other')}</small>;
+  const on = panel.chat.value;
+  return (
+    <div class="spg-chat">
+      <label class="spg-check">
+        <input type="checkbox" checked={on} onChange={(e) => panel.setChat(/** @type {HTMLInputElement} */ (e.currentTarget).checked)} data-testid="chat" aria-describedby={`${uid}-chat-hint`} />
+        {' '}{t('chat.label')}
+      </label>
+      <small class="spg-hint" id={`${uid}-chat-hint`}>{t(kind === 'llama3' ? 'chat.hintLlama3' : 'chat.hintChatml')}</small>
+      {on && panel.chatText.value !== null && (
+        <div class="spg-chat-text">
+          <small class="spg-hint">{t('chat.wrapped')}</small>
+          <pre data-testid="chat-text">{panel.chatText.value}</pre>
+        </div>
+      )}
     </div>
   );
 }

@@ -5,7 +5,7 @@
  * speculative rounds), constraint, bans, text metrics and the KV cache.
  */
 import { BEAM_STAGES } from '../app/params.js';
-import { Bars, BarsHelp, SampleControls, StepHeading } from './BarsCard.jsx';
+import { Bars, BarsHelp, FindToken, SampleControls, StepHeading } from './BarsCard.jsx';
 import { ChainEditor } from './ChainEditor.jsx';
 import { ModelPicker, PromptBox, SeedField } from './Controls.jsx';
 import { BeamList, SpecRounds } from './Decoders.jsx';
@@ -160,6 +160,7 @@ export function Playground({ panel }) {
                 <StepHeading panel={panel} compact={narrow} />
                 {!narrow && <BarsHelp panel={panel} />}
                 <Bars panel={panel} />
+                <FindToken panel={panel} uid={uid} />
                 <SampleControls panel={panel} />
                 {narrow && <BarsHelp panel={panel} compact />}
               </section>

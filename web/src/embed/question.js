@@ -27,6 +27,11 @@
  *                   prompt's and the generated ones: the KV view's
  *                   "tokens"), the transformer's; "Show me" generates
  *                   until the playground's text is N tokens long
+ * samplers=        the chain's order (default, hf, llama.cpp or stage names
+ *                  joined by commas), as on <sampler-playground>.
+ * regex=, grammar= a constraint on the text (grammar="json" or
+ *                  "json_object"), as on <sampler-playground>: its mask
+ *                  is part of the step asked about.
  * prompt=          the text before the step asked about; without it, the
  *                  prompt of the playground "Show me" sets up when that
  *                  playground shows the question's model (else none) — so
@@ -64,7 +69,22 @@ export const QUESTION_TAG = 'sampler-question';
 export const ANSWERED_EVENT = 'sampler-question-answered';
 
 /** the attributes besides the sampler settings */
-const OWN = ['ask', 'digits', 'logits', 'probs', 'model', 'length', 'for', 'prompt', 'lang'];
+const OWN = ['ask', 'digits', 'logits', 'probs', 'model', 'length', 'for', 'prompt', 'lang', 'samplers', 'regex', 'grammar'];
+/** the attributes "Show me" copies to the playground as they are (removed there when the question has none) */
+const SHOWN = ['samplers', 'regex', 'grammar'];
+
+/**
+ * The constraint a question's attributes name (as the Worker's start takes
+ * it), or null.
+ * @param {(name: string) => string | null} get
+ * @returns {{regex: string} | {grammar: string} | null}
+ */
+export function questionConstraint(get) {
+  const regex = get('regex');
+  if (regex) return { regex };
+  const grammar = (get('grammar') ?? '').trim();
+  return grammar ? { grammar } : null;
+}
 
 /** @typedef {{kind: 'rank', n: number} | {kind: 'label', label: string} | {kind: 'nucleus' | 'kept-mass' | 'entropy' | 'entropy-raw' | 'kv-ratio'} | {kind: 'cut', stage: string}} Ask */
 
@@ -169,7 +189,9 @@ async function loadQuestionModel(client, model) {
 /**
  * Asks the engine: the value of a question (what its attributes say).
  * @param {{request: (op: string, args?: any) => Promise<any>}} client
- * @param {{model: string, ask: Ask, params: Record<string, number>, length: number, prompt: string, id: string}} q
+ * @param {{model: string, ask: Ask, params: Record<string, number | string>, length: number, prompt: string, id: string,
+ *   constraint?: {regex: string} | {grammar: string} | null}} q
+ *   params: the sampler settings, and the chain's order (samplers) when not the default
  * @returns {Promise<number>}
  */
 export async function computeAnswer(client, q) {
@@ -181,7 +203,7 @@ export async function computeAnswer(client, q) {
   }
   await client.request('openSession', { session: q.id, model: modelId });
   try {
-    const a = await client.request('start', { session: q.id, prompt: q.prompt, seed: 0, params: q.params });
+    const a = await client.request('start', { session: q.id, prompt: q.prompt, seed: 0, params: q.params, constraint: q.constraint ?? null });
     const s = a.next;
     if (!s) throw Object.assign(new Error(a.status?.message || 'no distribution'), { said: msg('question.noDistribution', {}, a.status?.message ?? '') });
     const ask = q.ask;
@@ -321,13 +343,15 @@ export class SamplerQuestion extends HTMLElement {
     const ask = parseAsk(get('ask') ?? '');
     // the sampler settings: checked and clamped as a playground's attributes are
     const { state } = parseAttributes((n) => (n in SLIDERS ? get(n) : null), location.href);
-    /** @type {Record<string, number>} */
+    /** @type {Record<string, number | string>} */
     const params = {};
     for (const name of Object.keys(SLIDERS)) if (get(name) !== null) params[SLIDERS[name]] = /** @type {any} */ (state.params)[SLIDERS[name]];
+    const samplers = (get('samplers') ?? '').trim();
+    if (samplers) params.samplers = samplers;
     const digits = Math.max(0, Math.min(6, Math.round(Number(get('digits') ?? (ask && ['nucleus', 'cut'].includes(ask.kind) ? 0 : 2))) || 0));
     const length = Math.max(1, Math.round(Number(get('length') ?? 256)) || 256);
     const model = questionModel(get);
-    return { model, ask, params, digits, length, prompt: get('prompt') ?? keptPrompt(this.target(), model), id: this.qid };
+    return { model, ask, params, digits, length, prompt: get('prompt') ?? keptPrompt(this.target(), model), id: this.qid, constraint: questionConstraint(get) };
   }
 
   connectedCallback() {
@@ -422,6 +446,11 @@ export class SamplerQuestion extends HTMLElement {
       else el.setAttribute(name, v);
     }
     el.removeAttribute('edits');
+    for (const name of SHOWN) {
+      const v = this.attr(name);
+      if (v === null) el.removeAttribute(name);
+      else el.setAttribute(name, v);
+    }
     // the prompt: the question's, else the playground's own (kept: q.prompt is it)
     if (el.getAttribute('prompt') !== q.prompt) el.setAttribute('prompt', q.prompt);
     el.setAttribute('model', q.model);

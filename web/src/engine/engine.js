@@ -17,6 +17,7 @@
 import { BeamSearch } from './beam.js';
 import { EngineError, engineError, readErrors } from './errors.js';
 import { Model } from './model.js';
+import { activeStages } from './params.js';
 import { readRegistry } from './registry.js';
 import { Sampler } from './sampler.js';
 import { Session } from './session.js';
@@ -28,7 +29,7 @@ export { isEngineError } from './errors.js';
 export { BeamSearch, EngineError, Model, Sampler, Session, Speculator, Tokenizer, WasmModule, instantiate };
 export { simdSupported } from './wasm.js';
 export { splitSeed } from './seed.js';
-export { TOP_N } from './step.js';
+export { RANK_ALL_MAX, TOP_N } from './step.js';
 
 /** @typedef {import('./params.js').SamplerParams} SamplerParams */
 /** @typedef {import('./registry.js').ParamInfo} ParamInfo */
@@ -105,6 +106,21 @@ export class Engine extends WasmModule {
     if (rc !== 0) throw this.error(rc);
   }
 
+  /**
+   * The stages these settings turn on, as the engine decides: the chain's
+   * stage names (default order), then 'mirostat'.  XTC at probability 0.5
+   * and threshold 0.55 is not on: no token can be at or above a threshold
+   * over 0.5 with another one.
+   * @param {SamplerParams} params
+   * @param {{vocab?: number, tokenizer?: import('./tokenizer.js').Tokenizer | null}} [options]
+   *   vocab: logit_bias's tokens are checked against it; tokenizer: makes
+   *   dry_sequence_breakers tokens
+   * @returns {string[]}
+   */
+  activeStages(params, { vocab = 0, tokenizer = null } = {}) {
+    return activeStages(this, params, vocab, tokenizer);
+  }
+
   // ---- objects ------------------------------------------------------
 
   /**
@@ -178,6 +194,22 @@ export class Engine extends WasmModule {
     this.free(ptr);
     if (!handle) throw this.error(-1, 'format');
     return new Tokenizer(this, handle, true);
+  }
+
+  /**
+   * A tokenizer of ids for a model without one (a llama2.c checkpoint
+   * chosen alone): token i's piece is "<i>", a prompt is read as such pieces
+   * ("<1><17>"), BOS 1 and EOS 2 as in llama2.c.
+   * @param {number} vocab
+   * @returns {Tokenizer}
+   */
+  idsTokenizer(vocab) {
+    if (!Number.isInteger(vocab)) throw new TypeError('idsTokenizer: vocab must be an integer');
+    const handle = this.x.api_tokenizer_ids(vocab);
+    if (!handle) throw this.error(-1, 'arg');
+    const t = new Tokenizer(this, handle, true);
+    t.ids = true;
+    return t;
   }
 
   /** @param {number} vocab */

@@ -3,7 +3,8 @@
  * params.js — sampler settings into the engine: each number by the
  * registry's index (the engine checks its range and says what is wrong),
  * the chain's order, DRY's sequence breakers, the logit biases; then the
- * engine checks the whole against the vocabulary.
+ * engine checks the whole against the vocabulary; and which stages
+ * settings turn on, as the engine decides.
  */
 
 /**
@@ -88,4 +89,29 @@ export function writeParams(e, ptr, params, vocab, tokenizer = null) {
     }
   }
   e.check(e.x.api_params_check(ptr, vocab));
+}
+
+/**
+ * The stages settings turn on, as the engine decides (sp_stage_active, the
+ * test the chain itself runs): the chain's stage names in their default
+ * order, then 'mirostat'.  A stage whose switch is set but whose settings
+ * do nothing is not on (XTC with a threshold above 0.5 removes nothing).
+ * Settings the engine refuses throw as a warp would.
+ * @param {import('./engine.js').Engine} e
+ * @param {SamplerParams} params
+ * @param {number} [vocab] checks logit_bias's tokens against it (0: any id)
+ * @param {import('./tokenizer.js').Tokenizer | null} [tokenizer] for dry_sequence_breakers
+ * @returns {string[]}
+ */
+export function activeStages(e, params, vocab = 0, tokenizer = null) {
+  const ptr = e.x.api_params_new();
+  if (!ptr) throw new Error('engine: out of memory');
+  try {
+    writeParams(e, ptr, params, vocab, tokenizer);
+    const on = e.stages.filter((_, i) => e.x.api_stage_active(ptr, i) !== 0);
+    if (e.x.api_stage_active(ptr, -1) !== 0) on.push('mirostat');
+    return on;
+  } finally {
+    e.x.api_params_free(ptr);
+  }
 }

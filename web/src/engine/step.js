@@ -6,8 +6,10 @@
  */
 import { splitSeed } from './seed.js';
 
-/** how many ranked tokens a step record carries */
+/** how many ranked tokens a step record carries (a larger vocabulary's) */
 export const TOP_N = 64;
+/** a vocabulary up to this size is ranked whole (the page shows a bar for every token) */
+export const RANK_ALL_MAX = 128;
 
 /**
  * Everything the engine reports about one step (copies, safe to keep).
@@ -25,9 +27,11 @@ export const TOP_N = 64;
  * @property {Float32Array | null} probsRaw  softmax of the model's logits
  * @property {Float32Array | null} probsTempered  softmax after bias,
  *   penalties and temperature: what the truncating stages see
- * @property {{ids: Int32Array, cum: Float64Array}} top  the TOP_N tokens the
- *   truncating stages rank first (descending, ties by id) and the cumulative
- *   tempered mass after each: the nucleus view's bars and curve
+ * @property {{ids: Int32Array, cum: Float64Array}} top  the tokens the
+ *   truncating stages rank first (descending, ties by id: sp_step_top), and
+ *   the cumulative tempered mass after each: the nucleus view's bars and
+ *   curve, the page's bars' order.  All of them for a vocabulary up to
+ *   RANK_ALL_MAX, else the first TOP_N
  * @property {Float32Array} logits    the model's logits
  * @property {Uint8Array} cut         per token: index into cutNames
  * @property {string[]} cutNames      the engine's names of what cuts (Engine.cutNames)
@@ -71,7 +75,7 @@ export function readStep(e, st, params = 0) {
   const x = e.x;
   const f = stepNumbers(e, st);
   const vocab = f.vocab;
-  const n = Math.min(TOP_N, vocab);
+  const n = vocab <= RANK_ALL_MAX ? vocab : TOP_N;
   const scratch = e.malloc(12 * n);
   let top;
   try {

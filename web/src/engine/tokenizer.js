@@ -28,6 +28,8 @@ export class Tokenizer {
      * supported) or null (none)
      * @type {'chatml' | 'llama3' | 'other' | null} */
     this.chat = CHAT_KINDS[x.api_tokenizer_chat(handle)] ?? null;
+    /** a tokenizer of ids (engine.idsTokenizer): pieces "<17>" */
+    this.ids = false;
     this.bos = x.api_tokenizer_bos(handle);
     this.eos = x.api_tokenizer_eos(handle);
     /** @type {Map<number, string>} */

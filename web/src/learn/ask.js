@@ -7,7 +7,7 @@
  * the playgrounds showing that model) — never a number typed into a text.
  */
 import { SLIDERS } from '../embed/attrs.js';
-import { computeAnswer, parseAsk, questionModel } from '../embed/question.js';
+import { computeAnswer, parseAsk, questionConstraint, questionModel } from '../embed/question.js';
 import { acquireClient } from '../embed/registry.js';
 
 /** @typedef {Record<string, string>} Attributes  a question's attributes, words put in */
@@ -16,7 +16,7 @@ let asked = 0;
 
 /**
  * A question as <sampler-question>'s computeAnswer takes it, from its
- * attributes (the chain's order too: `samplers`).
+ * attributes (the chain's order too: `samplers`; a constraint: `regex`, `grammar`).
  * @param {Attributes} attrs
  */
 export function questionOf(attrs) {
@@ -35,6 +35,7 @@ export function questionOf(attrs) {
     model: questionModel(get), ask, params,
     length: Math.max(1, Math.round(Number(get('length') ?? 256)) || 256),
     prompt: get('prompt') ?? '',
+    constraint: questionConstraint(get),
     id: `learn-q${++asked}`,
   };
 }

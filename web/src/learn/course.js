@@ -16,6 +16,9 @@ import { LANGUAGES, browserLanguage, normalizeLang } from '../i18n/index.js';
 /** The course's parts, each a few chapters (by their folders' names), in order. */
 export const PARTS = [
   { id: 'basics', chapters: ['distribution', 'sampling', 'temperature'] },
+  { id: 'cutoffs', chapters: ['top-k', 'top-p', 'beyond-top-p'] },
+  { id: 'order', chapters: ['order'] },
+  { id: 'decoding', chapters: ['beam-search', 'constrained'] },
 ];
 
 /** Every chapter in order: its slug (the folder and the page's name), number (1-based) and part. */

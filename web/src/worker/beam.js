@@ -7,6 +7,7 @@
 import { isEngineError } from '../engine/engine.js';
 import registry from '../shared/registry.gen.js';
 import { paramsAt } from './schedule.js';
+import { constraintError } from './protocol.js';
 import { summarize } from './summary.js';
 
 /** @typedef {import('./protocol.js').Params} Params */
@@ -38,9 +39,7 @@ export async function beamStart(host, { session: sid, prompt, width, lengthPenal
       try {
         search.constrain(constraint, budget ?? Math.min(host.maxTokens, maxTokens - promptTokens));
       } catch (err) {
-        const e = new Error(/** @type {Error} */ (err).message);
-        e.name = 'ConstraintError';
-        throw e;
+        throw constraintError(err);
       }
     }
     search.start(prompt);

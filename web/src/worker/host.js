@@ -8,12 +8,15 @@
  * message loop so Node tests can drive it with the real engine.
  */
 import { CONSTRAINT_BUDGET, MAX_TOKENS } from '../shared/limits.js';
+import { findToken } from './find.js';
 import { beamStart, beamStep } from './beam.js';
 import { fetchBytes, fetchUrl } from './fetch.js';
 import { lab } from './answer.js';
 import { loadModel, modelRow } from './models.js';
 import { branch, constrain, generate, peek, preview, start, step } from './sample.js';
 import { specRound, specStart } from './speculative.js';
+import { stagesOn } from './stages.js';
+import { constraintError } from './protocol.js';
 
 export { paramsAt } from './schedule.js';
 export { errorOf, reasoned } from './protocol.js';
@@ -75,6 +78,14 @@ export class EngineHost {
         return t.length ? t[t.length - 1] : -1;
       }
       case 'modelCost': return this.modelEntry(args.model).model.cost(args.n);
+      case 'findToken': return findToken(this, args);
+      case 'chatWrap': {
+        // the prompt as one user message in the model's chat template (the
+        // engine's wrap; a RangeError says why for a model without one)
+        if (typeof args.prompt !== 'string') throw new TypeError('chatWrap: prompt must be a string');
+        return this.get(args.session).session.tokenizer.chatWrap(args.prompt);
+      }
+      case 'stages': return stagesOn(this, args);
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)
         const run = Object.hasOwn(STRATEGY_OPS, op) ? STRATEGY_OPS[op] : null;
@@ -191,9 +202,7 @@ export class EngineHost {
     try {
       s.session.constrain(constraint ?? null, constraint ? (budget ?? s.session.nGenerated + this.defaultBudget(s.session)) : 0);
     } catch (err) {
-      const e = new Error(/** @type {Error} */ (err).message);
-      e.name = 'ConstraintError';
-      throw e;
+      throw constraintError(err);
     }
     s.constrained = !!constraint;
   }

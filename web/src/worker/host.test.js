@@ -72,7 +72,7 @@ describe('EngineHost with the bigram', () => {
     expect(sum(n.final)).toBeCloseTo(1, 5);
     expect(sum(n.raw)).toBeCloseTo(1, 5);
     for (let i = 1; i < 54; i++) expect(n.tempered[i]).toBeLessThanOrEqual(n.tempered[i - 1]);
-    expect(n.cum[53]).toBeCloseTo(1, 6); // top.cum covers all 54 (TOP_N = 64)
+    expect(n.cum[53]).toBeCloseTo(1, 6); // the engine ranks a small vocabulary whole
     expect(n.pieces[n.ids.indexOf(0)]).toBe('\n');
     expect(n.pArgmax).toBe(n.final[0]);
   });
@@ -129,7 +129,10 @@ describe('EngineHost with the bigram', () => {
     expect(s.n).toBe(1000);
     expect(sum(s.freq)).toBeCloseTo(1, 9);
     expect(Array.from(s.freq).filter((f) => f > 0).length).toBeLessThanOrEqual(3);
-    expect(s.kl).toBeGreaterThan(0);
+    // KL(empirical || final) in bits, from the frequencies and the final distribution
+    const final = r.next.final;
+    const want = Array.from(s.freq).reduce((a, f, i) => (f > 0 ? a + f * Math.log2(f / final[i]) : a), 0);
+    expect(s.kl).toBeCloseTo(want, 5);
     expect(s.kl).toBeLessThan(0.05);
     const again = await host.handle('preview', { session: 'a', params: { top_k: 3 }, samples: { n: 1000, seed: 7 } });
     expect(Array.from(again.samples.freq)).toEqual(Array.from(s.freq));
@@ -158,14 +161,16 @@ describe('EngineHost with the bigram', () => {
     const ckpt = randomCheckpoint({ vocab: 40, seqLen: 8 });
     await expect(host.handle('loadModel', { model: 'x', bytes: ckpt.slice(0, ckpt.length - 100), tokenizerBytes: charTokenizer() }))
       .rejects.toThrow(/^checkpoint: file has \d+ bytes, header implies \d+/);
-    await expect(host.handle('loadModel', { model: 'x', bytes: ckpt })).rejects.toThrow(/needs its tokenizer\.bin/);
+    // a tokenizer.bin chosen as the model is named as what it is
+    await expect(host.handle('loadModel', { model: 'x', bytes: charTokenizer() }))
+      .rejects.toThrow(/^model: this is a llama2\.c tokenizer\.bin \(33 pieces\), not a model: choose a checkpoint, with this file as its tokenizer$/);
     await expect(host.handle('loadModel', { model: 'x', bytes: randomCheckpoint({ vocab: 10, seqLen: 8 }), tokenizerBytes: charTokenizer() }))
       .rejects.toThrow(/^tokenizer: it has 33 pieces.*10 logits/);
     // what the page is told: the engine's code (SP_ERR_FORMAT = 1, SP_ERR_ARG = 2) and which file it refused
     const told = (/** @type {any} */ args) => host.handle('loadModel', args).catch((e) => errorOf(e));
     expect(await told({ model: 'bigram', bytes: good.slice(0, good.length - 3) })).toMatchObject({ name: 'EngineError', code: 1, part: 'model' });
     expect(await told({ model: 'x', bytes: ckpt, tokenizerBytes: new Uint8Array(7) })).toMatchObject({ code: 1, part: 'tokenizer' });
-    expect(await told({ model: 'x', bytes: ckpt })).toMatchObject({ code: 1, reason: 'tokenizer-needed', vars: { vocab: 40 } });
+    expect(await told({ model: 'x', bytes: charTokenizer() })).toMatchObject({ code: 1, part: 'model' });
     expect(await told({ model: 'x', bytes: randomCheckpoint({ vocab: 10, seqLen: 8 }), tokenizerBytes: charTokenizer() }))
       .toMatchObject({ part: 'pair' });
     expect(host.models.has('x')).toBe(false);
@@ -175,10 +180,21 @@ describe('EngineHost with the bigram', () => {
 });
 
 describe('EngineHost with llama2.c checkpoints', () => {
+  it('explores a checkpoint chosen without its tokenizer: its tokens are ids', async () => {
+    const host = makeHost();
+    const info = await host.handle('loadModel', { model: 'alone', bytes: randomCheckpoint({ vocab: 40, seqLen: 16 }), name: 'alone.bin' });
+    expect(info).toEqual({ model: 'alone', name: 'alone.bin', kind: 'transformer', vocab: 40, seqLen: 16, ends: [], ids: true });
+    await host.handle('openSession', { session: 's', model: 'alone' });
+    const r = await host.handle('start', { session: 's', prompt: '<5><17>', seed: 1, params: { temperature: 1 }, steps: 6 });
+    expect(r.steps).toHaveLength(6);
+    for (const st of r.steps) expect(st.piece).toBe(`<${st.token}>`);
+    await expect(host.handle('start', { session: 's', prompt: 'hello', seed: 1, params: {} })).rejects.toThrow(/no token's label matches the text at byte offset 0 \('h'\)/);
+  });
+
   it('stops calmly at the end of the context', async () => {
     const host = makeHost();
     const info = await host.handle('loadModel', { model: 'tiny', bytes: randomCheckpoint({ vocab: 33, seqLen: 8 }), tokenizerBytes: charTokenizer(), name: 'tiny.bin' });
-    expect(info).toEqual({ model: 'tiny', name: 'tiny.bin', kind: 'transformer', vocab: 33, seqLen: 8, ends: [1, 2] });
+    expect(info).toEqual({ model: 'tiny', name: 'tiny.bin', kind: 'transformer', vocab: 33, seqLen: 8, ends: [1, 2], tokenizer: 'bpe', chat: null });
     await host.handle('openSession', { session: 's', model: 'tiny' });
     const r = await host.handle('start', { session: 's', prompt: 'ab', seed: 1, params: { temperature: 1 }, steps: 50 });
     // prompt: BOS, " ", "a", "b" = 4 tokens; 4 more fill the context
@@ -214,10 +230,15 @@ describe('EngineHost with llama2.c checkpoints', () => {
     expect(n.bars).toBe(99);
     expect(n.other).toBeNull();
     expect(new Set(n.ids).size).toBe(99);
-    // the engine ranks 64 (TOP_N): they have a cumulative mass; the rest follow by probability
-    expect(Number.isFinite(n.cum[63])).toBe(true);
-    expect(Number.isNaN(n.cum[64])).toBe(true);
-    for (let i = 1; i < 99; i++) expect(n.tempered[i]).toBeLessThanOrEqual(n.tempered[i - 1]);
+    // the engine ranks all 99 (the page re-sorts nothing): each row has
+    // its cumulative mass, and the order is the engine's (ties by id)
+    expect(Number.isFinite(n.cum[64])).toBe(true);
+    expect(n.cum[98]).toBeCloseTo(1, 6);
+    for (let i = 1; i < 99; i++) {
+      expect(n.tempered[i]).toBeLessThanOrEqual(n.tempered[i - 1]);
+      if (n.tempered[i] === n.tempered[i - 1]) expect(n.ids[i]).toBeGreaterThan(n.ids[i - 1]);
+      expect(n.cum[i]).toBeGreaterThanOrEqual(n.cum[i - 1]);
+    }
     expect(sum(n.final)).toBeCloseTo(1, 5);
     expect(n.pieces[n.ids.indexOf(4)]).toBe(' ');
   });

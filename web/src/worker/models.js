@@ -80,10 +80,9 @@ export async function loadModel(host, { model: id, builtin, bytes, tokenizerByte
   const ends = [];
   try {
     if (tokData) tokenizer = as('tokenizer', () => engine.loadTokenizer(/** @type {Uint8Array} */ (tokData)));
-    if (!tokenizer && !model.tokenizer) {
-      const e = engine.errorNamed('format', `this ${model.kind} model (vocabulary ${model.vocab}) needs its tokenizer.bin: choose both files`);
-      throw Object.assign(e, { reason: 'tokenizer-needed', vars: { vocab: model.vocab } });
-    }
+    // a checkpoint chosen alone: its tokens are shown as ids ("<17>"), as
+    // `sampler logits` reads a model without its tokenizer
+    if (!tokenizer && !model.tokenizer) tokenizer = engine.idsTokenizer(model.vocab);
     // a trial session: a tokenizer that does not fit the model is refused
     // here, with the engine's message, before anything is replaced
     const trial = as('pair', () => engine.createSession(model, tokenizer));
@@ -98,6 +97,12 @@ export async function loadModel(host, { model: id, builtin, bytes, tokenizerByte
   if (have) host.freeModel(id);
   /** @type {ModelInfo} */
   const info = { model: id, name: name || id, kind: model.kind, vocab: model.vocab, seqLen: model.seqLen, ends };
+  const tok = tokenizer ?? model.tokenizer;
+  if (tok?.ids) info.ids = true;
+  if (tok && !tok.ids) {
+    info.tokenizer = tok.kind;
+    info.chat = tok.chat;
+  }
   if (edits.length) info.edits = edits.map((e) => [e[0], e[1], e[2]]);
   if (trained) info.trained = trained;
   host.models.set(id, { model, tokenizer, info, key });

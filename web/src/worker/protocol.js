@@ -23,6 +23,13 @@
  *   modelRow {model, row}                  -> {row, logits, pieces} | null
  *   contextToken {session}                 -> the text's last token id (-1: none)
  *   modelCost {model, n}                   -> the counters n tokens cost
+ *   chatWrap {session, prompt}             -> the prompt wrapped as one user message
+ *                                             in the model's chat template (engine)
+ *   findToken {session, text, params}      -> {count, found: [{token, piece, raw, final, cut}]}:
+ *                                             the text's tokens in the next distribution (find.js)
+ *   stages {session?, params}              -> {on: stage names}: the stages
+ *                                             the settings turn on, as the
+ *                                             engine decides (and 'mirostat')
  *   freeModel {model}
  *   openSession {session, model}           -> {session, model}
  *   closeSession {session}
@@ -132,6 +139,13 @@
  *   in order: [row, token, p] (sp_model_set_prob)
  * @property {{bytes: number, chars: number}} [trained]  a bigram trained on
  *   a text here: the text's bytes and its different characters
+ * @property {boolean} [ids]  a checkpoint chosen without its tokenizer: its
+ *   tokens are ids ("<17>"), and so is a prompt ("<1><17>")
+ * @property {'chars' | 'bpe' | 'spm' | 'bytebpe'} [tokenizer]  the tokenizer's
+ *   kind (engine/tokenizer.js): spm and bytebpe are a GGUF file's
+ * @property {'chatml' | 'llama3' | 'other' | null} [chat]  a GGUF file's chat
+ *   template: one the engine wraps a prompt in, 'other' (not supported) or
+ *   null (none)
  */
 
 /** @typedef {[number, number, number]} ModelEdit  [row, token, p]: P(token | row) = p */
@@ -174,6 +188,21 @@ export function reasoned(message, reason, vars = {}) {
   const e = /** @type {Error & {reason: string, vars: Record<string, string | number>}} */ (new Error(message));
   e.reason = reason;
   e.vars = vars;
+  return e;
+}
+
+/**
+ * A constraint the engine refused, as the page is told it: an Error named
+ * "ConstraintError" with the engine's message and which error it is
+ * (code, reason, kind: the page says a bad regex and an unsatisfiable one
+ * apart by them).
+ * @param {unknown} err
+ */
+export function constraintError(err) {
+  const from = /** @type {Error & {code?: number, reason?: string, kind?: string}} */ (err);
+  const e = /** @type {Error & {code?: number, reason?: string, kind?: string}} */ (new Error(from?.message ?? String(err)));
+  e.name = 'ConstraintError';
+  if (typeof from?.code === 'number') Object.assign(e, { code: from.code, reason: from.reason, kind: from.kind });
   return e;
 }
 

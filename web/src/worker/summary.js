@@ -9,8 +9,10 @@
  * said where it happens.  No Preact, no DOM: it runs in the Worker and in
  * Node tests.
  */
-/** vocabularies up to this size get a bar for every token */
-export const ALL_BARS_MAX = 128;
+import { RANK_ALL_MAX } from '../engine/step.js';
+
+/** vocabularies up to this size get a bar for every token (the engine ranks them all) */
+export const ALL_BARS_MAX = RANK_ALL_MAX;
 /** larger vocabularies: bars for this many ranked tokens, then "other" */
 export const TOP_BARS = 30;
 
@@ -49,7 +51,8 @@ export const TOP_BARS = 30;
  *   them for a small vocabulary, else TOP_BARS; the rest are the nucleus
  *   view's and part of `other`)
  * @property {Int32Array} ids   the rows' token ids, in the engine's rank
- *   order: the whole vocabulary, or the engine's TOP_N ranked tokens
+ *   order (sp_step_top): the whole vocabulary, or the engine's TOP_N
+ *   ranked tokens
  * @property {string[]} pieces  the rows' pieces (no context rules)
  * @property {Float32Array} raw
  * @property {Float32Array} tempered
@@ -57,7 +60,7 @@ export const TOP_BARS = 30;
  * @property {string[]} cut    the stage that cut each row (the engine's cutNames:
  *   'kept', 'bias', 'top_k', 'top_p', 'min_p', 'temperature', 'constraint', ...)
  * @property {Float64Array} cum cumulative tempered mass after each row, from
- *   top.cum (NaN past the engine's TOP_N ranked tokens)
+ *   top.cum
  * @property {Uint8Array} penalized  1: a penalty applied to this token
  * @property {Array<{stage: string, cut: number}>} cuts  who cut how many
  *   tokens, in the chain's order (the engine's count, the whole vocabulary)
@@ -85,27 +88,16 @@ export function summarize(rec, ctx) {
   const tempered = rec.probsTempered || rec.probs;
   const rawProbs = rec.probsRaw || rec.probs;
   const ranked = rec.top.ids;
-  /** @type {Int32Array} */
-  let ids;
-  if (full) {
-    // the engine ranks its TOP_N first; the rest (a small vocabulary past
-    // TOP_N) are ordered for display the same way: tempered, ties by id
-    const seen = new Uint8Array(V);
-    ranked.forEach((id) => { seen[id] = 1; });
-    const rest = [];
-    for (let id = 0; id < V; id++) if (!seen[id]) rest.push(id);
-    rest.sort((a, b) => tempered[b] - tempered[a] || a - b);
-    ids = Int32Array.from([...ranked, ...rest]);
-  } else {
-    ids = ranked.slice();
-  }
+  // the rows in the engine's order: it ranks a small vocabulary whole
+  if (full && ranked.length !== V) throw new RangeError(`the step ranks ${ranked.length} of its ${V} tokens (a summary shows them all)`);
+  const ids = ranked.slice();
   const n = ids.length;
   const bars = full ? n : Math.min(TOP_BARS, n);
   const out = {
     raw: new Float32Array(n),
     tempered: new Float32Array(n),
     final: new Float32Array(n),
-    cum: new Float64Array(n).fill(NaN),
+    cum: new Float64Array(n),
     penalized: new Uint8Array(n),
   };
   const penalizedSet = new Set(rec.penalized); // the engine's: what a penalty or DRY changed
@@ -119,7 +111,7 @@ export function summarize(rec, ctx) {
     out.tempered[i] = tempered[id];
     out.final[i] = rec.probs[id];
     cut.push(rec.cutNames[rec.cut[id]] ?? `stage ${rec.cut[id]}`);
-    if (i < rec.top.cum.length) out.cum[i] = rec.top.cum[i];
+    out.cum[i] = rec.top.cum[i];
     out.penalized[i] = penalizedSet.has(id) ? 1 : 0;
     pieces.push(ctx.pieceOf(id));
   }

@@ -90,6 +90,11 @@ export function createCore(client, session, models) {
   const peeked = signal(null);
   const seed = signal('42');
   const prompt = signal('');
+  /** the Chat switch: the prompt wrapped as one user message in the model's chat template */
+  const chat = signal(false);
+  /** the text the model was started with when the Chat switch wrapped the prompt (the engine's wrap), else null */
+  /** @type {import('@preact/signals').Signal<string | null>} */
+  const chatText = signal(null);
   /** @type {import('@preact/signals').Signal<StepSummary[]>} */
   const steps = signal([]);
   /** @type {import('@preact/signals').Signal<Array<[number, number]>>} */
@@ -218,7 +223,7 @@ export function createCore(client, session, models) {
   return {
     client, session, models, runtime, late, decoderState,
     modelId, loadingModel, model, params, samplers, activeParam, strategy, beamOpts, specOpts, constraint, bans, biases, dryBreakers,
-    edits, modelRow, barAction, barScale, stepSettings, lab, beam, spec, peeked, seed, prompt, steps, forced, next, status, focus, hover,
+    edits, modelRow, barAction, barScale, stepSettings, lab, beam, spec, peeked, seed, prompt, chat, chatText, steps, forced, next, status, focus, hover,
     speed, progress, samples, sampling, errors, notices, busy, ready, generating, generated,
     playing, play, pausePlay, togglePlay, pause, setError, sampleArg, enqueue, applyNext, applyLab,
   };

@@ -17,7 +17,7 @@ import { msg } from '../../i18n/index.js';
  * @param {import('./core.js').Core & import('./view.js').View} p
  */
 export function createGeneration(p) {
-  const { client, models, runtime, decoderState, strategy, constraint, stepSettings, lab, peeked, prompt, status, focus, hover,
+  const { client, session, models, model, runtime, decoderState, strategy, constraint, stepSettings, lab, peeked, prompt, chat, chatText, status, focus, hover,
     busy, generated, pause, setError, enqueue, settings, engineParams, decoder, stepCount } = p;
 
   /**
@@ -43,9 +43,24 @@ export function createGeneration(p) {
     // what each step will run with, for the Worker (only where it is not the live settings)
     const schedule = changes.map((c) => ({ from: c.from, params: engineParamsOf(c) }));
     const decoder = DECODERS[strategy.value];
+    // the Chat switch: the engine wraps the prompt in the model's template
+    // (a model with another template, or none, starts from the prompt as it is)
+    let started = text;
+    const wrap = chat.value && (model.value?.chat === 'chatml' || model.value?.chat === 'llama3');
+    if (wrap) {
+      try {
+        started = await client.request('chatWrap', { session, prompt: text });
+      } catch (err) {
+        if (e === runtime.epoch) {
+          setError('prompt', errorMsg('start', err));
+          busy.value = '';
+        }
+        return false;
+      }
+    }
     /** @type {import('../decoders/index.js').Run} */
     const run = {
-      prompt: text, count, params: engineParams.value, schedule, forced: opts.forced ?? [],
+      prompt: started, count, params: engineParams.value, schedule, forced: opts.forced ?? [],
       constraint: wanted, engineConstraint: constraintArg(wanted),
     };
     try {
@@ -55,6 +70,7 @@ export function createGeneration(p) {
       batch(() => {
         stepSettings.value = Array.from({ length: ran }, (_, i) => settingsAt(changes, i, live));
         prompt.value = text;
+        chatText.value = wrap ? started : null;
         lab.value = null;
         generated.value = null;
         peeked.value = null;

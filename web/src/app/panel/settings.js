@@ -14,10 +14,10 @@ import { SAMPLE_COUNT } from './core.js';
 import { msg } from '../../i18n/index.js';
 
 /**
- * @param {import('./core.js').Core & import('./view.js').View} p
+ * @param {import('./core.js').Core & import('./view.js').View & ReturnType<typeof import('./stages.js').createStages>} p
  */
 export function createSettingsActions(p) {
-  const { client, session, runtime, decoderState, model, params, samplers, activeParam, bans, biases, dryBreakers, peeked, steps,
+  const { flipStage, client, session, runtime, decoderState, model, params, samplers, activeParam, bans, biases, dryBreakers, peeked, steps,
     status, focus, hover, sampling, setError, sampleArg, applyNext, settings, engineParams, paramsKey, viewIndex, decoder } = p;
 
   /**
@@ -159,10 +159,23 @@ export function createSettingsActions(p) {
       for (const s of switches) next[s.key] = s.def;
     }
     params.value = next;
+    flipStage(stage, on);
     settingsChanged();
   }
 
-  /** Pins a past step (time travel), or null: back to the next token. */
+  /**
+   * A stage turned on that the engine still calls off (XTC with a
+   * threshold above 0.5): its other settings to their typical values too.
+   * @param {string} stage
+   */
+  function setStageTypical(stage) {
+    const others = PARAM_SPECS.filter((s) => s.stage === stage && !s.isSwitch && params.value[s.key] !== s.on);
+    if (!others.length) return;
+    params.value = { ...params.value, ...Object.fromEntries(others.map((s) => [s.key, s.on])) };
+    flipStage(stage, true);
+    settingsChanged();
+  }
+
   // ---- bans -----------------------------------------------------------
 
   /** @param {number[]} list */
@@ -242,7 +255,17 @@ export function createSettingsActions(p) {
   }
 
 
-  return { refreshPreview, refreshPeek, settingsChanged, setParam, setParams, applyPreset, setOrder, setStageOn, setBans, toggleBan, setBias, setDryBreakers };
+  /**
+   * The tokens of a text and their probabilities in the next-token
+   * distribution under the current settings (the Worker asks the engine).
+   * @param {string} text
+   * @returns {Promise<{count: number, found: import('../../worker/find.js').FoundToken[]}>}
+   */
+  function findToken(text) {
+    return client.request('findToken', { session, text, params: engineParams.value });
+  }
+
+  return { findToken, refreshPreview, refreshPeek, settingsChanged, setParam, setParams, applyPreset, setOrder, setStageOn, setStageTypical, setBans, toggleBan, setBias, setDryBreakers };
 }
 
 /** @typedef {ReturnType<typeof createSettingsActions>} SettingsActions */

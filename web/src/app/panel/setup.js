@@ -42,6 +42,16 @@ export function createSetup(p) {
     return p.restart({ prompt: text });
   }
 
+  /**
+   * The Chat switch: on, the prompt is wrapped as one user message in the
+   * model's chat template (a model with none uses the prompt as it is).
+   * @param {boolean} on
+   */
+  function setChat(on) {
+    p.chat.value = !!on;
+    return p.restart();
+  }
+
   // ---- the whole setup (from a link) -----------------------------------
 
   /**
@@ -134,7 +144,7 @@ export function createSetup(p) {
   }
 
 
-  return { setSeed, rollSeed, setPrompt, load, init, dismissNotices };
+  return { setSeed, rollSeed, setPrompt, setChat, load, init, dismissNotices };
 }
 
 /** @typedef {ReturnType<typeof createSetup>} Setup */

@@ -43,9 +43,10 @@ Mehr Mathematik als Prozentrechnung brauchst du nicht. Fang vorne an oder spring
   'part.basics': 'Teil 1 · Von Bewertungen zur Wahl',
   'part.cutoffs': 'Teil 2 · Den Schwanz abschneiden',
   'part.steering': 'Teil 3 · Den Text lenken',
-  'part.decoding': 'Teil 4 · Mehr als ein Token auf einmal',
-  'part.speed': 'Teil 5 · Schneller werden',
-  'part.yours': 'Teil 6 · Dein eigenes Modell',
+  'part.order': 'Teil 4 · Die Kette als Ganzes',
+  'part.decoding': 'Teil 5 · Mehr als ein Token auf einmal',
+  'part.speed': 'Teil 6 · Schneller werden',
+  'part.yours': 'Teil 7 · Dein eigenes Modell',
 
   'title.distribution': 'Was ein Modell ausgibt',
   'summary.distribution': 'Eine Bewertung für jedes Token und die Softmax, die daraus Wahrscheinlichkeiten macht.',

@@ -51,9 +51,10 @@ No maths beyond percentages is needed. Start at the beginning, or jump to any ch
   'part.basics': 'Part 1 · From scores to a choice',
   'part.cutoffs': 'Part 2 · Cutting the tail',
   'part.steering': 'Part 3 · Steering the text',
-  'part.decoding': 'Part 4 · Beyond one token at a time',
-  'part.speed': 'Part 5 · Making it fast',
-  'part.yours': 'Part 6 · Your own model',
+  'part.order': 'Part 4 · The chain as a whole',
+  'part.decoding': 'Part 5 · Beyond one token at a time',
+  'part.speed': 'Part 6 · Making it fast',
+  'part.yours': 'Part 7 · Your own model',
 
   'title.distribution': 'What a model outputs',
   'summary.distribution': 'Scores for every token, and the softmax that turns them into probabilities.',

@@ -43,9 +43,10 @@ No hace falta más matemática que los porcentajes. Empieza por el principio o s
   'part.basics': 'Parte 1 · De puntuaciones a una elección',
   'part.cutoffs': 'Parte 2 · Cortar la cola',
   'part.steering': 'Parte 3 · Guiar el texto',
-  'part.decoding': 'Parte 4 · Más allá de un token cada vez',
-  'part.speed': 'Parte 5 · Ganar velocidad',
-  'part.yours': 'Parte 6 · Tu propio modelo',
+  'part.order': 'Parte 4 · La cadena entera',
+  'part.decoding': 'Parte 5 · Más allá de un token cada vez',
+  'part.speed': 'Parte 6 · Ganar velocidad',
+  'part.yours': 'Parte 7 · Tu propio modelo',
 
   'title.distribution': 'Lo que produce un modelo',
   'summary.distribution': 'Una puntuación por token y la softmax que las convierte en probabilidades.',

@@ -43,9 +43,10 @@ export default {
   'part.basics': '第一部分 · 从打分到选择',
   'part.cutoffs': '第二部分 · 砍掉长尾',
   'part.steering': '第三部分 · 引导文本',
-  'part.decoding': '第四部分 · 不止一次一个词元',
-  'part.speed': '第五部分 · 让它更快',
-  'part.yours': '第六部分 · 你自己的模型',
+  'part.order': '第四部分 · 整条链',
+  'part.decoding': '第五部分 · 不止一次一个词元',
+  'part.speed': '第六部分 · 让它更快',
+  'part.yours': '第七部分 · 你自己的模型',
 
   'title.distribution': '模型输出的是什么',
   'summary.distribution': '每个词元一个打分，以及把打分变成概率的 softmax。',
