@@ -4,9 +4,11 @@
 // ---- the element ------------------------------------------------------------
 
 /**
- * The element's attributes (all strings, as attributes are). A slider value
- * outside its range is clamped and any other bad value falls back to its
- * default; both say so in a notice inside the element.
+ * The element's attributes (all strings, as attributes are). A sampler
+ * setting takes any value in the engine's range (docs/samplers.md), even
+ * past its slider's span; a value outside the range, a fraction for a
+ * whole-number setting and any other bad value fall back to the default
+ * and say so in a notice inside the element.
  */
 // <attributes>
 
@@ -141,8 +143,8 @@ export interface SamplerParams {
 /**
  * Everything the engine reports about one step: the token drawn and the
  * distribution it was drawn from, before and after each stage, for the
- * ranked tokens (the whole vocabulary when it has at most 128 tokens, else
- * the engine's 64 first).  Row i of `ids`, `pieces`, `raw`, `tempered`,
+ * ranked tokens, in the engine's order (the whole vocabulary when it has at
+ * most 128 tokens, else the engine's 64 first).  Row i of `ids`, `pieces`, `raw`, `tempered`,
  * `final`, `cut`, `cum` and `penalized` is one token.
  */
 export interface StepRecord {
@@ -192,7 +194,7 @@ export interface StepRecord {
   /** the stage that cut each row: 'kept', 'bias', 'temperature', 'top_k', 'top_p', 'min_p', 'typical_p', 'mask', 'constraint',
    * 'top_n_sigma', 'epsilon', 'eta', 'top_a', 'xtc', 'no_repeat_ngram', 'mirostat' */
   cut: string[];
-  /** cumulative tempered mass after each row (NaN past the engine's 64 ranked tokens) */
+  /** cumulative tempered mass after each row (the engine's, for every row) */
   cum: Float64Array;
   /** 1: a penalty applied to this row's token */
   penalized: Uint8Array;
@@ -215,6 +217,12 @@ export interface ModelInfo {
   seqLen: number;
   /** the tokens that end a text (a llama2.c tokenizer's BOS and EOS; none for a bigram) */
   ends: number[];
+  /** a checkpoint without its tokenizer: its tokens are ids ("<17>"), and so is a prompt ("<1><17>") */
+  ids: boolean;
+  /** the tokenizer's kind: 'spm' and 'bytebpe' are a GGUF file's (null: ids) */
+  tokenizer: 'chars' | 'bpe' | 'spm' | 'bytebpe' | null;
+  /** a GGUF file's chat template: 'chatml' or 'llama3' (the engine wraps a prompt in it), 'other', or null (none) */
+  chat: 'chatml' | 'llama3' | 'other' | null;
 }
 
 export interface SessionStatus {

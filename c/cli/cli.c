@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "cli.h"
 #include "host.h"
+#include "manifest.h"
 #include "warp_request.h"
 
 #define EXIT_BAD_FILE 1
@@ -34,7 +35,7 @@ static const char USAGE[] =
     "      a masked logit may be \"-inf\"); prints the final distribution and "
     "the\n"
     "      step's report as one JSON object; with --seed also draws a token\n"
-    "  sampler generate --model PATH|bigram|transformer|bible-bigram|bible-tiny\n"
+    "  sampler generate --model PATH|%MODELS%\n"
     "      [--tokenizer PATH]\n"
     "      [--prompt TEXT [--chat]] [--steps N] [--seed S] [SAMPLER OPTIONS]\n"
     "      [--json]\n"
@@ -52,7 +53,7 @@ static const char USAGE[] =
     "      sampling (score = log p / length^A) and prints the best\n"
     "      hypothesis; --draft samples speculatively: MODEL drafts N tokens a\n"
     "      round, the model verifies them in one batched pass (acceptance\n"
-    "      rate on stderr); bible-bigram and bible-tiny are the default\n"
+    "      rate on stderr); %DRAFTS% are the default\n"
     "      transformer's drafts; --work prints the forward passes the models\n"
     "      ran (a batched pass counts once) and the tokens per pass\n"
     "  sampler logits --model PATH --tokens 1,5,9\n"
@@ -76,7 +77,7 @@ static const char USAGE_END[] =
     "  --logit-bias ID=VALUE   add VALUE to a logit; -inf bans (repeatable)\n"
     "  --dry-sequence-breaker TEXT  DRY: TEXT's tokens end a repeat "
     "(repeatable)\n"
-    "Defaults: --seed 42, --steps 64.  Models: `bigram` and `transformer` "
+    "Defaults: --seed 42, --steps 64.  Models: %MAIN% "
     "name\n"
     "the shipped ones; `logits:2,1,0`, `logits:a=2,b=1,c=0` or\n"
     "`probs:0.5,0.3,0.2` is a hand-made model (the same distribution every "
@@ -84,9 +85,57 @@ static const char USAGE_END[] =
 
 /* The usage, with every sampler option from the engine's registry: its
  * flag, its stage, and its one line of doc. */
+/* The usage text with its placeholders filled from models/manifest.json:
+ * %MODELS% the shipped names (the models, then the drafts by name), %DRAFTS%
+ * the drafts ("a and b"), %MAIN% the models that are not drafts ("`a` and
+ * `b`"). */
+static void put_usage(sp_buf *b, const char *text) {
+    int n;
+    const sp_shipped *m = sp_manifest(&n);
+    int order[SP_SHIPPED_MAX], k = 0;
+    for (int i = 0; i < n; i++)
+        if (!m[i].draft_of[0]) order[k++] = i;
+    int first_draft = k;
+    for (int i = 0; i < n; i++) {
+        if (!m[i].draft_of[0]) continue;
+        int at = k++;
+        while (at > first_draft && strcmp(m[order[at - 1]].name, m[i].name) > 0) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = i;
+    }
+    for (const char *p = text; *p;) {
+        const char *mark = strchr(p, '%');
+        const char *end = mark ? strchr(mark + 1, '%') : NULL;
+        if (!end) {
+            sp_buf_puts(b, p);
+            break;
+        }
+        sp_buf_printf(b, "%.*s", (int)(mark - p), p);
+        size_t len = (size_t)(end - mark - 1);
+        int from = 0, to = k;
+        const char *sep = "|", *last = "|", *quote = "";
+        if (!strncmp(mark + 1, "DRAFTS", len)) {
+            from = first_draft;
+            sep = ", ";
+            last = " and ";
+        } else if (!strncmp(mark + 1, "MAIN", len)) {
+            to = first_draft;
+            sep = ", ";
+            last = " and ";
+            quote = "`";
+        }
+        for (int i = from; i < to; i++)
+            sp_buf_printf(b, "%s%s%s%s", i == from ? "" : i == to - 1 ? last : sep,
+                          quote, m[order[i]].name, quote);
+        p = end + 1;
+    }
+}
+
 static void print_help(void) {
     sp_buf b = {0};
-    sp_buf_puts(&b, USAGE);
+    put_usage(&b, USAGE);
     for (int st = 0; st <= SP_STAGE_COUNT; st++) {
         /* the stages in order, then the settings of no stage (mirostat) */
         for (int k = 0; k < sp_param_count(); k++) {
@@ -100,7 +149,7 @@ static void print_help(void) {
                           in->doc);
         }
     }
-    sp_buf_puts(&b, USAGE_END);
+    put_usage(&b, USAGE_END);
     if (b.len) sp_host_write(1, b.data, (int)b.len);
     sp_buf_free(&b);
 }
@@ -356,19 +405,11 @@ static int load_model(const char *name, const char *tokenizer_path,
         out->model = sp_model_handmade(name, err);
         return out->model ? 0 : say_error(EXIT_BAD_ARG, "--model: %s", err);
     }
-    if (strcmp(name, "bigram") == 0) {
-        model_path = join_path(sp_host_models_dir(), "bigram.bin");
-    } else if (strcmp(name, "transformer") == 0 ||
-               strcmp(name, "bible-bigram") == 0 ||
-               strcmp(name, "bible-tiny") == 0) {
-        /* the default transformer, and its two drafts in its vocabulary */
-        const char *file = name[0] == 't' ? "transformer.bin"
-                           : name[6] == 'b' ? "bible_bigram.bin"
-                                            : "bible_tiny.bin";
-        model_path = join_path(sp_host_models_dir(), file);
-        if (!tokenizer_path)
-            tok_path = join_path(sp_host_models_dir(),
-                                 "transformer_tokenizer.bin");
+    const sp_shipped *shipped = sp_manifest_find(name);
+    if (shipped) { /* models/manifest.json: its file and tokenizer */
+        model_path = join_path(sp_host_models_dir(), shipped->file);
+        if (!tokenizer_path && shipped->tokenizer[0])
+            tok_path = join_path(sp_host_models_dir(), shipped->tokenizer);
     } else {
         model_path = dup_str(name);
     }

@@ -17,11 +17,7 @@ const href = (/** @type {URL | string | null} */ u) => (u === null ? null : Stri
 export const FILES = {
   simd: href(WASM_URLS.simd),
   scalar: href(WASM_URLS.scalar),
-  bigram: href(MODEL_URLS.bigram),
-  transformer: href(MODEL_URLS.transformer),
-  transformerTokenizer: href(MODEL_URLS.transformerTokenizer),
-  bibleTiny: href(MODEL_URLS.bibleTiny),
-  bibleBigram: href(MODEL_URLS.bibleBigram),
+  ...Object.fromEntries(Object.entries(MODEL_URLS).map(([key, u]) => [key, href(u)])),
 };
 
 export const WORKER_URL = `${workerUrl}#${encodeURIComponent(JSON.stringify(FILES))}`;

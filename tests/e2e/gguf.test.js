@@ -12,8 +12,8 @@ import { writeGguf } from '../helpers/gguf.js';
 import { ggufBytes, ggufPath } from '../helpers/gguf-files.js';
 import { logitsModel } from '../helpers/gguf-models.js';
 import { loadEngineNode } from '../../web/src/engine/node.js';
-import { charTokenizer, FIXTURES, randomCheckpoint } from './fixtures.js';
-import { skipWithoutChromium, until, useBrowser } from './harness.js';
+import { charTokenizer, DIST, FIXTURES, randomCheckpoint } from './fixtures.js';
+import { hashOf, lesson, skipWithoutChromium, until, useBrowser } from './harness.js';
 
 const bars = (page) => page.locator('[data-testid="prob-bar"]');
 const tokens = (page) => page.locator('[data-testid="output-token"]');
@@ -188,5 +188,86 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
       await until(async () => (await tokens(page).count()) === i + 1);
     }
     expect(await tokens(page).allTextContents()).toEqual(golden.greedy_next_tokens.slice(0, 5).map((t) => `<${t}>`));
+  });
+});
+
+describe.skipIf(skipWithoutChromium)('a model by URL in Chromium (model_url=)', () => {
+  const { h, open } = useBrowser();
+
+  it('loads a GGUF next to the page, with progress, and keeps model_url in the link; another site is refused', async () => {
+    const worked = writeGguf(logitsModel([0, 0, 0, 2, 1, 0, -1, 0.5], { name: 'worked' }));
+    const site = await h.serve(DIST, { files: { '/lesson/models/worked.gguf': Buffer.from(worked) } });
+    const page = await open({ url: `${site.url}`, hash: '#model_url=lesson/models/worked.gguf&seed=5' });
+    await until(async () => (await chosen(page)) === 'worked.gguf');
+    await until(async () => (await bars(page).count()) === 8);
+    expect(site.requests).toContain('/lesson/models/worked.gguf');
+    await step(page).click();
+    await until(async () => (await tokens(page).count()) === 1);
+    await until(async () => (await hashOf(page)).includes('model_url=lesson%2Fmodels%2Fworked.gguf'));
+    expect(await hashOf(page)).toMatch(/^#model=url&model_url=/);
+
+    // the same link on another site's page: refused (the page's own origin only), bigram instead
+    const other = await open({ hash: `#model_url=${encodeURIComponent(`${site.url}lesson/models/worked.gguf`)}` });
+    await until(async () => (await other.getByTestId('notice').count()) === 1);
+    expect(await other.getByTestId('notice').textContent()).toContain(`This model is on another site (${site.url.replace(/\/$/, '')})`);
+    expect(await chosen(other)).toBe('Bigram names');
+  });
+
+  it('a slow download shows its bytes and rate and can be cancelled; a large one is asked for first', async () => {
+    const qwen = ggufBytes('tiny-qwen2-f32');
+    const site = await h.serve(DIST, {
+      files: { '/m/qwen.gguf': Buffer.from(qwen), '/m/big.gguf': Buffer.alloc(60 * 1000 * 1000) },
+      throttle: { match: /\.gguf$/, chunk: 1 << 18, ms: 60 },
+    });
+    const page = await open({ url: site.url, hash: '#model_url=m/qwen.gguf', wait: false });
+    const progress = page.getByTestId('model-progress');
+    await until(async () => (await page.getByTestId('model-rate').count()) === 1, 20000);
+    expect(await progress.textContent()).toMatch(/Loading qwen\.gguf: [\d.]+ MB of [\d.]+ MB · [\d.]+ MB\/s/);
+    await page.getByTestId('model-cancel').click();
+    await until(async () => (await page.getByTestId('notice').count()) === 1);
+    expect(await page.getByTestId('notice').textContent()).toContain('The download of qwen.gguf was cancelled');
+    await until(async () => (await chosen(page)) === 'Bigram names');
+
+    // 60 MB: asked first; Cancel downloads nothing more and keeps the model
+    const big = await open({ url: site.url, hash: '#model_url=m/big.gguf', wait: false });
+    await until(async () => (await big.getByTestId('model-ask').count()) === 1, 20000);
+    expect(await big.getByTestId('model-ask').textContent()).toContain('big.gguf is 60.0 MB. Download it?');
+    await big.getByTestId('model-ask-no').click();
+    await until(async () => (await big.getByTestId('notice').count()) === 1);
+    expect(await big.getByTestId('notice').textContent()).toContain('The download of big.gguf was cancelled');
+    // the two cancelled requests are the ones the test cancelled
+    const aborted = h.problems.filter((p) => /net::ERR_ABORTED/.test(p));
+    expect(aborted.map((p) => p.replace(/^request failed: http:\/\/[^/]+/, '').replace(/ net::ERR_ABORTED$/, '')).sort()).toEqual(['/m/big.gguf', '/m/qwen.gguf']);
+    h.problems.splice(0, h.problems.length, ...h.problems.filter((p) => !aborted.includes(p)));
+  });
+});
+
+describe.skipIf(skipWithoutChromium)('<sampler-playground model-url> in Chromium', () => {
+  const { h, open } = useBrowser();
+
+  it('loads a GGUF beside the lesson; another site only when model-origins allows it', async () => {
+    const worked = Buffer.from(writeGguf(logitsModel([0, 0, 0, 2, 1, 0, -1, 0.5], { name: 'worked' })));
+    const other = await h.serve(null, { files: { '/m/worked.gguf': worked }, cors: true });
+    const origin = other.url.replace(/\/$/, '');
+    const files = {
+      '/lessons/models/worked.gguf': worked,
+      '/lessons/gguf.html': lesson(`
+<sampler-playground model-url="models/worked.gguf" seed="1" steps="3" view="text,bars"></sampler-playground>
+<sampler-playground model-url="${origin}/m/worked.gguf" seed="1" view="text,bars"></sampler-playground>
+<sampler-playground model-url="${origin}/m/worked.gguf" model-origins="${origin}" seed="1" view="text,bars"></sampler-playground>`),
+    };
+    const site = await h.serve(null, { mounts: { '/playground/': DIST }, files });
+    const page = await open({ url: `${site.url}lessons/gguf.html`, ready: 'sampler-playground [data-testid="embed"][data-ready="true"]' });
+    const el = (i) => page.locator('sampler-playground').nth(i);
+    await until(async () => (await page.locator('sampler-playground [data-testid="embed"][data-ready="true"]').count()) === 3, 20000);
+    await until(async () => (await el(0).locator('[data-testid="prob-bar"]').count()) === 8);
+    expect(await el(0).locator('[data-testid="output-token"]').count()).toBe(3);
+    expect(await el(0).getByTestId('notice').count()).toBe(0);
+    const notice = await el(1).getByTestId('notice').textContent();
+    expect(notice).toContain(`This model is on another site (${origin})`);
+    expect(notice).toContain('Using Bigram names instead.');
+    await until(async () => (await el(2).locator('[data-testid="prob-bar"]').count()) === 8);
+    expect(await el(2).getByTestId('notice').count()).toBe(0);
+    expect(other.requests.filter((r) => r === '/m/worked.gguf')).toHaveLength(1);
   });
 });

@@ -40,7 +40,7 @@ describe('the attribute table', () => {
 
   it('gives the types an interface with every attribute', () => {
     expect(members('SamplerPlaygroundAttributes')).toEqual(ATTRIBUTES);
-    expect(types).toContain("/** 0 to 3 (0 = greedy). Default: 1. */\n  'temperature'?: string;");
+    expect(types).toContain("/** 0 or more (0 = greedy; the slider spans 0 to 3). Default: 1. */\n  'temperature'?: string;");
   });
 });
 

@@ -24,13 +24,14 @@ import {
 } from './lab.js';
 import { PARAM_SPECS, STAGES, defaultParams } from './params.js';
 import { MAX_TOKENS } from '../shared/limits.js';
+import { SHIPPED } from '../shared/manifest.js';
 import { LANGUAGES, PSEUDO, msg, normalizeLang } from '../i18n/index.js';
 
 /** Play's steps per second */
 export const SPEED = { min: 1, max: 60, def: 8 };
 
-/** the models a hash can name */
-export const HASH_MODELS = ['bigram', 'transformer'];
+/** the models a hash can name: the shipped ones that are not drafts only (models/manifest.json) */
+export const HASH_MODELS = SHIPPED.filter((m) => !m.draft_of).map((m) => m.name);
 export const MAX_SEED = 18446744073709551615n;
 /** the most steps a link replays (the Worker's limit) */
 export const MAX_STEPS = MAX_TOKENS;
@@ -48,6 +49,8 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @typedef {Object} HashState
  * @property {'single' | 'compare'} view
  * @property {string} model
+ * @property {string} [modelUrl]  model_url: a model file's URL, resolved against the page (the page's origin only)
+ * @property {string[]} [modelOrigins]  other origins a model_url may load from (an element's model-origins; never in a link)
  * @property {import('./params.js').Params} params
  * @property {string} seed     decimal digits (up to 2^64 - 1)
  * @property {string} prompt
@@ -201,7 +204,11 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
         else if (/^(logits|probs):/.test(value)) state.model = value; // a hand-made model: the engine checks it
         else if (value === 'text') notices.push(msg('notice.textModel'));
         else if (value === 'file') notices.push(msg('notice.fileModel'));
+        else if (value === 'url') break; // model_url says which
         else bad(key, value, msg('why.model', { list: HASH_MODELS.join(', ') }), 'bigram');
+        break;
+      case 'model_url':
+        if (value.trim()) state.modelUrl = value.trim();
         break;
       case 'edits': {
         const { edits, bad: wrong } = parseEdits(value);
@@ -453,7 +460,8 @@ export function serializeHash(state) {
     if (state.lang) search.set('lang', state.lang);
     return linkText(search);
   }
-  search.set('model', state.model);
+  search.set('model', state.modelUrl ? 'url' : state.model);
+  if (state.modelUrl) search.set('model_url', state.modelUrl);
   for (const spec of PARAM_SPECS) {
     const v = /** @type {any} */ (state.params)[spec.key];
     if (!spec.inLink && v === spec.def) continue; // the others: only when on

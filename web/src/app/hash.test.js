@@ -236,3 +236,16 @@ describe('the decoding lab in the hash', () => {
     expect(serializeHash(state)).toBe('#view=compare&model=bigram&seed=42&panels=greedy,balanced,chaos');
   });
 });
+
+describe('model_url', () => {
+  it('reads a model file\'s URL and writes it back with model=url', () => {
+    const { state, notices } = parseHash('#model=url&model_url=models%2Fsmol.gguf&seed=3');
+    expect(notices).toEqual([]);
+    expect(state.modelUrl).toBe('models/smol.gguf');
+    expect(state.model).toBe('bigram');
+    const link = serializeHash(state);
+    expect(link).toMatch(/^#model=url&model_url=models%2Fsmol\.gguf&/);
+    expect(parseHash(link).state.modelUrl).toBe('models/smol.gguf');
+    expect(serializeHash(parseHash('#seed=3').state)).not.toContain('model_url');
+  });
+});

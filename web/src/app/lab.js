@@ -18,6 +18,7 @@
  */
 import { PARAM_SPECS, SPEC, STAGES, defaultParams, inRange, rangeText } from './params.js';
 import { english, msg } from '../i18n/index.js';
+import { DEFAULT_MODEL, SHIPPED } from '../shared/manifest.js';
 
 export { CONSTRAINT_BUDGET } from '../shared/limits.js';
 
@@ -41,13 +42,14 @@ export const LENGTH_PENALTY = { min: 0, max: 2, step: 0.1, def: 1 };
 export const LEGACY_LENGTH_PENALTY = 0;
 export const SPECULATE = { min: 1, max: 8, def: 4 };
 /** the models a link can name as the draft */
-export const DRAFT_MODELS = ['bigram', 'transformer', 'bible-tiny', 'bible-bigram'];
+export const DRAFT_MODELS = SHIPPED.map((m) => m.name);
 
-/** The draft a model gets unless the learner (or a link) picks one: the
- * tiny transformer's matched draft, which speaks its vocabulary; else the
- * bigram.  (A link without draft= means the bigram, as it always did.) */
+/** The draft a model gets unless the learner (or a link) picks one: its
+ * "draft" in models/manifest.json (the tiny transformer's matched draft,
+ * which speaks its vocabulary); else the default model, the bigram.  (A
+ * link without draft= means the bigram, as it always did.) */
 export function defaultDraft(/** @type {string} */ modelId) {
-  return modelId === 'transformer' ? 'bible-tiny' : 'bigram';
+  return SHIPPED.find((m) => m.name === modelId)?.draft ?? DEFAULT_MODEL;
 }
 export const MAX_BANS = 64;
 /** finite logit biases a panel can hold, and the range of their slider

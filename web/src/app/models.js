@@ -1,31 +1,31 @@
 // @ts-check
 /**
- * models.js — the models a panel can show: the shipped ones (and the
- * drafts offered for speculative decoding only), a hand-made model, a
+ * models.js — the models a panel can show: the shipped ones
+ * (models/manifest.json; and the drafts offered for speculative decoding only), a hand-made model, a
  * bigram trained on the learner's text; their ids and their names in the
  * page's language.
  */
 import { msg } from '../i18n/index.js';
+import { SHIPPED } from '../shared/manifest.js';
 
 /**
  * @typedef {{id: string, name: string, builtin: boolean, url?: string, tokenizerUrl?: string | null, info?: import('../worker/protocol.js').ModelInfo,
- *   handmade?: string, text?: Uint8Array, draftOnly?: boolean}} ModelEntry
+ *   handmade?: string, text?: Uint8Array, draftOnly?: boolean, linkUrl?: string}} ModelEntry
  *   url: a model file the Worker fetches (a lesson's checkpoint); info: a model loaded from files;
  *   handmade: a hand-made model's spec ("logits:2,1,0"); text: the learner's text a bigram is trained on;
- *   draftOnly: a draft for speculative decoding, not in the model picker
+ *   draftOnly: a draft for speculative decoding, not in the model picker;
+ *   linkUrl: a model loaded from a link's model_url, as the link wrote it
  */
 
 /** a model file larger than this shows a progress bar while it loads */
 export const PROGRESS_MIN_BYTES = 200 * 1000;
 
 /** @type {ModelEntry[]} */
-export const BUILTIN_MODELS = [
-  { id: 'bigram', name: 'Bigram names', builtin: true },
-  { id: 'transformer', name: 'Tiny transformer', builtin: true },
-  // drafts for the tiny transformer (its vocabulary): offered as drafts only
-  { id: 'bible-tiny', name: 'Bible draft (1-layer transformer)', builtin: true, draftOnly: true },
-  { id: 'bible-bigram', name: 'Bible bigram', builtin: true, draftOnly: true },
-];
+export const BUILTIN_MODELS = SHIPPED.map((m) => ({
+  id: m.name, name: m.label, builtin: true,
+  // a draft in another model's vocabulary: offered as a draft only
+  ...(m.draft_of ? { draftOnly: true } : {}),
+}));
 
 /** the hand-made model's id in a panel's list, and the trained one's */
 export const HANDMADE_ID = 'handmade';
@@ -33,7 +33,7 @@ export const TEXT_ID = 'text';
 
 /** the shipped models' names, and the made ones' (catalogue keys), by their ids */
 export const MODEL_NAMES = /** @type {Record<string, string>} */ ({
-  bigram: 'model.bigram', transformer: 'model.transformer', 'bible-tiny': 'model.bibleTiny', 'bible-bigram': 'model.bibleBigram',
+  ...Object.fromEntries(SHIPPED.map((m) => [m.name, m.catalogue])),
   [HANDMADE_ID]: 'model.handmade', [TEXT_ID]: 'model.yourText',
 });
 

@@ -133,6 +133,7 @@ export function ModelPicker({ panel, uid }) {
       </details>
       {makes && <TextTrainer panel={panel} uid={uid} />}
       <ModelProgress panel={panel} />
+      {'askDownload' in panel && <DownloadAsk panel={/** @type {any} */ (panel)} />}
       {error && <p class="spg-error" role="alert" data-testid="model-error"><Say m={error} /></p>}
       {makes && <HandmadeEditor panel={panel} uid={uid} />}
     </div>
@@ -143,7 +144,7 @@ export function ModelPicker({ panel, uid }) {
 /**
  * A model file's download, while it is larger than PROGRESS_MIN_BYTES: a
  * progress bar (indeterminate when the host does not say the size).
- * @param {{panel: {progress: import('@preact/signals').Signal<{name: import('../i18n/index.js').Text, loaded: number, total: number} | null>}}} props
+ * @param {{panel: {progress: import('@preact/signals').Signal<{name: import('../i18n/index.js').Text, loaded: number, total: number, rate?: number, cancel?: () => void} | null>}}} props
  */
 export function ModelProgress({ panel }) {
   const i18n = useI18n();
@@ -168,7 +169,30 @@ export function ModelProgress({ panel }) {
       </div>
       <small class="spg-hint">
         {t('model.progress', { name: p.name, done: known ? t('model.of', { loaded: mb(p.loaded), total: mb(p.total) }) : mb(p.loaded) })}
+        {p.rate !== undefined && p.rate > 0 && <span data-testid="model-rate"> · {t('model.rate', { n: i18n.fixed(p.rate / 1e6, 1) })}</span>}
       </small>
+      {p.cancel && (
+        <button type="button" class="spg-btn spg-btn-small" onClick={p.cancel} data-testid="model-cancel">{t('model.cancel')}</button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A download larger than MODEL_ASK_BYTES waits for the learner: its size,
+ * Download or Cancel.
+ * @param {{panel: Pick<Panel, 'askDownload'>}} props
+ */
+export function DownloadAsk({ panel }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const a = panel.askDownload.value;
+  if (!a) return null;
+  return (
+    <div class="spg-ask" role="alertdialog" aria-labelledby="spg-ask-text" data-testid="model-ask">
+      <p id="spg-ask-text">{t('model.ask', { name: a.name, size: t('model.mb', { n: i18n.fixed(a.size / 1e6, 1) }) })}</p>
+      <button type="button" class="spg-btn" onClick={() => a.answer(true)} data-testid="model-ask-yes">{t('model.askYes')}</button>{' '}
+      <button type="button" class="spg-btn" onClick={() => a.answer(false)} data-testid="model-ask-no">{t('model.cancel')}</button>
     </div>
   );
 }

@@ -52,6 +52,7 @@ import { DEFAULT_VIEW, parseAttributes, SLIDERS, VIEW_PARTS } from './attrs.js';
 import { acquireClient, releaseClient } from './registry.js';
 import { errorMsg } from '../app/errors.js';
 import { isHandmadeSpec } from '../app/models.js';
+import { DEFAULT_MODEL } from '../shared/manifest.js';
 import { MAX_TOKENS } from '../shared/limits.js';
 import { browserLanguage, createI18n, english, isMsg, loadLanguage, msg, normalizeLang } from '../i18n/index.js';
 
@@ -111,7 +112,7 @@ export function questionModel(get) {
   if (probs !== null) return `probs:${probs.trim()}`;
   const model = (get('model') ?? '').trim();
   if (model) return model;
-  return (get('ask') ?? '').trim() === 'kv-ratio' ? 'transformer' : 'bigram';
+  return (get('ask') ?? '').trim() === 'kv-ratio' ? 'transformer' : DEFAULT_MODEL;
 }
 
 /**

@@ -4,6 +4,7 @@
  * where WebAssembly SIMD exists, else the scalar build.
  */
 import { loadEngine, simdSupported } from './engine.js';
+import { fileKey, SHIPPED_FILES } from '../shared/manifest.js';
 
 const SIMD_URL = new URL('../../../build/engine-simd.wasm', import.meta.url);
 const SCALAR_URL = new URL('../../../build/engine-scalar.wasm', import.meta.url);
@@ -38,10 +39,5 @@ const url = (/** @type {string} */ name) => {
   const found = shipped[`../../../models/${name}`];
   return found ? new URL(/** @type {string} */ (found), import.meta.url) : null;
 };
-export const MODEL_URLS = {
-  bigram: url('bigram.bin'),
-  transformer: url('transformer.bin'),
-  transformerTokenizer: url('transformer_tokenizer.bin'),
-  bibleTiny: url('bible_tiny.bin'),
-  bibleBigram: url('bible_bigram.bin'),
-};
+/** @type {Record<string, URL | null>} by fileKey: bigram, transformer, transformerTokenizer, ... (models/manifest.json) */
+export const MODEL_URLS = Object.fromEntries(SHIPPED_FILES.map((file) => [fileKey(file), url(file)]));

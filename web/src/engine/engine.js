@@ -137,6 +137,17 @@ export class Engine extends WasmModule {
   }
 
   /**
+   * Whether a model file of `size` bytes fits this engine's memory beside
+   * what a model needs; a file too large throws (code SP_ERR_NOMEM) with
+   * its size in the engine's message, before any byte is read.
+   * @param {number} size
+   */
+  checkModelSize(size) {
+    if (typeof size !== 'number' || !(size >= 0)) throw new TypeError('checkModelSize: size must be a number >= 0');
+    if (!this.x.api_model_check_size(size)) throw new EngineError(this.lastError(), 3);
+  }
+
+  /**
    * A hand-made model from its spec: "logits:2,1,0", "logits:a=2,b=1,c=0"
    * or "probs:0.5,0.3,0.2" (the engine parses it; its message names a bad
    * entry).

@@ -17,8 +17,11 @@ import { LANGUAGES, browserLanguage, normalizeLang } from '../i18n/index.js';
 export const PARTS = [
   { id: 'basics', chapters: ['distribution', 'sampling', 'temperature'] },
   { id: 'cutoffs', chapters: ['top-k', 'top-p', 'beyond-top-p'] },
+  { id: 'steering', chapters: ['repetition', 'xtc-mirostat'] },
   { id: 'order', chapters: ['order'] },
   { id: 'decoding', chapters: ['beam-search', 'constrained'] },
+  { id: 'speed', chapters: ['kv-cache', 'speculative'] },
+  { id: 'yours', chapters: ['train'] },
 ];
 
 /** Every chapter in order: its slug (the folder and the page's name), number (1-based) and part. */

@@ -7,6 +7,7 @@
  * loads, progress messages {id, progress: {loaded, total}} come first.
  */
 import { loadEngineBrowser, MODEL_URLS, requestedFlavor, WASM_URLS } from '../engine/browser.js';
+import { fileKey, SHIPPED } from '../shared/manifest.js';
 import { EngineHost, errorOf, fetchBytes } from './host.js';
 
 /**
@@ -14,9 +15,9 @@ import { EngineHost, errorOf, fetchBytes } from './host.js';
  * fragment names other places (#{"simd": URL, "bigram": URL, ...} as
  * JSON).  The npm package's module resolves its files itself and says so
  * there, because a lesson's bundler renames and moves them.
- * @returns {{simd: URL | string, scalar: URL | string, bigram: URL | string | null,
- *   transformer: URL | string | null, transformerTokenizer: URL | string | null,
- *   bibleTiny: URL | string | null, bibleBigram: URL | string | null}}
+ * @returns {{simd: URL | string, scalar: URL | string} & Record<string, URL | string | null>}
+ *   simd, scalar, and each shipped file by its fileKey (bigram, transformer,
+ *   transformerTokenizer, ...: models/manifest.json)
  */
 function files() {
   const fragment = new URL(import.meta.url).hash || self.location.hash;
@@ -42,32 +43,13 @@ const host = new EngineHost(loadEngineBrowser(requestedFlavor(import.meta.url), 
     early.delete(String(url));
     return got.then((bytes) => bytes ?? fetchBytes(url, onProgress));
   },
-  builtins: {
-    bigram: {
-      name: 'Bigram names',
-      url: at.bigram,
-      missing: 'The bigram model is missing from this build (models/bigram.bin).',
-    },
-    transformer: {
-      name: 'Tiny transformer',
-      url: at.transformer,
-      tokenizerUrl: at.transformerTokenizer,
-      missing: 'The tiny transformer is not in this build yet (models/transformer.bin and models/transformer_tokenizer.bin are missing).',
-    },
-    // the tiny transformer's drafts, in its vocabulary (loaded only to draft)
-    'bible-tiny': {
-      name: 'Bible draft (1-layer transformer)',
-      url: at.bibleTiny,
-      tokenizerUrl: at.transformerTokenizer,
-      missing: 'The draft models/bible_tiny.bin is missing from this build.',
-    },
-    'bible-bigram': {
-      name: 'Bible bigram',
-      url: at.bibleBigram,
-      tokenizerUrl: at.transformerTokenizer,
-      missing: 'The draft models/bible_bigram.bin is missing from this build.',
-    },
-  },
+  // the shipped models (models/manifest.json); a draft is loaded only to draft
+  builtins: Object.fromEntries(SHIPPED.map((m) => [m.name, {
+    name: m.label,
+    url: at[fileKey(m.file)] ?? null,
+    ...(m.tokenizer ? { tokenizerUrl: at[fileKey(m.tokenizer)] ?? null } : {}),
+    missing: m.missing,
+  }])),
 });
 
 /** @type {Promise<unknown>} */

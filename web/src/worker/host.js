@@ -79,6 +79,7 @@ export class EngineHost {
       }
       case 'modelCost': return this.modelEntry(args.model).model.cost(args.n);
       case 'findToken': return findToken(this, args);
+      case 'checkSize': return (await this.enginePromise).checkModelSize(args.size);
       case 'chatWrap': {
         // the prompt as one user message in the model's chat template (the
         // engine's wrap; a RangeError says why for a model without one)

@@ -180,10 +180,18 @@ describe('EngineHost with the bigram', () => {
 });
 
 describe('EngineHost with llama2.c checkpoints', () => {
+  it('says before a download whether a model file of that size fits the engine\'s memory', async () => {
+    const host = makeHost();
+    await expect(host.handle('checkSize', { size: 1e9 })).resolves.toBeUndefined();
+    const told = await host.handle('checkSize', { size: 2.5e9 }).catch((e) => errorOf(e));
+    expect(told).toMatchObject({ code: 3 });
+    expect(told.message).toMatch(/^model: the file is 2500 MB \(2500000000 bytes\); this engine's memory holds at most \d+ MB/);
+  });
+
   it('explores a checkpoint chosen without its tokenizer: its tokens are ids', async () => {
     const host = makeHost();
     const info = await host.handle('loadModel', { model: 'alone', bytes: randomCheckpoint({ vocab: 40, seqLen: 16 }), name: 'alone.bin' });
-    expect(info).toEqual({ model: 'alone', name: 'alone.bin', kind: 'transformer', vocab: 40, seqLen: 16, ends: [], ids: true });
+    expect(info).toEqual({ model: 'alone', name: 'alone.bin', kind: 'transformer', vocab: 40, seqLen: 16, ends: [], ids: true, tokenizer: null, chat: null });
     await host.handle('openSession', { session: 's', model: 'alone' });
     const r = await host.handle('start', { session: 's', prompt: '<5><17>', seed: 1, params: { temperature: 1 }, steps: 6 });
     expect(r.steps).toHaveLength(6);
@@ -194,7 +202,7 @@ describe('EngineHost with llama2.c checkpoints', () => {
   it('stops calmly at the end of the context', async () => {
     const host = makeHost();
     const info = await host.handle('loadModel', { model: 'tiny', bytes: randomCheckpoint({ vocab: 33, seqLen: 8 }), tokenizerBytes: charTokenizer(), name: 'tiny.bin' });
-    expect(info).toEqual({ model: 'tiny', name: 'tiny.bin', kind: 'transformer', vocab: 33, seqLen: 8, ends: [1, 2], tokenizer: 'bpe', chat: null });
+    expect(info).toEqual({ model: 'tiny', name: 'tiny.bin', kind: 'transformer', vocab: 33, seqLen: 8, ends: [1, 2], ids: false, tokenizer: 'bpe', chat: null });
     await host.handle('openSession', { session: 's', model: 'tiny' });
     const r = await host.handle('start', { session: 's', prompt: 'ab', seed: 1, params: { temperature: 1 }, steps: 50 });
     // prompt: BOS, " ", "a", "b" = 4 tokens; 4 more fill the context

@@ -23,6 +23,8 @@
  *   modelRow {model, row}                  -> {row, logits, pieces} | null
  *   contextToken {session}                 -> the text's last token id (-1: none)
  *   modelCost {model, n}                   -> the counters n tokens cost
+ *   checkSize {size}                       -> a model file of size bytes fits the
+ *                                             engine's memory, else its message (code 3)
  *   chatWrap {session, prompt}             -> the prompt wrapped as one user message
  *                                             in the model's chat template (engine)
  *   findToken {session, text, params}      -> {count, found: [{token, piece, raw, final, cut}]}:
@@ -141,7 +143,7 @@
  *   a text here: the text's bytes and its different characters
  * @property {boolean} [ids]  a checkpoint chosen without its tokenizer: its
  *   tokens are ids ("<17>"), and so is a prompt ("<1><17>")
- * @property {'chars' | 'bpe' | 'spm' | 'bytebpe'} [tokenizer]  the tokenizer's
+ * @property {'chars' | 'bpe' | 'spm' | 'bytebpe' | null} [tokenizer]  the tokenizer's
  *   kind (engine/tokenizer.js): spm and bytebpe are a GGUF file's
  * @property {'chatml' | 'llama3' | 'other' | null} [chat]  a GGUF file's chat
  *   template: one the engine wraps a prompt in, 'other' (not supported) or

@@ -108,9 +108,13 @@ export function createCore(client, session, models) {
   /** @type {import('@preact/signals').Signal<number | null>} */
   const hover = signal(null);
   const speed = signal(SPEED.def);
-  /** a model file on its way: bytes loaded of total (0: unknown) */
-  /** @type {import('@preact/signals').Signal<{name: import('../../i18n/index.js').Text, loaded: number, total: number} | null>} */
+  /** a model file on its way: bytes loaded of total (0: unknown); a download by URL also its rate (bytes/s) and Cancel */
+  /** @type {import('@preact/signals').Signal<{name: import('../../i18n/index.js').Text, loaded: number, total: number, rate?: number,
+   *   cancel?: () => void} | null>} */
   const progress = signal(null);
+  /** a large download waiting for the learner's yes or no */
+  /** @type {import('@preact/signals').Signal<{name: string, size: number, answer: (yes: boolean) => void} | null>} */
+  const askDownload = signal(null);
   /** @type {import('@preact/signals').Signal<Samples | null>} */
   const samples = signal(null);
   const sampling = signal(false);
@@ -224,7 +228,7 @@ export function createCore(client, session, models) {
     client, session, models, runtime, late, decoderState,
     modelId, loadingModel, model, params, samplers, activeParam, strategy, beamOpts, specOpts, constraint, bans, biases, dryBreakers,
     edits, modelRow, barAction, barScale, stepSettings, lab, beam, spec, peeked, seed, prompt, chat, chatText, steps, forced, next, status, focus, hover,
-    speed, progress, samples, sampling, errors, notices, busy, ready, generating, generated,
+    speed, progress, askDownload, samples, sampling, errors, notices, busy, ready, generating, generated,
     playing, play, pausePlay, togglePlay, pause, setError, sampleArg, enqueue, applyNext, applyLab,
   };
 }

@@ -8,6 +8,7 @@ import { batch } from '@preact/signals';
 import { defaultDraft } from '../lab.js';
 import { errorMsg } from '../errors.js';
 import { HANDMADE_ID, TEXT_ID, modelLabel } from '../models.js';
+import { MODEL_ASK_BYTES, downloadModel, resolveModelUrl, urlFileName } from '../modelUrl.js';
 import { msg } from '../../i18n/index.js';
 
 /** @typedef {import('../../worker/protocol.js').ModelInfo} ModelInfo */
@@ -22,7 +23,7 @@ import { msg } from '../../i18n/index.js';
 export function createModelActions(p) {
   const { client, session, models, runtime, modelId, loadingModel, model, params, specOpts, bans, biases, edits, modelRow, lab,
     beam, spec, peeked, prompt, steps, forced, next, status, progress, samples, errors, busy, generated, pause, setError,
-    stepCount, canEdit } = p;
+    stepCount, canEdit, askDownload } = p;
 
   /**
    * Makes a loaded (or shipped) model the panel's model.  Nothing changes
@@ -78,7 +79,7 @@ export function createModelActions(p) {
         beam.value = null;
         spec.value = null;
         peeked.value = null;
-        if (params.value.top_k > info.vocab) params.value = { ...params.value, top_k: info.vocab };
+        // (a top-k past the vocabulary stays: in its range, it keeps every token; the slider rests at its end)
         if (bans.value.some((t) => t >= info.vocab)) bans.value = bans.value.filter((t) => t < info.vocab);
         if (biases.value.some(([t]) => t >= info.vocab)) biases.value = biases.value.filter(([t]) => t < info.vocab);
         if (!runtime.draftChosen) specOpts.value = { ...specOpts.value, draft: defaultDraft(id) };
@@ -186,7 +187,64 @@ export function createModelActions(p) {
   }
 
 
-  return { selectModel, setHandmade, trainOn, editProb, resetModel, loadFiles };
+  /**
+   * Loads a model named by URL (a link's model_url, an element's
+   * model-url) and switches to it: resolved against the page, from the
+   * page's own origin or one the author allows; a file too large for the
+   * engine is refused before its bytes come, one over MODEL_ASK_BYTES is
+   * asked for; downloaded with progress, its rate and Cancel.  Nothing
+   * changes when it fails or is cancelled.
+   * @param {string} raw
+   * @param {{base?: string, origins?: string[], restart?: boolean}} [opts]
+   */
+  async function loadUrl(raw, { base = globalThis.location?.href ?? 'http://localhost/', origins = [], restart = true } = {}) {
+    const where = resolveModelUrl(raw, base, origins);
+    if (!('url' in where)) {
+      setError('model', where.why === 'origin'
+        ? msg('error.urlOrigin', { origin: where.origin ?? '' })
+        : msg('error.url', { url: raw }));
+      return false;
+    }
+    const url = where.url;
+    const id = `url:${url.href}`;
+    if (models.value.some((m) => m.id === id)) return selectModel(id, { restart });
+    const name = urlFileName(url);
+    const controller = new AbortController();
+    const cancel = () => controller.abort();
+    pause();
+    busy.value = msg('model.loading', { name });
+    progress.value = { name, loaded: 0, total: 0, rate: 0, cancel };
+    try {
+      const bytes = await downloadModel(url, {
+        signal: controller.signal,
+        onProgress: ({ loaded, total, rate }) => { progress.value = { name, loaded, total, rate, cancel }; },
+        beforeBody: async (total) => {
+          if (!total) return;
+          await client.request('checkSize', { size: total });
+          if (total > MODEL_ASK_BYTES) {
+            const yes = await new Promise((resolve) => { askDownload.value = { name, size: total, answer: resolve }; });
+            askDownload.value = null;
+            if (!yes) controller.abort();
+            if (controller.signal.aborted) throw new DOMException('cancelled', 'AbortError');
+          }
+        },
+      });
+      progress.value = null;
+      const info = await client.request('loadModel', { model: id, bytes, name }, [bytes.buffer]);
+      models.value = [...models.value.filter((m) => m.id !== id), /** @type {any} */ ({ id, name, builtin: false, info, linkUrl: raw })];
+    } catch (err) {
+      progress.value = null;
+      askDownload.value = null;
+      busy.value = '';
+      if (controller.signal.aborted) setError('model', msg('error.cancelled', { file: name }));
+      else setError('model', errorMsg('model', err, { file: name }));
+      return false;
+    }
+    busy.value = '';
+    return selectModel(id, { restart });
+  }
+
+  return { selectModel, setHandmade, trainOn, editProb, resetModel, loadFiles, loadUrl };
 }
 
 /** @typedef {ReturnType<typeof createModelActions>} ModelActions */

@@ -10,7 +10,8 @@ import { msg } from '../../i18n/index.js';
 
 /**
  * What this module calls of the panel's other modules.
- * @typedef {{restart: import('./generation.js').Generation['restart'], selectModel: import('./model.js').ModelActions['selectModel']}} Needs
+ * @typedef {{restart: import('./generation.js').Generation['restart'], selectModel: import('./model.js').ModelActions['selectModel'],
+ *   loadUrl: import('./model.js').ModelActions['loadUrl']}} Needs
  */
 
 /**
@@ -92,9 +93,11 @@ export function createSetup(p) {
       modelWanted = HANDMADE_ID;
     }
     const linkEdits = state.edits ?? [];
-    let ok = (modelId.value === modelWanted && sameSpec && JSON.stringify(edits.value) === JSON.stringify(linkEdits))
-      || (await p.selectModel(modelWanted, { restart: false, edits: linkEdits }));
-    if (!ok && state.model !== fallback.model) {
+    let ok = state.modelUrl
+      ? await p.loadUrl(state.modelUrl, { restart: false, origins: state.modelOrigins ?? [] })
+      : (modelId.value === modelWanted && sameSpec && JSON.stringify(edits.value) === JSON.stringify(linkEdits))
+        || (await p.selectModel(modelWanted, { restart: false, edits: linkEdits }));
+    if (!ok && (state.model !== fallback.model || state.modelUrl)) {
       notes.push(msg('notice.modelFallback', { error: errors.value.model || msg('error.model', { file: '' }), model: modelLabel(BUILTIN_MODELS[0]) }));
       setError('model');
       ok = await p.selectModel(fallback.model, { restart: false });
@@ -104,7 +107,6 @@ export function createSetup(p) {
       busy.value = '';
       return false;
     }
-    if (model.value && params.value.top_k > model.value.vocab) params.value = { ...params.value, top_k: model.value.vocab };
     const wanted = state.constraint ?? { kind: 'none', regex: '' };
     const run = { prompt: state.prompt, steps: state.steps, forced: state.forced, constraint: wanted, changes: state.changes ?? [] };
     let started = await p.restart(run);

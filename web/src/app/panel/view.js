@@ -73,6 +73,7 @@ export function createView(p) {
   const hashState = computed(() => ({
     ...defaultState(),
     model: hashModel(),
+    ...(modelLinkUrl() ? { modelUrl: modelLinkUrl() } : {}),
     edits: edits.value,
     params: params.value,
     seed: seed.value,
@@ -97,6 +98,11 @@ export function createView(p) {
     params: params.value, strategy: strategy.value, beam: beamOpts.value, spec: specOpts.value, bans: bans.value, biases: biases.value,
     dryBreakers: dryBreakers.value, samplers: samplers.value,
   }));
+
+  /** the URL a link loaded the model from (model_url), as it wrote it */
+  function modelLinkUrl() {
+    return models.value.find((m) => m.id === modelId.value)?.linkUrl ?? '';
+  }
 
   /** the model as a link names it: a shipped one, a hand-made spec, text (trained) or file */
   function hashModel() {
