@@ -296,7 +296,7 @@ describe.each(['simd', 'scalar'])('bad parameters through the JS API (%s)', (fla
     [{ logit_bias: [[1.5, 1]] }, RangeError, 'logit-bias token 1.5 is not a token id'],
     [{ logit_bias: [[1, NaN]] }, RangeError, 'logit-bias value for token 1 must be a finite number or -inf (got nan)'],
     [{ logit_bias: [[1, Infinity]] }, RangeError, 'logit-bias value for token 1 must be a finite number or -inf'],
-    [{ logit_bias: [[1, 'x']] }, TypeError, 'logit-bias value for token 1 must be a number'],
+    [{ logit_bias: [[1, 'x']] }, TypeError, 'logit_bias: the value for token 1 is a string, not a number'],
     [{ logit_bias: [[1]] }, TypeError, 'logit_bias entries must be [token, value] pairs'],
     [{ logit_bias: Array.from({ length: 257 }, (_, i) => [i % 12, 1]) }, RangeError, 'logit-bias: at most 256 entries'],
     [{ top_kk: 3 }, TypeError, 'unknown sampler parameter "top_kk"'],

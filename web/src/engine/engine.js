@@ -138,13 +138,13 @@ export class Engine extends WasmModule {
 
   /**
    * Whether a model file of `size` bytes fits this engine's memory beside
-   * what a model needs; a file too large throws (code SP_ERR_NOMEM) with
+   * what a model needs; a file too large throws (an EngineError "nomem") with
    * its size in the engine's message, before any byte is read.
    * @param {number} size
    */
   checkModelSize(size) {
     if (typeof size !== 'number' || !(size >= 0)) throw new TypeError('checkModelSize: size must be a number >= 0');
-    if (!this.x.api_model_check_size(size)) throw new EngineError(this.lastError(), 3);
+    if (!this.x.api_model_check_size(size)) throw this.error(-1, 'nomem');
   }
 
   /**
