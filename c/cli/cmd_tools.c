@@ -50,8 +50,7 @@ int cli_cmd_params(args *a) {
         sp_buf_puts(&b, ",");
         put_json_text(&b, "doc", in->doc);
         sp_buf_puts(&b, ",");
-        put_json_text(&b, "stage", in->stage >= 0 ? sp_stage_name(in->stage)
-                                                   : "mirostat");
+        put_json_text(&b, "stage", sp_stage_name(in->stage));
         sp_buf_printf(&b, ",\"type\":\"%s\",\"min\":",
                       in->type == SP_PARAM_INT ? "int" : "float");
         /* +-infinity as JSON's null */

@@ -121,16 +121,16 @@ static void put_usage(sp_buf *b, const char *text) {
 void cli_print_help(void) {
     sp_buf b = {0};
     put_usage(&b, USAGE);
-    for (int st = 0; st <= SP_STAGE_COUNT; st++) {
-        /* the stages in order, then the settings of no stage (mirostat) */
+    for (int st = 0; st < SP_STAGE_ALL; st++) {
+        /* the stages in order, then the terminal one (mirostat) */
         for (int k = 0; k < sp_param_count(); k++) {
             const sp_param_info *in = sp_param_at(k);
-            if (in->stage != (st == SP_STAGE_COUNT ? -1 : st)) continue;
+            if (in->stage != st) continue;
             char opt[64];
             snprintf(opt, sizeof opt, "--%s %s", in->flag,
                      in->type == SP_PARAM_INT ? "N" : "X");
             sp_buf_printf(&b, "  %-23s [%s] %s\n", opt,
-                          st == SP_STAGE_COUNT ? "mirostat" : sp_stage_name(st),
+                          sp_stage_name(st),
                           in->doc);
         }
     }
