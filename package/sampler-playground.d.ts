@@ -217,6 +217,12 @@ export interface ModelInfo {
   seqLen: number;
   /** the tokens that end a text (a llama2.c tokenizer's BOS and EOS; none for a bigram) */
   ends: number[];
+  /** a checkpoint without its tokenizer: its tokens are ids ("<17>"), and so is a prompt ("<1><17>") */
+  ids: boolean;
+  /** the tokenizer's kind: 'spm' and 'bytebpe' are a GGUF file's (null: ids) */
+  tokenizer: 'chars' | 'bpe' | 'spm' | 'bytebpe' | null;
+  /** a GGUF file's chat template: 'chatml' or 'llama3' (the engine wraps a prompt in it), 'other', or null (none) */
+  chat: 'chatml' | 'llama3' | 'other' | null;
 }
 
 export interface SessionStatus {

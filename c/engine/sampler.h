@@ -111,26 +111,30 @@ double sp_rng_uniform(sp_rng *rng); /* in [0, 1), 53 random bits */
 
 /* ------------------------------------------------------------ parameters */
 
-/* The stage of the pipeline that removed a token (sp_step.cut). */
-typedef enum {
-    SP_CUT_NONE = 0,     /* kept */
-    SP_CUT_BIAS,         /* logit bias of -inf (a banned token) */
-    SP_CUT_TEMPERATURE,  /* temperature 0: not the argmax */
-    SP_CUT_TOP_K,
-    SP_CUT_TOP_P,
-    SP_CUT_MIN_P,
-    SP_CUT_TYPICAL_P,
-    SP_CUT_MASK,         /* masked logit given by the model or the request */
-    SP_CUT_CONSTRAINT,   /* cannot continue the regex / grammar */
-    SP_CUT_TOP_N_SIGMA,
-    SP_CUT_EPSILON,
-    SP_CUT_ETA,
-    SP_CUT_TOP_A,
-    SP_CUT_XTC,
-    SP_CUT_NO_REPEAT_NGRAM,
-    SP_CUT_MIROSTAT,
-    SP_CUT_COUNT
-} sp_cut;
+/* The codes a step record's cut holds (sp_step.cut): who removed a token.
+ * One row each, in the codes' order (the numbers never change): the code's
+ * suffix and its name.  The stages name theirs in their rows (below). */
+#define SP_CUT_ROWS(X)                                                      \
+    X(NONE, "kept")                                                         \
+    X(BIAS, "bias")               /* logit bias of -inf (a banned token) */ \
+    X(TEMPERATURE, "temperature") /* temperature 0: not the argmax */      \
+    X(TOP_K, "top_k")                                                       \
+    X(TOP_P, "top_p")                                                       \
+    X(MIN_P, "min_p")                                                       \
+    X(TYPICAL_P, "typical_p")                                               \
+    X(MASK, "mask")          /* masked by the model or the request */       \
+    X(CONSTRAINT, "constraint") /* cannot continue the regex / grammar */   \
+    X(TOP_N_SIGMA, "top_n_sigma")                                           \
+    X(EPSILON, "epsilon")                                                   \
+    X(ETA, "eta")                                                           \
+    X(TOP_A, "top_a")                                                       \
+    X(XTC, "xtc")                                                           \
+    X(NO_REPEAT_NGRAM, "no_repeat_ngram")                                   \
+    X(MIROSTAT, "mirostat")
+
+#define SP_CUT_ENUM_(id, name) SP_CUT_##id,
+typedef enum { SP_CUT_ROWS(SP_CUT_ENUM_) SP_CUT_COUNT } sp_cut;
+#undef SP_CUT_ENUM_
 
 const char *sp_cut_name(int cut); /* "kept", "bias", "temperature", "top_k", ... */
 
@@ -143,24 +147,83 @@ typedef struct {
 #define SP_MAX_DRY_BREAKERS 32    /* sequence breakers of DRY */
 #define SP_MAX_DRY_BREAKER_LEN 8  /* tokens in one breaker */
 
-/* The stages of the sampler chain (the order they have by default). */
+/*
+ * The stages of the sampler chain: one row each, in their default order.
+ * Everything about a stage derives from its row: the sp_stage enum, its
+ * name (the API's, --samplers', the link's), its label and one line of
+ * doc (the registry: `sampler params`, the page, docs/samplers.md), the
+ * cut code it marks the tokens it removes with (NONE: it only reshapes),
+ * its function (void fn(sp_candidates *, const sp_params *), in
+ * c/engine/sampler/) and when the settings turn it on (an expression of
+ * the settings p: sp_stage_active).  Its parameters are rows of the
+ * parameter table (sampler/params.c) that name the stage.
+ *
+ *   X(id, name, cut, label, doc, fn, active)
+ */
+#define SP_STAGE_ROWS(X)                                                    \
+    X(BIAS, "bias", BIAS, "Logit bias",                                     \
+      "adds a value to chosen tokens' logits; -inf bans them",              \
+      sp_stage_bias, p->n_bias > 0)                                         \
+    X(PENALTIES, "penalties", NONE, "Penalties",                            \
+      "pushes down the tokens the text already has", sp_stage_penalties,    \
+      p->repetition_penalty != 1.0f || p->frequency_penalty != 0.0f ||      \
+          p->presence_penalty != 0.0f)                                      \
+    X(DRY, "dry", NONE, "DRY",                                              \
+      "pushes down a token that would extend a repeat of the text",         \
+      sp_stage_dry, p->dry_multiplier != 0.0f)                              \
+    X(NO_REPEAT_NGRAM, "no_repeat_ngram", NO_REPEAT_NGRAM,                  \
+      "No-repeat n-gram", "removes a token that would repeat an n-gram",    \
+      sp_stage_no_repeat_ngram, p->no_repeat_ngram_size > 0)                \
+    X(TEMPERATURE, "temperature", TEMPERATURE, "Temperature",               \
+      "sharpens (below 1) or flattens (above 1) the distribution",          \
+      sp_stage_temperature,                                                 \
+      p->temperature != 1.0f || p->dynatemp_range > 0.0f)                   \
+    X(TOP_N_SIGMA, "top_n_sigma", TOP_N_SIGMA, "Top-nσ",                    \
+      "keeps the logits near the largest, in standard deviations",          \
+      sp_stage_top_n_sigma, p->top_n_sigma > 0.0f)                          \
+    X(TOP_K, "top_k", TOP_K, "Top-k", "keeps the k most likely tokens",     \
+      sp_stage_top_k, p->top_k > 0)                                         \
+    X(TOP_P, "top_p", TOP_P, "Top-p",                                       \
+      "keeps the fewest likely tokens that hold mass p (the nucleus)",      \
+      sp_stage_top_p, p->top_p < 1.0f)                                      \
+    X(MIN_P, "min_p", MIN_P, "Min-p",                                       \
+      "keeps the tokens at least this fraction as likely as the top",       \
+      sp_stage_min_p, p->min_p > 0.0f)                                      \
+    X(TYPICAL_P, "typical_p", TYPICAL_P, "Typical-p",                       \
+      "keeps the tokens whose surprise is nearest the entropy",             \
+      sp_stage_typical_p, p->typical_p < 1.0f)                              \
+    X(EPSILON, "epsilon", EPSILON, "Epsilon cutoff",                        \
+      "drops the tokens below a fixed probability", sp_stage_epsilon,       \
+      p->epsilon_cutoff > 0.0f)                                             \
+    X(ETA, "eta", ETA, "Eta cutoff",                                        \
+      "drops the tokens below a bar that falls as entropy grows",           \
+      sp_stage_eta, p->eta_cutoff > 0.0f)                                   \
+    X(TOP_A, "top_a", TOP_A, "Top-a",                                       \
+      "drops the tokens below a times the top probability squared",         \
+      sp_stage_top_a, p->top_a > 0.0f)                                      \
+    X(XTC, "xtc", XTC, "XTC",                                               \
+      "sometimes removes the top choices, leaving the least likely",        \
+      sp_stage_xtc, p->xtc_probability > 0.0f && p->xtc_threshold <= 0.5f)
+
+/* The terminal stage: mirostat, after the chain when on (it sets the final
+ * truncation and learns from the token drawn); no order moves it, so it is
+ * not among the names an order takes. */
+#define SP_STAGE_TERMINAL(X)                                                \
+    X(MIROSTAT, "mirostat", MIROSTAT, "Mirostat",                           \
+      "keeps the tokens whose surprise is within a target it learns",       \
+      sp_stage_mirostat, p->mirostat != 0)
+
+/* Every row: the chain's, then the terminal one. */
+#define SP_STAGE_ALL_ROWS(X) SP_STAGE_ROWS(X) SP_STAGE_TERMINAL(X)
+
+#define SP_STAGE_ENUM_(id, ...) SP_STAGE_##id,
 typedef enum {
-    SP_STAGE_BIAS = 0,
-    SP_STAGE_PENALTIES,
-    SP_STAGE_DRY,
-    SP_STAGE_NO_REPEAT_NGRAM,
-    SP_STAGE_TEMPERATURE,
-    SP_STAGE_TOP_N_SIGMA,
-    SP_STAGE_TOP_K,
-    SP_STAGE_TOP_P,
-    SP_STAGE_MIN_P,
-    SP_STAGE_TYPICAL_P,
-    SP_STAGE_EPSILON,
-    SP_STAGE_ETA,
-    SP_STAGE_TOP_A,
-    SP_STAGE_XTC,
-    SP_STAGE_COUNT
+    SP_STAGE_ROWS(SP_STAGE_ENUM_)
+    SP_STAGE_COUNT, /* the stages an order holds */
+    SP_STAGE_MIROSTAT = SP_STAGE_COUNT, /* the terminal stage */
+    SP_STAGE_ALL    /* every row */
 } sp_stage;
+#undef SP_STAGE_ENUM_
 
 /* The sampler settings.  Each field is declared once, with its name, CLI
  * flag, range, neutral value and documentation, in the parameter registry
@@ -208,7 +271,8 @@ void sp_params_default(sp_params *p);
 
 /* ---- the registry: every stage and every parameter, declared once ---- */
 
-/* A stage's name ("top_p"), or NULL past SP_STAGE_COUNT. */
+/* A stage's name ("top_p"; "mirostat" for SP_STAGE_MIROSTAT), or NULL
+ * past it. */
 const char *sp_stage_name(int stage);
 /* The stage called name, or -1. */
 int sp_stage_find(const char *name);
@@ -230,7 +294,8 @@ typedef struct {
     const char *code;   /* its short code in compact links: "p" */
     const char *label;  /* for people: "Top-p" */
     const char *doc;    /* one line: what it does, and its off value */
-    int stage;          /* the sp_stage it belongs to */
+    int stage;          /* the sp_stage it belongs to (mirostat's:
+                         * SP_STAGE_MIROSTAT) */
     int type;           /* SP_PARAM_FLOAT or SP_PARAM_INT */
     int flags;          /* SP_PARAM_* */
     double min, max;    /* its range (+-INFINITY: open-ended) */

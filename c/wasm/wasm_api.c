@@ -205,7 +205,7 @@ API("api_param_text") const char *api_param_text(int i, int which) {
     case 2: return in->code;
     case 3: return in->label;
     case 4: return in->doc;
-    case 5: return in->stage >= 0 ? sp_stage_name(in->stage) : "mirostat";
+    case 5: return sp_stage_name(in->stage);
     default: return "";
     }
 }
@@ -218,9 +218,10 @@ API("api_param_numbers") void api_param_numbers(int i, double *out) {
                     in->ui_min, in->ui_max, in->ui_step, in->stage, in->ui_on};
     for (int k = 0; k < 10; k++) out[k] = v[k];
 }
+/* The chain's stages (those an order holds; "" past them, mirostat
+ * included: it is asked for as stage -1). */
 API("api_stage_name") const char *api_stage_name(int stage) {
-    const char *name = sp_stage_name(stage);
-    return name ? name : "";
+    return stage >= 0 && stage < SP_STAGE_COUNT ? sp_stage_name(stage) : "";
 }
 API("api_stage_cut") int api_stage_cut(int stage) { return sp_stage_cut(stage); }
 /* Whether p's settings turn a stage on: the engine's own test
@@ -228,8 +229,7 @@ API("api_stage_cut") int api_stage_cut(int stage) { return sp_stage_cut(stage); 
  * Stage -1 is mirostat, after the chain (on when p->mirostat is not 0,
  * as sp_sampler_warp reads it). */
 API("api_stage_active") int api_stage_active(const sp_params *p, int stage) {
-    if (stage == -1) return p->mirostat != 0;
-    return sp_stage_active(p, stage);
+    return sp_stage_active(p, stage == -1 ? SP_STAGE_MIROSTAT : stage);
 }
 
 /* Stores parameter i (the engine checks its range in api_params_check). */

@@ -169,6 +169,7 @@ export function engineSuite(name) {
           '/__exact__/index.html': EXACT_PAGE,
           '/__exact__/matrix.js': fs.readFileSync(path.join(here, 'matrix.js')),
           '/__exact__/stories-tokenizer.bin': fs.readFileSync(files.paths.storiesTokenizer),
+          '/__exact__/matrix.gguf': fs.readFileSync(files.paths.gguf),
           '/favicon.ico': '',
         },
       });
@@ -204,7 +205,7 @@ export function engineSuite(name) {
         await d.goto(`${server.url}__exact__/index.html`);
         // (a string: a function here would have its import() rewritten for Node)
         const json = await d.run('async (w, f, urls, names) => (await import("/__exact__/matrix.js")).runInWorker(w, f, urls, names)',
-          `/assets/${worker}`, flavor, { stories: haveStories ? '/__fixtures__/stories260K.bin' : null, storiesTokenizer: '/__exact__/stories-tokenizer.bin' },
+          `/assets/${worker}`, flavor, { stories: haveStories ? '/__fixtures__/stories260K.bin' : null, storiesTokenizer: '/__exact__/stories-tokenizer.bin', gguf: '/__exact__/matrix.gguf' },
           CASES.map((c) => c.name));
         const out = JSON.parse(json);
         expect(out.backend).toBe(flavor === 'simd' ? 'wasm-simd128' : 'scalar');

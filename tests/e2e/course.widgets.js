@@ -165,6 +165,54 @@ export const USE = {
     expect((await bars(widget(page, 'flat'))).filter((b) => b.cut === 'top_n_sigma').length).toBe(10);
   },
 
+  // ---- part 3: steering the text
+  async repetition(page) {
+    const loop = widget(page, 'loop');
+    const setter = page.locator('[data-testid="setter"][data-for="loop"]');
+    const metric = async (key) => Number(await loop.getByTestId(`metric-${key}`).getAttribute('data-value'));
+    // greedy from "the": the text loops, and its longest repeat is long
+    await until(async () => (await loop.getByTestId('metrics').getAttribute('data-tokens')) === '150', 20000);
+    const looping = await metric('longestRepeat');
+    expect(looping).toBeGreaterThan(40);
+    // each setting rewrites the text: the loop breaks
+    const after = async (testid, value) => {
+      await setter.getByTestId(testid).fill(value);
+      await until(async () => (await metric('longestRepeat')) < looping / 4, 20000);
+    };
+    await after('set-repetition-penalty', '1.3');
+    await setter.getByTestId('set-repetition-penalty').fill('1');
+    await until(async () => (await metric('longestRepeat')) === looping, 20000);
+    await after('set-dry-multiplier', '0.8');
+    // the hand-made model: a step's word is pushed down by the frequency penalty
+    const w = widget(page, 'bars');
+    const before = await bars(w);
+    expect(before.map((b) => b.p.toFixed(3))).toEqual(['0.665', '0.245', '0.090']);
+    await step(w, 1);
+    const word = await textOf(w);
+    await until(async () => (await bars(w)).find((b) => b.piece === word).p < before.find((b) => b.piece === word).p);
+  },
+
+  async 'xtc-mirostat'(page) {
+    const w = widget(page, 'xtc');
+    // threshold 0.1: the two likeliest words go, the third leads
+    const shown = async () => (await bars(w)).map((b) => `${b.piece} ${b.p.toFixed(3)}`).sort().join();
+    await until(async () => (await shown()) === 'bed 0.267,mat 0.000,moon 0.067,roof 0.167,rug 0.500,sofa 0.000');
+    expect((await bars(w)).filter((b) => b.cut === 'xtc').map((b) => b.piece).sort()).toEqual(['mat', 'sofa']);
+    // above 0.2 a single word reaches it: nothing is removed
+    await w.getByRole('slider', { name: /^XTC threshold/ }).fill('0.3');
+    await until(async () => (await shown()) === 'bed 0.080,mat 0.500,moon 0.020,roof 0.050,rug 0.150,sofa 0.200');
+    // Mirostat: a lower target keeps fewer tokens a step, a higher one more
+    const m = widget(page, 'mirostat');
+    const setter = page.locator('[data-testid="setter"][data-for="mirostat"]');
+    const nucleus = async () => Number(await m.getByTestId('metric-meanNucleus').getAttribute('data-value'));
+    await until(async () => (await m.getByTestId('step-chart').getAttribute('data-steps')) === '150', 20000);
+    const at2 = await nucleus();
+    await setter.getByTestId('set-mirostat-tau').fill('0.5');
+    await until(async () => (await nucleus()) < at2, 20000);
+    await setter.getByTestId('set-mirostat-tau').fill('4');
+    await until(async () => (await nucleus()) > at2, 20000);
+  },
+
   // ---- chapters 9–14 (parts order, decoding, speed, yours)
 
   async order(page) {

@@ -13,7 +13,7 @@ import { ggufBytes, ggufPath } from '../helpers/gguf-files.js';
 import { logitsModel } from '../helpers/gguf-models.js';
 import { loadEngineNode } from '../../web/src/engine/node.js';
 import { charTokenizer, DIST, FIXTURES, randomCheckpoint } from './fixtures.js';
-import { hashOf, skipWithoutChromium, until, useBrowser } from './harness.js';
+import { hashOf, lesson, skipWithoutChromium, until, useBrowser } from './harness.js';
 
 const bars = (page) => page.locator('[data-testid="prob-bar"]');
 const tokens = (page) => page.locator('[data-testid="output-token"]');
@@ -209,7 +209,7 @@ describe.skipIf(skipWithoutChromium)('a model by URL in Chromium (model_url=)', 
     // the same link on another site's page: refused (the page's own origin only), bigram instead
     const other = await open({ hash: `#model_url=${encodeURIComponent(`${site.url}lesson/models/worked.gguf`)}` });
     await until(async () => (await other.getByTestId('notice').count()) === 1);
-    expect(await other.getByTestId('notice').textContent()).toContain(`This link names a model on another site (${site.url.replace(/\/$/, '')})`);
+    expect(await other.getByTestId('notice').textContent()).toContain(`This model is on another site (${site.url.replace(/\/$/, '')})`);
     expect(await chosen(other)).toBe('Bigram names');
   });
 
@@ -239,5 +239,63 @@ describe.skipIf(skipWithoutChromium)('a model by URL in Chromium (model_url=)', 
     const aborted = h.problems.filter((p) => /net::ERR_ABORTED/.test(p));
     expect(aborted.map((p) => p.replace(/^request failed: http:\/\/[^/]+/, '').replace(/ net::ERR_ABORTED$/, '')).sort()).toEqual(['/m/big.gguf', '/m/qwen.gguf']);
     h.problems.splice(0, h.problems.length, ...h.problems.filter((p) => !aborted.includes(p)));
+  });
+});
+
+describe.skipIf(skipWithoutChromium)('<sampler-playground model-url> in Chromium', () => {
+  const { h, open, newContext } = useBrowser();
+
+  it('keeps the file on the device only when the author says model-cache="keep"', async () => {
+    const worked = Buffer.from(writeGguf(logitsModel([0, 0, 0, 2, 1, 0, -1, 0.5], { name: 'worked' })));
+    const files = {
+      '/l/m/a.gguf': worked,
+      '/l/m/b.gguf': worked,
+      '/l/plain.html': lesson('<sampler-playground model-url="m/a.gguf" seed="1" view="text,bars"></sampler-playground>'),
+      '/l/keep.html': lesson('<sampler-playground model-url="m/b.gguf" model-cache="keep" seed="1" view="text,bars"></sampler-playground>'),
+    };
+    const site = await h.serve(null, { mounts: { '/playground/': DIST }, files });
+    const ready = 'sampler-playground [data-testid="embed"][data-ready="true"]';
+    const bars8 = (page) => until(async () => (await page.locator('sampler-playground [data-testid="prob-bar"]').count()) === 8, 15000);
+    const context = await newContext();
+    for (const name of ['plain', 'plain', 'keep', 'keep']) {
+      const page = await open({ url: `${site.url}l/${name}.html`, ready, context });
+      await bars8(page);
+      await page.close();
+    }
+    // the plain page fetched its file each time; the kept one once, then read it from Cache Storage
+    expect(site.requests.filter((r) => r === '/l/m/a.gguf')).toHaveLength(2);
+    expect(site.requests.filter((r) => r === '/l/m/b.gguf')).toHaveLength(1);
+    const page = await open({ url: `${site.url}l/plain.html`, ready, context });
+    const kept = await page.evaluate(async () => {
+      const c = await caches.open('spg-models-v1');
+      return (await c.keys()).map((r) => new URL(r.url).pathname);
+    });
+    expect(kept).toEqual(['/l/m/b.gguf']);
+  });
+
+  it('loads a GGUF beside the lesson; another site only when model-origins allows it', async () => {
+    const worked = Buffer.from(writeGguf(logitsModel([0, 0, 0, 2, 1, 0, -1, 0.5], { name: 'worked' })));
+    const other = await h.serve(null, { files: { '/m/worked.gguf': worked }, cors: true });
+    const origin = other.url.replace(/\/$/, '');
+    const files = {
+      '/lessons/models/worked.gguf': worked,
+      '/lessons/gguf.html': lesson(`
+<sampler-playground model-url="models/worked.gguf" seed="1" steps="3" view="text,bars"></sampler-playground>
+<sampler-playground model-url="${origin}/m/worked.gguf" seed="1" view="text,bars"></sampler-playground>
+<sampler-playground model-url="${origin}/m/worked.gguf" model-origins="${origin}" seed="1" view="text,bars"></sampler-playground>`),
+    };
+    const site = await h.serve(null, { mounts: { '/playground/': DIST }, files });
+    const page = await open({ url: `${site.url}lessons/gguf.html`, ready: 'sampler-playground [data-testid="embed"][data-ready="true"]' });
+    const el = (i) => page.locator('sampler-playground').nth(i);
+    await until(async () => (await page.locator('sampler-playground [data-testid="embed"][data-ready="true"]').count()) === 3, 20000);
+    await until(async () => (await el(0).locator('[data-testid="prob-bar"]').count()) === 8);
+    expect(await el(0).locator('[data-testid="output-token"]').count()).toBe(3);
+    expect(await el(0).getByTestId('notice').count()).toBe(0);
+    const notice = await el(1).getByTestId('notice').textContent();
+    expect(notice).toContain(`This model is on another site (${origin})`);
+    expect(notice).toContain('Using Bigram names instead.');
+    await until(async () => (await el(2).locator('[data-testid="prob-bar"]').count()) === 8);
+    expect(await el(2).getByTestId('notice').count()).toBe(0);
+    expect(other.requests.filter((r) => r === '/m/worked.gguf')).toHaveLength(1);
   });
 });

@@ -112,14 +112,11 @@ void sp_cands_penalized(sp_candidates *c, int id);
 /* Clamps a shifted logit into the finite floats. */
 float sp_clamp_finite(float x);
 
-/* the stages of repeats.c and cutoffs.c */
-void sp_stage_dry(sp_candidates *c, const sp_params *p);
-void sp_stage_no_repeat_ngram(sp_candidates *c, const sp_params *p);
-void sp_stage_top_n_sigma(sp_candidates *c, const sp_params *p);
-void sp_stage_epsilon(sp_candidates *c, const sp_params *p);
-void sp_stage_eta(sp_candidates *c, const sp_params *p);
-void sp_stage_top_a(sp_candidates *c, const sp_params *p);
-void sp_stage_xtc(sp_candidates *c, const sp_params *p);
-void sp_stage_mirostat(sp_candidates *c, const sp_params *p);
+/* Every stage's function, as its row names it (sampler.h: SP_STAGE_ROWS);
+ * warpers.c, repeats.c and cutoffs.c define them. */
+#define SP_STAGE_DECLARE_(id, name, cut, label, doc, fn, active)            \
+    void fn(sp_candidates *c, const sp_params *p);
+SP_STAGE_ALL_ROWS(SP_STAGE_DECLARE_)
+#undef SP_STAGE_DECLARE_
 
 #endif /* SP_CANDIDATES_H */

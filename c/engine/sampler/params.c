@@ -17,43 +17,30 @@
 
 #include "internal.h"
 
-static const char *const STAGE_NAMES[SP_STAGE_COUNT] = {
-    "bias",  "penalties", "dry",   "no_repeat_ngram", "temperature",
-    "top_n_sigma", "top_k", "top_p", "min_p", "typical_p",
-    "epsilon", "eta",     "top_a", "xtc"};
-
-/* Each stage for people: its label, and what it does in one line. */
-static const char *const STAGE_TEXTS[SP_STAGE_COUNT][2] = {
-    {"Logit bias", "adds a value to chosen tokens' logits; -inf bans them"},
-    {"Penalties", "pushes down the tokens the text already has"},
-    {"DRY", "pushes down a token that would extend a repeat of the text"},
-    {"No-repeat n-gram", "removes a token that would repeat an n-gram"},
-    {"Temperature", "sharpens (below 1) or flattens (above 1) the distribution"},
-    {"Top-nσ", "keeps the logits near the largest, in standard deviations"},
-    {"Top-k", "keeps the k most likely tokens"},
-    {"Top-p", "keeps the fewest likely tokens that hold mass p (the nucleus)"},
-    {"Min-p", "keeps the tokens at least this fraction as likely as the top"},
-    {"Typical-p", "keeps the tokens whose surprise is nearest the entropy"},
-    {"Epsilon cutoff", "drops the tokens below a fixed probability"},
-    {"Eta cutoff", "drops the tokens below a bar that falls as entropy grows"},
-    {"Top-a", "drops the tokens below a times the top probability squared"},
-    {"XTC", "sometimes removes the top choices, leaving the least likely"}};
+/* The stages' names, labels, docs and cut codes: their rows (sampler.h,
+ * SP_STAGE_ROWS and the terminal one, mirostat). */
+#define ROW_TEXTS(id, name, cut, label, doc, ...) {name, label, doc},
+static const char *const STAGE_TEXTS[SP_STAGE_ALL][3] = {
+    SP_STAGE_ALL_ROWS(ROW_TEXTS)};
+#undef ROW_TEXTS
 
 const char *sp_stage_name(int stage) {
-    return stage >= 0 && stage < SP_STAGE_COUNT ? STAGE_NAMES[stage] : NULL;
+    return stage >= 0 && stage < SP_STAGE_ALL ? STAGE_TEXTS[stage][0] : NULL;
 }
 
 const char *sp_stage_label(int stage) {
-    return stage >= 0 && stage < SP_STAGE_COUNT ? STAGE_TEXTS[stage][0] : NULL;
+    return stage >= 0 && stage < SP_STAGE_ALL ? STAGE_TEXTS[stage][1] : NULL;
 }
 
 const char *sp_stage_doc(int stage) {
-    return stage >= 0 && stage < SP_STAGE_COUNT ? STAGE_TEXTS[stage][1] : NULL;
+    return stage >= 0 && stage < SP_STAGE_ALL ? STAGE_TEXTS[stage][2] : NULL;
 }
 
+/* The stage an order names (the chain's stages only: mirostat ends the
+ * chain wherever an order puts the others), or -1. */
 int sp_stage_find(const char *name) {
     for (int i = 0; i < SP_STAGE_COUNT; i++)
-        if (!strcmp(STAGE_NAMES[i], name)) return i;
+        if (!strcmp(STAGE_TEXTS[i][0], name)) return i;
     return -1;
 }
 
@@ -147,13 +134,13 @@ static const param_def PARAMS[] = {
       SP_STAGE_NO_REPEAT_NGRAM, I, SW, 0, INF, 0, 0, 8, 1, 3),
     P(mirostat, "mirostat", "mi", "Mirostat",
       "aim at a steady surprise: 1 or 2 (the version); 0 = off",
-      -1, I, SW, 0, 2, 0, 0, 2, 1, 2),
+      SP_STAGE_MIROSTAT, I, SW, 0, 2, 0, 0, 2, 1, 2),
     P(mirostat_tau, "mirostat-tau", "mt", "Mirostat target",
       "the surprise (bits per token) mirostat aims at",
-      -1, F, LO, 0, INF, 5, 0.5, 10, 0.5, 5),
+      SP_STAGE_MIROSTAT, F, LO, 0, INF, 5, 0.5, 10, 0.5, 5),
     P(mirostat_eta, "mirostat-eta", "me", "Mirostat rate",
       "how fast mirostat learns from each token",
-      -1, F, LO, 0, INF, 0.1, 0.01, 1, 0.01, 0.1),
+      SP_STAGE_MIROSTAT, F, LO, 0, INF, 0.1, 0.01, 1, 0.01, 0.1),
 };
 #define N_PARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
 
@@ -219,38 +206,22 @@ void sp_params_default(sp_params *p) {
         sp_params_set(p, i, PARAMS[i].info.neutral, NULL);
 }
 
+/* A stage's activity test: its row's expression of the settings p. */
+#define ROW_ACTIVE(id, name, cut, label, doc, fn, active)                   \
+    case SP_STAGE_##id: return (active);
 int sp_stage_active(const sp_params *p, int stage) {
     switch (stage) {
-    case SP_STAGE_BIAS: return p->n_bias > 0;
-    case SP_STAGE_PENALTIES:
-        return p->repetition_penalty != 1.0f || p->frequency_penalty != 0.0f ||
-               p->presence_penalty != 0.0f;
-    case SP_STAGE_DRY: return p->dry_multiplier != 0.0f;
-    case SP_STAGE_NO_REPEAT_NGRAM: return p->no_repeat_ngram_size > 0;
-    case SP_STAGE_TEMPERATURE:
-        return p->temperature != 1.0f || p->dynatemp_range > 0.0f;
-    case SP_STAGE_TOP_N_SIGMA: return p->top_n_sigma > 0.0f;
-    case SP_STAGE_TOP_K: return p->top_k > 0;
-    case SP_STAGE_TOP_P: return p->top_p < 1.0f;
-    case SP_STAGE_MIN_P: return p->min_p > 0.0f;
-    case SP_STAGE_TYPICAL_P: return p->typical_p < 1.0f;
-    case SP_STAGE_EPSILON: return p->epsilon_cutoff > 0.0f;
-    case SP_STAGE_ETA: return p->eta_cutoff > 0.0f;
-    case SP_STAGE_TOP_A: return p->top_a > 0.0f;
-    case SP_STAGE_XTC:
-        return p->xtc_probability > 0.0f && p->xtc_threshold <= 0.5f;
+    SP_STAGE_ALL_ROWS(ROW_ACTIVE)
     default: return 0;
     }
 }
+#undef ROW_ACTIVE
 
 int sp_stage_cut(int stage) {
-    static const uint8_t CUTS[SP_STAGE_COUNT] = {
-        SP_CUT_BIAS,        SP_CUT_NONE,     SP_CUT_NONE,
-        SP_CUT_NO_REPEAT_NGRAM, SP_CUT_TEMPERATURE, SP_CUT_TOP_N_SIGMA,
-        SP_CUT_TOP_K,       SP_CUT_TOP_P,    SP_CUT_MIN_P,
-        SP_CUT_TYPICAL_P,   SP_CUT_EPSILON,  SP_CUT_ETA,
-        SP_CUT_TOP_A,       SP_CUT_XTC};
-    return stage >= 0 && stage < SP_STAGE_COUNT ? CUTS[stage] : SP_CUT_NONE;
+#define ROW_CUT(id, name, cut, ...) SP_CUT_##cut,
+    static const uint8_t CUTS[SP_STAGE_ALL] = {SP_STAGE_ALL_ROWS(ROW_CUT)};
+#undef ROW_CUT
+    return stage >= 0 && stage < SP_STAGE_ALL ? CUTS[stage] : SP_CUT_NONE;
 }
 
 int sp_step_cuts(const sp_step *st, const sp_params *p, const char **names,
@@ -267,7 +238,7 @@ int sp_step_cuts(const sp_step *st, const sp_params *p, const char **names,
         int cut = sp_stage_cut(p->n_order ? p->order[i] : i);
         if (cut != SP_CUT_NONE) seq[ns++] = cut;
     }
-    seq[ns++] = SP_CUT_MIROSTAT;
+    seq[ns++] = sp_stage_cut(SP_STAGE_MIROSTAT);
     for (int i = 0; i < ns; i++) {
         if (!by_cut[seq[i]]) continue;
         names[n] = sp_cut_name(seq[i]);
@@ -374,11 +345,11 @@ int sp_params_check(const sp_params *p, int vocab, char *err) {
             if (sp_params_get(p, i) == PARAMS[i].info.neutral) continue;
             return sp_fail(err, SP_ERR_ARG, "%s is set but the samplers' "
                            "order leaves out %s", PARAMS[i].info.flag,
-                           STAGE_NAMES[s]);
+                           sp_stage_name(s));
         }
         return sp_fail(err, SP_ERR_ARG, "%s is set but the samplers' order "
                        "leaves out %s", s == SP_STAGE_BIAS ? "logit-bias"
-                       : STAGE_NAMES[s], STAGE_NAMES[s]);
+                       : sp_stage_name(s), sp_stage_name(s));
     }
     return SP_OK;
 }
@@ -451,7 +422,7 @@ static void order_names(char *out, size_t size) {
          i++) {
         used += (size_t)w;
         w = snprintf(out + used, size - used, "%s%s", i ? ", " : "",
-                     STAGE_NAMES[i]);
+                     sp_stage_name(i));
     }
     for (int i = 0; w >= 0 && (size_t)w < size - used && i < N_PRESETS; i++) {
         used += (size_t)w;
@@ -508,7 +479,7 @@ void sp_params_order_text(const sp_params *p, char *out, size_t size) {
     for (int i = 0; i < n; i++) {
         int s = p->n_order ? p->order[i] : i;
         int w = snprintf(out + used, size - used, "%s%s", i ? "," : "",
-                         STAGE_NAMES[s]);
+                         sp_stage_name(s));
         if (w < 0 || (size_t)w >= size - used) break;
         used += (size_t)w;
     }

@@ -24,10 +24,9 @@
 
 /* ------------------------------------------------------------ cut names */
 
-static const char *const CUT_NAMES[SP_CUT_COUNT] = {
-    "kept", "bias", "temperature", "top_k", "top_p", "min_p", "typical_p",
-    "mask", "constraint", "top_n_sigma", "epsilon", "eta", "top_a", "xtc",
-    "no_repeat_ngram", "mirostat"};
+#define CUT_NAME(id, name) name,
+static const char *const CUT_NAMES[SP_CUT_COUNT] = {SP_CUT_ROWS(CUT_NAME)};
+#undef CUT_NAME
 
 const char *sp_cut_name(int cut) {
     return cut >= 0 && cut < SP_CUT_COUNT ? CUT_NAMES[cut] : "unknown";
@@ -423,7 +422,7 @@ static void warp_constraint(sp_candidates *c, const sp_params *p) {
             sp_cands_cut(c, i, SP_CUT_CONSTRAINT);
 }
 
-static void warp_logit_bias(sp_candidates *c, const sp_params *p) {
+void sp_stage_bias(sp_candidates *c, const sp_params *p) {
     int banned = 0;
     for (int i = 0; i < p->n_bias; i++) {
         int id = p->bias[i].token;
@@ -478,7 +477,7 @@ static void warp_frequency_presence(sp_candidates *c, const sp_params *p) {
 
 /* The penalties stage: the repetition penalty, then frequency and
  * presence, over the penalty window. */
-static void warp_penalties(sp_candidates *c, const sp_params *p) {
+void sp_stage_penalties(sp_candidates *c, const sp_params *p) {
     warp_repetition_penalty(c, p);
     warp_frequency_presence(c, p);
 }
@@ -562,7 +561,7 @@ static int apply_temperature(sp_candidates *c, float t, float *snap) {
     return 1;
 }
 
-static void warp_temperature(sp_candidates *c, const sp_params *p) {
+void sp_stage_temperature(sp_candidates *c, const sp_params *p) {
     float t;
     if (temperature_value(c, p, &t)) apply_temperature(c, t, NULL);
 }
@@ -779,7 +778,7 @@ static void top_k_cut(sp_candidates *c, float keep_from, float max, float t) {
     c->listed = 1;
 }
 
-static void warp_top_k(sp_candidates *c, const sp_params *p) {
+void sp_stage_top_k(sp_candidates *c, const sp_params *p) {
     int k = p->top_k;
     if (k <= 0 || k >= c->vocab) return;
     /* A list of the whole vocabulary (dynamic temperature lists every
@@ -846,7 +845,7 @@ static float lowest_reaching(float target, float max, float t, float hi) {
 static int temperature_top_k(sp_candidates *c, int k, float t,
                              int intake_groups) {
     /* a list of the whole vocabulary (dynamic temperature's) is the dense
-     * logits: every token a candidate, none cut (warp_top_k) */
+     * logits: every token a candidate, none cut (sp_stage_top_k) */
     if ((c->listed && c->n != c->vocab) || t == 1.0f || !(t > 0.0f) ||
         k <= 0 || k >= c->vocab)
         return 0;
@@ -864,7 +863,7 @@ static int temperature_top_k(sp_candidates *c, int k, float t,
     if (kth_x < lowest_reaching(-FLT_MAX, m, t, m)) return 0;
     float kth = tempered(kth_x, m, t);
     float keep_from = lowest_reaching(kth, m, t, kth_x);
-    /* top-k's cut, as in warp_top_k, with the kept tokens tempered */
+    /* top-k's cut, as in sp_stage_top_k, with the kept tokens tempered */
     top_k_cut(c, keep_from, m, t);
     return 1;
 }
@@ -924,7 +923,7 @@ static int top_k_follows(const sp_params *p, int n_stages, int i) {
     return -1;
 }
 
-static void warp_top_p(sp_candidates *c, const sp_params *p) {
+void sp_stage_top_p(sp_candidates *c, const sp_params *p) {
     if (p->top_p >= 1.0f) return;
     sp_cands_list(c);
     if (c->n <= 1) return;
@@ -940,7 +939,7 @@ static void warp_top_p(sp_candidates *c, const sp_params *p) {
     keep_selected(c, m, SP_CUT_TOP_P);
 }
 
-static void warp_min_p(sp_candidates *c, const sp_params *p) {
+void sp_stage_min_p(sp_candidates *c, const sp_params *p) {
     if (p->min_p <= 0.0f) return;
     sp_cands_list(c);
     if (c->n <= 1) return;
@@ -953,7 +952,7 @@ static void warp_min_p(sp_candidates *c, const sp_params *p) {
     sp_cands_compact(c);
 }
 
-static void warp_typical_p(sp_candidates *c, const sp_params *p) {
+void sp_stage_typical_p(sp_candidates *c, const sp_params *p) {
     /* Meister et al. 2022, "Locally typical sampling": keep the tokens whose
      * surprisal -log p is closest to the entropy H, fewest first, until
      * their mass reaches typical_p */
@@ -977,13 +976,10 @@ static void warp_typical_p(sp_candidates *c, const sp_params *p) {
     keep_selected(c, kept, SP_CUT_TYPICAL_P);
 }
 
-/* The chain's stages, by sp_stage (params.c names them). */
-static const sp_stage_fn STAGES[SP_STAGE_COUNT] = {
-    warp_logit_bias,      warp_penalties, sp_stage_dry,
-    sp_stage_no_repeat_ngram, warp_temperature, sp_stage_top_n_sigma,
-    warp_top_k,           warp_top_p,     warp_min_p,
-    warp_typical_p,       sp_stage_epsilon, sp_stage_eta,
-    sp_stage_top_a,       sp_stage_xtc};
+/* The stages' functions, by sp_stage: their rows' (sampler.h). */
+#define ROW_FN(id, name, cut, label, doc, fn, active) fn,
+static const sp_stage_fn STAGES[SP_STAGE_ALL] = {SP_STAGE_ALL_ROWS(ROW_FN)};
+#undef ROW_FN
 
 /* The first of the cutoff stages (top-nσ ... XTC) in sp_stage's order:
  * just before the chain's first cutoff the step record takes a snapshot of
@@ -1148,9 +1144,9 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
         c.sign_later = sign_later(p, n_stages, i);
         STAGES[stage](&c, p);
     }
-    if (p->mirostat) { /* the chain's last word, when on */
+    if (sp_stage_active(p, SP_STAGE_MIROSTAT)) { /* the last word, when on */
         if (!snapped) snapped = snapshot(s, v, m);
-        sp_stage_mirostat(&c, p);
+        STAGES[SP_STAGE_MIROSTAT](&c, p);
     }
     if (!snapped) snapshot(s, v, m);
     sp_cands_list(&c);

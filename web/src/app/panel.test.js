@@ -84,6 +84,22 @@ describe('a panel', () => {
     expect(text(panel)).toBe(await engineText({ prompt: '', seed: 4, params: { top_k: 500, temperature: 5 }, steps: 6 }));
   });
 
+  it('the stages on are the engine\'s: XTC at probability 0.5, threshold 0.55 is off; turned on, its threshold takes its typical 0.1', async () => {
+    await panel.load(parseHash('#seed=3&top_k=5&xtc_probability=0.5&xtc_threshold=0.55').state);
+    await panel.askStages(); // (the chain editor asks whenever the settings change)
+    expect([...panel.stagesOn.value]).toEqual(['top_k']);
+    panel.setStageOn('xtc', true);
+    expect(panel.stagesOn.value.has('xtc')).toBe(true); // the switch shows on at once
+    await until(() => panel.params.value.xtc_threshold === 0.1);
+    await until(() => panel.stagesOn.value.has('xtc') && panel.stagesOn.value.has('top_k'));
+    expect(panel.params.value.xtc_probability).toBe(0.5);
+    panel.setStageOn('top_k', false);
+    expect(panel.stagesOn.value.has('top_k')).toBe(false); // at once, and then the engine's answer
+    expect(panel.params.value.top_k).toBe(0);
+    await panel.askStages();
+    expect([...panel.stagesOn.value]).toEqual(['xtc']);
+  });
+
   it('clamps settings: top-k to the vocabulary, temperature to its range', async () => {
     await panel.load(parseHash('').state);
     panel.setParam('top_k', 500);

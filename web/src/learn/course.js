@@ -17,6 +17,7 @@ import { LANGUAGES, browserLanguage, normalizeLang } from '../i18n/index.js';
 export const PARTS = [
   { id: 'basics', chapters: ['distribution', 'sampling', 'temperature'] },
   { id: 'cutoffs', chapters: ['top-k', 'top-p', 'beyond-top-p'] },
+  { id: 'steering', chapters: ['repetition', 'xtc-mirostat'] },
   { id: 'order', chapters: ['order'] },
   { id: 'decoding', chapters: ['beam-search', 'constrained'] },
   { id: 'speed', chapters: ['kv-cache', 'speculative'] },

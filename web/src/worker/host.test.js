@@ -188,7 +188,7 @@ describe('EngineHost with llama2.c checkpoints', () => {
   it('explores a checkpoint chosen without its tokenizer: its tokens are ids', async () => {
     const host = makeHost();
     const info = await host.handle('loadModel', { model: 'alone', bytes: randomCheckpoint({ vocab: 40, seqLen: 16 }), name: 'alone.bin' });
-    expect(info).toEqual({ model: 'alone', name: 'alone.bin', kind: 'transformer', vocab: 40, seqLen: 16, ends: [], ids: true });
+    expect(info).toEqual({ model: 'alone', name: 'alone.bin', kind: 'transformer', vocab: 40, seqLen: 16, ends: [], ids: true, tokenizer: null, chat: null });
     await host.handle('openSession', { session: 's', model: 'alone' });
     const r = await host.handle('start', { session: 's', prompt: '<5><17>', seed: 1, params: { temperature: 1 }, steps: 6 });
     expect(r.steps).toHaveLength(6);
@@ -199,7 +199,7 @@ describe('EngineHost with llama2.c checkpoints', () => {
   it('stops calmly at the end of the context', async () => {
     const host = makeHost();
     const info = await host.handle('loadModel', { model: 'tiny', bytes: randomCheckpoint({ vocab: 33, seqLen: 8 }), tokenizerBytes: charTokenizer(), name: 'tiny.bin' });
-    expect(info).toEqual({ model: 'tiny', name: 'tiny.bin', kind: 'transformer', vocab: 33, seqLen: 8, ends: [1, 2], tokenizer: 'bpe', chat: null });
+    expect(info).toEqual({ model: 'tiny', name: 'tiny.bin', kind: 'transformer', vocab: 33, seqLen: 8, ends: [1, 2], ids: false, tokenizer: 'bpe', chat: null });
     await host.handle('openSession', { session: 's', model: 'tiny' });
     const r = await host.handle('start', { session: 's', prompt: 'ab', seed: 1, params: { temperature: 1 }, steps: 50 });
     // prompt: BOS, " ", "a", "b" = 4 tokens; 4 more fill the context

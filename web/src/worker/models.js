@@ -98,11 +98,9 @@ export async function loadModel(host, { model: id, builtin, bytes, tokenizerByte
   /** @type {ModelInfo} */
   const info = { model: id, name: name || id, kind: model.kind, vocab: model.vocab, seqLen: model.seqLen, ends };
   const tok = tokenizer ?? model.tokenizer;
-  if (tok?.ids) info.ids = true;
-  if (tok && !tok.ids) {
-    info.tokenizer = tok.kind;
-    info.chat = tok.chat;
-  }
+  info.ids = !!tok?.ids;
+  info.tokenizer = tok && !tok.ids ? tok.kind : null;
+  info.chat = tok && !tok.ids ? tok.chat : null;
   if (edits.length) info.edits = edits.map((e) => [e[0], e[1], e[2]]);
   if (trained) info.trained = trained;
   host.models.set(id, { model, tokenizer, info, key });

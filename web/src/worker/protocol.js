@@ -143,7 +143,7 @@
  *   a text here: the text's bytes and its different characters
  * @property {boolean} [ids]  a checkpoint chosen without its tokenizer: its
  *   tokens are ids ("<17>"), and so is a prompt ("<1><17>")
- * @property {'chars' | 'bpe' | 'spm' | 'bytebpe'} [tokenizer]  the tokenizer's
+ * @property {'chars' | 'bpe' | 'spm' | 'bytebpe' | null} [tokenizer]  the tokenizer's
  *   kind (engine/tokenizer.js): spm and bytebpe are a GGUF file's
  * @property {'chatml' | 'llama3' | 'other' | null} [chat]  a GGUF file's chat
  *   template: one the engine wraps a prompt in, 'other' (not supported) or

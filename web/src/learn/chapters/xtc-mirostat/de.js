@@ -1,0 +1,21 @@
+// Kapitel 8 auf Deutsch.
+export default {
+  xtc: `Alle bisherigen Sampler haben die <em>unwahrscheinlichen</em> Tokens entfernt. <em>XTC</em> („exclude top choices“, die besten Optionen ausschließen) tut absichtlich das Gegenteil. Bei einem Schritt, an dem es eingreift, betrachtet es alle Tokens, deren Wahrscheinlichkeit eine Schwelle erreicht, und entfernt sie alle bis auf das unwahrscheinlichste. Eine vernünftige Wahl bleibt immer, aber die vorhersehbarsten sind weg, und der Text nimmt eine Wendung, die er selten nähme. Wer Geschichten schreibt, setzt es gegen fade, vorhersehbare Prosa ein. Erreichen weniger als zwei Tokens die Schwelle, tut es nichts. Eine zweite Zahl, seine Wahrscheinlichkeit, sagt, wie oft es eingreift: bei 0,5 an etwa der Hälfte der Schritte.
+
+Wieder die sechs Wörter, mit Schwelle 0,1: Drei davon (0,50, 0,20 und 0,15) erreichen sie, also entfernt XTC die ersten beiden und behält „{w2}“, das unwahrscheinlichste der drei. Es bleiben {xtcKept} Wörter, und „{w2}“ ist jetzt mit {xtcP} der Favorit.`,
+  tryXtc: 'Bewege die <strong>XTC-Schwelle</strong>: Je höher sie liegt, desto weniger Tokens erreichen sie. Über 0,2 erreicht sie nur noch ein Wort, und nichts wird entfernt. Ist die <strong>XTC-Wahrscheinlichkeit</strong> kleiner als 1, entscheidet eine Zufallszahl, ob XTC bei diesem Schritt eingreift.',
+  surprise: `## Überraschung
+
+Wie überraschend ist ein Token? Die Informationstheorie misst das in <em>Bit</em>: Ein Token mit der Wahrscheinlichkeit p trägt −log₂ p Bit Überraschung. Ein Token mit Wahrscheinlichkeit 0,5 trägt 1 Bit, mit 0,25 2 Bit, mit 0,125 3 Bit. Ein Text aus lauter wahrscheinlichen Tokens ist langweilig, einer voller Überraschungen schwer zu verfolgen. Die durchschnittliche Überraschung eines Textes misst, wo er dazwischen liegt.`,
+  mirostat: `## Mirostat: ein Ziel für die Überraschung
+
+<em>Mirostat</em> legt gar keine feste Grenze fest. Man gibt ihm eine Zielüberraschung τ (Tau), und es steuert. Es führt ein Budget μ (My), das bei 2τ beginnt. Bei jedem Schritt verwirft es jedes Token, dessen Überraschung über μ liegt, und zieht aus dem Rest. Nach dem Ziehen vergleicht es die Überraschung des gezogenen Tokens mit dem Ziel: War sie größer als τ, sinkt μ (der nächste Schritt wird strenger); war sie kleiner, steigt μ. Die Grenze wandert von Schritt zu Schritt, sodass die Überraschung des Textes im Mittel nahe τ bleibt. Das ist Version 2; Version 1 erreicht dasselbe mit einer Schätzung, wie schnell die Wahrscheinlichkeiten abfallen.`,
+  tryMirostat: 'Das Namensmodell mit Mirostat 2. Ändere das Ziel und den Seed; jede Änderung schreibt den Text neu. Das Diagramm unter dem Text zeigt Schritt für Schritt, wie viele Tokens Mirostat behalten hat (die Balken): Das ist sein Budget μ in Bewegung. Vergleiche <em>Mittlerer Nukleus</em> und <em>Perplexität</em> bei niedrigen und hohen Zielen.',
+  watch: `Bei einem niedrigen Ziel bleibt das Budget knapp: Mirostat behält bei den meisten Schritten nur wenige Buchstaben, und die Namen werden schlicht und wiederholen sich. Bei einem höheren Ziel behält es viel mehr. Die Perplexität, 2 hoch die durchschnittliche Überraschung des Textes unter dem Modell, steigt mit τ. Aber Mirostat kann nur Tokens entfernen, nie Überraschung hinzufügen: Sobald τ die eigene durchschnittliche Überraschung des Modells übersteigt, schneidet es kaum noch etwas ab, und ein noch höheres τ ändert wenig.`,
+  q1: 'XTC mit Wahrscheinlichkeit 1 und Schwelle 0,18: Welche Wahrscheinlichkeit bekommt das wahrscheinlichste verbliebene Token? (zwei Nachkommastellen)',
+  q2: 'XTC mit Wahrscheinlichkeit 1 und Schwelle 0,3: Wie viele der sechs Wörter bleiben?',
+  q3: 'Mirostat 2 mit Ziel τ = 1,5 beginnt mit dem Budget μ = 2τ = 3 Bit. Wie viele der sechs Wörter behält sein erster Schritt?',
+  points: `- XTC entfernt die Tokens, die eine Schwelle erreichen, alle bis auf das unwahrscheinlichste davon, an einem Teil der Schritte: Die vorhersehbaren Wahlen werden absichtlich übersprungen.
+- Die Überraschung eines Tokens ist −log₂ p Bit; die durchschnittliche Überraschung eines Textes misst, wie vorhersehbar er ist.
+- Mirostat führt ein Budget μ, verwirft Tokens, die überraschender sind, und verschiebt μ nach jedem Token, sodass die Überraschung nahe dem Ziel τ bleibt.`,
+};
