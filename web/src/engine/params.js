@@ -84,7 +84,7 @@ export function writeParams(e, ptr, params, vocab, tokenizer = null) {
       if (!Array.isArray(entry) || entry.length !== 2) throw new TypeError('logit_bias entries must be [token, value] pairs');
       const token = Number(entry[0]);
       const value = entry[1];
-      if (typeof value !== 'number') throw new TypeError(`logit-bias value for token ${entry[0]} must be a number`);
+      if (typeof value !== 'number') throw new TypeError(`logit_bias: the value for token ${entry[0]} is a ${typeof value}, not a number`);
       e.check(e.x.api_params_add_bias(ptr, token, value));
     }
   }
