@@ -266,6 +266,7 @@ describe.skipIf(skipWithoutChromium)('<sampler-playground model-url> in Chromium
     expect(site.requests.filter((r) => r === '/l/m/a.gguf')).toHaveLength(2);
     expect(site.requests.filter((r) => r === '/l/m/b.gguf')).toHaveLength(1);
     const page = await open({ url: `${site.url}l/plain.html`, ready, context });
+    await bars8(page); // (its download done: nothing left in flight when the context closes)
     const kept = await page.evaluate(async () => {
       const c = await caches.open('spg-models-v1');
       return (await c.keys()).map((r) => new URL(r.url).pathname);
