@@ -654,6 +654,12 @@ int sp_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
 /* The most ids sp_encode can make of len bytes (max_ids that never falls
  * short). */
 int sp_encode_bound(const sp_tokenizer *t, size_t len);
+/* Adds a DRY sequence breaker given as text: the tokenizer's tokens for it.
+ * SP_ERR_ARG with a message that quotes the text (as JSON) when it is no
+ * token, more than SP_MAX_DRY_BREAKER_LEN, or one the tokenizer cannot
+ * write. */
+int sp_params_add_dry_breaker_text(sp_params *p, const sp_tokenizer *tok,
+                                   const char *text, char *err);
 /* The bytes token `token` contributes after token `prev`, and their count. */
 const char *sp_decode(const sp_tokenizer *t, int prev, int token, int *len);
 /* Whether token ends a generated text: llama2.c's BOS and EOS, a GGUF

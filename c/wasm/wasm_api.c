@@ -268,6 +268,12 @@ API("api_params_add_dry_breaker")
 int api_params_add_dry_breaker(sp_params *p, const int *tokens, int n) {
     return sp_params_add_dry_breaker(p, tokens, n, last_error);
 }
+/* A breaker given as text, made tokens by the tokenizer. */
+API("api_params_add_dry_breaker_text")
+int api_params_add_dry_breaker_text(sp_params *p, const sp_tokenizer *t,
+                                    const char *text) {
+    return sp_params_add_dry_breaker_text(p, t, text, last_error);
+}
 
 /* Appends a logit bias; the engine checks the rest (api_params_check). */
 API("api_params_add_bias")
