@@ -1,6 +1,7 @@
 // The exactness matrix: generations (sampling under several settings and
 // seeds, constrained, beam search, speculative) on the bigram, the shipped
-// transformer and the llama2.c fixture checkpoint, each run through the
+// transformer, the llama2.c fixture checkpoint and a Q8_0 GGUF the tests
+// write, each run through the
 // page's engine Worker protocol (worker/host.js) and written out as the
 // native CLI's `generate --json` lines, so the bytes can be compared with
 // build/sampler's.  Every step summary the Worker sends (all of its
@@ -10,7 +11,7 @@
 // This module runs in Node and, served as it is, in every browser under
 // test (tests/browsers/exact.html): no Node imports here.
 
-/** @typedef {{model: 'bigram' | 'transformer' | 'stories', prompt?: string, seed?: string, steps: number,
+/** @typedef {{model: 'bigram' | 'transformer' | 'stories' | 'gguf', prompt?: string, seed?: string, steps: number,
  *   params?: Record<string, any>, constraint?: {regex?: string, grammar?: 'json'},
  *   beam?: {width: number, lengthPenalty?: number}, spec?: {draft: 'bigram', n: number}}} Setup */
 
@@ -24,6 +25,8 @@ export const CASES = [
   { name: 'bigram regex', model: 'bigram', seed: '6', steps: 12, params: { temperature: 1.5 }, constraint: { regex: '(Ma|Jo)[a-z]{2,6}' } },
   { name: 'bigram grammar json T2', model: 'bigram', seed: '2', steps: 40, params: { temperature: 2 }, constraint: { grammar: 'json' } },
   { name: 'bigram beam 4', model: 'bigram', prompt: 'Ma', steps: 20, beam: { width: 4 } },
+  // the bigram's boundary ends a constrained text, and is not text (the engine says where a hypothesis's text ends)
+  { name: 'bigram beam 3 regex', model: 'bigram', steps: 20, beam: { width: 3 }, constraint: { regex: '[A-Z][a-z]{2,4}' } },
   { name: 'bigram speculative bigram n3', model: 'bigram', seed: '5', steps: 60, spec: { draft: 'bigram', n: 3 } },
   { name: 'transformer T0.8 k20 p0.95 seed 42', model: 'transformer', prompt: 'And God', seed: '42', steps: 60, params: { temperature: 0.8, top_k: 20, top_p: 0.95 } },
   { name: 'transformer greedy', model: 'transformer', prompt: 'In the beginning', steps: 40, params: { temperature: 0 } },
@@ -35,6 +38,10 @@ export const CASES = [
   // carries for a large vocabulary, so its raw probability is there too
   { name: 'stories260K T0.9 k40 p0.9 seed 8', model: 'stories', seed: '8', steps: 40, params: { temperature: 0.9, top_k: 40, top_p: 0.9 } },
   { name: 'stories260K greedy', model: 'stories', steps: 30, params: { temperature: 0 } },
+  // a GGUF file (Q8_0 weights, its own SentencePiece tokenizer; written by
+  // the tests' GGUF writer): the quantized kernels and the file's tokenizer
+  { name: 'GGUF Q8_0 T0.8 k40 seed 3', model: 'gguf', seed: '3', steps: 40, params: { temperature: 0.8, top_k: 40 } },
+  { name: 'GGUF Q8_0 greedy', model: 'gguf', steps: 30, params: { temperature: 0 } },
 ];
 
 /**
@@ -44,6 +51,7 @@ export const CASES = [
 export function cliArgs(c, files) {
   const args = ['generate', '--json', '--steps', String(c.steps)];
   if (c.model === 'stories') args.push('--model', files.stories, '--tokenizer', files.storiesTokenizer);
+  else if (c.model === 'gguf') args.push('--model', files.gguf);
   else args.push('--model', c.model);
   if (c.prompt) args.push('--prompt', c.prompt);
   if (c.seed) args.push('--seed', c.seed);
@@ -182,7 +190,7 @@ function stepRecord(s, step, end) {
 /**
  * Loads the matrix's models into a Worker (or an in-process host).
  * @param {(op: string, args?: any, transfer?: any[]) => Promise<any>} request
- * @param {{stories: Uint8Array | null, storiesTokenizer: Uint8Array | null, bigram?: Uint8Array, transformer?: Uint8Array, transformerTokenizer?: Uint8Array}} files
+ * @param {{stories: Uint8Array | null, storiesTokenizer: Uint8Array | null, gguf?: Uint8Array, bigram?: Uint8Array, transformer?: Uint8Array, transformerTokenizer?: Uint8Array}} files
  *   bigram/transformer: their bytes (else the Worker's built-in ones)
  */
 export async function loadModels(request, files) {
@@ -192,6 +200,7 @@ export async function loadModels(request, files) {
   }
   // the llama2.c fixture: absent on a machine without ../shared (its cases are left out)
   if (files.stories) await request('loadModel', { model: 'stories', bytes: files.stories, tokenizerBytes: files.storiesTokenizer, name: 'stories260K' });
+  if (files.gguf) await request('loadModel', { model: 'gguf', bytes: files.gguf, name: 'matrix-q8_0.gguf' });
 }
 
 /**
@@ -210,7 +219,10 @@ export async function runCase(request, c) {
   const records = [];
   await request('openSession', { session, model: c.model });
   if (c.beam) {
-    answers.push(await request('beamStart', { session, prompt, width: c.beam.width, lengthPenalty: c.beam.lengthPenalty ?? 0, params, steps: 0 }));
+    answers.push(await request('beamStart', {
+      session, prompt, width: c.beam.width, lengthPenalty: c.beam.lengthPenalty ?? 0, params, steps: 0,
+      constraint: c.constraint ?? null, budget: c.constraint ? c.steps : undefined,
+    }));
     for (let i = 0; i < c.steps; i++) {
       const a = await request('beamStep', { session, params, count: 1 });
       answers.push(a);
@@ -247,7 +259,7 @@ export async function runCase(request, c) {
  * ?wasm=FLAVOR) runs every case.  Returns JSON text (exact numbers in
  * every engine and every driver).
  * @param {string} workerUrl @param {'simd' | 'scalar'} flavor
- * @param {{stories: string | null, storiesTokenizer: string}} urls (stories null: no fixture)
+ * @param {{stories: string | null, storiesTokenizer: string, gguf: string}} urls (stories null: no fixture)
  * @param {string[]} [names] only these cases
  */
 export async function runInWorker(workerUrl, flavor, urls, names) {
@@ -275,9 +287,12 @@ export async function runInWorker(workerUrl, flavor, urls, names) {
   try {
     const { backend } = await request('hello');
     const fetched = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
-    await loadModels(request, urls.stories
-      ? { stories: await fetched(urls.stories), storiesTokenizer: await fetched(urls.storiesTokenizer) }
-      : { stories: null, storiesTokenizer: null });
+    await loadModels(request, {
+      ...(urls.stories
+        ? { stories: await fetched(urls.stories), storiesTokenizer: await fetched(urls.storiesTokenizer) }
+        : { stories: null, storiesTokenizer: null }),
+      gguf: await fetched(urls.gguf),
+    });
     const results = [];
     for (const c of CASES) if (!names || names.includes(c.name)) results.push(await runCase(request, c));
     return JSON.stringify({ backend, ms: performance.now() - t0, results });

@@ -11,6 +11,20 @@ import { loadEngineNode } from '../../web/src/engine/node.js';
 import { EngineHost } from '../../web/src/worker/host.js';
 import { FIXTURES, IN_CI, MODELS, ROOT } from '../e2e/fixtures.js';
 import { CASES, cliArgs, cliLine, loadModels, runCase } from './matrix.js';
+import { ggufPath, registerGguf } from '../helpers/gguf-files.js';
+import { writeGguf } from '../helpers/gguf.js';
+import { llamaTensors, modelMetadata, randomWeights, syntheticVocab, vocabMetadata } from '../helpers/gguf-models.js';
+
+/** The matrix's GGUF: random weights, 256 wide (Q8_0 blocks fit every row), a 512-token SentencePiece vocabulary. */
+registerGguf('matrix-q8_0', 'the browser matrix\'s GGUF: random Q8_0 weights (2 layers, 256 wide, grouped-query 4/2 heads), a synthetic 512-token vocabulary', () => {
+  const shape = { dim: 256, ffn: 512, layers: 2, heads: 4, kvHeads: 2, ctx: 256 };
+  const vocab = syntheticVocab(512);
+  const w = randomWeights(shape, 512, { seed: 21, peak: 8 });
+  return writeGguf({
+    metadata: { ...modelMetadata('llama', shape, 512, 'matrix-q8_0'), ...vocabMetadata(vocab) },
+    tensors: llamaTensors(w, shape, 512, { type: 'Q8_0' }),
+  });
+});
 
 export const SAMPLER = path.join(ROOT, 'build', 'sampler');
 export const STORIES = path.join(FIXTURES, 'stories260K.bin');
@@ -42,9 +56,10 @@ export function matrixFiles() {
   fs.writeFileSync(storiesTokenizer, standInTokenizer());
   return {
     dir,
-    paths: { stories: STORIES, storiesTokenizer },
+    paths: { stories: STORIES, storiesTokenizer, gguf: ggufPath('matrix-q8_0') },
     bytes: () => ({
       stories: haveStories ? new Uint8Array(fs.readFileSync(STORIES)) : null,
+      gguf: new Uint8Array(fs.readFileSync(ggufPath('matrix-q8_0'))),
       storiesTokenizer: haveStories ? new Uint8Array(fs.readFileSync(storiesTokenizer)) : null,
       bigram: new Uint8Array(fs.readFileSync(path.join(MODELS, 'bigram.bin'))),
       transformer: new Uint8Array(fs.readFileSync(path.join(MODELS, 'transformer.bin'))),

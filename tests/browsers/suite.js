@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../../web/src/engine/node.js';
-import { DIST, FIXTURES, MODELS, ROOT } from '../e2e/fixtures.js';
+import { DIST, FIXTURES, IN_CI, MODELS, ROOT } from '../e2e/fixtures.js';
 import { serveStatic } from '../e2e/server.js';
 import { LINK_CASES } from '../golden/cases.js';
 import { launch, missing, until } from './drivers.js';
@@ -125,6 +125,8 @@ export function engineSuite(name) {
     fs.mkdirSync(RESULTS, { recursive: true });
     fs.writeFileSync(path.join(RESULTS, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
   };
+  // under CI=true a browser that is missing fails the run; elsewhere it skips, saying so
+  if (absent && IN_CI) throw new Error(`browsers: ${name}: ${absent} (required under CI=true)`);
   if (absent) {
     console.warn(`browsers: ${name} skipped: ${absent}`);
     save();
@@ -169,6 +171,7 @@ export function engineSuite(name) {
           '/__exact__/index.html': EXACT_PAGE,
           '/__exact__/matrix.js': fs.readFileSync(path.join(here, 'matrix.js')),
           '/__exact__/stories-tokenizer.bin': fs.readFileSync(files.paths.storiesTokenizer),
+          '/__exact__/matrix.gguf': fs.readFileSync(files.paths.gguf),
           '/favicon.ico': '',
         },
       });
@@ -204,7 +207,7 @@ export function engineSuite(name) {
         await d.goto(`${server.url}__exact__/index.html`);
         // (a string: a function here would have its import() rewritten for Node)
         const json = await d.run('async (w, f, urls, names) => (await import("/__exact__/matrix.js")).runInWorker(w, f, urls, names)',
-          `/assets/${worker}`, flavor, { stories: haveStories ? '/__fixtures__/stories260K.bin' : null, storiesTokenizer: '/__exact__/stories-tokenizer.bin' },
+          `/assets/${worker}`, flavor, { stories: haveStories ? '/__fixtures__/stories260K.bin' : null, storiesTokenizer: '/__exact__/stories-tokenizer.bin', gguf: '/__exact__/matrix.gguf' },
           CASES.map((c) => c.name));
         const out = JSON.parse(json);
         expect(out.backend).toBe(flavor === 'simd' ? 'wasm-simd128' : 'scalar');

@@ -243,7 +243,36 @@ describe.skipIf(skipWithoutChromium)('a model by URL in Chromium (model_url=)', 
 });
 
 describe.skipIf(skipWithoutChromium)('<sampler-playground model-url> in Chromium', () => {
-  const { h, open } = useBrowser();
+  const { h, open, newContext } = useBrowser();
+
+  it('keeps the file on the device only when the author says model-cache="keep"', async () => {
+    const worked = Buffer.from(writeGguf(logitsModel([0, 0, 0, 2, 1, 0, -1, 0.5], { name: 'worked' })));
+    const files = {
+      '/l/m/a.gguf': worked,
+      '/l/m/b.gguf': worked,
+      '/l/plain.html': lesson('<sampler-playground model-url="m/a.gguf" seed="1" view="text,bars"></sampler-playground>'),
+      '/l/keep.html': lesson('<sampler-playground model-url="m/b.gguf" model-cache="keep" seed="1" view="text,bars"></sampler-playground>'),
+    };
+    const site = await h.serve(null, { mounts: { '/playground/': DIST }, files });
+    const ready = 'sampler-playground [data-testid="embed"][data-ready="true"]';
+    const bars8 = (page) => until(async () => (await page.locator('sampler-playground [data-testid="prob-bar"]').count()) === 8, 15000);
+    const context = await newContext();
+    for (const name of ['plain', 'plain', 'keep', 'keep']) {
+      const page = await open({ url: `${site.url}l/${name}.html`, ready, context });
+      await bars8(page);
+      await page.close();
+    }
+    // the plain page fetched its file each time; the kept one once, then read it from Cache Storage
+    expect(site.requests.filter((r) => r === '/l/m/a.gguf')).toHaveLength(2);
+    expect(site.requests.filter((r) => r === '/l/m/b.gguf')).toHaveLength(1);
+    const page = await open({ url: `${site.url}l/plain.html`, ready, context });
+    await bars8(page); // (its download done: nothing left in flight when the context closes)
+    const kept = await page.evaluate(async () => {
+      const c = await caches.open('spg-models-v1');
+      return (await c.keys()).map((r) => new URL(r.url).pathname);
+    });
+    expect(kept).toEqual(['/l/m/b.gguf']);
+  });
 
   it('loads a GGUF beside the lesson; another site only when model-origins allows it', async () => {
     const worked = Buffer.from(writeGguf(logitsModel([0, 0, 0, 2, 1, 0, -1, 0.5], { name: 'worked' })));

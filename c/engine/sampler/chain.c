@@ -197,7 +197,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     int bad = sp_intake(s, logits, v, &m);
     if (bad >= 0 || m == -INFINITY) s->raw_valid = 0; /* s->logits written */
     if (bad >= 0)
-        return sp_fail(err, SP_ERR_FORMAT, "logits: token %d is %s; the "
+        return sp_fail(err, SP_ERR_LOGITS, "logits: token %d is %s; the "
                        "model's output is not finite", bad,
                        logits[bad] != logits[bad] ? "NaN" : "+inf");
     if (m == -INFINITY)
@@ -246,7 +246,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     if (!snapped) snapshot(s, v, m);
     sp_cands_list(&c);
     if (c.n == 0)
-        return sp_fail(err, SP_ERR_STATE, "no token left: every token is "
+        return sp_fail(err, SP_ERR_NO_TOKEN, "no token left: every token is "
                        "banned, masked or ruled out by the constraint");
 
     /* the final softmax, over the candidates only */

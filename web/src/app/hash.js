@@ -51,6 +51,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {string} model
  * @property {string} [modelUrl]  model_url: a model file's URL, resolved against the page (the page's origin only)
  * @property {string[]} [modelOrigins]  other origins a model_url may load from (an element's model-origins; never in a link)
+ * @property {boolean} [modelCache]  keep the model_url file on the device (an element's model-cache="keep"; never in a link)
  * @property {import('./params.js').Params} params
  * @property {string} seed     decimal digits (up to 2^64 - 1)
  * @property {string} prompt

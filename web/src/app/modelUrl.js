@@ -7,6 +7,9 @@
  * learner is asked before more than MODEL_ASK_BYTES are downloaded.
  */
 
+/** the Cache Storage where a model file is kept when the page's author opts in (model-cache="keep") */
+export const MODEL_CACHE = 'spg-models-v1';
+
 /** a download larger than this is asked for first */
 export const MODEL_ASK_BYTES = 50 * 1000 * 1000;
 

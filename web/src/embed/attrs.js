@@ -48,7 +48,7 @@ export const DEFAULT_VIEW = ['text', 'bars'];
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
   'regex', 'grammar', 'ban', 'logit-bias', 'dry-sequence-breakers', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme', 'edits', 'lang',
   'model-url'];
-export const ATTRIBUTES = ['model', 'tokenizer', 'model-origins', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];
+export const ATTRIBUTES = ['model', 'tokenizer', 'model-origins', 'model-cache', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];
 
 const kebab = (/** @type {string} */ key) => key.replaceAll('_', '-');
 const snake = (/** @type {string} */ name) => name.replaceAll('-', '_');
@@ -105,6 +105,12 @@ export function parseAttributes(get, base) {
   const model = modelUrl ? modelChoice(null, null, base, notices) : modelChoice(get('model'), get('tokenizer'), base, notices);
   const origins = get('model-origins');
   if (origins !== null) state.modelOrigins = origins.split(/[\s,]+/).filter(Boolean);
+  // the author's opt-in: the model-url file kept on the reader's device (Cache Storage), for offline use
+  const cache = get('model-cache');
+  if (cache !== null) {
+    if (cache.trim() === 'keep') state.modelCache = true;
+    else if (cache.trim() !== '' && cache.trim() !== 'none') notices.push(msg('notice.ignored', { name: 'model-cache', value: JSON.stringify(cache), why: msg('why.modelCache'), def: 'none' }));
+  }
   // a hand-made model by its spec, as a link names it: another spec is another model
   state.model = model.entry?.handmade ?? model.id;
 

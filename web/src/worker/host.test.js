@@ -129,7 +129,10 @@ describe('EngineHost with the bigram', () => {
     expect(s.n).toBe(1000);
     expect(sum(s.freq)).toBeCloseTo(1, 9);
     expect(Array.from(s.freq).filter((f) => f > 0).length).toBeLessThanOrEqual(3);
-    expect(s.kl).toBeGreaterThan(0);
+    // KL(empirical || final) in bits, from the frequencies and the final distribution
+    const final = r.next.final;
+    const want = Array.from(s.freq).reduce((a, f, i) => (f > 0 ? a + f * Math.log2(f / final[i]) : a), 0);
+    expect(s.kl).toBeCloseTo(want, 5);
     expect(s.kl).toBeLessThan(0.05);
     const again = await host.handle('preview', { session: 'a', params: { top_k: 3 }, samples: { n: 1000, seed: 7 } });
     expect(Array.from(again.samples.freq)).toEqual(Array.from(s.freq));

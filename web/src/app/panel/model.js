@@ -8,7 +8,7 @@ import { batch } from '@preact/signals';
 import { defaultDraft } from '../lab.js';
 import { errorMsg } from '../errors.js';
 import { HANDMADE_ID, TEXT_ID, modelLabel } from '../models.js';
-import { MODEL_ASK_BYTES, downloadModel, resolveModelUrl, urlFileName } from '../modelUrl.js';
+import { MODEL_ASK_BYTES, MODEL_CACHE, downloadModel, resolveModelUrl, urlFileName } from '../modelUrl.js';
 import { msg } from '../../i18n/index.js';
 
 /** @typedef {import('../../worker/protocol.js').ModelInfo} ModelInfo */
@@ -195,9 +195,11 @@ export function createModelActions(p) {
    * asked for; downloaded with progress, its rate and Cancel.  Nothing
    * changes when it fails or is cancelled.
    * @param {string} raw
-   * @param {{base?: string, origins?: string[], restart?: boolean}} [opts]
+   * @param {{base?: string, origins?: string[], restart?: boolean, keep?: boolean}} [opts]
+   *   keep: the author's opt-in (model-cache="keep"): the file is kept on
+   *   the device (Cache Storage, MODEL_CACHE) and read from there next time
    */
-  async function loadUrl(raw, { base = globalThis.location?.href ?? 'http://localhost/', origins = [], restart = true } = {}) {
+  async function loadUrl(raw, { base = globalThis.location?.href ?? 'http://localhost/', origins = [], restart = true, keep = false } = {}) {
     const where = resolveModelUrl(raw, base, origins);
     if (!('url' in where)) {
       setError('model', where.why === 'origin'
@@ -215,7 +217,9 @@ export function createModelActions(p) {
     busy.value = msg('model.loading', { name });
     progress.value = { name, loaded: 0, total: 0, rate: 0, cancel };
     try {
-      const bytes = await downloadModel(url, {
+      const store = keep && globalThis.caches ? await caches.open(MODEL_CACHE) : null;
+      const kept = store ? await store.match(url.href) : undefined;
+      const bytes = kept ? new Uint8Array(await kept.arrayBuffer()) : await downloadModel(url, {
         signal: controller.signal,
         onProgress: ({ loaded, total, rate }) => { progress.value = { name, loaded, total, rate, cancel }; },
         beforeBody: async (total) => {
@@ -230,6 +234,9 @@ export function createModelActions(p) {
         },
       });
       progress.value = null;
+      if (store && !kept) {
+        await store.put(url.href, new Response(bytes.slice(), { headers: { 'content-type': 'application/octet-stream' } })).catch(() => {});
+      }
       const info = await client.request('loadModel', { model: id, bytes, name }, [bytes.buffer]);
       models.value = [...models.value.filter((m) => m.id !== id), /** @type {any} */ ({ id, name, builtin: false, info, linkUrl: raw })];
     } catch (err) {

@@ -94,7 +94,7 @@ export function createSetup(p) {
     }
     const linkEdits = state.edits ?? [];
     let ok = state.modelUrl
-      ? await p.loadUrl(state.modelUrl, { restart: false, origins: state.modelOrigins ?? [] })
+      ? await p.loadUrl(state.modelUrl, { restart: false, origins: state.modelOrigins ?? [], keep: !!state.modelCache })
       : (modelId.value === modelWanted && sameSpec && JSON.stringify(edits.value) === JSON.stringify(linkEdits))
         || (await p.selectModel(modelWanted, { restart: false, edits: linkEdits }));
     if (!ok && (state.model !== fallback.model || state.modelUrl)) {

@@ -454,6 +454,7 @@ export default {
   'def.order': 'die Standardreihenfolge',
   'def.browser': 'die des Browsers',
   'def.changes': 'die Einstellungen des Links für jeden Schritt',
+  'why.modelCache': 'es ist keep oder none',
   'why.number': '{name} muss eine Zahl sein',
   'why.whole': '{name} muss eine ganze Zahl sein',
   'why.range': '{name} muss in {range} liegen',

@@ -457,6 +457,7 @@ export default {
   'def.order': 'the default order',
   'def.browser': 'the browser\'s',
   'def.changes': 'the link\'s settings for every step',
+  'why.modelCache': 'it is keep or none',
   'why.number': '{name} must be a number',
   'why.whole': '{name} must be a whole number',
   'why.range': '{name} must be in {range}',

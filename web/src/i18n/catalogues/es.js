@@ -454,6 +454,7 @@ export default {
   'def.order': 'el orden predeterminado',
   'def.browser': 'el del navegador',
   'def.changes': 'los ajustes del enlace en todos los pasos',
+  'why.modelCache': 'es keep o none',
   'why.number': '{name} debe ser un número',
   'why.whole': '{name} debe ser un número entero',
   'why.range': '{name} debe estar en {range}',

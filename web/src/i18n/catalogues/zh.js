@@ -453,6 +453,7 @@ export default {
   'def.order': '默认顺序',
   'def.browser': '浏览器的语言',
   'def.changes': '链接中每一步的设置',
+  'why.modelCache': '它是 keep 或 none',
   'why.number': '{name}必须是数字',
   'why.whole': '{name}必须是整数',
   'why.range': '{name}必须在 {range} 之内',
