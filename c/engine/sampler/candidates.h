@@ -153,7 +153,7 @@ int sp_scan_kth(float *heap, const float *x, int v, int k, float *kth,
 int sp_top_ranked(const float *val, const int *tie, int n, int m, int *out);
 
 /* Every stage's function, as its row names it (sampler.h: SP_STAGE_ROWS);
- * warpers.c, repeats.c and cutoffs.c define them. */
+ * stages.c, topk.c, repeats.c and cutoffs.c define them. */
 #define SP_STAGE_DECLARE_(id, name, cut, label, doc, fn, active)            \
     void fn(sp_candidates *c, const sp_params *p);
 SP_STAGE_ALL_ROWS(SP_STAGE_DECLARE_)

@@ -1,8 +1,10 @@
 /*
- * params.c — the sampler's registry: every stage of the chain and every
- * parameter, declared once.  The CLI's options and --help, the WASM API
- * (a parameter set by name), the JavaScript wrapper, the page's controls
- * and link keys and docs/samplers.md are all read from these two tables.
+ * params.c — the sampler's registry: every parameter, declared once (the
+ * stages are rows of sampler.h's SP_STAGE_ROWS, read here for their names,
+ * texts, cut codes and activity tests).  The CLI's options and --help, the
+ * WASM API (a parameter set by name), the JavaScript wrapper, the page's
+ * controls and link keys and docs/samplers.md are all read from these
+ * two tables.
  *
  * A parameter's declaration: its name (the API's and the link's), its CLI
  * flag, a short code for compact links, a label and one line of doc, the
