@@ -87,7 +87,7 @@ static int report_stop(int rc, const char *err, long long i, int json,
     int status = EXIT_BAD_FILE;
     if (rc == SP_ERR_STATE && context_full)
         status = 0;
-    else if (rc == SP_ERR_STATE && strncmp(err, "no token left", 13) == 0)
+    else if (sp_error_code(rc, err) == SP_ERR_NO_TOKEN)
         status = EXIT_BAD_ARG;
     return cli_say_error(status, "stopped after %lld steps: %s", i, err);
 }

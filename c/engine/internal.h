@@ -84,12 +84,13 @@ static inline vec4 v4_exp_upto_hi(vec4 x) { return v4_exp_core(x, x); }
  * out the stages a search does not use, whatever the settings say. */
 int sp_params_check_ranges(const sp_params *p, int vocab, char *err);
 
-/* On: the sampler takes none of its shortcuts (warpers.c: the temperature
- * fused with top-k or with the snapshot, the snapshot copied from the raw
- * softmax, top-k's group maxima, its dense way through a list of the whole
- * vocabulary and its cut logits left unwritten; cutoffs.c: top-nσ on the
- * dense logits), every stage runs the long way round.  The tests hold the shortcuts to its bits
- * (tests/c/test_fastpaths.c). */
+/* On: the sampler takes none of its shortcuts (chain.c and topk.c: the
+ * temperature fused with top-k or with the snapshot, the snapshot copied
+ * from the raw softmax, top-k's group maxima, its dense way through a list
+ * of the whole vocabulary and its cut logits left unwritten; cutoffs.c:
+ * top-nσ on the dense logits), every stage runs the long way round.  The
+ * tests hold the shortcuts to its bits (tests/c/test_fastpaths.c,
+ * tests/c/test_chain_diff.c). */
 void sp_sampler_set_reference(sp_sampler *s, int on);
 
 

@@ -72,28 +72,59 @@ extern "C" {
 
 #define SP_VERSION "0.1.0"
 
-/* Error codes.  Every function that can fail returns one of these and, when
- * given a buffer, writes a one-line message that says what is wrong. */
-enum {
-    SP_OK = 0,
-    SP_ERR_FORMAT = 1, /* a file or request that is malformed */
-    SP_ERR_ARG = 2,    /* a parameter out of range, not a number, ... */
-    SP_ERR_NOMEM = 3,  /* allocation failed */
-    SP_ERR_STATE = 4,  /* call not valid now (e.g. context is full) */
-    SP_ERR_UNSATISFIABLE = 5 /* no token of the vocabulary fits the
-                              * constraint */
-};
+/* Errors: one row each, X(ID, code, name, class).  The codes 0-5 are the
+ * classes and never change; a function that fails returns its error's class
+ * and, when given a buffer, writes a one-line message in English for people
+ * (sp_fail) with the error's own code stored beside it for programs
+ * (sp_error_code): a front-end decides by that code or its name, never by
+ * the words.  The classes: a malformed file or request; a parameter out of
+ * range, not a number, ...; allocation failed; a call not valid now; no
+ * token of the vocabulary fits the constraint.  The finer errors: the
+ * model's context is full; the model emitted its end-of-text token; the
+ * options ban every token; the model's output is not finite; a pattern the
+ * engine cannot use; a prompt it cannot encode; one too long for the
+ * model; a tokenizer.bin given as the model. */
+#define SP_ERRORS(X)                                              \
+    X(SP_OK, 0, "ok", SP_OK)                                      \
+    X(SP_ERR_FORMAT, 1, "format", SP_ERR_FORMAT)                  \
+    X(SP_ERR_ARG, 2, "arg", SP_ERR_ARG)                           \
+    X(SP_ERR_NOMEM, 3, "nomem", SP_ERR_NOMEM)                     \
+    X(SP_ERR_STATE, 4, "state", SP_ERR_STATE)                     \
+    X(SP_ERR_UNSATISFIABLE, 5, "unsatisfiable", SP_ERR_UNSATISFIABLE) \
+    X(SP_ERR_CONTEXT_FULL, 6, "context_full", SP_ERR_STATE)       \
+    X(SP_ERR_FINISHED, 7, "finished", SP_ERR_STATE)               \
+    X(SP_ERR_NO_TOKEN, 8, "no_token", SP_ERR_STATE)               \
+    X(SP_ERR_LOGITS, 9, "logits", SP_ERR_FORMAT)                  \
+    X(SP_ERR_REGEX, 10, "regex", SP_ERR_ARG)                      \
+    X(SP_ERR_PROMPT, 11, "prompt", SP_ERR_ARG)                    \
+    X(SP_ERR_PROMPT_LONG, 12, "prompt_long", SP_ERR_ARG)          \
+    X(SP_ERR_TOKENIZER_AS_MODEL, 13, "tokenizer_as_model", SP_ERR_FORMAT)
+
+#define SP_ERROR_ENUM(id, code, name, cls) id = code,
+enum { SP_ERRORS(SP_ERROR_ENUM) SP_ERR_COUNT };
+#undef SP_ERROR_ENUM
 
 #define SP_ERR_LEN 256 /* size of every error-message buffer */
 
 /* Writes a one-line message into err (SP_ERR_LEN bytes) when err is not
- * NULL, and returns code: how the engine reports, and how the front-ends
- * (c/cli, c/wasm) word their own errors alike. */
+ * NULL, with code stored beside it (its last byte), and returns code's
+ * class: how the engine reports, and how the front-ends (c/cli, c/wasm)
+ * word their own errors alike. */
 int sp_fail(char *err, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Which error err holds after a call returned rc: the code sp_fail stored
+ * with the message when it is of class rc (any class when rc < 0), else rc
+ * itself (SP_OK when rc < 0 and err holds no message). */
+int sp_error_code(int rc, const char *err);
+
+/* An error's class (SP_OK .. SP_ERR_UNSATISFIABLE) and its name ("regex");
+ * a code out of range has class -1 and name NULL. */
+int sp_error_class(int code);
+const char *sp_error_name(int code);
 
 /* The kernels this build runs: "wasm-simd128", "sse2" or "scalar". */
 const char *sp_backend(void);
@@ -624,6 +655,12 @@ int sp_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
 /* The most ids sp_encode can make of len bytes (max_ids that never falls
  * short). */
 int sp_encode_bound(const sp_tokenizer *t, size_t len);
+/* Adds a DRY sequence breaker given as text: the tokenizer's tokens for it.
+ * SP_ERR_ARG with a message that quotes the text (as JSON) when it is no
+ * token, more than SP_MAX_DRY_BREAKER_LEN, or one the tokenizer cannot
+ * write. */
+int sp_params_add_dry_breaker_text(sp_params *p, const sp_tokenizer *tok,
+                                   const char *text, char *err);
 /* The bytes token `token` contributes after token `prev`, and their count. */
 const char *sp_decode(const sp_tokenizer *t, int prev, int token, int *len);
 /* Whether token ends a generated text: llama2.c's BOS and EOS, a GGUF
@@ -760,6 +797,10 @@ int sp_beam_finished(const sp_beam_search *b, int i);
 /* Whether token ends a hypothesis's text (EOS, or BOS for llama2.c
  * models): its piece is not text. */
 int sp_beam_is_end(const sp_beam_search *b, int token);
+/* Where the i-th hypothesis's text ends: the index of its first
+ * end-of-text token after the prompt (sp_beam_is_end), else its token
+ * count.  Its text is the pieces of tokens[n_prompt .. that index). */
+int sp_beam_text_end(const sp_beam_search *b, int i);
 
 /* -------------------------------------------------- speculative decoding */
 

@@ -4,9 +4,10 @@
  * them; nothing else should call them).
  *
  * Plain integers, doubles and pointers only.  Every call that can fail
- * returns an sp error code (or NULL) and leaves its message in
- * api_last_error(); the JS wrapper turns SP_ERR_ARG into a RangeError and the
- * rest into Errors.
+ * returns an sp error class (or NULL) and leaves its message in
+ * api_last_error() and which error it is in api_error_code(); the JS wrapper
+ * turns the class SP_ERR_ARG into a RangeError and the rest into
+ * EngineErrors, each with the error's code and name (api_error_name).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,20 @@ static int last_len;
 
 API("api_last_error") const char *api_last_error(void) { return last_error; }
 API("api_last_len") int api_last_len(void) { return last_len; }
+
+/* Which error the last message is after a call returned the class rc (-1:
+ * a call that returned NULL); an error's name and class, the name "" past
+ * the last code (sampler.h SP_ERRORS: the JS reads the list from these). */
+API("api_error_code") int api_error_code(int rc) {
+    return sp_error_code(rc, last_error);
+}
+API("api_error_name") const char *api_error_name(int code) {
+    const char *name = sp_error_name(code);
+    return name ? name : "";
+}
+API("api_error_class") int api_error_class(int code) {
+    return sp_error_class(code);
+}
 API("api_vec4_backend") const char *api_vec4_backend(void) {
     return sp_backend();
 }
@@ -252,6 +267,12 @@ API("api_params_order") const char *api_params_order(const sp_params *p) {
 API("api_params_add_dry_breaker")
 int api_params_add_dry_breaker(sp_params *p, const int *tokens, int n) {
     return sp_params_add_dry_breaker(p, tokens, n, last_error);
+}
+/* A breaker given as text, made tokens by the tokenizer. */
+API("api_params_add_dry_breaker_text")
+int api_params_add_dry_breaker_text(sp_params *p, const sp_tokenizer *t,
+                                    const char *text) {
+    return sp_params_add_dry_breaker_text(p, t, text, last_error);
 }
 
 /* Appends a logit bias; the engine checks the rest (api_params_check). */
@@ -527,6 +548,9 @@ API("api_beam_score") double api_beam_score(const sp_beam_search *b, int i) {
 }
 API("api_beam_finished") int api_beam_finished(const sp_beam_search *b, int i) {
     return sp_beam_finished(b, i);
+}
+API("api_beam_text_end") int api_beam_text_end(const sp_beam_search *b, int i) {
+    return sp_beam_text_end(b, i);
 }
 
 /* ---- speculative sampling ------------------------------------------- */

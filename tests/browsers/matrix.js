@@ -25,6 +25,8 @@ export const CASES = [
   { name: 'bigram regex', model: 'bigram', seed: '6', steps: 12, params: { temperature: 1.5 }, constraint: { regex: '(Ma|Jo)[a-z]{2,6}' } },
   { name: 'bigram grammar json T2', model: 'bigram', seed: '2', steps: 40, params: { temperature: 2 }, constraint: { grammar: 'json' } },
   { name: 'bigram beam 4', model: 'bigram', prompt: 'Ma', steps: 20, beam: { width: 4 } },
+  // the bigram's boundary ends a constrained text, and is not text (the engine says where a hypothesis's text ends)
+  { name: 'bigram beam 3 regex', model: 'bigram', steps: 20, beam: { width: 3 }, constraint: { regex: '[A-Z][a-z]{2,4}' } },
   { name: 'bigram speculative bigram n3', model: 'bigram', seed: '5', steps: 60, spec: { draft: 'bigram', n: 3 } },
   { name: 'transformer T0.8 k20 p0.95 seed 42', model: 'transformer', prompt: 'And God', seed: '42', steps: 60, params: { temperature: 0.8, top_k: 20, top_p: 0.95 } },
   { name: 'transformer greedy', model: 'transformer', prompt: 'In the beginning', steps: 40, params: { temperature: 0 } },
@@ -217,7 +219,10 @@ export async function runCase(request, c) {
   const records = [];
   await request('openSession', { session, model: c.model });
   if (c.beam) {
-    answers.push(await request('beamStart', { session, prompt, width: c.beam.width, lengthPenalty: c.beam.lengthPenalty ?? 0, params, steps: 0 }));
+    answers.push(await request('beamStart', {
+      session, prompt, width: c.beam.width, lengthPenalty: c.beam.lengthPenalty ?? 0, params, steps: 0,
+      constraint: c.constraint ?? null, budget: c.constraint ? c.steps : undefined,
+    }));
     for (let i = 0; i < c.steps; i++) {
       const a = await request('beamStep', { session, params, count: 1 });
       answers.push(a);

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../../web/src/engine/node.js';
-import { DIST, FIXTURES, MODELS, ROOT } from '../e2e/fixtures.js';
+import { DIST, FIXTURES, IN_CI, MODELS, ROOT } from '../e2e/fixtures.js';
 import { serveStatic } from '../e2e/server.js';
 import { LINK_CASES } from '../golden/cases.js';
 import { launch, missing, until } from './drivers.js';
@@ -125,6 +125,8 @@ export function engineSuite(name) {
     fs.mkdirSync(RESULTS, { recursive: true });
     fs.writeFileSync(path.join(RESULTS, `${name}.json`), `${JSON.stringify(results, null, 2)}\n`);
   };
+  // under CI=true a browser that is missing fails the run; elsewhere it skips, saying so
+  if (absent && IN_CI) throw new Error(`browsers: ${name}: ${absent} (required under CI=true)`);
   if (absent) {
     console.warn(`browsers: ${name} skipped: ${absent}`);
     save();

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "internal.h"
 #include "sampler.h"
+#include "sampler/candidates.h"
 #include "testutil.h"
 
 static sp_sampler *sampler;
@@ -188,6 +189,76 @@ static void test_penalty_after_temperature(void) {
         expect_probs(want, 3, "penalty before T");
         sp_sampler_set_reference(sampler, 0);
     }
+}
+
+/* ------------------------------------------------------ the stage rows */
+
+/* Every row gives a name, a cut code, an activity test: the names find
+ * their rows back (mirostat's is no order's), the switches of the
+ * parameter table turn their own row on, and nothing is on by default. */
+static void test_stage_rows(void) {
+    sp_params p = params();
+    for (int s = 0; s < SP_STAGE_ALL; s++) {
+        CHECK(sp_stage_name(s) && sp_stage_label(s) && sp_stage_doc(s));
+        CHECK_EQ_INT(sp_stage_find(sp_stage_name(s)), s < SP_STAGE_COUNT ? s : -1);
+        CHECK_EQ_INT(sp_stage_active(&p, s), 0);
+    }
+    CHECK(sp_stage_name(SP_STAGE_ALL) == NULL);
+    CHECK(!strcmp(sp_stage_name(SP_STAGE_MIROSTAT), "mirostat"));
+    CHECK(!strcmp(sp_cut_name(sp_stage_cut(SP_STAGE_MIROSTAT)), "mirostat"));
+    CHECK(!strcmp(sp_cut_name(sp_stage_cut(SP_STAGE_TOP_K)), "top_k"));
+    CHECK_EQ_INT(sp_stage_cut(SP_STAGE_PENALTIES), SP_CUT_NONE);
+    CHECK_EQ_INT(sp_stage_cut(SP_STAGE_DRY), SP_CUT_NONE);
+    /* the codes keep their numbers: a step record's bytes hold them */
+    CHECK_EQ_INT(SP_CUT_MASK, 7);
+    CHECK_EQ_INT(SP_CUT_MIROSTAT, 15);
+    CHECK(!strcmp(sp_cut_name(SP_CUT_CONSTRAINT), "constraint"));
+    for (int i = 0; i < sp_param_count(); i++) {
+        const sp_param_info *in = sp_param_at(i);
+        CHECK(in->stage >= 0 && in->stage < SP_STAGE_ALL);
+        if (!(in->flags & SP_PARAM_SWITCH)) continue;
+        sp_params q = params();
+        sp_params_set(&q, i, in->ui_on, NULL);
+        if (!sp_stage_active(&q, in->stage)) printf("  %s does not turn on %s\n", in->name, sp_stage_name(in->stage));
+        CHECK(sp_stage_active(&q, in->stage));
+        for (int s = 0; s < SP_STAGE_ALL; s++)
+            if (s != in->stage) CHECK_EQ_INT(sp_stage_active(&q, s), 0);
+    }
+    CHECK_EQ_INT(sp_param_at(sp_param_find("mirostat_eta"))->stage, SP_STAGE_MIROSTAT);
+    /* XTC at probability 0.5 with a threshold above 0.5 cuts nothing: off */
+    p.xtc_probability = 0.5f;
+    p.xtc_threshold = 0.55f;
+    CHECK_EQ_INT(sp_stage_active(&p, SP_STAGE_XTC), 0);
+    p.xtc_threshold = 0.5f;
+    CHECK_EQ_INT(sp_stage_active(&p, SP_STAGE_XTC), 1);
+}
+
+/* ------------------------------------------------------------ the heaps */
+
+static void test_heaps(void) {
+    float heap[16], kth, max;
+    const float x[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+    CHECK(sp_heap_kth(heap, x, 8, 3) == 5.0f); /* 9, 6, 5 */
+    CHECK(sp_heap_kth(heap, x, 8, 1) == 9.0f);
+    CHECK(sp_heap_kth(heap, x, 8, 8) == 1.0f);
+    /* -inf is no value; ties count: the 2nd largest of 7, 7, 2 is 7 */
+    const float y[5] = {-INFINITY, 2, -INFINITY, 7, 7};
+    CHECK(sp_heap_kth(heap, y, 5, 2) == 7.0f);
+    CHECK(sp_heap_kth(heap, y, 5, 3) == 2.0f);
+    CHECK_EQ_INT(sp_scan_kth(heap, x, 8, 3, &kth, &max), 1);
+    CHECK(kth == 5.0f && max == 9.0f);
+    CHECK_EQ_INT(sp_scan_kth(heap, y, 5, 4, &kth, &max), 0); /* 3 finite */
+    /* the m best by (value desc, tie asc), best first */
+    const float v[4] = {0.2f, 0.5f, 0.2f, 0.1f};
+    const int ids[4] = {7, 3, 5, 1};
+    int out[4];
+    CHECK_EQ_INT(sp_top_ranked(v, NULL, 4, 3, out), 3);
+    CHECK(out[0] == 1 && out[1] == 0 && out[2] == 2);
+    CHECK_EQ_INT(sp_top_ranked(v, ids, 4, 3, out), 3);
+    CHECK(out[0] == 1 && out[1] == 2 && out[2] == 0); /* id 5 before id 7 */
+    CHECK_EQ_INT(sp_top_ranked(v, NULL, 4, 10, out), 4);
+    CHECK(out[0] == 1 && out[1] == 0 && out[2] == 2 && out[3] == 3);
+    CHECK_EQ_INT(sp_top_ranked(v, NULL, 4, 0, out), 0);
 }
 
 /* ---------------------------------------------- llama.cpp's test cases */
@@ -472,6 +543,8 @@ int main(int argc, char **argv) {
     (void)argv;
     test_registry();
     test_order();
+    test_stage_rows();
+    test_heaps();
     test_penalty_after_temperature();
     test_top_n_sigma();
     test_xtc();

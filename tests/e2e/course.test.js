@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { CHAPTERS, COURSE_LANGUAGES } from '../../web/src/learn/course.js';
 import { DIST } from './fixtures.js';
-import { haveChromium, until, useBrowser } from './harness.js';
+import { skipWithoutChromium, until, useBrowser } from './harness.js';
 import { textProblems } from './layout.js';
 import { USE } from './course.widgets.js';
 
@@ -65,7 +65,7 @@ export async function answer(page, id, text) {
 /** the ids of a chapter page's questions */
 const questionIds = (page) => page.locator('[data-testid="learn-question"]').evaluateAll((qs) => qs.map((q) => q.id));
 
-describe.skipIf(!haveChromium)('the course', () => {
+describe.skipIf(skipWithoutChromium)('the course', () => {
   const { h, open, newContext } = useBrowser();
   const base = () => `${h.server.url}learn/`;
   const chapterUrl = (slug) => `${base()}${slug}.html`;

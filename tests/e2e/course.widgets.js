@@ -236,6 +236,12 @@ export const USE = {
     const fact = (name) => page.locator(`.learn-fact[data-fact="${name}"]`).first().textContent();
     expect([await fact('hfKept'), await fact('lcKept')]).toEqual(['4', '2']);
     expect(await engineValue(page, 'q1')).toBe(3); // the default order would keep 4
+    // "Open in the playground": compare mode with the hand-made model by its spec, each panel its order
+    const link = page.locator('[data-testid="open-playground"][data-for="orders"]');
+    await link.hover();
+    const href = decodeURIComponent(await link.getAttribute('href'));
+    expect(href).toContain('view=compare&model=logits:mat=3,sofa=2,rug=1.5,bed=1,roof=0.5,moon=0&');
+    expect(href).toMatch(/panels=[^,]*_ohf,[^,&]*_ollama\.cpp/);
   },
 
   async 'beam-search'(page) {

@@ -115,6 +115,26 @@ describe.each(['simd', 'scalar'])('decoding lab in the %s build', (flavor) => {
     [b1, b4, s, model].forEach((x) => x.free());
   });
 
+  it('beam search under a constraint ends its text where the CLI does (the engine says where)', async () => {
+    // the bigram's boundary ends a constrained text: its "\n" is not text
+    const e = await engine(flavor);
+    const model = e.loadModel(bigramBytes());
+    for (const width of [1, 3, 4]) {
+      const b = e.createBeamSearch(model, null, { width });
+      b.constrain({ regex: '[A-Z][a-z]{2,4}' });
+      b.start('');
+      for (let i = 0; i < 20 && b.live > 0; i++) b.step({});
+      const best = b.hypotheses()[0];
+      const cli = runNative(['generate', '--model', 'bigram', '--beams', String(width), '--regex', '[A-Z][a-z]{2,4}', '--steps', '20']);
+      expect(cli.status).toBe(0);
+      expect(best.text + '\n').toBe(cli.stdout.toString());
+      expect(best.text).toBe(width === 1 ? 'San' : 'Man');
+      expect(best.finished).toBe(true);
+      b.free();
+    }
+    model.free();
+  });
+
   it('speculative sampling reports accepted, corrected and bonus tokens', async () => {
     const e = await engine(flavor);
     const model = e.loadModel(bigramBytes());

@@ -139,7 +139,10 @@ describe.each(['simd', 'scalar'])('step records (%s)', (flavor) => {
     const { counts, kl } = s.sampleCounts(100000, 5);
     expect(counts[4] + counts[5]).toBe(0); // cut tokens are never drawn
     expect(counts.reduce((a, b) => a + b, 0)).toBe(100000);
-    expect(kl).toBeGreaterThan(0);
+    // KL(empirical || final) in bits, from the counts and the nucleus's renormalized probabilities
+    const final = [0.5, 0.2, 0.15, 0.08].map((p) => p / 0.93);
+    const want = final.reduce((a, p, i) => (counts[i] ? a + (counts[i] / 100000) * Math.log2(counts[i] / 100000 / p) : a), 0);
+    expect(kl).toBeCloseTo(want, 6);
     expect(kl).toBeLessThan(0.001);
     const few = s.sampleCounts(20, 5);
     expect(few.kl).toBeGreaterThan(kl); // fewer samples, further from the truth

@@ -10,12 +10,15 @@ import { describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../../web/src/engine/node.js';
 import { inProcessClient } from '../helpers/engine.js';
+import { need, skipWithout } from '../e2e/fixtures.js';
 import { MODELS_DIR as MODELS, runNative, runWasm } from './helpers.js';
 
 const NAMES = '/usr/share/dict/propernames.gz';
 const haveNames = fs.existsSync(NAMES);
 // an optional package (build.sh installs it when it can): its absence skips, saying so, even under CI
-if (!haveNames) console.warn(`skipped: ${NAMES} is missing (sudo apt-get install miscfiles): the bigram's training list`);
+const NAMES_MISSING = `${NAMES} is missing (sudo apt-get install miscfiles): the bigram's training list`;
+/** outside CI the trainer's tests skip without it (and say so); under CI=true they fail */
+const skipWithoutNames = skipWithout(haveNames, NAMES_MISSING);
 
 /** the first step's summary of a hand-made model under params, through the host */
 async function firstStep(client, spec, params = {}) {
@@ -108,7 +111,8 @@ describe('the hand-made model', () => {
 });
 
 describe('the bigram trainer', () => {
-  it.skipIf(!haveNames)('makes models/bigram.bin again from the names list, byte for byte (both builds, any chunk size)', async () => {
+  it.skipIf(skipWithoutNames)('makes models/bigram.bin again from the names list, byte for byte (both builds, any chunk size)', async () => {
+    need(haveNames, NAMES_MISSING);
     const names = zlib.gunzipSync(fs.readFileSync(NAMES));
     const want = fs.readFileSync(path.join(MODELS, 'bigram.bin'));
     for (const flavor of ['simd', 'scalar']) {
@@ -122,7 +126,8 @@ describe('the bigram trainer', () => {
     }
   });
 
-  it.skipIf(!haveNames)('train-bigram writes the same bytes natively and in WASM', async () => {
+  it.skipIf(skipWithoutNames)('train-bigram writes the same bytes natively and in WASM', async () => {
+    need(haveNames, NAMES_MISSING);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'train-'));
     const text = path.join(dir, 'names.txt');
     fs.writeFileSync(text, zlib.gunzipSync(fs.readFileSync(NAMES)));

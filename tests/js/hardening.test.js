@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { EngineError, splitSeed } from '../../web/src/engine/engine.js';
+import { need, skipWithout } from '../e2e/fixtures.js';
 import { engine, NATIVE, runNative, runWasm } from './helpers.js';
 import {
   bigram, checkpoint, checkpointFloats, concat, edit, floatAt, TINY, TINY_PIECES, TINY_SCORES, tokenizer,
@@ -219,7 +220,8 @@ describe.each(['simd', 'scalar'])('hostile files through the WASM engine (%s)', 
     for (let i = 0; i < 3; i++) {
       const err = thrown(() => session.step(params));
       expect(err).toBeInstanceOf(EngineError);
-      expect(/** @type {EngineError} */ (err).code).toBe(4);
+      // which error it is, from the engine's list: context_full, of the class state
+      expect(err).toMatchObject({ code: 6, reason: 'context_full', kind: 'state' });
       expect(err.message).toBe("context full: 8 tokens, the model's seq_len");
     }
     expect(() => session.preview(params)).toThrow(/context full/);
@@ -294,7 +296,7 @@ describe.each(['simd', 'scalar'])('bad parameters through the JS API (%s)', (fla
     [{ logit_bias: [[1.5, 1]] }, RangeError, 'logit-bias token 1.5 is not a token id'],
     [{ logit_bias: [[1, NaN]] }, RangeError, 'logit-bias value for token 1 must be a finite number or -inf (got nan)'],
     [{ logit_bias: [[1, Infinity]] }, RangeError, 'logit-bias value for token 1 must be a finite number or -inf'],
-    [{ logit_bias: [[1, 'x']] }, TypeError, 'logit-bias value for token 1 must be a number'],
+    [{ logit_bias: [[1, 'x']] }, TypeError, 'logit_bias: the value for token 1 is a string, not a number'],
     [{ logit_bias: [[1]] }, TypeError, 'logit_bias entries must be [token, value] pairs'],
     [{ logit_bias: Array.from({ length: 257 }, (_, i) => [i % 12, 1]) }, RangeError, 'logit-bias: at most 256 entries'],
     [{ top_kk: 3 }, TypeError, 'unknown sampler parameter "top_kk"'],
@@ -318,6 +320,29 @@ describe.each(['simd', 'scalar'])('bad parameters through the JS API (%s)', (fla
     session.free();
     tok.free();
     model.free();
+  });
+
+  it('names its errors: the engine\'s list, read from the engine', async () => {
+    const e = await engine(flavor);
+    expect(e.errors.map((i) => i.name)).toEqual([
+      'ok', 'format', 'arg', 'nomem', 'state', 'unsatisfiable',
+      'context_full', 'finished', 'no_token', 'logits', 'regex', 'prompt', 'prompt_long', 'tokenizer_as_model']);
+    expect(e.errors.map((i) => i.kind)).toEqual([
+      'ok', 'format', 'arg', 'nomem', 'state', 'unsatisfiable', 'state', 'state', 'state', 'format', 'arg', 'arg', 'arg', 'format']);
+    const model = e.loadModel(smallBigram);
+    const session = e.createSession(model);
+    session.start('', 1);
+    expect(thrown(() => session.constrain({ regex: '[a-' }))).toMatchObject({ name: 'RangeError', reason: 'regex', kind: 'arg' });
+    const prompt = thrown(() => session.start('\u2603', 1));
+    expect(prompt).toBeInstanceOf(RangeError);
+    expect(prompt).toMatchObject({ code: 11, reason: 'prompt', kind: 'arg' });
+    expect(thrown(() => e.loadModel(new Uint8Array(3)))).toMatchObject({ name: 'EngineError', code: 1, reason: 'format' });
+    session.free();
+    const tmodel = e.loadModel(tiny);
+    const tok = e.loadTokenizer(tinyTok);
+    const t = e.createSession(tmodel, tok);
+    expect(thrown(() => t.start('ab'.repeat(8), 1))).toMatchObject({ reason: 'prompt_long', kind: 'arg' });
+    [t, tok, tmodel, model].forEach((x) => x.free());
   });
 
   it('checks seeds, prompts, forced tokens and samplers', async () => {
@@ -366,6 +391,12 @@ describe.each(['simd', 'scalar'])('bad parameters through the JS API (%s)', (fla
       new RangeError('history token 4 is outside the vocabulary (0..3)'));
     expect(() => s.warp([1, 2, 3, 4], [], { logit_bias: [[0, -Infinity], [1, -Infinity], [2, -Infinity], [3, -Infinity]] }))
       .toThrow('no token left: every token is banned');
+    // which error each is, by the engine's list (sampler.h SP_ERRORS), never by its words
+    expect(thrown(() => s.warp([1, NaN, 2, 3]))).toMatchObject({ code: 9, reason: 'logits', kind: 'format' });
+    expect(thrown(() => s.warp([-Infinity, -Infinity, -Infinity, -Infinity]))).toMatchObject({ code: 4, reason: 'state', kind: 'state' });
+    expect(thrown(() => s.warp([1, 2, 3, 4], [], { logit_bias: [[0, -Infinity], [1, -Infinity], [2, -Infinity], [3, -Infinity]] })))
+      .toMatchObject({ code: 8, reason: 'no_token', kind: 'state' });
+    expect(thrown(() => s.warp([1, 2, 3, 4], [0, 4], { repetition_penalty: 1.5 }))).toMatchObject({ code: 2, reason: 'arg', kind: 'arg' });
     const r = s.warp([3.4e38, -3.4e38, 0, 1e-45], [0, 0, 0], { temperature: 1e-30, repetition_penalty: 1e-30 });
     expect(r.probs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
     expect(() => s.draw(1)).toThrow(RangeError);
@@ -375,8 +406,10 @@ describe.each(['simd', 'scalar'])('bad parameters through the JS API (%s)', (fla
   });
 });
 
-describe.runIf(haveNative)('the native CLI', () => {
+const NATIVE_MISSING = `${NATIVE} is missing (./build.sh)`;
+describe.skipIf(skipWithout(haveNative, NATIVE_MISSING))('the native CLI', () => {
   it('prints the same messages as the WASM CLI, with status 1 for files and 2 for arguments', async () => {
+    need(haveNative, NATIVE_MISSING);
     for (const [, make, expected] of [...BAD_MODELS.slice(0, 6), ...BAD_MODELS.slice(-6)]) {
       const file = fileOf(make());
       const native = runNative(['generate', '--model', file, '--steps', '1']);

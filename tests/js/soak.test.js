@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+import { isEngineError } from '../../web/src/engine/engine.js';
 import { engine, MODELS_DIR } from './helpers.js';
 import { checkpoint, TINY, tokenizer } from './hostile_files.js';
 
@@ -83,7 +84,7 @@ describe.each(['simd', 'scalar'])('soak (%s)', (flavor) => {
           session.step({ logit_bias: [[1, -Infinity], [2, -Infinity]], temperature: 1.2 });
           n++;
         } catch (err) {
-          if (!/context full/.test(/** @type {Error} */ (err).message)) throw err;
+          if (!isEngineError(err, 'context_full')) throw err;
           break;
         }
       }

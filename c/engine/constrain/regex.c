@@ -54,7 +54,7 @@ typedef struct {
 
 static int rx_fail(rx_parser *ps, const char *what) {
     if (!ps->failed)
-        sp_fail(ps->err, SP_ERR_ARG, "regex: %s at offset %d", what, ps->at);
+        sp_fail(ps->err, SP_ERR_REGEX, "regex: %s at offset %d", what, ps->at);
     ps->failed = 1;
     return -1;
 }
@@ -617,7 +617,7 @@ static int dfa_find_or_add(dfa_sets *d, const int *list, int n) {
 sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
     int len = (int)strlen(pattern);
     if (len > RX_MAX_PATTERN) {
-        sp_fail(err, SP_ERR_ARG, "regex: longer than %d bytes", RX_MAX_PATTERN);
+        sp_fail(err, SP_ERR_REGEX, "regex: longer than %d bytes", RX_MAX_PATTERN);
         return NULL;
     }
     rx_parser ps = {pattern, 0, len, NULL, 0, 0, NULL, 0, 0, err, 0};
@@ -641,7 +641,7 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
     int match = f.start >= 0 ? nfa_add(&m, NFA_MATCH, -1, -1, -1) : -1;
     if (f.start < 0 || match < 0 || m.failed) {
         free(f.exits);
-        sp_fail(err, SP_ERR_ARG, "regex: too large (more than %d NFA states)",
+        sp_fail(err, SP_ERR_REGEX, "regex: too large (more than %d NFA states)",
                 RX_MAX_NFA);
         goto done;
     }
@@ -698,7 +698,7 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
             for (int j = 0; j < n; j++) mark[list[j]] = 0;
             work += d->offset[i + 1] - d->offset[i] + n;
             if (work > RX_MAX_WORK) {
-                sp_fail(err, SP_ERR_ARG, "regex: too complex to compile (use "
+                sp_fail(err, SP_ERR_REGEX, "regex: too complex to compile (use "
                         "fewer or smaller repetitions)");
                 goto done;
             }
@@ -709,7 +709,7 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
             qsort(list, (size_t)n, sizeof(int), cmp_int);
             int to = dfa_find_or_add(d, list, n);
             if (to == -2) {
-                sp_fail(err, SP_ERR_ARG, "regex: too complex (more than %d "
+                sp_fail(err, SP_ERR_REGEX, "regex: too complex (more than %d "
                         "DFA states)", RX_MAX_DFA);
                 goto done;
             }
@@ -757,7 +757,7 @@ sp_constraint *sp_constraint_regex(const char *pattern, char *err) {
             if (to >= 0 && c->dist[to] < SP_UNREACHABLE) c->live[i] = 1;
         }
     if (c->dist[0] >= SP_UNREACHABLE) {
-        sp_fail(err, SP_ERR_ARG, "regex: matches nothing");
+        sp_fail(err, SP_ERR_REGEX, "regex: matches nothing");
         sp_constraint_free(c);
         c = NULL;
     }

@@ -95,6 +95,15 @@ int sp_beam_is_end(const sp_beam_search *b, int token) {
     return b->constraint && token == b->tok->eos;
 }
 
+int sp_beam_text_end(const sp_beam_search *b, int i) {
+    int n = 0;
+    const int *tokens = sp_beam_tokens(b, i, &n);
+    if (!tokens) return 0;
+    for (int k = sp_beam_n_prompt(b); k < n; k++)
+        if (sp_beam_is_end(b, tokens[k])) return k;
+    return n;
+}
+
 int sp_beam_constrain(sp_beam_search *b, const sp_constraint *c, int budget,
                       char *err) {
     sp_cvocab_free(b->cvocab);
@@ -227,12 +236,12 @@ int sp_beam_start(sp_beam_search *b, const char *prompt, char *err) {
                       err);
     if (n < 0) return SP_ERR_ARG;
     if (b->seq_len > 0 && n >= b->seq_len)
-        return sp_fail(err, SP_ERR_ARG, "prompt: %d tokens leave no room in "
+        return sp_fail(err, SP_ERR_PROMPT_LONG, "prompt: %d tokens leave no room in "
                        "the model's context of %d", n, b->seq_len);
     if (n == 0) { /* a hand-made model starts from nothing */
         h->pending = sp_forward_empty(b->model, h->state);
         if (!h->pending)
-            return sp_fail(err, SP_ERR_ARG, "prompt: this model needs at "
+            return sp_fail(err, SP_ERR_PROMPT, "prompt: this model needs at "
                            "least one token to start from");
     }
     /* the prompt in batched passes: the last logits pend (the bits one
@@ -283,11 +292,11 @@ int sp_beam_chain(const uint8_t **stages) {
 
 int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
     if (b->n_live == 0)
-        return sp_fail(err, SP_ERR_STATE, "beams: every hypothesis is "
+        return sp_fail(err, SP_ERR_FINISHED, "beams: every hypothesis is "
                        "finished");
     int len = b->live[0].n; /* all live beams have the same length */
     if (len >= b->cap || (b->seq_len > 0 && len >= b->seq_len))
-        return sp_fail(err, SP_ERR_STATE, "context full: %d tokens", len);
+        return sp_fail(err, SP_ERR_CONTEXT_FULL, "context full: %d tokens", len);
     sp_params p = *params;
     p.n_order = (int)sizeof BEAM_CHAIN;
     memcpy(p.order, BEAM_CHAIN, sizeof BEAM_CHAIN);

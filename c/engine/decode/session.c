@@ -151,13 +151,13 @@ static int feed_last(sp_session *s, char *err) {
     if (pos < 0) {
         s->pending = sp_forward_empty(s->model, s->state);
         if (!s->pending)
-            return sp_fail(err, SP_ERR_ARG, "prompt: this model needs at "
+            return sp_fail(err, SP_ERR_PROMPT, "prompt: this model needs at "
                            "least one token to start from");
         return SP_OK;
     }
     int seq_len = sp_model_seq_len(s->model);
     if (seq_len > 0 && pos >= seq_len)
-        return sp_fail(err, SP_ERR_STATE, "context full: %d tokens, the "
+        return sp_fail(err, SP_ERR_CONTEXT_FULL, "context full: %d tokens, the "
                        "model's seq_len", seq_len);
     s->unfed = 0;
     s->pending = sp_forward(s->model, s->state, s->tokens[pos], pos);
@@ -177,10 +177,10 @@ static int check_pending(sp_session *s, int pos, char *err) {
         for (int i = 0; i < vocab; i++)
             if (s->pending[i] == -INFINITY) {
                 s->pending = NULL;
-                sp_fail(s->fault, SP_ERR_FORMAT, "logits: token %d is -inf at "
+                sp_fail(s->fault, SP_ERR_LOGITS, "logits: token %d is -inf at "
                         "position %d; the model's output is not finite", i,
                         pos);
-                return sp_fail(err, SP_ERR_FORMAT, "%s", s->fault);
+                return sp_fail(err, SP_ERR_LOGITS, "%s", s->fault);
             }
     }
     return SP_OK;
@@ -207,7 +207,7 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
     int rc = n < 0 ? SP_ERR_ARG : SP_OK;
     int seq_len = sp_model_seq_len(s->model);
     if (rc == SP_OK && seq_len > 0 && n >= seq_len)
-        rc = sp_fail(err, SP_ERR_ARG, "prompt: %d tokens leave no room in "
+        rc = sp_fail(err, SP_ERR_PROMPT_LONG, "prompt: %d tokens leave no room in "
                      "the model's context of %d", n, seq_len);
     for (int i = 0; rc == SP_OK && i < n; i++) rc = push_token(s, ids[i], err);
     /* the prompt in batched passes (sp_forward_batch): the weights are
@@ -349,16 +349,16 @@ int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
 static int check_ready(sp_session *s, char *err) {
     if (!s->started)
         return sp_fail(err, SP_ERR_STATE, "session: not started");
-    if (s->fault[0]) return sp_fail(err, SP_ERR_FORMAT, "%s", s->fault);
+    if (s->fault[0]) return sp_fail(err, SP_ERR_LOGITS, "%s", s->fault);
     if (s->unfed && !s->finished) {
         int rc = feed_last(s, err); /* a step left it for a batched pass */
         if (rc != SP_OK) return rc;
     }
     if (s->finished)
-        return sp_fail(err, SP_ERR_STATE, "the text is finished: the model "
+        return sp_fail(err, SP_ERR_FINISHED, "the text is finished: the model "
                        "emitted its end-of-text token");
     if (!s->pending)
-        return sp_fail(err, SP_ERR_STATE, "context full: %d tokens, the "
+        return sp_fail(err, SP_ERR_CONTEXT_FULL, "context full: %d tokens, the "
                        "model's seq_len", sp_model_seq_len(s->model));
     return SP_OK;
 }

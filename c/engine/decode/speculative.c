@@ -242,7 +242,7 @@ int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err) {
                        "probability below 1 draws at random; use 1, or "
                        "sample one token at a time");
     if (sp_session_finished(tgt))
-        return sp_fail(err, SP_ERR_STATE, "the text is finished: the model "
+        return sp_fail(err, SP_ERR_FINISHED, "the text is finished: the model "
                        "emitted its end-of-text token");
     sp->round_rejected = -1;
     sp->round_fed = 0;

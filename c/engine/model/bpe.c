@@ -128,8 +128,8 @@ sp_tokenizer *sp_tokenizer_load(const uint8_t *data, size_t size, int vocab,
         if (err && vocab > 0 && scan_pieces(data, size, 0, max_len, &all,
                                      &all_bytes, NULL) == SP_OK) {
             size_t used = strlen(err);
-            if (used + 1 < SP_ERR_LEN)
-                snprintf(err + used, SP_ERR_LEN - used, " (the file has %d "
+            if (used + 2 < SP_ERR_LEN) /* the last byte holds the code */
+                snprintf(err + used, SP_ERR_LEN - 1 - used, " (the file has %d "
                          "pieces, the model %d logits: not its tokenizer)",
                          all, vocab);
         }
@@ -229,7 +229,7 @@ static int push_char(const sp_tokenizer *t, const char *c, int len,
         int b = t->byte_fallback[(unsigned char)c[i]];
         if (b < 0) {
             char shown[32];
-            sp_fail(err, SP_ERR_ARG, "prompt: the character '%s' (byte "
+            sp_fail(err, SP_ERR_PROMPT, "prompt: the character '%s' (byte "
                     "offset %d) is not in the model's vocabulary",
                     char_for_message(c, len, shown), (int)(c - text));
             return -1;
@@ -294,17 +294,17 @@ static void merge_push(const sp_tokenizer *t, merge_item *h, int *n,
 int sp_bpe_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
                   int *ids, int max_ids, char *err) {
     if (!text) {
-        sp_fail(err, SP_ERR_ARG, "prompt: no text");
+        sp_fail(err, SP_ERR_PROMPT, "prompt: no text");
         return -1;
     }
     if ((bos && t->bos < 0) || (eos && t->eos < 0)) {
-        sp_fail(err, SP_ERR_ARG, "prompt: the tokenizer has no %s token",
+        sp_fail(err, SP_ERR_PROMPT, "prompt: the tokenizer has no %s token",
                 bos && t->bos < 0 ? "BOS" : "EOS");
         return -1;
     }
     size_t text_len = strlen(text);
     if (text_len > MAX_TEXT_BYTES) {
-        sp_fail(err, SP_ERR_ARG, "prompt: %zu bytes is too long (at most %d)",
+        sp_fail(err, SP_ERR_PROMPT_LONG, "prompt: %zu bytes is too long (at most %d)",
                 text_len, MAX_TEXT_BYTES);
         return -1;
     }
@@ -382,7 +382,7 @@ int sp_bpe_encode(const sp_tokenizer *t, const char *text, int bos, int eos,
     if (eos) tokens[n++] = t->eos;
 
     if (n > max_ids) {
-        sp_fail(err, SP_ERR_ARG, "prompt: more than %d tokens", max_ids);
+        sp_fail(err, SP_ERR_PROMPT_LONG, "prompt: more than %d tokens", max_ids);
         goto done;
     }
     memcpy(ids, tokens, sizeof(int) * (size_t)n);

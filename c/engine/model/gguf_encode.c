@@ -129,7 +129,7 @@ static int encode_bpe_text(const sp_tokenizer *t, const char *text,
     size_t *starts, bad;
     int n = sp_pretokenize(t->gguf->pre, text, len, &words, &starts, &bad);
     if (n == -2)
-        return sp_fail(err, SP_ERR_ARG, "prompt: invalid UTF-8 at byte offset "
+        return sp_fail(err, SP_ERR_PROMPT, "prompt: invalid UTF-8 at byte offset "
                        "%zu (a code point past U+10FFFF)", offset + bad);
     if (n < 0) return sp_fail(err, SP_ERR_NOMEM, "prompt: out of memory");
     int rc = SP_OK;
@@ -147,10 +147,10 @@ static int encode_bpe_text(const sp_tokenizer *t, const char *text,
 int sp_gguf_encode(const sp_tokenizer *t, const char *text, int bos,
                    int eos, int *ids, int max_ids, char *err) {
     const struct sp_gguf_vocab *v = t->gguf;
-    if (!text) return sp_fail(err, SP_ERR_ARG, "prompt: no text"), -1;
+    if (!text) return sp_fail(err, SP_ERR_PROMPT, "prompt: no text"), -1;
     size_t len = strlen(text);
     if (len > MAX_TEXT_BYTES) {
-        sp_fail(err, SP_ERR_ARG, "prompt: %zu bytes is too long (at most %d)",
+        sp_fail(err, SP_ERR_PROMPT_LONG, "prompt: %zu bytes is too long (at most %d)",
                 len, MAX_TEXT_BYTES);
         return -1;
     }
@@ -180,7 +180,7 @@ int sp_gguf_encode(const sp_tokenizer *t, const char *text, int bos,
     if (rc == SP_OK && eos && v->add_eos && sp_idlist_push(&out, t->eos) < 0)
         goto nomem;
     if (rc == SP_OK && out.n > max_ids)
-        rc = sp_fail(err, SP_ERR_ARG, "prompt: more than %d tokens", max_ids);
+        rc = sp_fail(err, SP_ERR_PROMPT_LONG, "prompt: more than %d tokens", max_ids);
     if (rc == SP_OK && out.n) memcpy(ids, out.ids, sizeof(int) * (size_t)out.n);
     free(frag);
     free(out.ids);

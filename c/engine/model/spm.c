@@ -75,7 +75,7 @@ int sp_spm_encode(const sp_tokenizer *t, const char *text, size_t len,
         for (int j = 0; j < sym[i].n; j++) {
             unsigned char b = (unsigned char)text[sym[i].at + (size_t)j];
             if (v->byte_token[b] < 0) {
-                rc = sp_fail(err, SP_ERR_ARG, "prompt: the vocabulary has no "
+                rc = sp_fail(err, SP_ERR_PROMPT, "prompt: the vocabulary has no "
                              "token for the byte 0x%02X (no <0x%02X> piece) "
                              "that the text needs", b, b);
                 goto done;

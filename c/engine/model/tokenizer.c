@@ -254,14 +254,14 @@ static int encode_chars(const sp_tokenizer *t, const char *text, int bos,
     for (const char *c = text; *c;) {
         int len = utf8_char_len((const unsigned char *)c);
         if (len == 0) {
-            sp_fail(err, SP_ERR_ARG, "prompt: invalid UTF-8 at byte offset "
+            sp_fail(err, SP_ERR_PROMPT, "prompt: invalid UTF-8 at byte offset "
                     "%d (byte 0x%02x)", (int)(c - text), (unsigned char)*c);
             return -1;
         }
         int id = sp_tokenizer_lookup(t, c, len);
         if (id < 0) {
             char shown[32];
-            sp_fail(err, SP_ERR_ARG, "prompt: the character '%s' (byte "
+            sp_fail(err, SP_ERR_PROMPT, "prompt: the character '%s' (byte "
                     "offset %d) is not in the model's vocabulary",
                     char_for_message(c, len, shown), (int)(c - text));
             return -1;
@@ -276,7 +276,7 @@ static int encode_chars(const sp_tokenizer *t, const char *text, int bos,
     }
     return n;
 full:
-    sp_fail(err, SP_ERR_ARG, "prompt: more than %d tokens", max_ids);
+    sp_fail(err, SP_ERR_PROMPT_LONG, "prompt: more than %d tokens", max_ids);
     return -1;
 }
 
@@ -294,13 +294,13 @@ static int encode_labels(const sp_tokenizer *t, const char *text, int bos,
         if (id < 0) {
             char shown[32];
             int clen = utf8_char_len((const unsigned char *)c);
-            sp_fail(err, SP_ERR_ARG, "prompt: no token's label matches the "
+            sp_fail(err, SP_ERR_PROMPT, "prompt: no token's label matches the "
                     "text at byte offset %d ('%s')", (int)(c - text),
                     char_for_message(c, clen ? clen : 1, shown));
             return -1;
         }
         if (n >= max_ids) {
-            sp_fail(err, SP_ERR_ARG, "prompt: more than %d tokens", max_ids);
+            sp_fail(err, SP_ERR_PROMPT_LONG, "prompt: more than %d tokens", max_ids);
             return -1;
         }
         ids[n++] = id;

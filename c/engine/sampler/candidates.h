@@ -1,7 +1,8 @@
 /*
- * candidates.h — what the sampler's stages share (warpers.c, repeats.c,
- * cutoffs.c): the sampler's scratch memory, the candidates a stage sees,
- * and the few operations every stage uses on them.
+ * candidates.h — what the sampler's files share: the sampler's scratch
+ * memory (sampler.c), the candidates a stage sees and the few operations
+ * every stage uses on them (candidates.c), and what the chain (chain.c)
+ * calls in intake.c, stages.c, topk.c and heap.c.
  *
  * Every stage has one shape, void stage(sp_candidates *c, const sp_params
  * *p): it edits the working logits (masking with -INFINITY and noting in
@@ -112,8 +113,47 @@ void sp_cands_penalized(sp_candidates *c, int id);
 /* Clamps a shifted logit into the finite floats. */
 float sp_clamp_finite(float x);
 
+/* Keeps it[0..m), m the fewest items by (key, id) whose masses reach
+ * target (>= 1; n when the total falls short), reordering it: expected
+ * O(n), sorting only a few items at the boundary.  Returns m. */
+int sp_select_mass_prefix(sp_sel_item *it, int n, double target);
+/* Cuts every candidate but the first m of s->sel (sp_select_mass_prefix's
+ * order) with stage. */
+void sp_cands_keep_selected(sp_candidates *c, int m, sp_cut stage);
+
+/* intake.c: the warp's first pass over the logits (copies, check, max and
+ * the groups' maxima); returns the first NaN or +inf token, or -1. */
+int sp_intake(sp_sampler *s, const float *logits, int v, float *max);
+/* top-k's group size for k of v (0: no groups) */
+int sp_top_k_group_size(int v, int k);
+/* the intake's groups for this warp (top-k's when top-k is on) */
+void sp_gmax_layout(sp_sampler *s, int v, int k);
+/* a stage moved token id's working logit from old to new_ */
+void sp_gmax_moved(sp_sampler *s, int id, float old, float new_);
+
+/* stages.c: the constraint's mask (before the chain), and the temperature
+ * the chain may run itself: its value (0: nothing to do) and its work
+ * (with the snapshot into snap, when not NULL: returns 1 if it took it) */
+void sp_cands_constrain(sp_candidates *c, const sp_params *p);
+int sp_temperature_value(sp_candidates *c, const sp_params *p, float *t);
+int sp_apply_temperature(sp_candidates *c, float t, float *snap);
+
+/* topk.c: the temperature and the top-k after it as one step; 0 (nothing
+ * changed) where they must run as two */
+int sp_temperature_top_k(sp_candidates *c, int k, float t, int intake_groups);
+
+/* heap.c: the k-th largest of the values != -inf among vals[0..n) (at
+ * least k of them), heap[k] its scratch; the same over the whole of x,
+ * skipping the blocks that cannot enter (0 when fewer than k are finite;
+ * *max the largest); and the indices of the m best items of val[0..n) by
+ * (val desc, tie asc; tie NULL: the index), best first, into out[m]. */
+float sp_heap_kth(float *heap, const float *vals, int n, int k);
+int sp_scan_kth(float *heap, const float *x, int v, int k, float *kth,
+                float *max);
+int sp_top_ranked(const float *val, const int *tie, int n, int m, int *out);
+
 /* Every stage's function, as its row names it (sampler.h: SP_STAGE_ROWS);
- * warpers.c, repeats.c and cutoffs.c define them. */
+ * stages.c, topk.c, repeats.c and cutoffs.c define them. */
 #define SP_STAGE_DECLARE_(id, name, cut, label, doc, fn, active)            \
     void fn(sp_candidates *c, const sp_params *p);
 SP_STAGE_ALL_ROWS(SP_STAGE_DECLARE_)

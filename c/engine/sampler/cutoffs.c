@@ -174,80 +174,14 @@ void sp_stage_xtc(sp_candidates *c, const sp_params *p) {
     sp_cands_compact(c);
 }
 
-/* The m most likely candidates' masses, best first (a heap of m, then a
- * sort of those m only): mirostat v1's estimate of the Zipf exponent. */
+/* The m most likely candidates' masses, best first (rank: mass desc, id
+ * asc): mirostat v1's estimate of the Zipf exponent. */
 static int top_masses(sp_candidates *c, int m, double *out) {
-    const float *ce = c->s->cand_exp;
     int *h = c->s->probs_ids; /* free scratch until the final softmax */
-    if (m > c->n) m = c->n;
-    int hn = 0;
-    for (int j = 0; j < c->n; j++) {
-        /* a min-heap by rank: its root is the worst of the best m */
-        if (hn < m) {
-            int i = hn++;
-            h[i] = j;
-            while (i > 0 && ranks_before_mass(ce, c->ids, h[(i - 1) / 2], h[i])) {
-                int t = h[i];
-                h[i] = h[(i - 1) / 2];
-                h[(i - 1) / 2] = t;
-                i = (i - 1) / 2;
-            }
-        } else if (ranks_before_mass(ce, c->ids, j, h[0])) {
-            h[0] = j;
-            for (int i = 0;;) {
-                int l = 2 * i + 1, r = l + 1, w = i;
-                if (l < hn && ranks_before_mass(ce, c->ids, h[w], h[l])) w = l;
-                if (r < hn && ranks_before_mass(ce, c->ids, h[w], h[r])) w = r;
-                if (w == i) break;
-                int t = h[i];
-                h[i] = h[w];
-                h[w] = t;
-                i = w;
-            }
-        }
-    }
-    /* insertion sort of the m, best first */
-    for (int i = 1; i < hn; i++)
-        for (int k = i; k > 0 && ranks_before_mass(ce, c->ids, h[k], h[k - 1]); k--) {
-            int t = h[k];
-            h[k] = h[k - 1];
-            h[k - 1] = t;
-        }
+    const float *ce = c->s->cand_exp;
+    int hn = sp_top_ranked(ce, c->ids, c->n, m, h);
     for (int i = 0; i < hn; i++) out[i] = ce[h[i]];
     return hn;
-}
-
-/* The k-th largest of the candidates' masses (a min-heap of k). */
-static double kth_largest_mass(sp_candidates *c, int k) {
-    const float *ce = c->s->cand_exp;
-    float *h = c->s->heap;
-    int hn = 0;
-    for (int j = 0; j < c->n; j++) {
-        float x = ce[j];
-        if (hn < k) {
-            int i = hn++;
-            h[i] = x;
-            while (i > 0 && h[(i - 1) / 2] > h[i]) {
-                float t = h[i];
-                h[i] = h[(i - 1) / 2];
-                h[(i - 1) / 2] = t;
-                i = (i - 1) / 2;
-            }
-        } else if (x > h[0]) {
-            h[0] = x;
-            for (int i = 0;;) {
-                int l = 2 * i + 1, r = l + 1, w = i;
-                if (l < hn && h[l] < h[w]) w = l;
-                if (r < hn && h[r] < h[w]) w = r;
-                if (w == i) break;
-                float t = h[i];
-                h[i] = h[w];
-                h[w] = t;
-                i = w;
-            }
-        }
-    }
-    return h[0];
 }
 
 /*
@@ -311,7 +245,7 @@ void sp_stage_mirostat(sp_candidates *c, const sp_params *p) {
     int keep = k < 1.0 ? 1 : k > (double)c->n ? c->n : (int)k;
     if (keep >= c->n) return;
     /* top-k on the masses: keep those >= the keep-th largest (and ties) */
-    double kth = kth_largest_mass(c, keep);
+    double kth = sp_heap_kth(c->s->heap, c->s->cand_exp, c->n, keep);
     for (int j = 0; j < c->n; j++)
         if ((double)ce[j] < kth) sp_cands_cut(c, c->ids[j], SP_CUT_MIROSTAT);
     sp_cands_compact(c);

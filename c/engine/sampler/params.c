@@ -1,8 +1,10 @@
 /*
- * params.c — the sampler's registry: every stage of the chain and every
- * parameter, declared once.  The CLI's options and --help, the WASM API
- * (a parameter set by name), the JavaScript wrapper, the page's controls
- * and link keys and docs/samplers.md are all read from these two tables.
+ * params.c — the sampler's registry: every parameter, declared once (the
+ * stages are rows of sampler.h's SP_STAGE_ROWS, read here for their names,
+ * texts, cut codes and activity tests).  The CLI's options and --help, the
+ * WASM API (a parameter set by name), the JavaScript wrapper, the page's
+ * controls and link keys and docs/samplers.md are all read from these
+ * two tables.
  *
  * A parameter's declaration: its name (the API's and the link's), its CLI
  * flag, a short code for compact links, a label and one line of doc, the
@@ -376,6 +378,55 @@ int sp_params_add_dry_breaker(sp_params *p, const int *tokens, int n,
     p->dry_breaker_len[k] = n;
     for (int i = 0; i < n; i++) p->dry_breakers[k][i] = tokens[i];
     return SP_OK;
+}
+
+/* text as a JSON string, cut to fit out (size bytes) */
+static void json_quote(const char *text, char *out, size_t size) {
+    size_t at = 0;
+    out[at++] = '"';
+    for (const unsigned char *c = (const unsigned char *)text;
+         *c && at + 8 < size; c++) {
+        const char *esc = *c == '"' ? "\\\"" : *c == '\\' ? "\\\\"
+                        : *c == '\n' ? "\\n" : *c == '\r' ? "\\r"
+                        : *c == '\t' ? "\\t" : *c == '\b' ? "\\b"
+                        : *c == '\f' ? "\\f" : NULL;
+        if (esc) at += (size_t)snprintf(out + at, size - at, "%s", esc);
+        else if (*c < 0x20)
+            at += (size_t)snprintf(out + at, size - at, "\\u%04x", *c);
+        else out[at++] = (char)*c;
+    }
+    out[at++] = '"';
+    out[at] = '\0';
+}
+
+int sp_params_add_dry_breaker_text(sp_params *p, const sp_tokenizer *tok,
+                                   const char *text, char *err) {
+    char quoted[96];
+    json_quote(text, quoted, sizeof quoted);
+    int max_ids = sp_encode_bound(tok, strlen(text));
+    int *ids = malloc(sizeof(int) * (size_t)(max_ids > 0 ? max_ids : 1));
+    if (!ids) return sp_fail(err, SP_ERR_NOMEM, "dry-sequence-breaker: "
+                             "out of memory");
+    int n = sp_encode(tok, text, 0, 0, ids, max_ids, err);
+    int rc = SP_OK;
+    if (n < 0) {
+        /* (the tokenizer's message speaks of a prompt: here a breaker) */
+        char why[SP_ERR_LEN];
+        snprintf(why, sizeof why, "%s",
+                 strncmp(err, "prompt: ", 8) ? err : err + 8);
+        rc = sp_fail(err, sp_error_code(SP_ERR_ARG, err) == SP_ERR_NOMEM
+                              ? SP_ERR_NOMEM : SP_ERR_ARG,
+                     "dry-sequence-breaker: %s: %s", quoted, why);
+    } else if (n == 0)
+        rc = sp_fail(err, SP_ERR_ARG, "dry-sequence-breaker: %s is no token",
+                     quoted);
+    else if (n > SP_MAX_DRY_BREAKER_LEN)
+        rc = sp_fail(err, SP_ERR_ARG, "dry-sequence-breaker: %s is more "
+                     "than %d tokens", quoted, SP_MAX_DRY_BREAKER_LEN);
+    else
+        rc = sp_params_add_dry_breaker(p, ids, n, err);
+    free(ids);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- order */

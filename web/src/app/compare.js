@@ -17,7 +17,7 @@ import { batch, computed, signal } from '@preact/signals';
 
 import { SPEED, defaultState, MAX_PANELS, MIN_PANELS, randomSeed } from './hash.js';
 import { ORDER_LESSON, defaultPanelSpec } from './lab.js';
-import { BUILTIN_MODELS } from './models.js';
+import { TEXT_ID } from './models.js';
 import { createPanel } from './panel.js';
 import { createPlayer } from './loop.js';
 
@@ -68,7 +68,8 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   const hashState = computed(() => ({
     ...defaultState(),
     view: /** @type {'compare'} */ ('compare'),
-    model: !modelId.value ? 'bigram' : BUILTIN_MODELS.some((m) => m.id === modelId.value) ? modelId.value : 'file',
+    // the first panel's model as a link names it (a hand-made model by its spec); a trained text cannot be linked
+    model: hashModelOf(first.value),
     seed: seed.value,
     prompt: prompt.value,
     steps: stepCount.value,
@@ -76,6 +77,12 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
     panels: panels.value.map((p) => p.panelSpec.value),
     speed: speed.value,
   }));
+
+  /** @param {import('./panel.js').Panel | null} p */
+  function hashModelOf(p) {
+    const m = p ? p.hashModel() : 'bigram';
+    return m === TEXT_ID ? 'file' : m;
+  }
 
   /** @param {import('./panel.js').Panel} p @param {import('./lab.js').PanelSpec} spec */
   function configure(p, spec) {

@@ -1,33 +1,29 @@
 // @ts-check
 /**
  * errors.js — what went wrong, as messages the page says in the learner's
- * language.  The engine reports an error code (SP_ERR_FORMAT, _ARG,
- * _NOMEM, _STATE, _UNSATISFIABLE: c/engine/sampler.h) and one line of
- * English; the Worker adds its own reasons (a file it could not fetch, a
- * model not in this build, …) and which of a model's files the engine
- * refused.  Each becomes a message by what the page was doing (loading a
- * model, applying a constraint, starting a text, drafting, stepping) and
- * that code; the English line is kept as its detail: English shows it as
- * it is (it is specific), every other language shows its own words with
- * the English line beneath as a technical detail.
+ * language.  The engine reports which error it is (its name as `reason`:
+ * "regex", "prompt_long", ...; its class as `kind`: "format", "arg",
+ * "nomem", "state", "unsatisfiable": c/engine/sampler.h SP_ERRORS, through
+ * engine/errors.js) and one line of English; the Worker adds its own
+ * reasons (a file it could not fetch, a model not in this build, …) and
+ * which of a model's files the engine refused.  Each becomes a message by
+ * what the page was doing (loading a model, applying a constraint,
+ * starting a text, drafting, stepping) and that error; the English line is
+ * kept as its detail: English shows it as it is (it is specific), every
+ * other language shows its own words with the English line beneath as a
+ * technical detail.  Nothing here reads the English to decide.
  */
 import { msg } from '../i18n/index.js';
 
 /** @typedef {import('../i18n/index.js').Msg} Msg */
 
-/** the engine's codes (sampler.h) */
-const FORMAT = 1;
-const ARG = 2;
-const NOMEM = 3;
-const STATE = 4;
-const UNSATISFIABLE = 5;
-
 /** @typedef {'model' | 'constraint' | 'start' | 'draft' | 'engine'} Doing  what the page was doing */
 
 /**
- * @typedef {Error & {code?: number, reason?: string, vars?: Record<string, string | number>, part?: string}} WorkerFailure
- *   an error from the Worker (worker/client.js): the engine's code, or the
- *   Worker's reason with its values; which file of a model failed
+ * @typedef {Error & {code?: number, reason?: string, kind?: string, vars?: Record<string, string | number>, part?: string}} WorkerFailure
+ *   an error from the Worker (worker/client.js): the engine's error (code,
+ *   reason, kind), or the Worker's reason with its values; which file of a
+ *   model failed
  */
 
 /**
@@ -50,26 +46,29 @@ export function errorMsg(doing, err, about = {}) {
     case 'worker': return msg('error.worker', vars, detail);
     default: break;
   }
-  if (e?.code === NOMEM) return msg('error.nomem', vars, detail);
+  const kind = e?.kind;
+  if (kind === 'nomem') return msg('error.nomem', vars, detail);
   if (doing === 'model') {
     if (e?.part === 'tokenizer') return msg('error.tokenizerFile', vars, detail);
     if (e?.part === 'pair') return msg('error.pair', vars, detail);
-    if (e?.code === FORMAT) return msg(file ? 'error.modelFile' : 'error.modelFormat', vars, detail);
+    if (e?.reason === 'tokenizer_as_model') return msg('error.tokenizerAsModel', vars, detail);
+    if (kind === 'format') return msg(file ? 'error.modelFile' : 'error.modelFormat', vars, detail);
     return msg('error.model', vars, detail);
   }
   if (doing === 'constraint') {
-    if (e?.code === UNSATISFIABLE) return msg('error.unsatisfiable', vars, detail);
-    if (/^regex: /.test(text)) return msg('error.regex', vars, detail);
+    if (kind === 'unsatisfiable') return msg('error.unsatisfiable', vars, detail);
+    if (e?.reason === 'regex') return msg('error.regex', vars, detail);
     return msg('error.constraint', vars, detail);
   }
   if (doing === 'draft') return msg('error.draft', vars, detail);
   if (doing === 'start') {
-    if (/^prompt: /.test(text)) return msg(/too long|more than|no room/.test(text) ? 'error.promptLong' : 'error.prompt', vars, detail);
-    if (e?.code === ARG) return msg('error.settings', vars, detail);
+    if (e?.reason === 'prompt') return msg('error.prompt', vars, detail);
+    if (e?.reason === 'prompt_long') return msg('error.promptLong', vars, detail);
+    if (kind === 'arg') return msg('error.settings', vars, detail);
     return msg('error.start', vars, detail);
   }
-  if (e?.code === STATE) return msg('error.state', vars, detail);
-  if (e?.code === ARG) return msg('error.settings', vars, detail);
+  if (kind === 'state') return msg('error.state', vars, detail);
+  if (kind === 'arg') return msg('error.settings', vars, detail);
   return msg('error.engine', vars, detail);
 }
 
@@ -91,4 +90,3 @@ export function statusMsg(status) {
   }
 }
 
-export { FORMAT, ARG, NOMEM, STATE, UNSATISFIABLE };

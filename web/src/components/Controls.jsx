@@ -132,8 +132,7 @@ export function ModelPicker({ panel, uid }) {
         />
       </details>
       {makes && <TextTrainer panel={panel} uid={uid} />}
-      <ModelProgress panel={panel} />
-      {'askDownload' in panel && <DownloadAsk panel={/** @type {any} */ (panel)} />}
+      {!panel.progress.value?.cancel && <ModelProgress panel={panel} />}
       {error && <p class="spg-error" role="alert" data-testid="model-error"><Say m={error} /></p>}
       {makes && <HandmadeEditor panel={panel} uid={uid} />}
     </div>

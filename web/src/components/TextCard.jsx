@@ -4,6 +4,7 @@
  * the status line and the engine's errors, fast-forward and the legend of
  * the text's tint, and the notices a link or an element's attributes left.
  */
+import { DownloadAsk, ModelProgress } from './Controls.jsx';
 import { statusMsg } from '../app/errors.js';
 import { BeamText, SpecText } from './Decoders.jsx';
 import { FastForward } from './FastForward.jsx';
@@ -61,7 +62,12 @@ export function Output({ panel }) {
   );
 }
 
-/** @param {{panel: Pick<Panel, 'busy' | 'errors' | 'status'>}} props */
+/**
+ * The status line; under it, a model download by URL (its progress, rate
+ * and Cancel) and the question before a large one: here, where the text is,
+ * on a phone and in an element without the model picker too.
+ * @param {{panel: Pick<Panel, 'busy' | 'errors' | 'status'> & Partial<Pick<Panel, 'askDownload' | 'progress'>>}} props
+ */
 export function StatusLine({ panel }) {
   const i18n = useI18n();
   const status = panel.status.value;
@@ -73,6 +79,8 @@ export function StatusLine({ panel }) {
       <p class="spg-status" role="status" data-testid="status">
         {busy ? i18n.text(busy) : status?.fault ? '' : <Say m={statusMsg(status)} />}
       </p>
+      {panel.progress?.value?.cancel && <ModelProgress panel={/** @type {any} */ (panel)} />}
+      {panel.askDownload && <DownloadAsk panel={/** @type {any} */ (panel)} />}
       {engineError && <p class="spg-error" role="alert" data-testid="engine-error"><Say m={engineError} /></p>}
     </>
   );

@@ -9,15 +9,13 @@ import { writeParams } from './params.js';
 import { decoder } from './wasm.js';
 
 /**
- * Decodes generated tokens (after the prompt) to text.
- * @param {import('./tokenizer.js').Tokenizer} tokenizer @param {ArrayLike<number>} tokens @param {number} from
+ * Decodes tokens[from..to) to text (where a hypothesis's text ends is the
+ * engine's answer: api_beam_text_end).
+ * @param {import('./tokenizer.js').Tokenizer} tokenizer @param {ArrayLike<number>} tokens @param {number} from @param {number} to
  */
-function decodeTokens(tokenizer, tokens, from) {
+function decodeTokens(tokenizer, tokens, from, to) {
   const parts = [];
-  for (let i = from; i < tokens.length; i++) {
-    if (tokenizer.isEnd(tokens[i])) break;
-    parts.push(tokenizer.decodeBytes(i > 0 ? tokens[i - 1] : -1, tokens[i]));
-  }
+  for (let i = from; i < to; i++) parts.push(tokenizer.decodeBytes(i > 0 ? tokens[i - 1] : -1, tokens[i]));
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) { all.set(p, at); at += p.length; }
@@ -88,7 +86,7 @@ export class BeamSearch {
       const tokens = e.ints(ptr, x.api_last_len()).slice();
       return {
         tokens,
-        text: decodeTokens(this.tokenizer, tokens, nPrompt),
+        text: decodeTokens(this.tokenizer, tokens, nPrompt, x.api_beam_text_end(this.handle, i)),
         logprob: x.api_beam_logprob(this.handle, i),
         score: x.api_beam_score(this.handle, i),
         finished: x.api_beam_finished(this.handle, i) !== 0,

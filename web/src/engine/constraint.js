@@ -26,6 +26,6 @@ export function constraintHandle(e, constraint) {
   } else {
     throw new TypeError('constraint must be {regex: string} or {grammar: "json" | "json_object"}');
   }
-  if (!handle) throw new RangeError(e.lastError());
+  if (!handle) throw e.error(-1, 'arg');
   return handle;
 }

@@ -9,11 +9,13 @@
  * Sampler, Session, BeamSearch, Speculator and StepRecord, one module
  * each beside this one.  Errors: a bad parameter throws TypeError (wrong
  * type) or RangeError (out of range, with the engine's own message); a bad
- * file throws Error with the engine's one-line message.  The command line
+ * file throws EngineError with the engine's one-line message.  Every error
+ * the engine reports carries which one it is (errors.js: code, reason,
+ * kind).  The command line
  * over WASM is a .wasm of its own (cli.js); the page never loads it.
  */
 import { BeamSearch } from './beam.js';
-import { EngineError } from './errors.js';
+import { EngineError, engineError, readErrors } from './errors.js';
 import { Model } from './model.js';
 import { activeStages } from './params.js';
 import { readRegistry } from './registry.js';
@@ -23,6 +25,7 @@ import { Speculator } from './speculator.js';
 import { Tokenizer } from './tokenizer.js';
 import { instantiate, WasmModule } from './wasm.js';
 
+export { isEngineError } from './errors.js';
 export { BeamSearch, EngineError, Model, Sampler, Session, Speculator, Tokenizer, WasmModule, instantiate };
 export { simdSupported } from './wasm.js';
 export { splitSeed } from './seed.js';
@@ -32,9 +35,7 @@ export { RANK_ALL_MAX, TOP_N } from './step.js';
 /** @typedef {import('./registry.js').ParamInfo} ParamInfo */
 /** @typedef {import('./constraint.js').Constraint} Constraint */
 /** @typedef {import('./step.js').StepRecord} StepRecord */
-
-const SP_OK = 0;
-const SP_ERR_ARG = 2;
+/** @typedef {import('./errors.js').ErrorInfo} ErrorInfo */
 
 /**
  * Loads the engine.
@@ -60,6 +61,8 @@ export class Engine extends WasmModule {
     this.stages = [];
     /** the names of what can cut a token (StepRecord.cut indexes them) @type {string[]} */
     this.cutNames = [];
+    /** the engine's errors, by code (sampler.h SP_ERRORS) @type {ErrorInfo[]} */
+    this.errors = [];
   }
 
   /** @param {WebAssembly.Instance} instance */
@@ -72,18 +75,35 @@ export class Engine extends WasmModule {
     this.paramIndex = new Map(params.map((p, i) => [p.name, i]));
     this.stages = stages;
     this.cutNames = cutNames;
+    this.errors = readErrors(this);
   }
 
   lastError() {
     return this.cstring(this.x.api_last_error());
   }
 
-  /** Throws for an engine error code. */
-  /** @param {number} rc */
+  /**
+   * The error the engine reported: after a call that returned the class rc,
+   * or (rc -1) one that returned NULL, whose class is `otherwise` when the
+   * engine left no message.
+   * @param {number} rc @param {string} [otherwise]  an error's name
+   */
+  error(rc, otherwise = 'format') {
+    let code = this.x.api_error_code(rc);
+    if (code <= 0) code = this.errors.find((i) => i.name === otherwise)?.code ?? 0;
+    return engineError(this.lastError(), this.errors[code]);
+  }
+
+  /** The name's error, with a message of the caller's. @param {string} name @param {string} message */
+  errorNamed(name, message) {
+    const info = this.errors.find((i) => i.name === name);
+    if (!info) throw new Error(`the engine has no error "${name}"`);
+    return engineError(message, info);
+  }
+
+  /** Throws for an engine error code. @param {number} rc */
   check(rc) {
-    if (rc === SP_OK) return;
-    const message = this.lastError();
-    throw rc === SP_ERR_ARG ? new RangeError(message) : new EngineError(message, rc);
+    if (rc !== 0) throw this.error(rc);
   }
 
   /**
@@ -112,19 +132,19 @@ export class Engine extends WasmModule {
     if (!(data instanceof Uint8Array)) throw new TypeError('loadModel: expected a Uint8Array');
     const ptr = this.allocBytes(data); // the engine takes ownership
     const handle = this.x.api_model_load(ptr, data.length);
-    if (!handle) throw new EngineError(this.lastError(), 1);
+    if (!handle) throw this.error(-1, 'format');
     return new Model(this, handle);
   }
 
   /**
    * Whether a model file of `size` bytes fits this engine's memory beside
-   * what a model needs; a file too large throws (code SP_ERR_NOMEM) with
+   * what a model needs; a file too large throws (an EngineError "nomem") with
    * its size in the engine's message, before any byte is read.
    * @param {number} size
    */
   checkModelSize(size) {
     if (typeof size !== 'number' || !(size >= 0)) throw new TypeError('checkModelSize: size must be a number >= 0');
-    if (!this.x.api_model_check_size(size)) throw new EngineError(this.lastError(), 3);
+    if (!this.x.api_model_check_size(size)) throw this.error(-1, 'nomem');
   }
 
   /**
@@ -136,7 +156,7 @@ export class Engine extends WasmModule {
    */
   handmadeModel(spec) {
     const handle = this.withString(spec, 'the hand-made model', (ptr) => this.x.api_model_handmade(ptr));
-    if (!handle) throw new RangeError(this.lastError());
+    if (!handle) throw this.error(-1, 'arg');
     return new Model(this, handle);
   }
 
@@ -151,7 +171,7 @@ export class Engine extends WasmModule {
   trainBigram(text, { alpha = 0.1, chunk = 1 << 20, onProgress } = {}) {
     if (!(text instanceof Uint8Array)) throw new TypeError('trainBigram: expected a Uint8Array');
     const t = this.x.api_trainer_new();
-    if (!t) throw new EngineError(this.lastError(), 3);
+    if (!t) throw this.error(-1, 'nomem');
     const buf = this.malloc(Math.max(1, Math.min(chunk, text.length)));
     try {
       for (let at = 0; at < text.length; at += chunk) {
@@ -161,7 +181,7 @@ export class Engine extends WasmModule {
         onProgress?.(at + part.length, text.length);
       }
       const out = this.x.api_trainer_finish(t, alpha);
-      if (!out) throw new RangeError(this.lastError());
+      if (!out) throw this.error(-1, 'arg');
       const bytes = this.bytes(out, this.x.api_last_len()).slice();
       this.free(out);
       return bytes;
@@ -183,7 +203,7 @@ export class Engine extends WasmModule {
     const ptr = this.allocBytes(data);
     const handle = this.x.api_tokenizer_load(ptr, data.length, vocab);
     this.free(ptr);
-    if (!handle) throw new EngineError(this.lastError(), 1);
+    if (!handle) throw this.error(-1, 'format');
     return new Tokenizer(this, handle, true);
   }
 
@@ -197,7 +217,7 @@ export class Engine extends WasmModule {
   idsTokenizer(vocab) {
     if (!Number.isInteger(vocab)) throw new TypeError('idsTokenizer: vocab must be an integer');
     const handle = this.x.api_tokenizer_ids(vocab);
-    if (!handle) throw new RangeError(this.lastError());
+    if (!handle) throw this.error(-1, 'arg');
     const t = new Tokenizer(this, handle, true);
     t.ids = true;
     return t;
@@ -217,7 +237,7 @@ export class Engine extends WasmModule {
    */
   createSession(model, tokenizer = null) {
     const handle = this.x.api_session_new(model.handle, tokenizer ? tokenizer.handle : 0);
-    if (!handle) throw new EngineError(this.lastError(), 1);
+    if (!handle) throw this.error(-1, 'format');
     return new Session(this, handle, model, tokenizer || model.tokenizer);
   }
 
@@ -232,7 +252,7 @@ export class Engine extends WasmModule {
     if (!Number.isInteger(width)) throw new TypeError('beams: width must be an integer');
     if (typeof lengthPenalty !== 'number') throw new TypeError('length-penalty must be a number');
     const handle = this.x.api_beam_new(model.handle, tokenizer ? tokenizer.handle : 0, width, lengthPenalty, maxTokens);
-    if (!handle) throw new RangeError(this.lastError());
+    if (!handle) throw this.error(-1, 'arg');
     return new BeamSearch(this, handle, model, tokenizer || model.tokenizer);
   }
 
@@ -247,7 +267,7 @@ export class Engine extends WasmModule {
   createSpeculator(target, draftModel, draftTokenizer, n) {
     if (!Number.isInteger(n)) throw new TypeError('speculate must be an integer');
     const handle = this.x.api_spec_new(target.handle, draftModel.handle, draftTokenizer ? draftTokenizer.handle : 0, n);
-    if (!handle) throw new RangeError(this.lastError());
+    if (!handle) throw this.error(-1, 'arg');
     return new Speculator(this, handle, target);
   }
 }

@@ -25,7 +25,7 @@ export class Model {
   /** A copy that setProb may edit (a bigram or hand-made model). @returns {Model} */
   copy() {
     const handle = this.engine.x.api_model_copy(this.handle);
-    if (!handle) throw new RangeError(this.engine.lastError());
+    if (!handle) throw this.engine.error(-1, 'arg');
     return new Model(this.engine, handle);
   }
 

@@ -53,16 +53,8 @@ export function writeParams(e, ptr, params, vocab, tokenizer = null) {
   for (const text of params.dry_sequence_breakers ?? []) {
     if (typeof text !== 'string') throw new TypeError('dry_sequence_breakers must be texts');
     if (!tokenizer) throw new TypeError('dry_sequence_breakers: no tokenizer to make them tokens (give dry_breakers as token ids)');
-    let ids;
-    try {
-      ids = Array.from(tokenizer.encode(text));
-    } catch (err) {
-      // (the tokenizer speaks of a prompt: here it is a breaker)
-      throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)}: ${/** @type {Error} */ (err).message.replace(/^prompt: /, '')}`);
-    }
-    if (ids.length === 0) throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)} is no token`);
-    if (ids.length > 8) throw new RangeError(`dry-sequence-breaker: ${JSON.stringify(text)} is more than 8 tokens`);
-    breakers.push(ids);
+    // the engine makes it tokens, and says what is wrong with it
+    e.withString(text, 'dry_sequence_breakers', (textPtr) => e.check(e.x.api_params_add_dry_breaker_text(ptr, tokenizer.handle, textPtr)));
   }
   for (const breaker of breakers) {
     const ids = Array.isArray(breaker) ? breaker : [breaker];
@@ -84,7 +76,7 @@ export function writeParams(e, ptr, params, vocab, tokenizer = null) {
       if (!Array.isArray(entry) || entry.length !== 2) throw new TypeError('logit_bias entries must be [token, value] pairs');
       const token = Number(entry[0]);
       const value = entry[1];
-      if (typeof value !== 'number') throw new TypeError(`logit-bias value for token ${entry[0]} must be a number`);
+      if (typeof value !== 'number') throw new TypeError(`logit_bias: the value for token ${entry[0]} is a ${typeof value}, not a number`);
       e.check(e.x.api_params_add_bias(ptr, token, value));
     }
   }

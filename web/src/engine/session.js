@@ -79,7 +79,7 @@ export class Session {
    * Fast-forward: up to n tokens, each exactly as step(params) would
    * append it (the same tokens, the same per-token stats), without reading
    * a step record per token.  Stops early at the end of the text or of the
-   * model's context (a step the engine refuses with SP_ERR_STATE: its
+   * model's context (a step the engine refuses with a state error: its
    * message is in `stopped`); any other error is thrown.
    * @param {import('./params.js').SamplerParams} params @param {number} n
    * @returns {{count: number, stopped: string}}
@@ -92,8 +92,10 @@ export class Session {
     for (; count < n; count++) {
       if (this.finished) return { count, stopped: 'finished' };
       const rc = e.x.api_session_step(this.handle, this.params, -1);
-      if (rc === 4) return { count, stopped: e.lastError() }; // SP_ERR_STATE: the context is full
-      e.check(rc);
+      if (rc === 0) continue;
+      const err = e.error(rc);
+      if (err.kind === 'state') return { count, stopped: err.message }; // the context is full, say
+      throw err;
     }
     return { count, stopped: '' };
   }

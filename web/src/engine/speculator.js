@@ -5,7 +5,6 @@
  * the round's tokens, the totals, the verification's work and the last
  * rejection (the residual the correction was drawn from).
  */
-import { EngineError } from './errors.js';
 import { writeParams } from './params.js';
 import { splitSeed } from './seed.js';
 import { decoder } from './wasm.js';
@@ -89,7 +88,7 @@ export class Speculator {
     const vocab = this.target.vocab;
     const bytes = 4 * vocab;
     const buf = x.malloc(16 + 3 * bytes);
-    if (!buf) throw new EngineError('out of memory', 3);
+    if (!buf) throw e.errorNamed('nomem', 'out of memory');
     try {
       x.api_spec_rejection(this.handle, buf, buf + 16, buf + 16 + bytes, buf + 16 + 2 * bytes, vocab);
       const head = new Float64Array(x.memory.buffer, buf, 2);

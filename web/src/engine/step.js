@@ -4,7 +4,6 @@
  * (copies, safe to keep), who cut what in the chain's order, and draws
  * from its final distribution with a PRNG of its own.
  */
-import { EngineError } from './errors.js';
 import { splitSeed } from './seed.js';
 
 /** how many ranked tokens a step record carries (a larger vocabulary's) */
@@ -139,7 +138,7 @@ export function stepCuts(e, st, params) {
  * @returns {{counts: Int32Array, kl: number}} kl: KL(empirical || final), bits
  */
 export function sampleCounts(e, st, n, seed) {
-  if (!st) throw new EngineError('no step to draw from yet', 4);
+  if (!st) throw e.errorNamed('state', 'no step to draw from yet');
   if (!Number.isInteger(n) || n <= 0 || n > 10_000_000) throw new RangeError(`samples must be an integer in 1..10000000 (got ${n})`);
   const [lo, hi] = splitSeed(seed);
   const vocab = stepNumbers(e, st).vocab;

@@ -49,7 +49,7 @@ export class Tokenizer {
     const ids = e.malloc(4 * max);
     try {
       const n = e.x.api_encode(this.handle, textPtr, bos ? 1 : 0, eos ? 1 : 0, ids, max);
-      if (n < 0) throw new RangeError(e.lastError());
+      if (n < 0) throw e.error(-1, 'arg');
       return e.ints(ids, n).slice();
     } finally {
       e.free(textPtr);
@@ -71,7 +71,7 @@ export class Tokenizer {
     const ptr = e.allocString(prompt, 'prompt');
     try {
       const out = e.x.api_chat_wrap(this.handle, ptr);
-      if (!out) throw new RangeError(e.lastError());
+      if (!out) throw e.error(-1, 'arg');
       return e.cstring(out);
     } finally {
       e.free(ptr);

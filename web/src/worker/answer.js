@@ -5,7 +5,7 @@
  * the engine measures about the text (the lab), and the whole answer with
  * the next token's distribution and its samples.
  */
-import { EngineError } from '../engine/engine.js';
+import { isEngineError } from '../engine/engine.js';
 import { sampleSummary, summarize } from './summary.js';
 
 /** @typedef {import('./protocol.js').Params} Params */
@@ -105,12 +105,12 @@ export function answer(host, s, steps, params, samples, from) {
         pieceOf: (id) => s.session.tokenizer.piece(id),
       });
     } catch (err) {
-      // the engine's own "context full" (SP_ERR_STATE): a calm stop
-      if (err instanceof EngineError && err.code === 4) {
+      // the engine's own "context full" (a state error): a calm stop
+      if (isEngineError(err, 'state')) {
         now.ready = false;
         now.message = `${err.message}. Reset to start again.`;
         now.reason = 'engine';
-      } else if (err instanceof EngineError && /^logits: /.test(err.message)) {
+      } else if (isEngineError(err, 'logits')) {
         // the model's output is not finite here: the text so far stays,
         // nothing can follow, and the engine's message says why
         now.ready = false;

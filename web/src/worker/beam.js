@@ -4,9 +4,10 @@
  * expansions (beamStep), answered with every hypothesis, best first, and
  * the engine's metrics of the best one (a session that follows it).
  */
-import { EngineError } from '../engine/engine.js';
+import { isEngineError } from '../engine/engine.js';
 import registry from '../shared/registry.gen.js';
 import { paramsAt } from './schedule.js';
+import { constraintError } from './protocol.js';
 import { summarize } from './summary.js';
 
 /** @typedef {import('./protocol.js').Params} Params */
@@ -38,9 +39,7 @@ export async function beamStart(host, { session: sid, prompt, width, lengthPenal
       try {
         search.constrain(constraint, budget ?? Math.min(host.maxTokens, maxTokens - promptTokens));
       } catch (err) {
-        const e = new Error(/** @type {Error} */ (err).message);
-        e.name = 'ConstraintError';
-        throw e;
+        throw constraintError(err);
       }
     }
     search.start(prompt);
@@ -88,8 +87,8 @@ function beamRun(host, s, params, count, schedule) {
       b.search.step(paramsAt(schedule, b.expansions, params));
       b.expansions++;
     } catch (err) {
-      if (!(err instanceof EngineError && err.code === 4)) throw err;
-      if (/every hypothesis/.test(err.message)) ended();
+      if (!isEngineError(err, 'state')) throw err;
+      if (err.reason === 'finished') ended();
       else {
         b.message = `${err.message}. Reset to start again.`;
         b.reason = 'engine';

@@ -29,7 +29,7 @@ export class EngineClient {
       if (ok) p.resolve(result);
       else {
         // the engine's code, or the Worker's reason and its values (host.js WorkerError)
-        const err = Object.assign(new Error(error.message), { code: error.code, reason: error.reason, vars: error.vars, part: error.part });
+        const err = Object.assign(new Error(error.message), { code: error.code, reason: error.reason, kind: error.kind, vars: error.vars, part: error.part });
         err.name = error.name;
         p.reject(err);
       }

@@ -16,6 +16,7 @@ import { loadModel, modelRow } from './models.js';
 import { branch, constrain, generate, peek, preview, start, step } from './sample.js';
 import { specRound, specStart } from './speculative.js';
 import { stagesOn } from './stages.js';
+import { constraintError } from './protocol.js';
 
 export { paramsAt } from './schedule.js';
 export { errorOf, reasoned } from './protocol.js';
@@ -202,9 +203,7 @@ export class EngineHost {
     try {
       s.session.constrain(constraint ?? null, constraint ? (budget ?? s.session.nGenerated + this.defaultBudget(s.session)) : 0);
     } catch (err) {
-      const e = new Error(/** @type {Error} */ (err).message);
-      e.name = 'ConstraintError';
-      throw e;
+      throw constraintError(err);
     }
     s.constrained = !!constraint;
   }

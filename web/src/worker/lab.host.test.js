@@ -116,8 +116,10 @@ describe('the lab in the Worker host', () => {
     const err = await host.handle('start', { session: 'a', prompt: '', seed: 8, params: {}, constraint: { regex: '(oops' } }).catch((e) => e);
     expect(err.name).toBe('ConstraintError');
     expect(err.message).toBe("regex: missing ')' at offset 5");
+    expect(err).toMatchObject({ reason: 'regex', kind: 'arg' }); // the page's message is chosen by these
     const un = await host.handle('start', { session: 'a', prompt: '', seed: 8, params: {}, constraint: { regex: '[0-9]+' } }).catch((e) => e);
     expect(un.message).toMatch(/no text this model's vocabulary can write matches it/);
+    expect(un).toMatchObject({ name: 'ConstraintError', kind: 'arg' }); // refused before a step: a constraint it cannot use
     const more = await host.handle('step', { session: 'a', params: {} });
     expect(more.status.nGenerated).toBe(5);
     expect(more.steps[0].index).toBe(4);

@@ -174,11 +174,11 @@
  */
 
 /**
- * An error as the page receives it: the engine's code (SP_ERR_*: 1 format,
- * 2 argument, 3 memory, 4 state, 5 unsatisfiable) or the Worker's own
+ * An error as the page receives it: the engine's error (its code, its name
+ * as `reason` and its class as `kind`: engine/errors.js) or the Worker's own
  * reason with its values; `part`: which of a model's files the engine
  * refused (model, tokenizer, or the pair that does not fit).
- * @typedef {{name: string, message: string, code?: number, reason?: string, vars?: Record<string, string | number>, part?: string}} WorkerError
+ * @typedef {{name: string, message: string, code?: number, reason?: string, kind?: string, vars?: Record<string, string | number>, part?: string}} WorkerError
  */
 
 /**
@@ -194,15 +194,31 @@ export function reasoned(message, reason, vars = {}) {
 }
 
 /**
+ * A constraint the engine refused, as the page is told it: an Error named
+ * "ConstraintError" with the engine's message and which error it is
+ * (code, reason, kind: the page says a bad regex and an unsatisfiable one
+ * apart by them).
+ * @param {unknown} err
+ */
+export function constraintError(err) {
+  const from = /** @type {Error & {code?: number, reason?: string, kind?: string}} */ (err);
+  const e = /** @type {Error & {code?: number, reason?: string, kind?: string}} */ (new Error(from?.message ?? String(err)));
+  e.name = 'ConstraintError';
+  if (typeof from?.code === 'number') Object.assign(e, { code: from.code, reason: from.reason, kind: from.kind });
+  return e;
+}
+
+/**
  * The clonable form of a thrown error (what the Worker posts).
  * @param {unknown} err @returns {WorkerError}
  */
 export function errorOf(err) {
-  const e = /** @type {Error & {code?: unknown, reason?: unknown, vars?: unknown, part?: unknown}} */ (err);
+  const e = /** @type {Error & {code?: unknown, reason?: unknown, kind?: unknown, vars?: unknown, part?: unknown}} */ (err);
   /** @type {WorkerError} */
   const out = { name: e?.name || 'Error', message: e?.message || String(err) };
   if (typeof e?.code === 'number') out.code = e.code;
   if (typeof e?.reason === 'string') out.reason = e.reason;
+  if (typeof e?.kind === 'string') out.kind = e.kind;
   if (e?.vars && typeof e.vars === 'object') out.vars = /** @type {Record<string, string | number>} */ (e.vars);
   if (typeof e?.part === 'string') out.part = e.part;
   return out;

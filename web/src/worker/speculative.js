@@ -5,7 +5,7 @@
  * answered with what was drafted, accepted, rejected and corrected.
  */
 import { answer, status } from './answer.js';
-import { EngineError } from '../engine/engine.js';
+import { isEngineError } from '../engine/engine.js';
 import { paramsAt } from './schedule.js';
 import { summarize } from './summary.js';
 
@@ -81,7 +81,7 @@ function specRun(host, s, params, count, samples, from, schedule) {
     try {
       r = spec.speculator.round(roundParams);
     } catch (err) {
-      if (!(err instanceof EngineError && err.code === 4)) throw err;
+      if (!isEngineError(err, 'state')) throw err;
       stopped = `${err.message}. Reset to start again.`;
       break;
     }

@@ -19,7 +19,7 @@ Ist das Muster vollständig und kann nichts mehr folgen, endet der Text. Den Pre
   json: `## JSON
 
 Ein regulärer Ausdruck kann JSON nicht beschreiben, weil JSON verschachtelt ist: Jede <code>{</code> braucht ihre <code>}</code>, egal wie tief. Darum nutzt der JSON-Modus stattdessen eine <em>Grammatik</em>, die sich merkt, welche Klammern noch offen sind. Das Prinzip bleibt gleich: Bei jedem Schritt wird jedes Token maskiert, das das JSON kaputt machen würde.`,
-  tryJson: 'Das kleine Bibelmodell, das nie JSON gesehen hat, mit der Grammatik „JSON-Objekt“. Drück ein paarmal <strong>{step}</strong> und beobachte, welche Zeichen die Maske bei jedem Schritt übrig lässt.',
+  tryJson: 'Das kleine Bibelmodell, das nie JSON gesehen hat, mit der Grammatik „JSON-Objekt“. Drück ein paarmal <strong>{step}</strong> und beobachte, welche Zeichen die Maske bei jedem Schritt übrig lässt: streng bei Klammern und Anführungszeichen, während innerhalb einer Zeichenkette fast jedes Zeichen erlaubt ist.',
   limits: `Die Einschränkung garantiert die Form, nicht den Inhalt. Ein Modell, das nie JSON gelernt hat, schreibt gültiges, aber seltsames JSON, und eine Maske, die fast die ganze Wahrscheinlichkeit abschneidet, zwingt das Modell zu Text, den es so nicht geschrieben hätte. In der Praxis erklärt der Prompt weiterhin, was gewünscht ist, und die Maske sorgt dafür, dass sich die Antwort einlesen lässt.`,
   points: `- Eingeschränkte Dekodierung maskiert bei jedem Schritt die Tokens, die nicht zu Text der verlangten Form führen könnten.
 - Die Form ist ein regulärer Ausdruck oder, für verschachtelte Formate wie JSON, eine Grammatik.

@@ -19,7 +19,7 @@ When the pattern is complete and nothing more can follow, the text ends. The pri
   json: `## JSON
 
 A regular expression cannot describe JSON, because JSON nests: every <code>{</code> needs its <code>}</code>, however deep. So JSON mode uses a <em>grammar</em> instead, which keeps track of the brackets still open. The principle does not change: at each step, every token that would break the JSON is masked.`,
-  tryJson: 'The tiny Bible model, which has never seen JSON, under the “JSON object” grammar. Press <strong>{step}</strong> a few times and watch which characters the mask leaves at each step.',
+  tryJson: 'The tiny Bible model, which has never seen JSON, under the “JSON object” grammar. Press <strong>{step}</strong> a few times and watch which characters the mask leaves at each step: strict around the brackets and quotes, while inside a string almost any character is allowed.',
   limits: `The constraint guarantees the form, not the content. A model that never learned JSON writes valid but strange JSON, and a mask that cuts almost all of the probability forces the model into text it would not have written. In practice the prompt still explains what is wanted, and the mask makes sure the answer can be parsed.`,
   points: `- Constrained decoding masks, at every step, the tokens that could not lead to text of the required shape.
 - The shape is a regular expression, or a grammar for nested formats such as JSON.

@@ -19,7 +19,7 @@ Cuando el patrón está completo y ya no puede seguir nada, el texto termina. El
   json: `## JSON
 
 Una expresión regular no puede describir JSON, porque JSON se anida: cada <code>{</code> necesita su <code>}</code>, a cualquier profundidad. Por eso el modo JSON usa en su lugar una <em>gramática</em>, que lleva la cuenta de los corchetes aún abiertos. El principio no cambia: en cada paso se enmascara todo token que rompería el JSON.`,
-  tryJson: 'El pequeño modelo de la Biblia, que nunca ha visto JSON, con la gramática «objeto JSON». Pulsa <strong>{step}</strong> unas cuantas veces y mira qué caracteres deja la máscara en cada paso.',
+  tryJson: 'El pequeño modelo de la Biblia, que nunca ha visto JSON, con la gramática «objeto JSON». Pulsa <strong>{step}</strong> unas cuantas veces y mira qué caracteres deja la máscara en cada paso: estricta junto a llaves y comillas, mientras que dentro de una cadena casi cualquier carácter vale.',
   limits: `La restricción garantiza la forma, no el contenido. Un modelo que nunca aprendió JSON escribe JSON válido pero extraño, y una máscara que corta casi toda la probabilidad obliga al modelo a un texto que no habría escrito. En la práctica, el prompt sigue explicando lo que se quiere, y la máscara asegura que la respuesta se pueda leer.`,
   points: `- La decodificación restringida enmascara, en cada paso, los tokens que no podrían llevar a un texto con la forma pedida.
 - La forma es una expresión regular, o una gramática para formatos anidados como JSON.
