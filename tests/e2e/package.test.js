@@ -42,7 +42,7 @@ function newest(dir) {
 function ensurePackage() {
   const main = path.join(PACKAGE, 'sampler-playground.js');
   const sources = Math.max(newest(path.join(ROOT, 'web/src')), newest(path.join(ROOT, 'package')), newest(MODELS),
-    fs.statSync(GUIDE).mtimeMs, ...['engine-simd.wasm', 'engine-scalar.wasm'].map((f) => fs.statSync(path.join(ROOT, 'build', f)).mtimeMs));
+    fs.statSync(GUIDE).mtimeMs, ...['engine-simd.wasm', 'engine-scalar.wasm', 'engine-lite-simd.wasm', 'engine-lite-scalar.wasm'].map((f) => fs.statSync(path.join(ROOT, 'build', f)).mtimeMs));
   if (fs.existsSync(main) && fs.statSync(main).mtimeMs >= sources) return;
   run('npx', ['vite', 'build', '--mode', 'package', '--logLevel', 'error'], { cwd: ROOT });
 }
@@ -183,7 +183,7 @@ describe.skipIf(skipWithoutChromium)('the npm package', () => {
     // what the bundler copied: the Worker, one engine build each reader needs, the models
     // (the transformer's drafts among them: a page fetches them only to draft)
     const assets = fs.readdirSync(path.join(dist, 'assets')).map((f) => f.replace(/-[\w-]{8}\./, '.')).sort();
-    expect(assets).toEqual(['bible_bigram.bin', 'bible_tiny.bin', 'bigram.bin', 'engine-scalar.wasm', 'engine-simd.wasm', 'engine.worker.js', 'index.js', 'transformer.bin']);
+    expect(assets).toEqual(['bible_bigram.bin', 'bible_tiny.bin', 'bigram.bin', 'engine-lite-scalar.wasm', 'engine-lite-simd.wasm', 'engine-scalar.wasm', 'engine-simd.wasm', 'engine.worker.js', 'index.js', 'transformer.bin']);
   });
 
   it('a plain <script type="module"> of the package\'s file: from a sub-folder, and from another origin (CORS)', async () => {
@@ -234,6 +234,7 @@ document.body.dataset.progress = JSON.stringify(progress.at(-1));
     await p.close();
     // the other origin served the module, its Worker, one engine build and the models
     const fromCdn = new Set(cdn.requests.map((u) => u.replace('/npm/sampler-playground/', '')));
-    expect([...fromCdn].sort()).toEqual(['bigram.bin', 'engine-simd.wasm', 'engine.worker.js', 'sampler-playground.js', 'transformer.bin', 'transformer_tokenizer.bin']);
+    // the shipped models' elements run the lesson engine (engine/browser.js)
+    expect([...fromCdn].sort()).toEqual(['bigram.bin', 'engine-lite-simd.wasm', 'engine.worker.js?engine=lite', 'sampler-playground.js', 'transformer.bin', 'transformer_tokenizer.bin']);
   });
 });
