@@ -83,7 +83,7 @@ extern "C" {
  * model's context is full; the model emitted its end-of-text token; the
  * options ban every token; the model's output is not finite; a pattern the
  * engine cannot use; a prompt it cannot encode; one too long for the
- * model. */
+ * model; a tokenizer.bin given as the model. */
 #define SP_ERRORS(X)                                              \
     X(SP_OK, 0, "ok", SP_OK)                                      \
     X(SP_ERR_FORMAT, 1, "format", SP_ERR_FORMAT)                  \
@@ -97,7 +97,8 @@ extern "C" {
     X(SP_ERR_LOGITS, 9, "logits", SP_ERR_FORMAT)                  \
     X(SP_ERR_REGEX, 10, "regex", SP_ERR_ARG)                      \
     X(SP_ERR_PROMPT, 11, "prompt", SP_ERR_ARG)                    \
-    X(SP_ERR_PROMPT_LONG, 12, "prompt_long", SP_ERR_ARG)
+    X(SP_ERR_PROMPT_LONG, 12, "prompt_long", SP_ERR_ARG)          \
+    X(SP_ERR_TOKENIZER_AS_MODEL, 13, "tokenizer_as_model", SP_ERR_FORMAT)
 
 #define SP_ERROR_ENUM(id, code, name, cls) id = code,
 enum { SP_ERRORS(SP_ERROR_ENUM) SP_ERR_COUNT };

@@ -326,9 +326,9 @@ describe.each(['simd', 'scalar'])('bad parameters through the JS API (%s)', (fla
     const e = await engine(flavor);
     expect(e.errors.map((i) => i.name)).toEqual([
       'ok', 'format', 'arg', 'nomem', 'state', 'unsatisfiable',
-      'context_full', 'finished', 'no_token', 'logits', 'regex', 'prompt', 'prompt_long']);
+      'context_full', 'finished', 'no_token', 'logits', 'regex', 'prompt', 'prompt_long', 'tokenizer_as_model']);
     expect(e.errors.map((i) => i.kind)).toEqual([
-      'ok', 'format', 'arg', 'nomem', 'state', 'unsatisfiable', 'state', 'state', 'state', 'format', 'arg', 'arg', 'arg']);
+      'ok', 'format', 'arg', 'nomem', 'state', 'unsatisfiable', 'state', 'state', 'state', 'format', 'arg', 'arg', 'arg', 'format']);
     const model = e.loadModel(smallBigram);
     const session = e.createSession(model);
     session.start('', 1);

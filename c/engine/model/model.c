@@ -33,7 +33,7 @@ sp_model *sp_model_load(uint8_t *data, size_t size, int take_ownership,
         int pieces = rc == SP_ERR_FORMAT && !sp_gguf_is(data, size)
                          ? sp_bpe_file_pieces(data, size) : -1;
         if (pieces > 0)
-            rc = sp_fail(err, SP_ERR_FORMAT, "model: this is a llama2.c "
+            rc = sp_fail(err, SP_ERR_TOKENIZER_AS_MODEL, "model: this is a llama2.c "
                          "tokenizer.bin (%d pieces), not a model: choose a "
                          "checkpoint, with this file as its tokenizer",
                          pieces);

@@ -51,6 +51,7 @@ export function errorMsg(doing, err, about = {}) {
   if (doing === 'model') {
     if (e?.part === 'tokenizer') return msg('error.tokenizerFile', vars, detail);
     if (e?.part === 'pair') return msg('error.pair', vars, detail);
+    if (e?.reason === 'tokenizer_as_model') return msg('error.tokenizerAsModel', vars, detail);
     if (kind === 'format') return msg(file ? 'error.modelFile' : 'error.modelFormat', vars, detail);
     return msg('error.model', vars, detail);
   }

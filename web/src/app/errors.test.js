@@ -29,6 +29,8 @@ describe('errorMsg', () => {
 
   it('a model file by kind, the Worker\'s own reasons first', () => {
     expect(errorMsg('model', failure('bigram: truncated', 1, 'format', 'format'), { file: 'x.bin' }).key).toBe('error.modelFile');
+    expect(errorMsg('model', failure('model: this is a llama2.c tokenizer.bin (33 pieces), not a model', 13, 'tokenizer_as_model', 'format'), { file: 'tok.bin' }))
+      .toMatchObject({ key: 'error.tokenizerAsModel', vars: { file: 'tok.bin' } });
     expect(errorMsg('model', Object.assign(new Error('no such file'), { reason: 'fetch', vars: {} })).key).toBe('error.fetch');
     expect(errorMsg('engine', failure("context full: 8 tokens, the model's seq_len", 6, 'context_full', 'state')).key).toBe('error.state');
   });

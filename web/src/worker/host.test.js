@@ -166,11 +166,11 @@ describe('EngineHost with the bigram', () => {
       .rejects.toThrow(/^model: this is a llama2\.c tokenizer\.bin \(33 pieces\), not a model: choose a checkpoint, with this file as its tokenizer$/);
     await expect(host.handle('loadModel', { model: 'x', bytes: randomCheckpoint({ vocab: 10, seqLen: 8 }), tokenizerBytes: charTokenizer() }))
       .rejects.toThrow(/^tokenizer: it has 33 pieces.*10 logits/);
-    // what the page is told: the engine's code (SP_ERR_FORMAT = 1, SP_ERR_ARG = 2) and which file it refused
+    // what the page is told: which error the engine reported (its code, name and class) and which file it refused
     const told = (/** @type {any} */ args) => host.handle('loadModel', args).catch((e) => errorOf(e));
     expect(await told({ model: 'bigram', bytes: good.slice(0, good.length - 3) })).toMatchObject({ name: 'EngineError', code: 1, part: 'model' });
     expect(await told({ model: 'x', bytes: ckpt, tokenizerBytes: new Uint8Array(7) })).toMatchObject({ code: 1, part: 'tokenizer' });
-    expect(await told({ model: 'x', bytes: charTokenizer() })).toMatchObject({ code: 1, part: 'model' });
+    expect(await told({ model: 'x', bytes: charTokenizer() })).toMatchObject({ code: 13, reason: 'tokenizer_as_model', kind: 'format', part: 'model' });
     expect(await told({ model: 'x', bytes: randomCheckpoint({ vocab: 10, seqLen: 8 }), tokenizerBytes: charTokenizer() }))
       .toMatchObject({ part: 'pair' });
     expect(host.models.has('x')).toBe(false);

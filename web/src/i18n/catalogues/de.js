@@ -512,6 +512,7 @@ export default {
   'error.tokenizerFile': 'Die Engine kann diese Tokenizer-Datei nicht lesen.',
   'error.pair': 'Dieser Tokenizer passt nicht zum Modell (ihre Vokabulare unterscheiden sich).',
   'error.modelFile': 'Die Engine kann {file} nicht als Modell lesen (eine GGUF-Datei, ein llama2.c-Checkpoint oder eine Bigramm-Datei).',
+  'error.tokenizerAsModel': '{file} ist eine tokenizer.bin, kein Modell: Wähle einen Checkpoint als Modell und diese Datei als seinen Tokenizer.',
   'error.modelFormat': 'Die Engine kann diese Modelldatei nicht lesen (eine GGUF-Datei, ein llama2.c-Checkpoint oder eine Bigramm-Datei).',
   'error.model': 'Dieses Modell konnte nicht geladen werden.',
   'error.unsatisfiable': 'Kein Text, den dieses Modell schreiben kann, erfüllt diese Einschränkung.',

@@ -515,6 +515,7 @@ export default {
   'error.tokenizerFile': 'The engine cannot read this tokenizer file.',
   'error.pair': 'This tokenizer does not fit the model (their vocabularies differ).',
   'error.modelFile': 'The engine cannot read {file} as a model (a GGUF file, a llama2.c checkpoint or a bigram file).',
+  'error.tokenizerAsModel': '{file} is a tokenizer.bin, not a model: choose a checkpoint as the model, with this file as its tokenizer.',
   'error.modelFormat': 'The engine cannot read this model file (a GGUF file, a llama2.c checkpoint or a bigram file).',
   'error.model': 'That model could not be loaded.',
   'error.unsatisfiable': 'No text this model can write matches this constraint.',

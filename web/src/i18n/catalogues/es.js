@@ -512,6 +512,7 @@ export default {
   'error.tokenizerFile': 'El motor no puede leer este archivo de tokenizador.',
   'error.pair': 'Este tokenizador no encaja con el modelo (sus vocabularios difieren).',
   'error.modelFile': 'El motor no puede leer {file} como modelo (un archivo GGUF, un checkpoint de llama2.c o un archivo de bigrama).',
+  'error.tokenizerAsModel': '{file} es un tokenizer.bin, no un modelo: elige un checkpoint como modelo y este archivo como su tokenizador.',
   'error.modelFormat': 'El motor no puede leer este archivo de modelo (un archivo GGUF, un checkpoint de llama2.c o un archivo de bigrama).',
   'error.model': 'No se pudo cargar ese modelo.',
   'error.unsatisfiable': 'Ningún texto que este modelo pueda escribir cumple esta restricción.',

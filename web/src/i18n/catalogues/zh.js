@@ -511,6 +511,7 @@ export default {
   'error.tokenizerFile': '引擎无法读取这个分词器文件。',
   'error.pair': '这个分词器与模型不匹配（二者的词表不同）。',
   'error.modelFile': '引擎无法把 {file} 读作模型（应为 GGUF 文件、llama2.c 检查点或二元语法文件）。',
+  'error.tokenizerAsModel': '{file} 是 tokenizer.bin，不是模型：请选择一个检查点作为模型，并把这个文件作为它的分词器。',
   'error.modelFormat': '引擎无法读取这个模型文件（应为 GGUF 文件、llama2.c 检查点或二元语法文件）。',
   'error.model': '无法加载该模型。',
   'error.unsatisfiable': '这个模型能写出的任何文本都无法满足这个约束。',
