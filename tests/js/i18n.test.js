@@ -101,7 +101,8 @@ describe('the catalogues', () => {
     const KEY = /(['"`])([a-z][A-Za-z0-9]*(?:\.[a-z][A-Za-z0-9]*)+)\1/g;
     const groups = new Set(Object.keys(ENGLISH).map((k) => k.split('.')[0]));
     const named = new Set();
-    for (const f of sources()) {
+    // (models/manifest.json names each shipped model's key: "catalogue")
+    for (const f of [...sources(), path.join(ROOT, 'models/manifest.json')]) {
       for (const m of fs.readFileSync(f, 'utf8').matchAll(KEY)) {
         const k = m[2];
         // (file names and "llama.cpp" are no keys)

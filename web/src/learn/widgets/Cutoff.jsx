@@ -2,7 +2,7 @@
 /**
  * Cutoff.jsx — one cutoff set on several playgrounds at once (a confident
  * step and a flat one, one above the other): a choice of the method
- * (min-p, typical-p, …) when there is more than one, and a slider for its
+ * (min-p and the others the chapter offers) when there is more than one, and a slider for its
  * value.  Each playground takes it as an attribute of a sampler setting
  * and re-warps its bars; every count and probability shown is the
  * engine's.  Its labels are the playground's own words (param.NAME.label).
