@@ -71,10 +71,14 @@ function ThemeSwitch({ app }) {
 
 /** The page's introduction. @param {{compare: boolean, className?: string}} props */
 function About({ compare, className }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
+  // the course (dist/learn/), in the page's language: for the learner who
+  // came without a lesson around the page
+  const course = `learn/${lang === 'en' ? '' : `#lang=${lang}`}`;
   return (
     <p class={className}>
-      <Rich k="page.about" vars={{ more: t(compare ? 'page.aboutCompare' : 'page.aboutSingle') }} />
+      <Rich k="page.about" vars={{ more: t(compare ? 'page.aboutCompare' : 'page.aboutSingle') }} />{' '}
+      <a href={course} data-testid="course-link">{t('page.course')}</a>
     </p>
   );
 }

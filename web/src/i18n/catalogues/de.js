@@ -11,6 +11,7 @@ export default {
   'page.about': 'Ein Sprachmodell gibt jedem möglichen nächsten Token eine Wahrscheinlichkeit; ein <em>Sampler</em> formt diese Wahrscheinlichkeiten um und zieht eines. Bewege die Regler und sieh zu, wie sich die Verteilung ändert, gehe Schritt für Schritt durch den Text und klicke auf ein Token, um zu sehen, wie es gewählt wurde. {more}',
   'page.aboutSingle': 'Probiere Beam Search und spekulatives Decoding aus, schränke den Text ein oder vergleiche Einstellungen nebeneinander.',
   'page.aboutCompare': 'Der Vergleichsmodus lässt mehrere Einstellungen nebeneinander mit denselben Zufallszahlen laufen.',
+  'page.course': 'Neu beim Sampling? Mach den Kurs: vierzehn kurze Kapitel, jedes mit etwas zum Ausprobieren.',
   'page.footer': 'Alles läuft in deinem Browser: eine C-Engine, nach WebAssembly kompiliert, in einem Web Worker. Die Einstellungen stehen in der Adressleiste, sodass ein Link den Text reproduziert.',
   'page.skip': 'Einstellungen überspringen',
   'view.group': 'Ansicht',

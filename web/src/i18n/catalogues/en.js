@@ -13,6 +13,7 @@ export default {
   'page.about': 'A language model gives a probability to every possible next token; a <em>sampler</em> reshapes those probabilities and draws one. Move the sliders and watch the distribution change, step through the text, and click any token to see how it was picked. {more}',
   'page.aboutSingle': 'Try beam search and speculative decoding, constrain the text, or compare settings side by side.',
   'page.aboutCompare': 'Compare mode runs several settings side by side on the same random numbers.',
+  'page.course': 'New to sampling? Take the course: fourteen short chapters, each with something to try.',
   'page.footer': 'Everything runs in your browser: a C engine compiled to WebAssembly, in a Web Worker. Settings are kept in the address bar, so a link reproduces the text.',
   'page.skip': 'Skip the settings',
   'view.group': 'View',

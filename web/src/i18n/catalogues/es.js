@@ -11,6 +11,7 @@ export default {
   'page.about': 'Un modelo de lenguaje da una probabilidad a cada posible token siguiente; un <em>muestreador</em> transforma esas probabilidades y elige uno. Mueve los controles y mira cómo cambia la distribución, avanza por el texto paso a paso y haz clic en cualquier token para ver cómo se eligió. {more}',
   'page.aboutSingle': 'Prueba la búsqueda por haz y la decodificación especulativa, restringe el texto o compara ajustes lado a lado.',
   'page.aboutCompare': 'El modo de comparación ejecuta varios ajustes lado a lado con los mismos números aleatorios.',
+  'page.course': '¿Nuevo en el muestreo? Sigue el curso: catorce capítulos breves, cada uno con algo que probar.',
   'page.footer': 'Todo se ejecuta en tu navegador: un motor en C compilado a WebAssembly, en un Web Worker. Los ajustes se guardan en la barra de direcciones, así que un enlace reproduce el texto.',
   'page.skip': 'Saltar los ajustes',
   'view.group': 'Vista',
