@@ -36,7 +36,8 @@ describe('layers', () => {
   it('the engine wrapper imports only the engine and shared/', () => {
     for (const f of ['engine/engine.js', 'engine/browser.js', 'engine/node.js']) {
       const files = rel(importsOf(path.join(SRC, f)));
-      expect(files.filter((x) => !/^(engine|shared)\//.test(x)), f).toEqual([]);
+      // (shared/manifest.js reads models/manifest.json: data, the one list of the shipped models)
+      expect(files.filter((x) => !/^(engine|shared)\//.test(x) && x !== '../../models/manifest.json'), f).toEqual([]);
     }
   });
 });

@@ -70,6 +70,8 @@ describe('models/manifest.json: the shipped models', () => {
     for (const dir of ['c', 'web/src', 'package/src']) {
       for (const file of walk(path.join(ROOT, dir))) {
         if (!/\.(c|h|js|jsx|mjs)$/.test(file) || /\.test\.jsx?$/.test(file)) continue;
+        // (a course chapter is a lesson: it names its models as a lesson page's attributes do)
+        if (file.includes(path.join('learn', 'chapters'))) continue;
         fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
           const found = new Set([...line.matchAll(quoted)].map((x) => x[2]));
           const comment = /^\s*(\*|\/\/|\/\*)/.test(line);
