@@ -102,7 +102,9 @@ export function parseAttributes(get, base) {
   // model-url: a model file loaded in the page (progress, Cancel, asked over
   // 50 MB), from the page's own site or the origins model-origins allows
   const modelUrl = state.modelUrl;
-  const model = modelUrl ? modelChoice(null, null, base, notices) : modelChoice(get('model'), get('tokenizer'), base, notices);
+  // (a model-url element's Worker is its file's: the whole engine, which
+  // reads GGUF files — the shipped models' run the lesson engine, registry.js)
+  const model = modelUrl ? { ...modelChoice(null, null, base, notices), key: `url:${modelUrl}` } : modelChoice(get('model'), get('tokenizer'), base, notices);
   const origins = get('model-origins');
   if (origins !== null) state.modelOrigins = origins.split(/[\s,]+/).filter(Boolean);
   // the author's opt-in: the model-url file kept on the reader's device (Cache Storage), for offline use
