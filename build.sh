@@ -134,17 +134,19 @@ build_wasm() { # engine|engine-lite|cli simd|scalar
   local out="$BUILD/$what-$flavor"
   local opt=-O3
   say "WASM $what ($flavor): $out.wasm"
-  if [ "$what" = engine-lite ]; then
-    # the lesson engine is built for size (a course chapter's budget: 200 KiB
-    # of gzipped code with its engine), but for the per-token kernels and
-    # the forward pass; optimisation levels keep IEEE arithmetic as written,
-    # so the bits are the same (tests/js/lite.test.js)
-    opt=-Os
+  if [ "$what" != cli ]; then
+    # the page's engines are built for size (a page's budget: 200 KiB of
+    # gzipped code with its engine) but for what runs per token: -O3 for
+    # the kernels and the forward pass (and, in the whole engine, the
+    # sampler, decoders and constraints), -Os for loading and parsing;
+    # optimisation levels keep IEEE arithmetic as written, so the bits are
+    # the same (tests/js/lite.test.js, the browser matrix against the CLI)
     local objs=() f o level
     mkdir -p "$out.obj"
     for f in "${src[@]}"; do
-      case $f in
-        c/engine/kernels/kernels.c | c/engine/kernels/mathx.c | c/lite/f32_only.c | c/engine/model/transformer.c) level=-O3 ;;
+      case $what:$f in
+        *:c/engine/kernels/kernels.c | *:c/engine/kernels/mathx.c | engine-lite:c/lite/f32_only.c | *:c/engine/model/transformer.c) level=-O3 ;;
+        engine:c/engine/kernels/* | engine:c/engine/sampler/* | engine:c/engine/decode/* | engine:c/engine/constrain/* | engine:c/engine/model/gguf_model.c | engine:c/engine/model/bigram.c) level=-O3 ;;
         *) level=-Os ;;
       esac
       o="$out.obj/$(echo "$f" | tr / _).o"
@@ -152,6 +154,7 @@ build_wasm() { # engine|engine-lite|cli simd|scalar
       objs+=("$o")
     done
     src=("${objs[@]}")
+    [ "$what" = engine-lite ] && opt=-Os
   fi
   NODE_PATH=/usr/share/nodejs emcc $opt "${simd[@]}" "${CFLAGS_COMMON[@]}" -Werror "${src[@]}" \
     --no-entry -sSTANDALONE_WASM=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2gb \
