@@ -13,7 +13,7 @@ import { ggufBytes, ggufPath } from '../helpers/gguf-files.js';
 import { logitsModel } from '../helpers/gguf-models.js';
 import { loadEngineNode } from '../../web/src/engine/node.js';
 import { charTokenizer, DIST, FIXTURES, randomCheckpoint } from './fixtures.js';
-import { hashOf, lesson, skipWithoutChromium, until, useBrowser } from './harness.js';
+import { chooseModelFiles, engineRefusal, hashOf, lesson, skipWithoutChromium, until, useBrowser } from './harness.js';
 
 const bars = (page) => page.locator('[data-testid="prob-bar"]');
 const tokens = (page) => page.locator('[data-testid="output-token"]');
@@ -21,22 +21,6 @@ const modelSelect = (page) => page.getByLabel('Model', { exact: true });
 const chosen = (page) => modelSelect(page).locator('option:checked').textContent();
 const step = (page) => page.getByRole('button', { name: 'Step', exact: true });
 
-/** Chooses files with "Load a model file…". @param {Array<{name: string, bytes: Uint8Array}>} files */
-async function chooseFiles(page, files) {
-  await modelSelect(page).selectOption({ label: 'Load a model file…' });
-  await page.getByTestId('model-file').setInputFiles(files.map((f) => ({ name: f.name, mimeType: 'application/octet-stream', buffer: Buffer.from(f.bytes) })));
-}
-
-/** The engine's own message for a file it refuses as a model (in Node). @param {Uint8Array} bytes */
-async function refusal(bytes) {
-  const e = await loadEngineNode('simd');
-  try {
-    e.loadModel(bytes).free();
-  } catch (err) {
-    return err.message;
-  }
-  throw new Error('the engine took the file');
-}
 
 /** the llama2.c fixtures: skipped with a message here, a failure under CI */
 const STORIES = path.join(FIXTURES, 'stories260K.bin');
@@ -94,10 +78,10 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
 
     // a GGUF cut short: the engine's own message, the Qwen2 model stays and works
     const bad = qwen.slice(0, 4096);
-    await chooseFiles(page, [{ name: 'cut.gguf', bytes: bad }]);
+    await chooseModelFiles(page, [{ name: 'cut.gguf', bytes: bad }]);
     const error = page.getByTestId('model-error');
     await until(() => error.isVisible());
-    expect(await error.textContent()).toBe(`cut.gguf: ${await refusal(bad)}`);
+    expect(await error.textContent()).toBe(`cut.gguf: ${await engineRefusal(bad)}`);
     expect(await chosen(page)).toBe('tiny-qwen2-f32.gguf');
     const before = await tokens(page).count();
     await step(page).click();
@@ -143,7 +127,7 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
 
   it('a llama2.c checkpoint alone: its tokens as ids; a tokenizer.bin chosen as the model is named', async () => {
     const page = await open({ hash: '#seed=2' });
-    await chooseFiles(page, [{ name: 'alone.bin', bytes: randomCheckpoint({ vocab: 300, seqLen: 64, scale: 2 }) }]);
+    await chooseModelFiles(page, [{ name: 'alone.bin', bytes: randomCheckpoint({ vocab: 300, seqLen: 64, scale: 2 }) }]);
     await until(async () => (await chosen(page)) === 'alone.bin');
     expect(await page.getByTestId('model-error').count()).toBe(0);
     expect(await page.getByTestId('model-ids').textContent()).toBe('No tokenizer: the tokens are shown as ids, and a prompt is written as ids too, like <1><17>.');
@@ -163,7 +147,7 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
 
     // a tokenizer.bin alone: what it is, and what to choose
     const tok = charTokenizer();
-    await chooseFiles(page, [{ name: 'tokenizer.bin', bytes: tok }]);
+    await chooseModelFiles(page, [{ name: 'tokenizer.bin', bytes: tok }]);
     const error = page.getByTestId('model-error');
     await until(() => error.isVisible());
     expect(await error.textContent()).toBe('tokenizer.bin: model: this is a llama2.c tokenizer.bin (33 pieces), not a model: choose a checkpoint, with this file as its tokenizer');
@@ -174,12 +158,12 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
     if (!haveStories) throw new Error(`the llama2.c fixtures are missing (${FIXTURES}), and CI is set`);
     const page = await open({ hash: '#seed=1' });
     // with the Llama 2 tokenizer it is refused (512 logits, 32 000 pieces) ...
-    await chooseFiles(page, [{ name: 'stories260K.bin', bytes: fs.readFileSync(STORIES) }, { name: 'tokenizer.bin', bytes: fs.readFileSync(TOKENIZER) }]);
+    await chooseModelFiles(page, [{ name: 'stories260K.bin', bytes: fs.readFileSync(STORIES) }, { name: 'tokenizer.bin', bytes: fs.readFileSync(TOKENIZER) }]);
     await until(() => page.getByTestId('model-error').isVisible());
     expect(await page.getByTestId('model-error').textContent()).toMatch(/not its tokenizer/);
     // ... alone it is explored with ids: greedy from BOS, run.c's tokens
     const golden = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'stories260K.golden.json'), 'utf8'));
-    await chooseFiles(page, [{ name: 'stories260K.bin', bytes: fs.readFileSync(STORIES) }]);
+    await chooseModelFiles(page, [{ name: 'stories260K.bin', bytes: fs.readFileSync(STORIES) }]);
     await until(async () => (await chosen(page)) === 'stories260K.bin');
     expect(await page.getByTestId('model-info').textContent()).toContain('512 tokens');
     await page.getByRole('slider', { name: /^Temperature/ }).fill('0');

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 import { DIST, skipWithout } from './fixtures.js';
 import { serveStatic } from './server.js';
+import { loadEngineNode } from '../../web/src/engine/node.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const haveChromium = fs.existsSync(CHROMIUM);
@@ -155,3 +156,20 @@ export const stepTimes = async (page, n, scope = page) => {
     await until(async () => (await taken()) > before || (await stepButton(scope).isDisabled()));
   }
 };
+
+/** Chooses model files with the playground's "Load a model file…". @param {import('playwright-core').Page} page @param {Array<{name: string, bytes: Uint8Array}>} files */
+export async function chooseModelFiles(page, files) {
+  await page.getByLabel('Model', { exact: true }).selectOption({ label: 'Load a model file…' });
+  await page.getByTestId('model-file').setInputFiles(files.map((f) => ({ name: f.name, mimeType: 'application/octet-stream', buffer: Buffer.from(f.bytes) })));
+}
+
+/** The engine's own message for a file it refuses as a model (computed in Node). @param {Uint8Array} bytes */
+export async function engineRefusal(bytes) {
+  const e = await loadEngineNode('simd');
+  try {
+    e.loadModel(bytes).free();
+  } catch (err) {
+    return /** @type {Error} */ (err).message;
+  }
+  throw new Error('the engine took the file');
+}

@@ -5,10 +5,9 @@
 // leaves localhost (harness.js).
 import { describe, expect, it } from 'vitest';
 
-import { loadEngineNode } from '../../web/src/engine/node.js';
 import { checkpoint, edit, floatAt, TINY, tokenizer } from '../js/hostile_files.js';
 import { randomCheckpoint } from './fixtures.js';
-import { skipWithoutChromium, until, useBrowser } from './harness.js';
+import { chooseModelFiles, engineRefusal, skipWithoutChromium, until, useBrowser } from './harness.js';
 
 const tokens = (page) => page.locator('[data-testid="output-token"]');
 const playButton = (page) => page.getByTestId('play');
@@ -21,22 +20,6 @@ const probSum = async (page) => (await page.locator('[data-testid="prob-bar"]').
 /** the settings of the page's link */
 const linkParams = (page) => page.evaluate(() => Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
 
-/** Loads files through "Load a model file…". @param {Array<{name: string, bytes: Uint8Array}>} files */
-async function loadFiles(page, files) {
-  await modelSelect(page).selectOption({ label: 'Load a model file…' });
-  await page.getByTestId('model-file').setInputFiles(files.map((f) => ({ name: f.name, mimeType: 'application/octet-stream', buffer: Buffer.from(f.bytes) })));
-}
-
-/** The engine's own message for a model file it refuses (computed in Node). */
-async function engineRefusal(bytes) {
-  const e = await loadEngineNode('simd');
-  try {
-    e.loadModel(bytes).free();
-  } catch (err) {
-    return err.message;
-  }
-  throw new Error('the engine took the file');
-}
 
 /** Watches the page's text: the most tokens seen, and every time it shrank. */
 async function watchText(page) {
@@ -107,7 +90,7 @@ describe.skipIf(skipWithoutChromium)('the page under stress in Chromium', () => 
     await until(async () => (await tokens(page).count()) >= 10);
     for (const file of files) {
       const expected = `${file.name}: ${await engineRefusal(file.bytes)}`;
-      await loadFiles(page, [file]);
+      await chooseModelFiles(page, [file]);
       const error = page.getByTestId('model-error');
       await until(async () => (await error.count()) === 1 && (await error.textContent()) === expected, 10000);
       expect(expected).not.toContain('\n');
@@ -301,7 +284,7 @@ describe.skipIf(skipWithoutChromium)('the page under stress in Chromium', () => 
       expect(await alerts(page).count()).toBe(0);
     };
     // an embedding row of 3e38: the very first distribution is not finite
-    await loadFiles(page, [{ name: 'overflow.bin', bytes: infiniteLogits() }, { name: 'tokenizer.bin', bytes: tokenizer() }]);
+    await chooseModelFiles(page, [{ name: 'overflow.bin', bytes: infiniteLogits() }, { name: 'tokenizer.bin', bytes: tokenizer() }]);
     await until(async () => (await modelSelect(page).inputValue()) === 'file-1');
     await until(async () => (await engineError.count()) === 1, 10000);
     expect(await engineError.textContent()).toContain(message);
@@ -311,7 +294,7 @@ describe.skipIf(skipWithoutChromium)('the page under stress in Chromium', () => 
     expect(await page.getByTestId('prompt-error').count()).toBe(0);
     await backToBigram();
     // a model that overflows one token in, while playing: Play stops there, the text stays
-    await loadFiles(page, [{ name: 'overflow-later.bin', bytes: infiniteLater() }, { name: 'tokenizer.bin', bytes: tokenizer() }]);
+    await chooseModelFiles(page, [{ name: 'overflow-later.bin', bytes: infiniteLater() }, { name: 'tokenizer.bin', bytes: tokenizer() }]);
     await until(async () => (await modelSelect(page).inputValue()) === 'file-2');
     await until(async () => !(await playButton(page).isDisabled()));
     await playButton(page).click();
@@ -326,7 +309,7 @@ describe.skipIf(skipWithoutChromium)('the page under stress in Chromium', () => 
 
   it('a context of 8 tokens: Play ends with a calm "context is full"; Reset starts again', async () => {
     const page = await open({ hash: '#seed=4&speed=60' });
-    await loadFiles(page, [{ name: 'tiny.bin', bytes: checkpoint(TINY) }, { name: 'tokenizer.bin', bytes: tokenizer() }]);
+    await chooseModelFiles(page, [{ name: 'tiny.bin', bytes: checkpoint(TINY) }, { name: 'tokenizer.bin', bytes: tokenizer() }]);
     await until(async () => (await modelSelect(page).inputValue()) === 'file-1');
     await until(async () => (await page.locator('[data-testid="prob-bar"]').count()) === 12);
     // <s> and </s> banned (a click on their bars), so only the context can end the text
