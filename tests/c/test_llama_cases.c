@@ -467,6 +467,78 @@ static void test_sampler_queue(void) {
     sampler_queue(10000, "mpk", 100, 0.8f, 0.1f);
 }
 
+/* ------------------------- found by the differential test against llama.cpp */
+
+/* tests/oracle/chain.test.js runs random chains through llama.cpp itself;
+ * these are two of its cases, where the engine was wrong. */
+static void test_mirostat_flat_head(void) {
+    /* Mirostat v1 on a flat head (estimated Zipf exponent s < 1):
+     * k = ((s-1) 2^mu / (1 - V^(1-s)))^(1/s) holds for s < 1 as for s > 1
+     * (both factors of the fraction change sign), as llama.cpp computes
+     * it; the engine kept every token there.  llama.cpp (b12211, through
+     * wllama): temperature 1.3805646 then mirostat 1, tau 2.2104993, these
+     * logits — keeps these 11 tokens. */
+    static const float x[20] = {1.6517632f, -0.625516832f, 0.660710573f, -0.883293152f, 0.613656819f,
+                                -1.01958251f, 0.363933533f, 1.8473649f, -2.20814347f, 1.58611715f,
+                                0.197561458f, -0.143080696f, 1.48551321f, -0.24803476f, 0.229504809f,
+                                0.721365392f, 1.29241395f, -0.462044448f, 1.42827415f, 1.84440136f};
+    static const int want[11] = {0, 2, 4, 6, 7, 9, 12, 15, 16, 18, 19};
+    sp_params p = params();
+    p.mirostat = 1;
+    p.mirostat_tau = 2.2104992866516113f;
+    p.mirostat_eta = 0.08204372972249985f;
+    p.temperature = 1.380564570426941f;
+    CHECK_EQ_INT(sp_params_set_order(&p, "temperature", err), SP_OK);
+    for (int reference = 0; reference < 2; reference++) {
+        CHECK_EQ_INT(warp(x, 20, NULL, 0, &p, reference), SP_OK);
+        CHECK_EQ_INT(step.n_kept, 11);
+        int same = step.n_kept == 11;
+        for (int i = 0; same && i < 11; i++) same = step.kept[i] == want[i];
+        CHECK(same);
+    }
+    /* flatter still (T 1.42, logits within +-0.6): k < 1, the argmax alone */
+    static const float flat[20] = {-0.551802635f, 0.343966454f, -0.256879032f, 0.00121176662f, -0.440750033f,
+                                   0.297200233f, -0.142577931f, 0.156863332f, 0.457360446f, 0.140344605f,
+                                   -0.207410142f, 0.179146275f, -0.0956000015f, 0.425358921f, -0.163171783f,
+                                   -0.330020875f, -0.4825221f, 0.00223430572f, -0.214985460f, -0.38174969f};
+    p.mirostat_tau = 0.6669019460678101f;
+    p.temperature = 1.4217240810394287f;
+    CHECK_EQ_INT(warp(flat, 20, NULL, 0, &p, 0), SP_OK);
+    CHECK_EQ_INT(step.n_kept, 1);
+    CHECK_EQ_INT(step.kept[0], 8);
+    n_cases += 2;
+}
+
+static void test_probs_after_mirostat(void) {
+    /* The step record's probs is 0 at every cut token, whatever the
+     * sampler did before: mirostat v1 borrowed the list of the last warp's
+     * kept tokens (which the final softmax clears from probs) as scratch,
+     * and a warp after it left the cut tokens of the warp before at their
+     * old probabilities (the draw, over the kept tokens, never saw them). */
+    float a[20], b[20];
+    for (int i = 0; i < 20; i++) {
+        a[i] = (float)((i * 7) % 20) / 4.0f;
+        b[i] = (float)((i * 13) % 20) / 5.0f;
+    }
+    sp_params top_p = params(), miro = params();
+    top_p.top_p = 0.5f;
+    miro.mirostat = 1;
+    miro.mirostat_tau = 1.5f;
+    for (int round = 0; round < 3; round++) {
+        const sp_params *p = round == 1 ? &miro : &top_p;
+        CHECK_EQ_INT(warp(round == 1 ? a : b, 20, NULL, 0, p, 0), SP_OK);
+        double sum = 0;
+        int stray = 0;
+        for (int i = 0; i < 20; i++) {
+            sum += step.probs[i];
+            if (step.cut[i] != SP_CUT_NONE && step.probs[i] != 0.0f) stray++;
+        }
+        CHECK_EQ_INT(stray, 0);
+        CHECK_NEAR(sum, 1.0, 1e-6);
+    }
+    n_cases++;
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -480,7 +552,9 @@ int main(int argc, char **argv) {
     test_dry();
     test_top_n_sigma();
     test_sampler_queue();
-    printf("llama.cpp's cases (test-sampling.cpp at f0817df): %d ported\n", n_cases);
+    test_mirostat_flat_head();
+    test_probs_after_mirostat();
+    printf("llama.cpp's cases (test-sampling.cpp at f0817df, and two of the differential test's): %d\n", n_cases);
     sp_sampler_free(sampler);
     CHECK_DONE();
 }
