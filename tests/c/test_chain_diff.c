@@ -401,16 +401,22 @@ static void naive_mirostat(naive *n, const sp_params *p) {
         tb += t * log(pr[ids[i]] / pr[ids[i + 1]]);
         tt += t * t;
     }
-    double s = tt > 0 ? tb / tt : 1, eps = s - 1, kk = m;
-    if (eps > 1e-12 && s > 0) {
-        double base = eps * pow(2.0, mu) / (1 - pow(n->v, -eps));
-        if (base > 0) kk = pow(base, 1 / s);
+    /* k = (eps 2^mu / (1 - V^-eps))^(1/s) for every s >= 0, as llama.cpp
+     * and the paper have it (a flat head, s < 1, gives a small k); at
+     * s = 1 the ratio's limit 1 / ln V */
+    double s = tt > 0 ? tb / tt : 0, eps = s - 1, kk;
+    double ratio = eps != 0 ? eps / (1 - pow(n->v, -eps)) : 1 / log((double)n->v);
+    double base = ratio * pow(2.0, mu);
+    if (s > 0) {
+        kk = pow(base, 1 / s);
         /* k is a floor of a computed value: a value near a whole number is on a line */
-        if (base > 0 && fabs(kk - floor(kk + 0.5)) < 1e-6 * kk) n->on_line = 1;
-    } else if (fabs(eps) < 1e-9) {
-        n->on_line = 1;
+        if (fabs(kk - floor(kk + 0.5)) < 1e-6 * kk) n->on_line = 1;
+        if (fabs(log(base) / s - log((double)m)) < 1e-6 * (1 + log((double)m))) n->on_line = 1;
+    } else {
+        kk = base > 1 ? m : 1;
     }
-    int keep = kk < 1 ? 1 : kk > m ? m : (int)kk;
+    if (fabs(eps) < 1e-6 || s < 1e-9 || fabs(base - 1) < 1e-9) n->on_line = 1;
+    int keep = kk < 1 ? 1 : kk >= m ? m : (int)kk;
     if (keep >= m) return;
     double kth = pr[ids[keep - 1]];
     for (int j = keep; j < m; j++) {
