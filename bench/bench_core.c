@@ -135,7 +135,8 @@ static const char *const STAGE_NAMES[BENCH_N_STAGES + 1] = {
     "the benchmark's pipeline", "top-nσ 1.0", "epsilon 3e-4", "eta 3e-4",
     "top-a 0.2", "XTC 0.5 / 0.1", "DRY 0.8 / 1.75 / 2",
     "dynamic temperature ±0.5", "no-repeat-ngram 3", "mirostat v1 5 / 0.1",
-    "mirostat v2 5 / 0.1"};
+    "mirostat v2 5 / 0.1", "top-H 0.4", "p-less", "tail-free 0.95",
+    "quadratic sampling 0.3 / 1"};
 
 const char *bench_stage_name(int which) {
     return which >= 0 && which <= BENCH_N_STAGES ? STAGE_NAMES[which] : NULL;
@@ -156,6 +157,10 @@ int bench_sampler_config(int which) {
     case 8: g_params.no_repeat_ngram_size = 3; break;
     case 9: g_params.mirostat = 1; break; /* tau 5, eta 0.1 */
     case 10: g_params.mirostat = 2; break;
+    case 11: g_params.top_h = 0.4f; break;
+    case 12: g_params.p_less = 1; break;
+    case 13: g_params.tfs = 0.95f; break;
+    case 14: g_params.smoothing_factor = 0.3f; break; /* curve 1 */
     default: return 1;
     }
     char err[SP_ERR_LEN];
