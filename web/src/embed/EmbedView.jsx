@@ -8,7 +8,7 @@
  */
 import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
 import { Bars, EditHint, SampleControls } from '../components/BarsCard.jsx';
-import { BeamList, SpecRounds } from '../components/Decoders.jsx';
+import { decodersCode, useReadyAttr } from '../components/lazy.js';
 import { DraftName, MetricsCard, Nucleus } from '../components/Cards.jsx';
 import { Notices, Output, StatusLine } from '../components/TextCard.jsx';
 import { Transport } from '../components/Transport.jsx';
@@ -49,8 +49,10 @@ function EmbedParts({ app, config }) {
   const keys = sliderKeys(controls);
   const setup = controls.includes('prompt') || controls.includes('seed') || keys.length > 0;
   const how = panel.strategy.value;
+  const ready = useReadyAttr([how], panel.readyAttr);
+  const code = decodersCode.use(false);
   return (
-    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-step-count={panel.stepsAttr} data-strategy={panel.strategy.value}>
+    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={ready} data-playing={panel.playingAttr} data-step-count={panel.stepsAttr} data-strategy={panel.strategy.value}>
       <Notices panel={panel} />
       <ModelProgress panel={panel} />
       <div class={`spg-embed-grid${setup ? '' : ' is-bare'}`}>
@@ -69,14 +71,14 @@ function EmbedParts({ app, config }) {
             </section>
           )}
           <StatusLine panel={panel} />
-          {parts.includes('beams') && how === 'beam' && (
+          {parts.includes('beams') && how === 'beam' && code && (
             <section class="spg-card spg-beam-card" aria-label={t('beams.heading')}>
-              <BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
+              <code.BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
             </section>
           )}
-          {parts.includes('rounds') && how === 'speculative' && (
+          {parts.includes('rounds') && how === 'speculative' && code && (
             <section class="spg-card spg-spec-card" aria-label={t('spec.heading')}>
-              <SpecRounds spec={panel.spec.value} draftName={<DraftName panel={panel} />} />
+              <code.SpecRounds spec={panel.spec.value} draftName={<DraftName panel={panel} />} />
             </section>
           )}
           {(parts.includes('bars') || parts.includes('samples')) && how !== 'beam' && (
@@ -114,8 +116,9 @@ function EmbedCompare({ app, controls, transport }) {
   const panels = compare.panels.value;
   const keys = sliderKeys(controls);
   const uid = `spg-${app.main.session}-cmp`;
+  const ready = useReadyAttr(panels.map((p) => p.strategy.value), compare.readyAttr);
   return (
-    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={compare.readyAttr} data-step-count={compare.stepsAttr} data-playing={compare.playing.value ? 'true' : 'false'}>
+    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={ready} data-step-count={compare.stepsAttr} data-playing={compare.playing.value ? 'true' : 'false'}>
       <Notices panel={compare} />
       {panels[0] && <ModelProgress panel={panels[0]} />}
       {(controls.includes('prompt') || controls.includes('seed')) && (
