@@ -3,7 +3,8 @@
  * hash.js — the playground's setup in the URL hash, so a lesson can link an
  * exact setup:  #model=transformer&temperature=0.7&top_k=40&top_p=0.9&seed=42&prompt=Once
  *
- * Keys: model, the sampler settings (params.js), seed, prompt, steps (how
+ * Keys: model, the sampler settings (params.js), seed, prompt, chat (1: the
+ * Chat switch on, the prompt wrapped in the model's chat template), steps (how
  * many times Step is pressed on load: tokens when sampling, expansions of
  * a beam search, rounds of speculative decoding) and forced (the learner's
  * picks: "index.token" pairs), changes (the settings each Step ran with
@@ -55,6 +56,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {import('./params.js').Params} params
  * @property {string} seed     decimal digits (up to 2^64 - 1)
  * @property {string} prompt
+ * @property {boolean} [chat]  the Chat switch: the prompt wrapped in the model's chat template (chat=1)
  * @property {number} steps
  * @property {Array<[number, number]>} forced  [generated index, token id]
  * @property {import('./lab.js').Strategy} strategy
@@ -227,6 +229,10 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
       }
       case 'prompt':
         state.prompt = value;
+        break;
+      case 'chat':
+        if (value === '1' || value === '0') state.chat = value === '1';
+        else bad(key, value, msg('why.range', { name: key, range: '0, 1' }), '0');
         break;
       case 'steps': {
         const v = Number(value);
@@ -470,6 +476,7 @@ export function serializeHash(state) {
   }
   search.set('seed', state.seed);
   if (state.prompt) search.set('prompt', state.prompt);
+  if (state.chat) search.set('chat', '1'); // a link without it: as before
   if (state.steps > 0) search.set('steps', String(state.steps));
   const strategy = state.strategy ?? 'sample';
   const forced = strategy === 'sample' ? state.forced.filter(([i]) => i < state.steps) : [];
