@@ -68,7 +68,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {ConstraintState} constraint
  * @property {import('./lab.js').PanelSpec[]} panels  compare mode's panels
  * @property {number} speed    Play's steps per second
- * @property {'ban' | 'force'} barAction  what a click on a live bar does
+ * @property {'ban' | 'force' | 'none'} barAction  what a click on a bar does (none: nothing; an element's default)
  * @property {Theme} [theme]  the page's colours: the system's (auto), light or dark
  * @property {Change[]} [changes]  the settings each Step ran with, where
  *   they were not the link's (a slider moved while the text was written)
@@ -280,8 +280,8 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
         changes = value; // read once the link's own settings are known
         break;
       case 'click':
-        if (value === 'ban' || value === 'force') state.barAction = value;
-        else bad(key, value, msg('why.click'), 'ban');
+        if (value === 'ban' || value === 'force' || value === 'none') state.barAction = value;
+        else bad(key, value, msg('why.click'), source === 'element' ? 'none' : 'ban');
         break;
       case 'view':
         if (value === 'compare' || value === 'single') state.view = value;
@@ -500,6 +500,7 @@ export function serializeHash(state) {
   if (state.biases?.length) search.set('logit_bias', biasesText(state.biases, ','));
   if (state.dryBreakers?.length) search.set('dry_sequence_breakers', JSON.stringify(state.dryBreakers));
   if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
+  // (none, an element's default, is not written: a link opens the page, whose clicks ban)
   if (state.barAction === 'force') search.set('click', 'force');
   if (state.samplers) search.set('samplers', state.samplers);
   if (state.edits?.length) search.set('edits', serializeEdits(state.edits));
