@@ -97,6 +97,27 @@ BENCH_API("bench_counters") void bench_counters(double *out);
 BENCH_API("bench_counters_reset_recompute")
 void bench_counters_reset_recompute(void);
 
+/* ---- GGUF models: the same forward pass on weights of each type ----------- */
+
+/* Slots for GGUF models (the 32 000-token model as F32, Q8_0, Q4_0, Q4_K):
+ * loads an image (ownership taken) into a slot with a fresh state; 0 = ok. */
+#define BENCH_GGUF_SLOTS 4
+BENCH_API("bench_gguf_load") int bench_gguf_load(int slot, uint8_t *data, double size);
+/* sp_forward at positions 0..n-1 of the slot's model (the forward
+ * benchmark's tokens); a hash of the last logits' first BENCH_VOCAB. */
+BENCH_API("bench_gguf_forward") double bench_gguf_forward(int slot, int n);
+
+/* ---- the quantized kernels' weight bandwidth ------------------------------ */
+
+/* A matrix of `type` (SP_GGML_*: F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K)
+ * with cols inputs and enough rows for about mbytes MB of weights, random
+ * bytes from the engine's PRNG (every block scale a finite half), and an
+ * input vector.  Returns the matrix's bytes, or -1 (type not read). */
+BENCH_API("bench_qmat_init") double bench_qmat_init(int type, int cols, double mbytes);
+/* n products y = W x on it (sp_qmatmul, one input: what a forward pass
+ * does per matrix); returns a hash of y's bits. */
+BENCH_API("bench_qmat_run") double bench_qmat_run(int n);
+
 /* ---- batched forward pass, speculative decoding (bench_spec.c) --------- */
 
 /* Model slots: 0 the forward benchmark's model, 1 the shipped transformer,

@@ -21,10 +21,7 @@ static char err[SP_ERR_LEN];
 
 static int warp(const float *logits, int n, const int *hist, int nh,
                 const sp_params *p) {
-    if (!sampler || sp_sampler_vocab(sampler) != n) {
-        sp_sampler_free(sampler);
-        sampler = sp_sampler_new(n);
-    }
+    sampler = tu_sampler_for(sampler, n);
     sp_sampler_state none = {0.0, NAN, 0, NULL, 0};
     sp_sampler_set_state(sampler, &none);
     err[0] = '\0';
