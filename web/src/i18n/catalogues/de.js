@@ -668,6 +668,8 @@ export default {
   'ff.label': 'Zu erzeugende Tokens',
   'ff.title': 'Schnelldurchlauf',
   'ff.button': '{count} erzeugen',
+  'ff.buttonNone': 'Erzeugen',
+  'ff.invalid': 'Wie viele Token: eine ganze Zahl von 1 bis {max}.',
   'ff.buttonTitle': 'Erzeugt so viele Tokens auf einmal, im Worker der Engine, ohne jeden Schritt zu zeichnen. Derselbe Text wie ebenso oft Schritt zu drücken.',
   'ff.stop': 'Stopp',
   'ff.progress': { one: 'Erzeuge: {done} von {count} Token', other: 'Erzeuge: {done} von {count} Tokens' },

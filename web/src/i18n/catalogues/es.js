@@ -668,6 +668,8 @@ export default {
   'ff.label': 'Tokens que generar',
   'ff.title': 'Avance rápido',
   'ff.button': 'Generar {count}',
+  'ff.buttonNone': 'Generar',
+  'ff.invalid': 'Cuántos tokens: un número entero de 1 a {max}.',
   'ff.buttonTitle': 'Genera de una vez estos tokens, en el Worker del motor, sin dibujar cada paso. El mismo texto que pulsar Paso esas veces.',
   'ff.stop': 'Detener',
   'ff.progress': { one: 'Generando: {done} de {count} token', other: 'Generando: {done} de {count} tokens' },

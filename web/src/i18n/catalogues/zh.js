@@ -667,6 +667,8 @@ export default {
   'ff.label': '要生成的词元数',
   'ff.title': '快进',
   'ff.button': '生成 {count} 个',
+  'ff.buttonNone': '生成',
+  'ff.invalid': '词元数量：1 到 {max} 之间的整数。',
   'ff.buttonTitle': '在引擎的 Worker 中一次生成这么多词元，不逐步绘制。结果与按同样次数“单步”的文本相同。',
   'ff.stop': '停止',
   'ff.progress': { other: '正在生成：{done} / {count} 个词元' },
