@@ -63,7 +63,7 @@ static int warp(const float *logits, int n, const int *hist, int nh,
         sampler = sp_sampler_new(n);
     }
     sp_sampler_set_reference(sampler, reference);
-    sp_sampler_state none = {0.0, NAN};
+    sp_sampler_state none = {0.0, NAN, 0, NULL, 0};
     sp_sampler_set_state(sampler, &none);
     err[0] = '\0';
     int rc = sp_sampler_warp(sampler, logits, hist, nh, p, &step, err);
