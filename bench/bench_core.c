@@ -133,7 +133,7 @@ static const char *const STAGE_NAMES[BENCH_N_STAGES + 1] = {
     "the benchmark's pipeline", "top-nσ 1.0", "epsilon 3e-4", "eta 3e-4",
     "top-a 0.2", "XTC 0.5 / 0.1", "DRY 0.8 / 1.75 / 2",
     "dynamic temperature ±0.5", "no-repeat-ngram 3", "mirostat v1 5 / 0.1",
-    "mirostat v2 5 / 0.1"};
+    "mirostat v2 5 / 0.1", "adaptive-p 0.3 / 0.9"};
 
 const char *bench_stage_name(int which) {
     return which >= 0 && which <= BENCH_N_STAGES ? STAGE_NAMES[which] : NULL;
@@ -154,6 +154,8 @@ int bench_sampler_config(int which) {
     case 8: g_params.no_repeat_ngram_size = 3; break;
     case 9: g_params.mirostat = 1; break; /* tau 5, eta 0.1 */
     case 10: g_params.mirostat = 2; break;
+    /* a bare sampler's adaptive-p state is its start: the transform's cost */
+    case 11: g_params.adaptive_target = 0.3f; break; /* decay 0.9 */
     default: return 1;
     }
     char err[SP_ERR_LEN];

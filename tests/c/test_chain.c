@@ -25,7 +25,7 @@ static int warp(const float *logits, int n, const int *hist, int nh,
         sp_sampler_free(sampler);
         sampler = sp_sampler_new(n);
     }
-    sp_sampler_state none = {0.0, NAN};
+    sp_sampler_state none = {0.0, NAN, NAN, NAN};
     sp_sampler_set_state(sampler, &none);
     err[0] = '\0';
     return sp_sampler_warp(sampler, logits, hist, nh, p, &step, err);
@@ -302,7 +302,7 @@ static void test_xtc(void) {
     expect_probs(P, 4, "xtc 0.39");
     /* the step's own draw decides: u >= probability leaves it alone */
     p.xtc_threshold = 0.09f;
-    sp_sampler_state st = {0.995, NAN};
+    sp_sampler_state st = {0.995, NAN, NAN, NAN};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, &p, &step, err), SP_OK);
     expect_probs(P, 4, "xtc skipped");
@@ -454,7 +454,7 @@ static void test_mirostat(void) {
     /* mu learns: token 0 (p 2/3, surprise 0.585 bits) moves it up */
     CHECK_NEAR(sp_mirostat_update(&p, NAN, 2.0f / 3), 2 - 0.1 * (log2(1.5) - 1), 1e-6);
     /* mu 0.5: nothing at or below it but the most likely */
-    sp_sampler_state st = {0.0, 0.5f};
+    sp_sampler_state st = {0.0, 0.5f, NAN, NAN};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, &p, &step, err), SP_OK);
     CHECK_EQ_INT(step.n_kept, 1);

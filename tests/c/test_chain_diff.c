@@ -358,7 +358,7 @@ static void naive_xtc(naive *n, const sp_params *p, double u) {
 
 /* Mirostat at its start (mu = 2 tau). v2: keep -log2 p <= mu (the most
  * likely if none); v1: the Zipf exponent from the 100 most likely, then
- * top-k with k = ((s - 1) 2^mu / (1 - V^(1 - s)))^(1/s). */
+ * top-k with k = ((s - 1) 2^mu / (1 - V^(1 - s)))^(1/s), whatever s. */
 static void naive_mirostat(naive *n, const sp_params *p) {
     static double pr[MAXV], key[MAXV];
     static int ids[MAXV];
@@ -385,21 +385,35 @@ static void naive_mirostat(naive *n, const sp_params *p) {
         tb += t * log(pr[ids[i]] / pr[ids[i + 1]]);
         tt += t * t;
     }
-    double s = tt > 0 ? tb / tt : 1, eps = s - 1, kk = m;
-    if (eps > 1e-12 && s > 0) {
-        double base = eps * pow(2.0, mu) / (1 - pow(n->v, -eps));
-        if (base > 0) kk = pow(base, 1 / s);
-        /* k is a floor of a computed value: a value near a whole number is on a line */
-        if (base > 0 && fabs(kk - floor(kk + 0.5)) < 1e-6 * kk) n->on_line = 1;
-    } else if (fabs(eps) < 1e-9) {
-        n->on_line = 1;
-    }
+    /* for any s >= 0, as llama.cpp computes it: a flat head (s < 1) too */
+    double s = tt > 0 ? tb / tt : 0, eps = s - 1, kk;
+    double ratio = eps != 0 ? eps / (1 - pow(n->v, -eps)) : 1 / log(n->v);
+    double base = ratio * pow(2.0, mu);
+    kk = s > 0 ? pow(base, 1 / s) : base > 1 ? INFINITY : base < 1 ? 0 : 1;
+    /* k is a floor of a computed value: a value near a whole number is on a line */
+    if (isfinite(kk) && fabs(kk - floor(kk + 0.5)) < 1e-6 * kk) n->on_line = 1;
+    if (fabs(eps) < 1e-9) n->on_line = 1;
     int keep = kk < 1 ? 1 : kk > m ? m : (int)kk;
     if (keep >= m) return;
     double kth = pr[ids[keep - 1]];
     for (int j = keep; j < m; j++) {
         if (pr[ids[j]] != kth && near(pr[ids[j]], kth)) n->on_line = 1;
         if (pr[ids[j]] < kth) cut(n, ids[j], SP_CUT_MIROSTAT);
+    }
+}
+
+/* Adaptive-p at its start (the average is the target, so the aim is the
+ * target): each alive token's logit becomes 5 - 10 d^2 / (1 + d), d = |p -
+ * aim| / 0.3, p its probability before the stage. */
+static void naive_adaptive_p(naive *n, const sp_params *p) {
+    static double pr[MAXV];
+    if (n_alive(n) == 0) return;
+    softmax(n, pr);
+    double aim = p->adaptive_target > 1 ? 1 : p->adaptive_target;
+    for (int i = 0; i < n->v; i++) {
+        if (!alive(n, i)) continue;
+        double d = fabs(pr[i] - aim) / 0.3;
+        n->x[i] = 5 - 10 * d * d / (1 + d);
     }
 }
 
@@ -432,6 +446,7 @@ static void naive_chain(naive *n, const float *logits, const uint8_t *mask,
         }
     }
     if (p->mirostat) naive_mirostat(n, p);
+    if (p->adaptive_target >= 0) naive_adaptive_p(n, p);
     softmax(n, probs);
 }
 
@@ -518,6 +533,9 @@ static void random_chain(sp_params *p, int v, int nh) {
     if (below(8) == 0) {
         p->mirostat = 1 + (int)below(2);
         p->mirostat_tau = (float)uniform(0.5, 8);
+    } else if (below(8) == 0) {
+        p->adaptive_target = (float)uniform(0, 1);
+        p->adaptive_decay = (float)uniform(0, 0.99);
     }
 }
 
@@ -527,7 +545,8 @@ static void describe(const char *name, int index, int v, int family,
     sp_params_order_text(p, order, sizeof order);
     printf("  %s case %d: V %d, %s logits, history %d, chain %s%s\n", name,
            index, v, FAMILIES[family], nh, order,
-           p->mirostat ? (p->mirostat == 1 ? " + mirostat v1" : " + mirostat v2") : "");
+           p->mirostat ? (p->mirostat == 1 ? " + mirostat v1" : " + mirostat v2")
+           : p->adaptive_target >= 0 ? " + adaptive-p" : "");
 }
 
 /* fast and reference, to the bit */
@@ -593,7 +612,7 @@ static int run_cases(const char *name, uint64_t seed, int count, int maxv,
         sp_params p;
         random_chain(&p, v, nh);
         double xtc_u = sp_rng_uniform(&rng);
-        sp_sampler_state state = {xtc_u, NAN};
+        sp_sampler_state state = {xtc_u, NAN, NAN, NAN};
 
         sp_sampler *fast = sp_sampler_new(v), *ref = sp_sampler_new(v);
         sp_sampler_set_raw(fast, (int)below(2));
