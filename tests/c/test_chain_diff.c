@@ -437,6 +437,9 @@ static void naive_adaptive_p(naive *n, const sp_params *p) {
         if (!alive(n, i)) continue;
         double d = fabs(pr[i] - aim) / 0.3;
         n->x[i] = 5 - 10 * d * d / (1 + d);
+    }
+}
+
 /* ---- the field's newer samplers (issue 25) ---- */
 
 /* Whether a token on one side of rank `at` of ids[0..k) (sorted by logit
