@@ -224,6 +224,62 @@ describe.skipIf(skipWithoutChromium)('<sampler-playground> on lesson pages', () 
     expect(await el(copied).locator('[data-testid="prob-bar"][data-token="3"]').getAttribute('data-cut')).toBe('bias');
   });
 
+  it('a click on a bar does nothing unless the author asks: click="ban" bans, click="force" picks, a line says so with Undo; a legend names the bars', async () => {
+    const s = await h.serve(null, {
+      mounts: { '/playground/': DIST },
+      files: {
+        '/favicon.ico': '',
+        '/clicks.html': lesson(`
+<sampler-playground seed="4" steps="3" view="text,bars"></sampler-playground>
+<sampler-playground seed="4" steps="3" view="text,bars" click="ban"></sampler-playground>
+<sampler-playground seed="4" steps="3" view="text,bars" click="force"></sampler-playground>`),
+      },
+    });
+    const page = await open({ url: `${s.url}clicks.html`, wait: false });
+    await until(async () => (await readyCount(page)) === 3, 15000);
+    const text = await engineText({ seed: 4, steps: 3 });
+    /** the second most likely token's bar (kept) */
+    const second = (scope) => scope.locator('[data-testid="prob-bar"][data-kept="true"]').nth(1);
+    const barOf = (scope, token) => scope.locator(`[data-testid="prob-bar"][data-token="${token}"]`);
+    for (let i = 0; i < 3; i++) {
+      expect(await el(page, i).getByTestId('bars-legend').textContent()).toMatch(/model.*final/);
+    }
+
+    // no click attribute: nothing happens, and the bars say no click does anything
+    const none = el(page, 0);
+    const tn = await second(none).getAttribute('data-token');
+    await second(none).locator('button').click();
+    await page.waitForTimeout(400);
+    expect(await barOf(none, tn).getAttribute('data-cut')).toBe('kept');
+    expect(await none.getByTestId('click-note').count()).toBe(0);
+    expect(await textIn(none)).toBe(text);
+    expect(await barOf(none, tn).locator('button').getAttribute('title')).not.toMatch(/click/i);
+
+    // click="ban": the token is banned, a line says so; Undo lifts the ban
+    const ban = el(page, 1);
+    const tb = await second(ban).getAttribute('data-token');
+    await second(ban).locator('button').click();
+    await until(async () => (await barOf(ban, tb).getAttribute('data-cut')) === 'bias');
+    expect(await ban.getByTestId('click-note').getAttribute('data-did')).toBe('ban');
+    expect(await ban.getByTestId('click-note').textContent()).toMatch(/^Banned ".*": the sampler will not pick it\. Undo$/);
+    await ban.getByTestId('click-undo').click();
+    await until(async () => (await barOf(ban, tb).getAttribute('data-cut')) === 'kept');
+    expect(await ban.getByTestId('click-note').count()).toBe(0);
+    expect(await textIn(ban)).toBe(text);
+
+    // click="force": the token is the next one, a line says so; Undo writes the text as it was
+    const force = el(page, 2);
+    const tf = await second(force).getAttribute('data-token');
+    await second(force).locator('button').click();
+    await until(async () => (await tokensIn(force).count()) === 4);
+    expect(await tokensIn(force).nth(3).getAttribute('data-token')).toBe(tf);
+    expect(await force.getByTestId('click-note').textContent()).toMatch(/^Picked ".*" as token 4\. Undo$/);
+    await force.getByTestId('click-undo').click();
+    await until(async () => (await tokensIn(force).count()) === 3);
+    expect(await textIn(force)).toBe(text);
+    expect(await force.getByTestId('click-note').count()).toBe(0);
+  });
+
   it('model="URL" loads that llama2.c file (with its tokenizer); a missing one says so calmly and uses the bigram', async () => {
     pages['/files/tiny.bin'] = Buffer.from(randomCheckpoint({ vocab: 33, seqLen: 64 }));
     pages['/files/tok.bin'] = Buffer.from(charTokenizer());

@@ -222,6 +222,8 @@ export function createModelActions(p) {
       const bytes = kept ? new Uint8Array(await kept.arrayBuffer()) : await downloadModel(url, {
         signal: controller.signal,
         onProgress: ({ loaded, total, rate }) => { progress.value = { name, loaded, total, rate, cancel }; },
+        // no Content-Length: the bytes so far, checked as they grow
+        unsized: (loaded) => client.request('checkSize', { size: loaded }),
         beforeBody: async (total) => {
           if (!total) return;
           await client.request('checkSize', { size: total });
