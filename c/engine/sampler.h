@@ -19,7 +19,8 @@
  * nothing is normalized until the final softmax).  The default order:
  *
  *   [constraint mask] -> logit bias -> penalties (repetition, frequency,
- *   presence) -> DRY -> no-repeat-ngram -> temperature (dynamic
+ *   presence) -> DRY -> no-repeat-ngram -> min-new-tokens -> exponential
+ *   decay length penalty -> temperature (dynamic
  *   temperature) -> quadratic sampling -> top-nσ -> top-k -> top-p -> top-H -> min-p -> p-less ->
  *   typical-p -> epsilon -> eta -> tail-free -> top-a -> XTC -> [mirostat]
  *   -> softmax -> draw
@@ -165,7 +166,8 @@ double sp_rng_uniform(sp_rng *rng); /* in [0, 1), 53 random bits */
     X(MIROSTAT, "mirostat")                                                 \
     X(TOP_H, "top_h")                                                       \
     X(P_LESS, "p_less")                                                     \
-    X(TFS, "tfs")
+    X(TFS, "tfs")                                                           \
+    X(MIN_NEW_TOKENS, "min_new_tokens")
 
 #define SP_CUT_ENUM_(id, name) SP_CUT_##id,
 typedef enum { SP_CUT_ROWS(SP_CUT_ENUM_) SP_CUT_COUNT } sp_cut;
@@ -209,6 +211,12 @@ typedef struct {
     X(NO_REPEAT_NGRAM, "no_repeat_ngram", NO_REPEAT_NGRAM,                  \
       "No-repeat n-gram", "removes a token that would repeat an n-gram",    \
       sp_stage_no_repeat_ngram, p->no_repeat_ngram_size > 0)                \
+    X(MIN_NEW_TOKENS, "min_new_tokens", MIN_NEW_TOKENS, "Min new tokens",   \
+      "bans the end of the text until the text has this many new tokens",   \
+      sp_stage_min_new_tokens, p->min_new_tokens > 0)                       \
+    X(EXP_DECAY, "exp_decay_length_penalty", NONE, "Length penalty",        \
+      "pushes the end of the text up, more with every token past a start",  \
+      sp_stage_exp_decay, p->exp_decay_factor != 1.0f)                      \
     X(TEMPERATURE, "temperature", TEMPERATURE, "Temperature",               \
       "sharpens (below 1) or flattens (above 1) the distribution",          \
       sp_stage_temperature,                                                 \
@@ -316,6 +324,9 @@ typedef struct {
     float tfs;                /* [0, 1]; 1 off */
     float smoothing_factor;   /* >= 0; 0 off */
     float smoothing_curve;    /* >= 1; default 1 */
+    int min_new_tokens;       /* >= 0; 0 off */
+    int exp_decay_start;      /* >= 0; default 0 */
+    float exp_decay_factor;   /* > 0; 1 off */
     int n_bias;
     sp_bias bias[SP_MAX_BIAS];
     /* DRY's sequence breakers: token sequences that end a repeat */
@@ -464,12 +475,18 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
 
 /* What a warp draws on besides the logits and the settings: the step's
  * XTC draw (in [0, 1): XTC acts when it is below xtc_probability) and
- * mirostat's running surprise target mu (NaN: its start, 2 tau).  A
- * session sets both for each step (each from its own seeded stream, so the
- * step's main uniform stays the i-th); a bare sampler uses 0 and NaN. */
+ * mirostat's running surprise target mu (NaN: its start, 2 tau); for the
+ * length stages, the tokens generated before this step and the tokens
+ * that end the text (ends[n_ends], borrowed).  A session sets them all for
+ * each step (the draws each from its own seeded stream, so the step's main
+ * uniform stays the i-th); a bare sampler uses 0, NaN and no end tokens
+ * (the length stages then do nothing). */
 typedef struct {
     double xtc_u;
     float mirostat_mu;
+    int n_generated;
+    const int *ends;
+    int n_ends;
     /* adaptive-p's running sums (llama.cpp's weighted_sum, total_weight):
      * sum_i decay^i p_i over the tokens drawn, newest first, p_i the
      * probability each had before the stage, and sum_i decay^i.  A weight

@@ -533,6 +533,20 @@ static void naive_quadratic(naive *n, const sp_params *p) {
     }
 }
 
+/* The length stages, at step `at` with one end-of-text token `end`:
+ * min-new-tokens cuts it before step N; the decay penalty adds
+ * |x| (factor^(at - start) - 1) to its logit past start. */
+static int len_at, len_end;
+static void naive_min_new_tokens(naive *n, const sp_params *p) {
+    if (len_at < p->min_new_tokens && alive(n, len_end)) cut(n, len_end, SP_CUT_MIN_NEW_TOKENS);
+}
+static void naive_exp_decay(naive *n, const sp_params *p) {
+    int over = len_at - p->exp_decay_start;
+    if (over <= 0 || !alive(n, len_end)) return;
+    double x = n->x[len_end];
+    n->x[len_end] = finite_float(x + fabs(x) * (pow(p->exp_decay_factor, over) - 1));
+}
+
 static void naive_chain(naive *n, const float *logits, const uint8_t *mask,
                         const int *h, int nh, const sp_params *p, double xtc_u,
                         double *probs) {
@@ -563,6 +577,8 @@ static void naive_chain(naive *n, const float *logits, const uint8_t *mask,
         case SP_STAGE_P_LESS: if (p->p_less) naive_p_less(n); break;
         case SP_STAGE_TFS: if (p->tfs < 1) naive_tfs(n, p); break;
         case SP_STAGE_QUADRATIC: if (p->smoothing_factor > 0) naive_quadratic(n, p); break;
+        case SP_STAGE_MIN_NEW_TOKENS: if (p->min_new_tokens > 0) naive_min_new_tokens(n, p); break;
+        case SP_STAGE_EXP_DECAY: if (p->exp_decay_factor != 1.0f) naive_exp_decay(n, p); break;
         }
     }
     if (p->mirostat) naive_mirostat(n, p);
@@ -651,6 +667,11 @@ static void random_chain(sp_params *p, int v, int nh) {
         case SP_STAGE_TOP_H: p->top_h = (float)uniform(0.05, 1); break;
         case SP_STAGE_P_LESS: p->p_less = 1; break;
         case SP_STAGE_TFS: p->tfs = (float)uniform(0.3, 0.99); break;
+        case SP_STAGE_MIN_NEW_TOKENS: p->min_new_tokens = 1 + (int)below(20); break;
+        case SP_STAGE_EXP_DECAY:
+            p->exp_decay_start = (int)below(10);
+            p->exp_decay_factor = (float)uniform(0.5, 2);
+            break;
         case SP_STAGE_QUADRATIC:
             p->smoothing_factor = (float)uniform(0.05, 3);
             if (below(2)) p->smoothing_curve = (float)uniform(1, 4);
@@ -739,7 +760,9 @@ static int run_cases(const char *name, uint64_t seed, int count, int maxv,
         sp_params p;
         random_chain(&p, v, nh);
         double xtc_u = sp_rng_uniform(&rng);
-        sp_sampler_state state = {xtc_u, NAN, NAN, NAN};
+        len_at = (int)below(20);
+        len_end = (int)below((uint32_t)v);
+        sp_sampler_state state = {xtc_u, NAN, len_at, &len_end, 1, NAN, NAN};
 
         sp_sampler *fast = sp_sampler_new(v), *ref = sp_sampler_new(v);
         sp_sampler_set_raw(fast, (int)below(2));

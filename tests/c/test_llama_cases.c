@@ -63,7 +63,7 @@ static int warp(const float *logits, int n, const int *hist, int nh,
         sampler = sp_sampler_new(n);
     }
     sp_sampler_set_reference(sampler, reference);
-    sp_sampler_state none = {0.0, NAN, NAN, NAN};
+    sp_sampler_state none = {0.0, NAN, 0, NULL, 0, NAN, NAN};
     sp_sampler_set_state(sampler, &none);
     err[0] = '\0';
     int rc = sp_sampler_warp(sampler, logits, hist, nh, p, &step, err);
@@ -578,7 +578,7 @@ static void test_adaptive_p(void) {
     sp_adaptive_update(&p, &sum, &weight, step.probs_adaptive_in[0]);
     CHECK_NEAR(sum, 3.2, 1e-5); /* float sums, as llama.cpp keeps them */
     CHECK_NEAR(weight, 10.0, 1e-5);
-    sp_sampler_state st = {0.0, NAN, sum, weight};
+    sp_sampler_state st = {0.0, NAN, 0, NULL, 0, sum, weight};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, &p, &step, err), SP_OK);
     CHECK_NEAR(step.adaptive_average, 0.32, 1e-6);

@@ -280,6 +280,17 @@ describe.skipIf(skipWithoutChromium)('<sampler-playground> on lesson pages', () 
     expect(await force.getByTestId('click-note').count()).toBe(0);
   });
 
+  it('<sampler-question> with a hand-made model the engine refuses says so on load, before Check', async () => {
+    const s = await h.serve(null, {
+      mounts: { '/playground/': DIST },
+      files: { '/favicon.ico': '', '/q.html': lesson('<sampler-question logits="2,1,x" ask="p1">The first token?</sampler-question>') },
+    });
+    const page = await open({ url: `${s.url}q.html`, wait: false });
+    const error = page.locator('sampler-question [data-testid="question-error"]');
+    await until(async () => (await error.isVisible()) && /x/.test(await error.textContent()), 15000);
+    expect(await page.locator('sampler-question [data-testid="question-result"]').textContent()).toBe('');
+  });
+
   it('model="URL" loads that llama2.c file (with its tokenizer); a missing one says so calmly and uses the bigram', async () => {
     pages['/files/tiny.bin'] = Buffer.from(randomCheckpoint({ vocab: 33, seqLen: 64 }));
     pages['/files/tok.bin'] = Buffer.from(charTokenizer());

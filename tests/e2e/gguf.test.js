@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { writeGguf } from '../helpers/gguf.js';
+import { str, writeGguf } from '../helpers/gguf.js';
 import { ggufBytes, ggufPath } from '../helpers/gguf-files.js';
 import { logitsModel } from '../helpers/gguf-models.js';
 import { loadEngineNode } from '../../web/src/engine/node.js';
@@ -224,6 +224,26 @@ describe.skipIf(skipWithoutChromium)('a model by URL in Chromium (model_url=)', 
     expect(aborted.map((p) => p.replace(/^request failed: http:\/\/[^/]+/, '').replace(/ net::ERR_ABORTED$/, '')).sort()).toEqual(['/m/big.gguf', '/m/qwen.gguf']);
     h.problems.splice(0, h.problems.length, ...h.problems.filter((p) => !aborted.includes(p)));
   });
+});
+
+describe.skipIf(skipWithoutChromium)('a large model by URL, accepted', () => {
+  const { h, open } = useBrowser();
+
+  it('the page asks before 52 MB, the learner says yes: it downloads with its progress and loads', async () => {
+    const m = logitsModel([0, 0, 0, 2, 1, 0, -1, 0.5], { name: 'big' });
+    m.metadata['general.description'] = str('x'.repeat(52 * 1000 * 1000)); // a valid file of 52 MB
+    const site = await h.serve(DIST, { files: { '/m/big.gguf': Buffer.from(writeGguf(m)) } });
+    const page = await open({ url: site.url, hash: '#model_url=m/big.gguf&seed=5', wait: false });
+    await until(async () => (await page.getByTestId('model-ask').count()) === 1, 20000);
+    expect(await page.getByTestId('model-ask').textContent()).toContain('big.gguf is 52.0 MB. Download it?');
+    await page.getByTestId('model-ask-yes').click();
+    await until(async () => (await chosen(page)) === 'big.gguf', 60000);
+    await until(async () => (await bars(page).count()) === 8);
+    expect(await page.getByTestId('model-ask').count()).toBe(0);
+    expect(site.requests.filter((r) => r === '/m/big.gguf')).toHaveLength(1);
+    await step(page).click();
+    await until(async () => (await tokens(page).count()) === 1);
+  }, 120_000);
 });
 
 describe.skipIf(skipWithoutChromium)('<sampler-playground model-url> in Chromium', () => {

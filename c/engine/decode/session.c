@@ -63,6 +63,9 @@ struct sp_session {
                        * (sp_session_commit may append from it) */
     float *held;      /* [vocab] the pending logits, kept over a batched pass
                        * (which leaves its own last row in the state's) */
+    int *ends;        /* the tokens that end the text (the length stages'):
+                       * the model's end-of-generation tokens and its EOS */
+    int n_ends;
 };
 
 sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
@@ -98,6 +101,17 @@ sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
     if (!s->state || !s->sampler || !s->tokens || !s->stats || !s->mu ||
         !s->ada)
         goto nomem;
+    /* the end-of-text tokens the length stages act on: the tokenizer's
+     * end-of-generation tokens (llama2.c's EOS and BOS, a GGUF file's EOG
+     * set) and its EOS (the bigram's boundary, which ends a word) */
+    int vocab = sp_tokenizer_vocab(tok), eos = sp_tokenizer_eos(tok);
+    for (int t = 0; t < vocab; t++)
+        if (t == eos || sp_tokenizer_is_eog(tok, t)) s->n_ends++;
+    s->ends = malloc(sizeof(int) * (size_t)(s->n_ends ? s->n_ends : 1));
+    if (!s->ends) goto nomem;
+    s->n_ends = 0;
+    for (int t = 0; t < vocab; t++)
+        if (t == eos || sp_tokenizer_is_eog(tok, t)) s->ends[s->n_ends++] = t;
     return s;
 nomem:
     sp_session_free(s);
@@ -117,6 +131,7 @@ void sp_session_free(sp_session *s) {
     sp_cvocab_free(s->cvocab);
     free(s->mu);
     free(s->ada);
+    free(s->ends);
     free(s);
 }
 
@@ -250,8 +265,8 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
 
 /* What the warp of generated step `step` draws on besides the logits. */
 static void set_state(sp_session *s, int step) {
-    sp_sampler_state st = {sp_xtc_uniform(s->seed, step),
-                           s->mu[step], s->ada[2 * step],
+    sp_sampler_state st = {sp_xtc_uniform(s->seed, step), s->mu[step],
+                           step, s->ends, s->n_ends, s->ada[2 * step],
                            s->ada[2 * step + 1]};
     sp_sampler_set_state(s->sampler, &st);
 }

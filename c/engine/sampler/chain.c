@@ -46,12 +46,17 @@ static int next_stage(const sp_params *p, int n_stages, int i) {
  * DRY and quadratic sampling (a logit of -inf is one they leave alone).  The others go by the
  * list and the cut marks. */
 /* Whether a stage after position i of the chain reads a logit's sign: the
- * repetition penalty (x > 0 ? x / r : x * r).  The temperature before it
+ * repetition penalty (x > 0 ? x / r : x * r), the exponential decay length
+ * penalty (x + |x| (factor^n - 1)).  The temperature before it
  * must then leave x / T (sp_apply_temperature). */
 static int sign_later(const sp_params *p, int n_stages, int i) {
-    if (p->repetition_penalty == 1.0f) return 0;
-    for (int j = i + 1; j < n_stages; j++)
-        if ((p->n_order ? p->order[j] : j) == SP_STAGE_PENALTIES) return 1;
+    for (int j = i + 1; j < n_stages; j++) {
+        int stage = p->n_order ? p->order[j] : j;
+        if (stage == SP_STAGE_PENALTIES && p->repetition_penalty != 1.0f)
+            return 1;
+        if (stage == SP_STAGE_EXP_DECAY && sp_stage_active(p, stage))
+            return 1; /* x + |x| (factor^n - 1) */
+    }
     return 0;
 }
 

@@ -141,6 +141,17 @@ static const param_def PARAMS[] = {
     P(smoothing_curve, "smoothing-curve", "sc", "Smoothing curve",
       "1: a parabola; above 1 the far tail falls off faster (a cubic)",
       SP_STAGE_QUADRATIC, F, 0, 1, INF, 1, 1, 4, 0.1, 1),
+    P(min_new_tokens, "min-new-tokens", "mn", "Min new tokens",
+      "the end of the text is banned until this many tokens are generated; "
+      "0 = off",
+      SP_STAGE_MIN_NEW_TOKENS, I, SW, 0, INF, 0, 0, 64, 1, 8),
+    P(exp_decay_start, "exp-decay-start", "xs", "Length penalty start",
+      "the generated tokens after which the end of the text is pushed up",
+      SP_STAGE_EXP_DECAY, I, 0, 0, INF, 0, 0, 64, 1, 0),
+    P(exp_decay_factor, "exp-decay-factor", "xf", "Length penalty factor",
+      "the end of the text's logit gains |logit| (factor^(n - start) - 1); "
+      "1 = off",
+      SP_STAGE_EXP_DECAY, F, LO | SW, 0, INF, 1, 0.5, 2, 0.01, 1.1),
 };
 #define N_PARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
 

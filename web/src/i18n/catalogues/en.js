@@ -538,6 +538,8 @@ export default {
   'ff.label': 'Tokens to generate',
   'ff.title': 'Fast-forward',
   'ff.button': 'Generate {count}',
+  'ff.buttonNone': 'Generate',
+  'ff.invalid': 'How many tokens: a whole number from 1 to {max}.',
   'ff.buttonTitle': 'Generate this many tokens at once, in the engine\'s Worker, without drawing each step. The same text as pressing Step that many times.',
   'ff.stop': 'Stop',
   'ff.progress': { one: 'Generating: {done} of {count} token', other: 'Generating: {done} of {count} tokens' },
