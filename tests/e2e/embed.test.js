@@ -280,6 +280,34 @@ describe.skipIf(skipWithoutChromium)('<sampler-playground> on lesson pages', () 
     expect(await force.getByTestId('click-note').count()).toBe(0);
   });
 
+  it('the bars in dark mode: the model\'s grey bar stands out from the track (3 : 1); drag handles show on hover and focus only', async () => {
+    const s = await h.serve(null, {
+      mounts: { '/playground/': DIST },
+      files: { '/favicon.ico': '', '/dark.html': lesson('<sampler-playground theme="dark" model="logits:2,1,0,-3" view="bars"></sampler-playground>') },
+    });
+    const page = await open({ url: `${s.url}dark.html`, ready: 'sampler-playground [data-ready="true"]' });
+    const look = () => el(page).evaluate((host) => {
+      const root = host.shadowRoot;
+      const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+      const lum = ([r, g, b]) => [r, g, b].map((v) => { const x = v / 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; })
+        .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+      const ghost = lum(rgb(getComputedStyle(root.querySelector('.spg-bar-ghost')).backgroundColor));
+      const track = lum(rgb(getComputedStyle(root.querySelector('.spg-bar-track')).backgroundColor));
+      return {
+        contrast: (Math.max(ghost, track) + 0.05) / (Math.min(ghost, track) + 0.05),
+        handles: [...root.querySelectorAll('[data-testid="bar-handle"]')].map((x) => getComputedStyle(x).opacity),
+      };
+    });
+    const before = await look();
+    expect(before.contrast).toBeGreaterThanOrEqual(3);
+    expect(before.handles.length).toBe(4);
+    expect(before.handles.every((o) => o === '0')).toBe(true);
+    // hovered: that bar's handle shows
+    await el(page).locator('[data-testid="prob-bar"]').nth(3).hover();
+    await until(async () => (await look()).handles[3] === '1');
+    expect((await look()).handles.filter((o) => o === '1')).toHaveLength(1);
+  });
+
   it('<sampler-question> with a hand-made model the engine refuses says so on load, before Check', async () => {
     const s = await h.serve(null, {
       mounts: { '/playground/': DIST },

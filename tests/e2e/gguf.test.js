@@ -197,6 +197,24 @@ describe.skipIf(skipWithoutChromium)('a model by URL in Chromium (model_url=)', 
     expect(await chosen(other)).toBe('Bigram names');
   });
 
+  it('a link with chat=1 opens with the Chat switch on and the prompt wrapped; turned off, the link drops it', async () => {
+    const site = await h.serve(DIST, { files: { '/m/qwen.gguf': Buffer.from(ggufBytes('tiny-qwen2-f32')) } });
+    const page = await open({ url: site.url, hash: '#model_url=m/qwen.gguf&prompt=The%20capital%20of%20France%20is&chat=1&seed=3' });
+    await until(async () => (await chosen(page)) === 'qwen.gguf', 30000);
+    await until(async () => (await page.getByTestId('chat-text').count()) === 1);
+    expect(await page.getByTestId('chat').isChecked()).toBe(true);
+    expect(await page.getByTestId('chat-text').textContent()).toBe('<|im_start|>user\nThe capital of France is<|im_end|>\n<|im_start|>assistant\n');
+    await until(async () => (await hashOf(page)).includes('&chat=1'));
+    await page.getByTestId('chat').uncheck();
+    await until(async () => !(await hashOf(page)).includes('chat='));
+    expect(await page.getByTestId('chat-text').count()).toBe(0);
+    // one download (the server saw one request); closing the page has been
+    // seen to log an aborted read of the file, after the test's end
+    expect(site.requests.filter((r) => r === '/m/qwen.gguf')).toHaveLength(1);
+    await page.close();
+    h.problems.splice(0, h.problems.length, ...h.problems.filter((p) => !/^request failed: \S+\/m\/qwen\.gguf net::ERR_ABORTED$/.test(p)));
+  }, 60_000);
+
   it('a slow download shows its bytes and rate and can be cancelled; a large one is asked for first', async () => {
     const qwen = ggufBytes('tiny-qwen2-f32');
     const site = await h.serve(DIST, {
