@@ -260,13 +260,18 @@ typedef struct {
       "sometimes removes the top choices, leaving the least likely",        \
       sp_stage_xtc, p->xtc_probability > 0.0f && p->xtc_threshold <= 0.5f)
 
-/* The terminal stage: mirostat, after the chain when on (it sets the final
- * truncation and learns from the token drawn); no order moves it, so it is
- * not among the names an order takes. */
+/* The terminal stages, after the chain when on: each learns from the token
+ * drawn, from one step to the next.  Mirostat sets the final truncation;
+ * adaptive-p (llama.cpp's, PR #17927) reshapes the distribution around a
+ * target probability it adapts to the text.  No order moves them, so they
+ * are not among the names an order takes; at most one is on. */
 #define SP_STAGE_TERMINAL(X)                                                \
     X(MIROSTAT, "mirostat", MIROSTAT, "Mirostat",                           \
       "keeps the tokens whose surprise is within a target it learns",       \
-      sp_stage_mirostat, p->mirostat != 0)
+      sp_stage_mirostat, p->mirostat != 0)                                  \
+    X(ADAPTIVE_P, "adaptive_p", NONE, "Adaptive-p",                         \
+      "favours the tokens near a target probability it adapts to the text", \
+      sp_stage_adaptive_p, p->adaptive_target >= 0.0f)
 
 /* Every row: the chain's, then the terminal one. */
 #define SP_STAGE_ALL_ROWS(X) SP_STAGE_ROWS(X) SP_STAGE_TERMINAL(X)
@@ -275,9 +280,11 @@ typedef struct {
 typedef enum {
     SP_STAGE_ROWS(SP_STAGE_ENUM_)
     SP_STAGE_COUNT, /* the stages an order holds */
-    SP_STAGE_MIROSTAT = SP_STAGE_COUNT, /* the terminal stage */
+    SP_STAGE_TERMINAL_ = SP_STAGE_COUNT - 1,
+    SP_STAGE_TERMINAL(SP_STAGE_ENUM_) /* the terminal stages, after them */
     SP_STAGE_ALL    /* every row */
 } sp_stage;
+#define SP_STAGE_N_TERMINAL (SP_STAGE_ALL - SP_STAGE_COUNT)
 #undef SP_STAGE_ENUM_
 
 /* The sampler settings.  Each field is declared once, with its name, CLI
@@ -310,6 +317,8 @@ typedef struct {
     int mirostat;             /* 0 off, 1 or 2 */
     float mirostat_tau;       /* > 0; default 5 */
     float mirostat_eta;       /* > 0; default 0.1 */
+    float adaptive_target;    /* <= 1; < 0 off (default -1) */
+    float adaptive_decay;     /* [0, 1); default 0.9 */
     float top_h;              /* [0, 1]; 0 off */
     int p_less;               /* 0 off, 1 on */
     float tfs;                /* [0, 1]; 1 off */
@@ -433,6 +442,15 @@ typedef struct {
     int argmax_raw;         /* most likely token of the raw distribution */
     float raw_max;          /* max logit; log p_raw(t) = logit - raw_max - */
     double raw_log_z;       /*   raw_log_z (NaN when raw is off) */
+    /* the terminal stages' state, as this warp used it (NaN when off):
+     * mirostat's target mu; adaptive-p's running average (sum / weight)
+     * of the drawn tokens' probabilities and the target it aimed at this
+     * step, clamp(2 target - average, 0, 1) */
+    float mirostat_mu;
+    float adaptive_average, adaptive_aim;
+    /* the distribution adaptive-p reshaped ([vocab], 0 where cut; NULL
+     * when it is off): its state learns from the drawn token's entry */
+    const float *probs_adaptive_in;
     /* filled by sp_sampler_draw */
     int token;              /* the chosen token, -1 before a draw */
     float p_token;          /* its final probability */
@@ -469,11 +487,23 @@ typedef struct {
     int n_generated;
     const int *ends;
     int n_ends;
+    /* adaptive-p's running sums (llama.cpp's weighted_sum, total_weight):
+     * sum_i decay^i p_i over the tokens drawn, newest first, p_i the
+     * probability each had before the stage, and sum_i decay^i.  A weight
+     * that is not > 0 (0, NaN) is its start: as if the text had met the
+     * target, target / (1 - decay) and 1 / (1 - decay). */
+    float adaptive_sum, adaptive_weight;
 } sp_sampler_state;
 void sp_sampler_set_state(sp_sampler *s, const sp_sampler_state *state);
 /* Mirostat's target after a token of final probability p_token was drawn
  * (mu NaN: its start, 2 tau); mu itself when mirostat is off. */
 float sp_mirostat_update(const sp_params *p, float mu, float p_token);
+/* Adaptive-p's sums after a token was drawn whose probability before the
+ * stage was p_in (sp_step.probs_adaptive_in[token]): sum = p_in + decay sum,
+ * weight = 1 + decay weight, from the start when *weight is not > 0.
+ * Nothing changes when adaptive-p is off. */
+void sp_adaptive_update(const sp_params *p, float *sum, float *weight,
+                        float p_in);
 /* XTC's uniform for generated step `step` of a text seeded with seed: a
  * stream of its own, so a step's main uniform stays the i-th of the seed's
  * stream whatever XTC does (and a rewind finds the same one again). */

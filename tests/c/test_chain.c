@@ -22,7 +22,7 @@ static char err[SP_ERR_LEN];
 static int warp(const float *logits, int n, const int *hist, int nh,
                 const sp_params *p) {
     sampler = tu_sampler_for(sampler, n);
-    sp_sampler_state none = {0.0, NAN, 0, NULL, 0};
+    sp_sampler_state none = {0.0, NAN, 0, NULL, 0, NAN, NAN};
     sp_sampler_set_state(sampler, &none);
     err[0] = '\0';
     return sp_sampler_warp(sampler, logits, hist, nh, p, &step, err);
@@ -385,7 +385,7 @@ static void warp_at(const float *x, int n, const sp_params *p, int step_index,
         sp_sampler_free(sampler);
         sampler = sp_sampler_new(n);
     }
-    sp_sampler_state st = {0.0, NAN, step_index, ends, n_ends};
+    sp_sampler_state st = {0.0, NAN, step_index, ends, n_ends, NAN, NAN};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, p, &step, err), SP_OK);
 }
@@ -519,7 +519,7 @@ static void test_xtc(void) {
     expect_probs(P, 4, "xtc 0.39");
     /* the step's own draw decides: u >= probability leaves it alone */
     p.xtc_threshold = 0.09f;
-    sp_sampler_state st = {0.995, NAN, 0, NULL, 0};
+    sp_sampler_state st = {0.995, NAN, 0, NULL, 0, NAN, NAN};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, &p, &step, err), SP_OK);
     expect_probs(P, 4, "xtc skipped");
@@ -671,7 +671,7 @@ static void test_mirostat(void) {
     /* mu learns: token 0 (p 2/3, surprise 0.585 bits) moves it up */
     CHECK_NEAR(sp_mirostat_update(&p, NAN, 2.0f / 3), 2 - 0.1 * (log2(1.5) - 1), 1e-6);
     /* mu 0.5: nothing at or below it but the most likely */
-    sp_sampler_state st = {0.0, 0.5f, 0, NULL, 0};
+    sp_sampler_state st = {0.0, 0.5f, 0, NULL, 0, NAN, NAN};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, &p, &step, err), SP_OK);
     CHECK_EQ_INT(step.n_kept, 1);

@@ -368,7 +368,7 @@ static void naive_xtc(naive *n, const sp_params *p, double u) {
 
 /* Mirostat at its start (mu = 2 tau). v2: keep -log2 p <= mu (the most
  * likely if none); v1: the Zipf exponent from the 100 most likely, then
- * top-k with k = ((s - 1) 2^mu / (1 - V^(1 - s)))^(1/s). */
+ * top-k with k = ((s - 1) 2^mu / (1 - V^(1 - s)))^(1/s), whatever s. */
 static void naive_mirostat(naive *n, const sp_params *p) {
     static double pr[MAXV], key[MAXV];
     static int ids[MAXV];
@@ -422,6 +422,21 @@ static void naive_mirostat(naive *n, const sp_params *p) {
     for (int j = keep; j < m; j++) {
         if (pr[ids[j]] != kth && near(pr[ids[j]], kth)) n->on_line = 1;
         if (pr[ids[j]] < kth) cut(n, ids[j], SP_CUT_MIROSTAT);
+    }
+}
+
+/* Adaptive-p at its start (the average is the target, so the aim is the
+ * target): each alive token's logit becomes 5 - 10 d^2 / (1 + d), d = |p -
+ * aim| / 0.3, p its probability before the stage. */
+static void naive_adaptive_p(naive *n, const sp_params *p) {
+    static double pr[MAXV];
+    if (n_alive(n) == 0) return;
+    softmax(n, pr);
+    double aim = p->adaptive_target > 1 ? 1 : p->adaptive_target;
+    for (int i = 0; i < n->v; i++) {
+        if (!alive(n, i)) continue;
+        double d = fabs(pr[i] - aim) / 0.3;
+        n->x[i] = 5 - 10 * d * d / (1 + d);
     }
 }
 
@@ -567,6 +582,7 @@ static void naive_chain(naive *n, const float *logits, const uint8_t *mask,
         }
     }
     if (p->mirostat) naive_mirostat(n, p);
+    if (p->adaptive_target >= 0) naive_adaptive_p(n, p);
     softmax(n, probs);
 }
 
@@ -665,6 +681,9 @@ static void random_chain(sp_params *p, int v, int nh) {
     if (below(8) == 0) {
         p->mirostat = 1 + (int)below(2);
         p->mirostat_tau = (float)uniform(0.5, 8);
+    } else if (below(8) == 0) {
+        p->adaptive_target = (float)uniform(0, 1);
+        p->adaptive_decay = (float)uniform(0, 0.99);
     }
 }
 
@@ -674,7 +693,8 @@ static void describe(const char *name, int index, int v, int family,
     sp_params_order_text(p, order, sizeof order);
     printf("  %s case %d: V %d, %s logits, history %d, chain %s%s\n", name,
            index, v, FAMILIES[family], nh, order,
-           p->mirostat ? (p->mirostat == 1 ? " + mirostat v1" : " + mirostat v2") : "");
+           p->mirostat ? (p->mirostat == 1 ? " + mirostat v1" : " + mirostat v2")
+           : p->adaptive_target >= 0 ? " + adaptive-p" : "");
 }
 
 /* fast and reference, to the bit */
@@ -742,7 +762,7 @@ static int run_cases(const char *name, uint64_t seed, int count, int maxv,
         double xtc_u = sp_rng_uniform(&rng);
         len_at = (int)below(20);
         len_end = (int)below((uint32_t)v);
-        sp_sampler_state state = {xtc_u, NAN, len_at, &len_end, 1};
+        sp_sampler_state state = {xtc_u, NAN, len_at, &len_end, 1, NAN, NAN};
 
         sp_sampler *fast = sp_sampler_new(v), *ref = sp_sampler_new(v);
         sp_sampler_set_raw(fast, (int)below(2));

@@ -51,7 +51,7 @@ describe.skipIf(skipWithoutChromium)('the sampler chain', () => {
   it('lists every stage in the default order; a drag puts top-p before temperature: fewer tokens kept, the CLI\'s text', async () => {
     const page = await open({ hash: '#seed=42&temperature=2.5&top_p=0.5', height: 1300 });
     expect(await order(page)).toBe(DEFAULT);
-    expect(await page.locator('[data-testid="stage"]').count()).toBe(N + 1); // the chain's, and mirostat after it
+    expect(await page.locator('[data-testid="stage"]').count()).toBe(N + 2); // the chain's, and the terminal ones after it (mirostat, adaptive-p)
     await until(async () => (await nucleusSize(page)) > 0);
     const before = await nucleusSize(page);
     // top-p cuts at this step, and its row says by how much (the engine's count)

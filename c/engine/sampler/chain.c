@@ -224,6 +224,8 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     s->n_penalized = 0;
 
     memset(step, 0, sizeof *step);
+    s->mirostat_mu = s->adaptive_average = s->adaptive_aim = NAN;
+    s->adaptive_on = 0;
     step->vocab = v;
     step->argmax_raw = argmax;
     step->entropy_raw_bits = NAN;
@@ -254,6 +256,10 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     if (sp_stage_active(p, SP_STAGE_MIROSTAT)) { /* the last word, when on */
         if (!snapped) snapped = snapshot(s, v, m);
         STAGES[SP_STAGE_MIROSTAT](&c, p);
+    }
+    if (sp_stage_active(p, SP_STAGE_ADAPTIVE_P)) { /* or adaptive-p's */
+        if (!snapped) snapped = snapshot(s, v, m);
+        STAGES[SP_STAGE_ADAPTIVE_P](&c, p);
     }
     if (!snapped) snapshot(s, v, m);
     sp_cands_list(&c);
@@ -295,6 +301,10 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->n_kept = c.n;
     step->penalized = s->penalized;
     step->n_penalized = s->n_penalized;
+    step->mirostat_mu = s->mirostat_mu;
+    step->adaptive_average = s->adaptive_average;
+    step->adaptive_aim = s->adaptive_aim;
+    step->probs_adaptive_in = s->adaptive_on ? s->adaptive_in : NULL;
     step->token = -1;
     step->p_token = 0.0f;
     step->u = NAN;

@@ -134,7 +134,7 @@ export function registryCatalogue() {
     const special = specialOf(p);
     if (special) out[`param.${p.name}.special`] = special.word;
   }
-  for (const s of registry.stages) {
+  for (const s of [...registry.stages, ...registry.terminal]) {
     out[`stage.${s.name}.label`] = s.label;
     out[`stage.${s.name}.doc`] = s.doc;
   }
