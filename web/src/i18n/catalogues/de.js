@@ -704,4 +704,16 @@ export default {
   'question.rankPast': { one: 'p{n}: Das Modell hat {count} Token', other: 'p{n}: Das Modell hat {count} Tokens' },
   'question.noLabel': 'p:{label}: Kein Token heißt „{label}“',
   'question.unknown': 'unbekannte Frage',
+
+  'start.heading': 'Neu hier?',
+  'start.text': 'Sieh dir an, wie ein Sprachmodell sein nächstes Wort wählt: Lies das erste Kapitel des Kurses oder mach eine Tour in drei Schritten durch diese Seite.',
+  'start.course': 'Kapitel 1 lesen',
+  'start.tour': 'Tour durch die Seite',
+  'start.close': 'Nein, danke',
+  'chain.cutLive': { one: '{name} hat {count} Token abgeschnitten, das {mass} der Wahrscheinlichkeit des Modells hatte.', other: '{name} hat {count} Tokens abgeschnitten, die {mass} der Wahrscheinlichkeit des Modells hatten.' },
+  'chain.cutNothing': '{name} hat in diesem Schritt nichts abgeschnitten.',
+  'chain.why': 'Warum und wann?',
+  'chain.chapter': 'Das Kapitel dazu im Kurs',
+  'chain.dynatemp': 'Dynamische Temperatur',
+  'chain.mirostatVersion': 'Version',
 };

@@ -608,4 +608,18 @@ export default {
   'question.rankPast': { one: 'p{n}: the model has {count} token', other: 'p{n}: the model has {count} tokens' },
   'question.noLabel': 'p:{label}: no token is labelled "{label}"',
   'question.unknown': 'unknown question',
+
+  // ---- the first visit's card (StartHere.jsx; the tour's words: teach/texts)
+  'start.heading': 'New here?',
+  'start.text': 'See how a language model picks its next word: read the first chapter of the course, or take a three-step tour of this page.',
+  'start.course': 'Read chapter 1',
+  'start.tour': 'Tour this page',
+  'start.close': 'No, thanks',
+  // ---- what a stage did (ChainEditor.jsx; its "why and when": teach/texts)
+  'chain.cutLive': { one: '{name} cut {count} token holding {mass} of the model\'s probability.', other: '{name} cut {count} tokens holding {mass} of the model\'s probability.' },
+  'chain.cutNothing': '{name} cut nothing at this step.',
+  'chain.why': 'Why and when?',
+  'chain.chapter': 'Its chapter in the course',
+  'chain.dynatemp': 'Dynamic temperature',
+  'chain.mirostatVersion': 'Version',
 };

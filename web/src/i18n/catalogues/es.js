@@ -704,4 +704,16 @@ export default {
   'question.rankPast': { one: 'p{n}: el modelo tiene {count} token', other: 'p{n}: el modelo tiene {count} tokens' },
   'question.noLabel': 'p:{label}: ningún token tiene la etiqueta «{label}»',
   'question.unknown': 'pregunta desconocida',
+
+  'start.heading': '¿Primera vez aquí?',
+  'start.text': 'Mira cómo un modelo de lenguaje elige su siguiente palabra: lee el primer capítulo del curso o haz un recorrido de tres pasos por esta página.',
+  'start.course': 'Leer el capítulo 1',
+  'start.tour': 'Recorrer la página',
+  'start.close': 'No, gracias',
+  'chain.cutLive': { one: '{name} recortó {count} token que tenía {mass} de la probabilidad del modelo.', other: '{name} recortó {count} tokens que tenían {mass} de la probabilidad del modelo.' },
+  'chain.cutNothing': '{name} no recortó nada en este paso.',
+  'chain.why': '¿Por qué y cuándo?',
+  'chain.chapter': 'Su capítulo en el curso',
+  'chain.dynatemp': 'Temperatura dinámica',
+  'chain.mirostatVersion': 'Versión',
 };

@@ -703,4 +703,16 @@ export default {
   'question.rankPast': { other: 'p{n}：模型只有 {count} 个词元' },
   'question.noLabel': 'p:{label}：没有标签为“{label}”的词元',
   'question.unknown': '未知的问题',
+
+  'start.heading': '第一次来？',
+  'start.text': '看看语言模型如何挑选下一个词：阅读课程的第一章，或者用三步浏览一下这个页面。',
+  'start.course': '阅读第 1 章',
+  'start.tour': '浏览本页',
+  'start.close': '不用了',
+  'chain.cutLive': { other: '{name} 截掉了 {count} 个词元，它们占模型概率的 {mass}。' },
+  'chain.cutNothing': '{name} 在这一步没有截掉任何词元。',
+  'chain.why': '为什么用、何时用？',
+  'chain.chapter': '课程中的对应章节',
+  'chain.dynatemp': '动态温度',
+  'chain.mirostatVersion': '版本',
 };

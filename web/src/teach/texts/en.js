@@ -1,0 +1,56 @@
+// The playground's longer teaching texts in English: the tour, each stage's
+// plain sentence and its "why and when", what each readout means.  A chunk
+// of its own, fetched on the learner's first move (teach.js); es.js, de.js
+// and zh.js hold the same keys.  Stages the texts do not name fall back to
+// the engine's one-line doc.
+export default {
+  'guide.label': 'Tour of the page',
+  'guide.step': 'Step {n} of {count}',
+  'guide.barsTitle': 'The bars',
+  'guide.sliderTitle': 'One slider',
+  'guide.playTitle': 'Play',
+  'guide.back': 'Back',
+  'guide.next': 'Next',
+  'guide.done': 'Done',
+  'guide.close': 'Close the tour',
+  'guide.bars': 'These bars are the model\'s guess at the next token: one bar per token, its length the probability. The pale bar is the model\'s own guess; the dark bar is what is left after the sampler\'s stages (the list on the left) have reshaped it.',
+  'guide.slider': 'Drag the temperature. Below 1 the tall bars grow and the short ones shrink; above 1 the bars even out; at 0 only the tallest one is left. The bars follow as you drag.',
+  'guide.play': 'Press Play. The sampler draws a token from the dark bars, adds it to the text, and the bars show the next step. Drag a slider while it plays, or click a token of the text to see how it was picked.',
+
+  'plain.bias': 'Adds a fixed amount to the scores of the tokens you choose, or bans them outright.',
+  'plain.penalties': 'Makes the tokens the text already holds less likely, so that it repeats itself less.',
+  'plain.dry': 'Pushes down a token that would continue a passage the text already wrote — the longer the repeat, the harder.',
+  'plain.no_repeat_ngram': 'Forbids any token that would write a run of n tokens the text already contains.',
+  'plain.temperature': 'Divides every score by T: below 1 the likely tokens get likelier, above 1 the chances even out.',
+  'plain.top_n_sigma': 'Keeps only the tokens whose score is within n standard deviations of the best score.',
+  'plain.top_k': 'Keeps the k most likely tokens and throws the rest away.',
+  'plain.top_p': 'Keeps the most likely tokens until together they hold probability p (the nucleus) and throws the rest away.',
+  'plain.min_p': 'Throws away every token less likely than a fraction of the most likely one.',
+  'plain.typical_p': 'Keeps the tokens whose surprise is closest to the average surprise, until they hold probability p.',
+  'plain.epsilon': 'Throws away every token whose probability is below a fixed floor.',
+  'plain.eta': 'Like the epsilon cutoff, but the floor drops when the model is unsure.',
+  'plain.top_a': 'Throws away the tokens less likely than a times the square of the top probability.',
+  'plain.xtc': 'Now and then removes the most likely tokens, keeping only the least likely of the strong ones, for less predictable text.',
+  'plain.mirostat': 'Decides at each step how many tokens to keep so that the text\'s surprise stays near a target.',
+
+  'whyWhen.bias': 'Use it to forbid a word (a bias of −∞), to steer a classifier towards a few allowed answers, or to nudge a token up or down. It works on the scores before everything else, so every later stage sees the change.',
+  'whyWhen.penalties': 'Small models loop: once a word appears it becomes likelier to appear again. The repetition penalty (llama.cpp, Hugging Face) scales the score of every token seen; the frequency and presence penalties (OpenAI\'s API) subtract a little per use or once. Start near 1.1 or 0.3; much higher and the text avoids even words it needs, like "the".',
+  'whyWhen.dry': 'DRY ("don\'t repeat yourself") aims at copied passages rather than single words: a token is penalized only when it would extend a repeat longer than the allowed length. Common settings: multiplier 0.8, base 1.75, allowed length 2. It leaves normal reuse of words alone.',
+  'whyWhen.no_repeat_ngram': 'A hard rule from Hugging Face\'s generate: no run of n tokens may appear twice. It is a blunt tool that stops loops for sure, but it also forbids repeats that are right (a name said twice), so n is usually 3 or more.',
+  'whyWhen.temperature': 'The one setting almost every tool has. Low temperatures (0.2–0.7) suit answers that should be right; around 1 the model speaks as it learned; above 1 the text gets more varied and then incoherent. T = 0 means always the most likely token (greedy). It changes the shares, never the order of the tokens.',
+  'whyWhen.top_n_sigma': 'A recent cutoff that works on the raw scores: the tokens far below the best score in standard deviations are noise. It stays steady when the temperature is raised, so it pairs well with hot settings.',
+  'whyWhen.top_k': 'The oldest cutoff. It keeps the long tail of unlikely tokens out, but a fixed k is too many when the model is sure and too few when many words fit. k = 1 is greedy. Often 40 or 50, usually with top-p after it.',
+  'whyWhen.top_p': 'Nucleus sampling adapts where top-k cannot: when the model is sure, a few tokens hold p and the rest go; when many words fit, many stay. p = 0.9–0.95 is common. Drag the p-line in the nucleus view to watch the cut move.',
+  'whyWhen.min_p': 'Cuts relative to the best token: with min-p 0.1, a token must be at least a tenth as likely as the top one. On a confident step it cuts a lot, on a flat step little — which is what you want. 0.05–0.1 is a popular choice.',
+  'whyWhen.typical_p': 'Keeps the tokens that are about as surprising as the model expects, dropping both the too-predictable and the too-unlikely. Proposed for more natural, less dull text; usually 0.9–0.95.',
+  'whyWhen.epsilon': 'The simplest cutoff: everything below a fixed probability goes (for example 0.0003). It never cuts a likely token, but on a flat step it can keep very many.',
+  'whyWhen.eta': 'Epsilon with a floor that follows the entropy: on flat steps, where many tokens are plausible, it cuts less. Suggested values are around 0.0009.',
+  'whyWhen.top_a': 'Another relative cutoff: the bar is a × (top probability)², so it rises steeply when the model is confident and nearly vanishes when it is not.',
+  'whyWhen.xtc': 'XTC ("exclude top choices") is for creative writing: with some probability it removes every strong candidate but the weakest, so the text avoids its most predictable turns. Probability 0.5 and threshold 0.1 are a usual start; a threshold above 0.5 turns it off.',
+  'whyWhen.mirostat': 'Mirostat steers surprise instead of cutting by a fixed rule: after each token it compares how surprising that token was with its target τ and keeps more or fewer tokens next time. Version 1 and 2 differ in how they choose the cut; τ around 5 is typical.',
+
+  'explain.size': 'How many tokens the sampler kept at this step: the ones it may still draw. 1 means the choice is already made.',
+  'explain.mass': 'How much of the model\'s own probability the kept tokens held. 100 % means the sampler cut nothing the model thought possible; at T = 0 only the top token is kept, so it is that token\'s probability.',
+  'explain.entropy': 'How spread out the final distribution is, in bits: 0 is one certain token, 1 bit is a coin toss, n bits as uncertain as a fair choice among 2ⁿ tokens. "model" is the same for the model\'s own distribution, before the sampler.',
+  'explain.argmax': 'The chance that the sampler now picks the most likely token. "model" is that token\'s probability in the model\'s own distribution, before the sampler.',
+};
