@@ -145,7 +145,7 @@ build_wasm() { # engine|engine-lite|cli simd|scalar
     mkdir -p "$out.obj"
     for f in "${src[@]}"; do
       case $what:$f in
-        *:c/engine/kernels/kernels.c | *:c/engine/kernels/mathx.c | engine-lite:c/lite/f32_only.c | *:c/engine/model/transformer.c) level=-O3 ;;
+        *:c/engine/kernels/kernels.c | *:c/engine/kernels/matmul.c | *:c/engine/kernels/mathx.c | engine-lite:c/lite/f32_only.c | *:c/engine/model/transformer.c) level=-O3 ;;
         engine:c/engine/kernels/* | engine:c/engine/sampler/* | engine:c/engine/decode/* | engine:c/engine/constrain/* | engine:c/engine/model/gguf_model.c | engine:c/engine/model/bigram.c) level=-O3 ;;
         *) level=-Os ;;
       esac

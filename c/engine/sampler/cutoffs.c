@@ -174,10 +174,15 @@ void sp_stage_xtc(sp_candidates *c, const sp_params *p) {
     sp_cands_compact(c);
 }
 
-/* The m most likely candidates' masses, best first (rank: mass desc, id
- * asc): mirostat v1's estimate of the Zipf exponent. */
+/* The m (at most MIROSTAT_M) most likely candidates' masses, best first
+ * (rank: mass desc, id asc): mirostat v1's estimate of the Zipf exponent.
+ * Its scratch is its own: probs_ids holds the last warp's kept tokens,
+ * which the final softmax clears from probs (borrowing it left a cut
+ * token's old probability in the step record). */
+#define MIROSTAT_M 100
 static int top_masses(sp_candidates *c, int m, double *out) {
-    int *h = c->s->probs_ids; /* free scratch until the final softmax */
+    int h[MIROSTAT_M];
+    if (m > MIROSTAT_M) m = MIROSTAT_M;
     const float *ce = c->s->cand_exp;
     int hn = sp_top_ranked(ce, c->ids, c->n, m, h);
     for (int i = 0; i < hn; i++) out[i] = ce[h[i]];
@@ -223,8 +228,8 @@ void sp_stage_mirostat(sp_candidates *c, const sp_params *p) {
         return;
     }
     /* v1 */
-    double top[100];
-    int m = top_masses(c, 100, top);
+    double top[MIROSTAT_M];
+    int m = top_masses(c, MIROSTAT_M, top);
     double sum_tb = 0.0, sum_tt = 0.0;
     for (int i = 0; i + 1 < m; i++) {
         double t = sp_log((double)(i + 2) / (double)(i + 1));
@@ -232,17 +237,22 @@ void sp_stage_mirostat(sp_candidates *c, const sp_params *p) {
         sum_tb += t * b;
         sum_tt += t * t;
     }
-    double s = sum_tt > 0.0 ? sum_tb / sum_tt : 1.0;
+    double s = sum_tt > 0.0 ? sum_tb / sum_tt : 0.0;
     double eps = s - 1.0;
-    double k = 1.0;
-    if (eps > 1e-12 && s > 0.0) {
-        double denom = 1.0 - sp_pow((double)c->vocab, -eps);
-        double base = eps * sp_exp(mu * LN2) / denom;
-        if (base > 0.0) k = sp_pow(base, 1.0 / s);
-    } else {
-        k = (double)c->n; /* no decay to estimate: keep them all */
-    }
-    int keep = k < 1.0 ? 1 : k > (double)c->n ? c->n : (int)k;
+    /* eps / (1 - V^-eps) is positive for every s >= 0 (both signs flip
+     * together below s = 1), and 1 / ln V at s = 1, its limit: the formula
+     * holds for a flat head (s < 1) as for a Zipf one, as llama.cpp
+     * computes it; a flat head gives a small k */
+    double ratio = eps != 0.0 ? eps / (1.0 - sp_pow((double)c->vocab, -eps))
+                              : 1.0 / sp_log((double)c->vocab);
+    double base = ratio * sp_exp(mu * LN2);
+    /* k = base^(1/s), as its log (no overflow for a tiny s); s = 0 (the
+     * head all equal): base^inf, every token or one */
+    double log_k = s > 0.0 ? sp_log(base) / s
+                 : base > 1.0 ? INFINITY : base < 1.0 ? -INFINITY : 0.0;
+    int keep = log_k >= sp_log((double)c->n) ? c->n
+             : log_k < 0.0 ? 1 : (int)sp_exp(log_k);
+    if (keep < 1) keep = 1;
     if (keep >= c->n) return;
     /* top-k on the masses: keep those >= the keep-th largest (and ties) */
     double kth = sp_heap_kth(c->s->heap, c->s->cand_exp, c->n, keep);
