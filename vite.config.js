@@ -167,6 +167,40 @@ function packageFiles() {
   };
 }
 
+/** a module's path inside web/src/, '' outside it */
+const inSrc = (/** @type {string} */ id) => {
+  const rel = path.relative(path.join(here, 'web/src'), id.split('?')[0]).split(path.sep).join('/');
+  return rel.startsWith('..') ? '' : rel;
+};
+
+/** what only the playground page shows (an element and a chapter never load it) */
+const PAGE_ONLY = /^(main\.jsx|components\/(Playground|ChainEditor|LabControls|ModelPicker|ModelMaker|CopyLink|EmbedCode)\.jsx)$/;
+/** fetched when first shown (components/lazy.js), by the page and an element alike */
+const ON_DEMAND = /^components\/CompareView\.jsx$/;
+
+/**
+ * The page's code in a few chunks, each loaded whole: the words and
+ * Preact (which the course's index loads too), what the page and an
+ * element share (the app layer and the components), and the page's own.
+ * Left to itself the bundler cuts the shared code into many small chunks
+ * by which of the 17 entries uses each module, and many small chunks
+ * compress worse than a few large ones: each page's weight is budgeted
+ * (200 KiB gzipped, tests/e2e/offline.test.js and course.test.js).
+ */
+const CHUNKS = [
+  // (the offline cache's registration: the course's pages too)
+  { name: 'register', test: (/** @type {string} */ id) => inSrc(id) === 'sw/register.js', priority: 5 },
+  { name: 'preact', test: /node_modules[\\/](preact|@preact)[\\/]/, priority: 4 },
+  { name: 'i18n', test: (/** @type {string} */ id) => /^(i18n\/(index|pseudo|language)\.js|i18n\/catalogues\/en\.js|shared\/registry\.gen\.js)$/.test(inSrc(id)), priority: 3 },
+  {
+    name: 'app',
+    test: (/** @type {string} */ id) => /^(app|components|shared)\/|^worker\/client\.js$/.test(inSrc(id))
+      && !ON_DEMAND.test(inSrc(id)) && !PAGE_ONLY.test(inSrc(id)),
+    priority: 2,
+  },
+  { name: 'page', test: (/** @type {string} */ id) => PAGE_ONLY.test(inSrc(id)), priority: 1 },
+];
+
 const appConfig = {
   root: 'web',
   base: './',
@@ -188,6 +222,7 @@ const appConfig = {
       },
       output: {
         entryFileNames: (chunk) => (chunk.name === 'embed' ? 'embed.js' : 'assets/[name]-[hash].js'),
+        codeSplitting: { groups: CHUNKS },
       },
     },
   },

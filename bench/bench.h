@@ -60,7 +60,7 @@ BENCH_API("bench_softmax_pass") double bench_softmax_pass(int n, int what);
 /* The pipeline's settings: 0 = the benchmark's (above); 1..BENCH_N_STAGES =
  * the benchmark's plus one more stage of the chain on (its name:
  * bench_stage_name).  0 = ok, 1 = no such setting. */
-#define BENCH_N_STAGES 10
+#define BENCH_N_STAGES 14
 BENCH_API("bench_sampler_config") int bench_sampler_config(int which);
 const char *bench_stage_name(int which);
 
@@ -96,6 +96,27 @@ BENCH_API("bench_recompute") double bench_recompute(int t0, int t1);
 BENCH_API("bench_counters") void bench_counters(double *out);
 BENCH_API("bench_counters_reset_recompute")
 void bench_counters_reset_recompute(void);
+
+/* ---- GGUF models: the same forward pass on weights of each type ----------- */
+
+/* Slots for GGUF models (the 32 000-token model as F32, Q8_0, Q4_0, Q4_K):
+ * loads an image (ownership taken) into a slot with a fresh state; 0 = ok. */
+#define BENCH_GGUF_SLOTS 4
+BENCH_API("bench_gguf_load") int bench_gguf_load(int slot, uint8_t *data, double size);
+/* sp_forward at positions 0..n-1 of the slot's model (the forward
+ * benchmark's tokens); a hash of the last logits' first BENCH_VOCAB. */
+BENCH_API("bench_gguf_forward") double bench_gguf_forward(int slot, int n);
+
+/* ---- the quantized kernels' weight bandwidth ------------------------------ */
+
+/* A matrix of `type` (SP_GGML_*: F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q6_K)
+ * with cols inputs and enough rows for about mbytes MB of weights, random
+ * bytes from the engine's PRNG (every block scale a finite half), and an
+ * input vector.  Returns the matrix's bytes, or -1 (type not read). */
+BENCH_API("bench_qmat_init") double bench_qmat_init(int type, int cols, double mbytes);
+/* n products y = W x on it (sp_qmatmul, one input: what a forward pass
+ * does per matrix); returns a hash of y's bits. */
+BENCH_API("bench_qmat_run") double bench_qmat_run(int n);
 
 /* ---- batched forward pass, speculative decoding (bench_spec.c) --------- */
 

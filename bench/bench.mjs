@@ -236,7 +236,9 @@ try {
   // Per round: the pipeline alone, then with each stage, so that the
   // stage's added cost is a difference within the round.
   const STAGES = ['top-nσ 1.0', 'epsilon 3e-4', 'eta 3e-4', 'top-a 0.2', 'XTC 0.5 / 0.1', 'DRY 0.8 / 1.75 / 2',
-    'dynamic temperature ±0.5', 'no-repeat-ngram 3', 'mirostat v1 5 / 0.1', 'mirostat v2 5 / 0.1'];
+    'dynamic temperature ±0.5', 'no-repeat-ngram 3', 'mirostat v1 5 / 0.1', 'mirostat v2 5 / 0.1',
+    'top-H 0.4', 'p-less', 'tail-free 0.95',
+    'quadratic sampling 0.3 / 1'];
   const stageBatch = [];
   for (let i = 0; i <= STAGES.length; i++) {
     if ((await simd.config(i)) !== 0) throw new Error(`sampler config ${i} refused`);

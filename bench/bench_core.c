@@ -9,6 +9,8 @@
 
 #include "bench.h"
 #include "internal.h"
+#include "kernels/quant.h"
+#include "model/gguf.h"
 
 /* FNV-1a over 32-bit words; the result is reduced to 52 bits so that it
  * survives the trip through a double. */
@@ -133,7 +135,8 @@ static const char *const STAGE_NAMES[BENCH_N_STAGES + 1] = {
     "the benchmark's pipeline", "top-nσ 1.0", "epsilon 3e-4", "eta 3e-4",
     "top-a 0.2", "XTC 0.5 / 0.1", "DRY 0.8 / 1.75 / 2",
     "dynamic temperature ±0.5", "no-repeat-ngram 3", "mirostat v1 5 / 0.1",
-    "mirostat v2 5 / 0.1"};
+    "mirostat v2 5 / 0.1", "top-H 0.4", "p-less", "tail-free 0.95",
+    "quadratic sampling 0.3 / 1"};
 
 const char *bench_stage_name(int which) {
     return which >= 0 && which <= BENCH_N_STAGES ? STAGE_NAMES[which] : NULL;
@@ -154,6 +157,10 @@ int bench_sampler_config(int which) {
     case 8: g_params.no_repeat_ngram_size = 3; break;
     case 9: g_params.mirostat = 1; break; /* tau 5, eta 0.1 */
     case 10: g_params.mirostat = 2; break;
+    case 11: g_params.top_h = 0.4f; break;
+    case 12: g_params.p_less = 1; break;
+    case 13: g_params.tfs = 0.95f; break;
+    case 14: g_params.smoothing_factor = 0.3f; break; /* curve 1 */
     default: return 1;
     }
     char err[SP_ERR_LEN];
@@ -474,6 +481,34 @@ double bench_forward_run(int n) {
     return logits ? hash_out(hash_logits(HASH_SEED, logits)) : 0.0;
 }
 
+static sp_model *g_gguf[BENCH_GGUF_SLOTS];
+static sp_state *g_gguf_state[BENCH_GGUF_SLOTS];
+
+int bench_gguf_load(int slot, uint8_t *data, double size) {
+    char err[SP_ERR_LEN];
+    if (slot < 0 || slot >= BENCH_GGUF_SLOTS) {
+        free(data);
+        return 1;
+    }
+    sp_state_free(g_gguf_state[slot]);
+    sp_model_free(g_gguf[slot]);
+    g_gguf_state[slot] = NULL;
+    g_gguf[slot] = sp_model_load(data, (size_t)size, 1, err);
+    if (!g_gguf[slot]) return 1;
+    g_gguf_state[slot] = sp_state_new(g_gguf[slot]);
+    return g_gguf_state[slot] ? 0 : 1;
+}
+
+double bench_gguf_forward(int slot, int n) {
+    if (slot < 0 || slot >= BENCH_GGUF_SLOTS || !g_gguf_state[slot]) return -1.0;
+    float *logits = NULL;
+    for (int pos = 0; pos < n; pos++) {
+        logits = sp_forward(g_gguf[slot], g_gguf_state[slot], token_at(pos), pos);
+        if (!logits) return -1.0;
+    }
+    return logits ? hash_out(hash_logits(HASH_SEED, logits)) : 0.0;
+}
+
 double bench_recompute(int t0, int t1) {
     float *last = NULL;
     for (int t = t0; t < t1; t++) {
@@ -521,4 +556,84 @@ void bench_counters(double *out) {
 
 void bench_counters_reset_recompute(void) {
     memset(&g_recompute, 0, sizeof g_recompute);
+}
+
+/* =================================== the quantized kernels' bandwidth */
+
+static sp_qmat g_qmat;
+static uint8_t *g_qdata;
+static float *g_qx, *g_qy;
+static void *g_qscratch;
+
+/* a random half in +-(lo .. 2 lo): a block scale */
+static uint16_t rand_half(sp_rng *r, float lo) {
+    float x = lo * (1.0f + rand01(r));
+    return sp_f32_to_f16(sp_rng_u32(r) & 1 ? -x : x);
+}
+
+double bench_qmat_init(int type, int cols, double mbytes) {
+    size_t row_bytes = sp_qtype_row_bytes((uint32_t)type, cols);
+    if (type == SP_GGML_F32) row_bytes = sizeof(float) * (size_t)cols;
+    if (!row_bytes || cols < 1 || mbytes <= 0.0) return -1.0;
+    int rows = (int)(mbytes * 1e6 / (double)row_bytes);
+    if (rows < 2) rows = 2;
+    free(g_qdata);
+    free(g_qx);
+    free(g_qy);
+    free(g_qscratch);
+    size_t bytes = row_bytes * (size_t)rows;
+    g_qdata = malloc(bytes);
+    g_qx = malloc(sizeof(float) * (size_t)cols);
+    g_qy = malloc(sizeof(float) * (size_t)rows);
+    g_qscratch = aligned_alloc(16, (sp_qmatmul_scratch(cols, 1) + 15) / 16 * 16);
+    if (!g_qdata || !g_qx || !g_qy || !g_qscratch) return -1.0;
+    sp_rng r;
+    sp_rng_seed(&r, 20261128u + (uint32_t)type);
+    for (size_t i = 0; i < bytes; i += 4) {
+        uint32_t u = sp_rng_u32(&r);
+        memcpy(g_qdata + i, &u, bytes - i < 4 ? bytes - i : 4);
+    }
+    /* the block scales: finite halves of a sensible size; F32, F16 and
+     * BF16 weights: uniform in +-1 */
+    for (int row = 0; row < rows; row++) {
+        uint8_t *p = g_qdata + (size_t)row * row_bytes;
+        for (int j = 0; j < cols; j++) {
+            float w = 2.0f * rand01(&r) - 1.0f;
+            uint16_t h;
+            switch (type) {
+            case SP_GGML_F32: memcpy(p + 4 * (size_t)j, &w, 4); break;
+            case SP_GGML_F16: h = sp_f32_to_f16(w); memcpy(p + 2 * (size_t)j, &h, 2); break;
+            case SP_GGML_BF16: h = sp_f32_to_bf16(w); memcpy(p + 2 * (size_t)j, &h, 2); break;
+            default: j = cols; break;
+            }
+        }
+        for (int b = 0; b < cols / 32; b++) {
+            uint16_t d = rand_half(&r, 1e-3f), dmin = rand_half(&r, 1e-3f);
+            switch (type) {
+            case SP_GGML_Q8_0: memcpy(p + 34 * (size_t)b, &d, 2); break;
+            case SP_GGML_Q4_0: memcpy(p + 18 * (size_t)b, &d, 2); break;
+            case SP_GGML_Q4_K:
+                if (b % 8 == 0) {
+                    memcpy(p + 144 * (size_t)(b / 8), &d, 2);
+                    memcpy(p + 144 * (size_t)(b / 8) + 2, &dmin, 2);
+                }
+                break;
+            case SP_GGML_Q6_K:
+                if (b % 8 == 0) memcpy(p + 210 * (size_t)(b / 8) + 208, &d, 2);
+                break;
+            default: break;
+            }
+        }
+    }
+    for (int j = 0; j < cols; j++) g_qx[j] = 2.0f * rand01(&r) - 1.0f;
+    g_qmat = (sp_qmat){g_qdata, (uint32_t)type, rows, cols, row_bytes};
+    return (double)bytes;
+}
+
+double bench_qmat_run(int n) {
+    if (!g_qdata) return -1.0;
+    for (int i = 0; i < n; i++) sp_qmatmul(g_qy, g_qx, &g_qmat, 1, g_qscratch);
+    uint64_t h = HASH_SEED;
+    for (int i = 0; i < g_qmat.rows; i++) h = hash_f32(h, g_qy[i]);
+    return hash_out(h);
 }

@@ -9,7 +9,8 @@
  *   bench-native serve               reads commands, one per line:
  *     sampler_init V | config I | sampler N REPORT | ref N | check |
  *     digest | load PATH | forward N | generate N RAW | recompute T0 T1 | counters |
- *     counters_reset_recompute | quit
+ *     counters_reset_recompute | gguf_load SLOT PATH |
+ *     gguf_forward SLOT N | qmat TYPE COLS MB | qmat_run N | quit
  *   and answers each with one line (times in nanoseconds).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -86,6 +87,20 @@ static int serve(void) {
         } else if (sscanf(line, "recompute %d %d", &a, &b) == 2) {
             t0 = now_ns();
             r = bench_recompute(a, b);
+            printf("%.0f %.17g\n", now_ns() - t0, r);
+        } else if (sscanf(line, "gguf_load %d %1023s", &a, arg) == 2) {
+            size_t size = 0;
+            uint8_t *data = read_file(arg, &size);
+            printf("%d\n", data ? bench_gguf_load(a, data, (double)size) : 1);
+        } else if (sscanf(line, "gguf_forward %d %d", &a, &b) == 2) {
+            t0 = now_ns();
+            r = bench_gguf_forward(a, b);
+            printf("%.0f %.17g\n", now_ns() - t0, r);
+        } else if (sscanf(line, "qmat %d %d %lf", &a, &b, &r) == 3) {
+            printf("%.17g\n", bench_qmat_init(a, b, r));
+        } else if (sscanf(line, "qmat_run %d", &a) == 1) {
+            t0 = now_ns();
+            r = bench_qmat_run(a);
             printf("%.0f %.17g\n", now_ns() - t0, r);
         } else if (strncmp(line, "counters_reset_recompute", 24) == 0) {
             bench_counters_reset_recompute();

@@ -123,6 +123,16 @@ int cli_sampler_option(args *a, sp_params *p, sampler_texts *texts) {
         char name[48];
         snprintf(name, sizeof name, "--%s", info->flag);
         if (!cli_is_opt(a, name)) continue;
+        /* a switch of two values (0 off, 1 on: --p-less) needs none: its
+         * value only as --flag=V or a next argument 0 or 1 */
+        int two = info->type == SP_PARAM_INT && info->min == 0 &&
+                  info->max == 1;
+        if (two && !a->value &&
+            (a->i + 1 >= a->argc || (strcmp(a->argv[a->i + 1], "0") &&
+                                     strcmp(a->argv[a->i + 1], "1")))) {
+            sp_params_set(p, k, 1, NULL);
+            return 1;
+        }
         const char *v = cli_opt_value(a);
         if (!v) return -cli_say_error(EXIT_BAD_ARG, "%s needs a value", a->name);
         double x;

@@ -20,8 +20,9 @@
  *
  *   [constraint mask] -> logit bias -> penalties (repetition, frequency,
  *   presence) -> DRY -> no-repeat-ngram -> temperature (dynamic
- *   temperature) -> top-nσ -> top-k -> top-p -> min-p -> typical-p ->
- *   epsilon -> eta -> top-a -> XTC -> [mirostat] -> softmax -> draw
+ *   temperature) -> quadratic sampling -> top-nσ -> top-k -> top-p -> top-H -> min-p -> p-less ->
+ *   typical-p -> epsilon -> eta -> tail-free -> top-a -> XTC -> [mirostat]
+ *   -> softmax -> draw
  *
  * (the constraint mask runs first when a regex or grammar is set; mirostat,
  * when on, is the chain's last stage: it sets the final truncation and
@@ -161,7 +162,10 @@ double sp_rng_uniform(sp_rng *rng); /* in [0, 1), 53 random bits */
     X(TOP_A, "top_a")                                                       \
     X(XTC, "xtc")                                                           \
     X(NO_REPEAT_NGRAM, "no_repeat_ngram")                                   \
-    X(MIROSTAT, "mirostat")
+    X(MIROSTAT, "mirostat")                                                 \
+    X(TOP_H, "top_h")                                                       \
+    X(P_LESS, "p_less")                                                     \
+    X(TFS, "tfs")
 
 #define SP_CUT_ENUM_(id, name) SP_CUT_##id,
 typedef enum { SP_CUT_ROWS(SP_CUT_ENUM_) SP_CUT_COUNT } sp_cut;
@@ -209,6 +213,9 @@ typedef struct {
       "sharpens (below 1) or flattens (above 1) the distribution",          \
       sp_stage_temperature,                                                 \
       p->temperature != 1.0f || p->dynatemp_range > 0.0f)                   \
+    X(QUADRATIC, "quadratic_sampling", NONE, "Quadratic sampling",          \
+      "bends the logits below the top one along a parabola (and a cubic)",  \
+      sp_stage_quadratic, p->smoothing_factor > 0.0f)                       \
     X(TOP_N_SIGMA, "top_n_sigma", TOP_N_SIGMA, "Top-nσ",                    \
       "keeps the logits near the largest, in standard deviations",          \
       sp_stage_top_n_sigma, p->top_n_sigma > 0.0f)                          \
@@ -217,9 +224,15 @@ typedef struct {
     X(TOP_P, "top_p", TOP_P, "Top-p",                                       \
       "keeps the fewest likely tokens that hold mass p (the nucleus)",      \
       sp_stage_top_p, p->top_p < 1.0f)                                      \
+    X(TOP_H, "top_h", TOP_H, "Top-H",                                       \
+      "keeps the likeliest tokens while the entropy they add stays within " \
+      "a share of the whole's", sp_stage_top_h, p->top_h > 0.0f)            \
     X(MIN_P, "min_p", MIN_P, "Min-p",                                       \
       "keeps the tokens at least this fraction as likely as the top",       \
       sp_stage_min_p, p->min_p > 0.0f)                                      \
+    X(P_LESS, "p_less", P_LESS, "P-less",                                   \
+      "keeps the tokens at least as likely as two draws are to agree (the " \
+      "sum of p squared)", sp_stage_p_less, p->p_less != 0)                 \
     X(TYPICAL_P, "typical_p", TYPICAL_P, "Typical-p",                       \
       "keeps the tokens whose surprise is nearest the entropy",             \
       sp_stage_typical_p, p->typical_p < 1.0f)                              \
@@ -229,6 +242,9 @@ typedef struct {
     X(ETA, "eta", ETA, "Eta cutoff",                                        \
       "drops the tokens below a bar that falls as entropy grows",           \
       sp_stage_eta, p->eta_cutoff > 0.0f)                                   \
+    X(TFS, "tfs", TFS, "Tail-free",                                         \
+      "cuts the tail where the curve of the sorted probabilities flattens " \
+      "out", sp_stage_tfs, p->tfs < 1.0f)                                   \
     X(TOP_A, "top_a", TOP_A, "Top-a",                                       \
       "drops the tokens below a times the top probability squared",         \
       sp_stage_top_a, p->top_a > 0.0f)                                      \
@@ -286,6 +302,11 @@ typedef struct {
     int mirostat;             /* 0 off, 1 or 2 */
     float mirostat_tau;       /* > 0; default 5 */
     float mirostat_eta;       /* > 0; default 0.1 */
+    float top_h;              /* [0, 1]; 0 off */
+    int p_less;               /* 0 off, 1 on */
+    float tfs;                /* [0, 1]; 1 off */
+    float smoothing_factor;   /* >= 0; 0 off */
+    float smoothing_curve;    /* >= 1; default 1 */
     int n_bias;
     sp_bias bias[SP_MAX_BIAS];
     /* DRY's sequence breakers: token sequences that end a repeat */

@@ -76,6 +76,29 @@ function freePort() {
   });
 }
 
+// ---- what the Chromium and Firefox drivers share --------------------------------
+
+/** A drag through points with a mouse that playwright-core and puppeteer-core
+ * both give (move, down, up); the button is released even when a move fails. */
+async function dragMouse(mouse, points) {
+  await mouse.move(points[0].x, points[0].y);
+  await mouse.down();
+  try {
+    for (const p of points.slice(1)) await mouse.move(p.x, p.y);
+  } finally {
+    await mouse.up();
+  }
+}
+
+/** The console errors and uncaught exceptions of a playwright-core or
+ * puppeteer-core page, collected as they come. */
+function collectErrors(page) {
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  return errors;
+}
+
 // ---- Chromium: playwright-core ------------------------------------------------
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -86,24 +109,14 @@ async function chromium() {
   const browser = await pw.launch({ executablePath: BROWSERS.chromium.executable, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT }, serviceWorkers: 'allow' });
   const page = await context.newPage();
-  let errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console error: ${m.text()}`); });
-  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  const errors = collectErrors(page);
   return {
     name: 'chromium',
     version: `Chromium ${browser.version()}`,
     goto: async (url) => { await page.goto(url); },
     reload: async () => { await page.reload(); },
     run: (fn, ...args) => page.evaluate(([src, a]) => (0, eval)(`(${src})`)(...a), [String(fn), args]),
-    async drag(points) {
-      await page.mouse.move(points[0].x, points[0].y);
-      await page.mouse.down();
-      try {
-        for (const p of points.slice(1)) await page.mouse.move(p.x, p.y);
-      } finally {
-        await page.mouse.up();
-      }
-    },
+    drag: (points) => dragMouse(page.mouse, points),
     click: (x, y) => page.mouse.click(x, y),
     press: (key) => page.keyboard.press(key),
     errors: () => errors.splice(0),
@@ -132,9 +145,7 @@ async function firefox() {
     },
   });
   const page = await browser.newPage();
-  let errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console error: ${m.text()}`); });
-  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  const errors = collectErrors(page);
   const KEYS = { Space: ' ' };
   return {
     name: 'firefox',
@@ -142,15 +153,7 @@ async function firefox() {
     goto: async (url) => { await page.goto(url); },
     reload: async () => { await page.reload(); },
     run: (fn, ...args) => page.evaluate((src, a) => (0, eval)(`(${src})`)(...a), String(fn), args),
-    async drag(points) {
-      await page.mouse.move(points[0].x, points[0].y);
-      await page.mouse.down();
-      try {
-        for (const p of points.slice(1)) await page.mouse.move(p.x, p.y);
-      } finally {
-        await page.mouse.up();
-      }
-    },
+    drag: (points) => dragMouse(page.mouse, points),
     click: (x, y) => page.mouse.click(x, y),
     press: (key) => page.keyboard.press(KEYS[key] ?? key),
     errors: () => errors.splice(0),

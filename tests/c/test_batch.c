@@ -241,15 +241,21 @@ static int round_ok(const sp_speculator *sp, const sp_session *s, int before,
     return ok;
 }
 
+/* The shipped transformer and a draft model: 0 (a failed check, neither
+ * kept) when either cannot be loaded. */
+static int shipped_pair(const char *draft_file, sp_model **t, sp_model **d) {
+    *t = shipped("transformer.bin", NULL);
+    *d = shipped(draft_file, NULL);
+    if (*t && *d) return 1;
+    CHECK(*t && *d);
+    sp_model_free(*t);
+    sp_model_free(*d);
+    return 0;
+}
+
 static void test_spec_accounting(const char *draft_file, double min_accept) {
-    sp_model *t = shipped("transformer.bin", NULL);
-    sp_model *d = shipped(draft_file, NULL);
-    if (!t || !d) {
-        CHECK(t && d);
-        sp_model_free(t);
-        sp_model_free(d);
-        return;
-    }
+    sp_model *t, *d;
+    if (!shipped_pair(draft_file, &t, &d)) return;
     sp_tokenizer *tok = shipped_tokenizer(sp_model_vocab(t));
     sp_session *s = sp_session_new(t, tok, err);
     sp_session *plain = sp_session_new(t, tok, err);
@@ -388,14 +394,8 @@ static int regex_matches(const char *pattern, const char *text) {
  * constraint too, and the text matches it (POSIX regexec); at T = 0 it is
  * constrained greedy decoding's text. */
 static void test_spec_constrained(void) {
-    sp_model *t = shipped("transformer.bin", NULL);
-    sp_model *d = shipped("bible_bigram.bin", NULL);
-    if (!t || !d) {
-        CHECK(t && d);
-        sp_model_free(t);
-        sp_model_free(d);
-        return;
-    }
+    sp_model *t, *d;
+    if (!shipped_pair("bible_bigram.bin", &t, &d)) return;
     sp_tokenizer *tok = shipped_tokenizer(sp_model_vocab(t));
     const char *patterns[] = {"(God|the LORD) (said|spake)[a-z ,]*\\.",
                               "[A-Z][a-z]+ [0-9]{1,3}:[0-9]{1,2}",

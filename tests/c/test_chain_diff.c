@@ -244,6 +244,9 @@ static void naive_top_n_sigma(naive *n, const sp_params *p) {
     for (int i = 0; i < n->v; i++) {
         if (!alive(n, i)) continue;
         if (near(n->x[i] - max, floor_ - max)) n->on_line = 1;
+        /* a logit within a float's rounding of the floor (logits nearly
+         * tied, whose spread float rounds away: sigma 0 there) */
+        if (fabs(n->x[i] - floor_) <= LINE * fabs(max)) n->on_line = 1;
         if (n->x[i] < floor_) cut(n, i, SP_CUT_TOP_N_SIGMA);
     }
 }
@@ -308,6 +311,8 @@ static void cut_below(naive *n, const double *pr, double bar, sp_cut stage) {
     for (int i = 0; i < n->v; i++) top = pr[i] > top ? pr[i] : top;
     for (int i = 0; i < n->v; i++) {
         if (!alive(n, i) || pr[i] == top) continue;
+        /* one a rounding below the top is tied with it in float (kept) */
+        if (near(pr[i], top) && pr[i] < bar) n->on_line = 1;
         if (near(pr[i], bar)) n->on_line = 1;
         if (pr[i] < bar) cut(n, i, stage);
     }
@@ -352,6 +357,11 @@ static void naive_xtc(naive *n, const sp_params *p, double u) {
         if (last < 0 || pr[i] <= pr[last]) last = i;
     }
     if (above < 2) return;
+    /* the least likely of two a rounding apart may be the other in float */
+    for (int i = 0; i < n->v; i++)
+        if (alive(n, i) && pr[i] >= p->xtc_threshold && pr[i] != pr[last] &&
+            near(pr[i], pr[last]))
+            n->on_line = 1;
     for (int i = 0; i < n->v; i++)
         if (i != last && alive(n, i) && pr[i] >= p->xtc_threshold) cut(n, i, SP_CUT_XTC);
 }
@@ -375,31 +385,136 @@ static void naive_mirostat(naive *n, const sp_params *p) {
             if (near(pr[ids[j]], bar)) n->on_line = 1;
             keep += pr[ids[j]] >= bar;
         }
+        /* the most likely alone: one a rounding from it may be it in float */
+        if (!keep && m > 1 && pr[ids[1]] != pr[ids[0]] && near(pr[ids[1]], pr[ids[0]]))
+            n->on_line = 1;
         if (!keep) keep = 1;
         for (int j = keep; j < m; j++) cut(n, ids[j], SP_CUT_MIROSTAT);
         return;
     }
     double tb = 0, tt = 0;
     for (int i = 0; i + 1 < m && i + 1 < 100; i++) {
+        /* a mass that float's exp makes 0 or subnormal (a steep tail: a
+         * quadratic's) gives the engine's estimate another value */
+        if (pr[ids[i + 1]] < 1e-30 * pr[ids[0]]) n->on_line = 1;
         double t = log((i + 2.0) / (i + 1.0));
         tb += t * log(pr[ids[i]] / pr[ids[i + 1]]);
         tt += t * t;
     }
-    double s = tt > 0 ? tb / tt : 1, eps = s - 1, kk = m;
-    if (eps > 1e-12 && s > 0) {
-        double base = eps * pow(2.0, mu) / (1 - pow(n->v, -eps));
-        if (base > 0) kk = pow(base, 1 / s);
+    /* k = (eps 2^mu / (1 - V^-eps))^(1/s) for every s >= 0, as llama.cpp
+     * and the paper have it (a flat head, s < 1, gives a small k); at
+     * s = 1 the ratio's limit 1 / ln V */
+    double s = tt > 0 ? tb / tt : 0, eps = s - 1, kk;
+    double ratio = eps != 0 ? eps / (1 - pow(n->v, -eps)) : 1 / log((double)n->v);
+    double base = ratio * pow(2.0, mu);
+    if (s > 0) {
+        kk = pow(base, 1 / s);
         /* k is a floor of a computed value: a value near a whole number is on a line */
-        if (base > 0 && fabs(kk - floor(kk + 0.5)) < 1e-6 * kk) n->on_line = 1;
-    } else if (fabs(eps) < 1e-9) {
-        n->on_line = 1;
+        if (fabs(kk - floor(kk + 0.5)) < 1e-6 * kk) n->on_line = 1;
+        if (fabs(log(base) / s - log((double)m)) < 1e-6 * (1 + log((double)m))) n->on_line = 1;
+    } else {
+        kk = base > 1 ? m : 1;
     }
-    int keep = kk < 1 ? 1 : kk > m ? m : (int)kk;
+    if (fabs(eps) < 1e-6 || s < 1e-9 || fabs(base - 1) < 1e-9) n->on_line = 1;
+    int keep = kk < 1 ? 1 : kk >= m ? m : (int)kk;
     if (keep >= m) return;
     double kth = pr[ids[keep - 1]];
     for (int j = keep; j < m; j++) {
         if (pr[ids[j]] != kth && near(pr[ids[j]], kth)) n->on_line = 1;
         if (pr[ids[j]] < kth) cut(n, ids[j], SP_CUT_MIROSTAT);
+    }
+}
+
+/* ---- the field's newer samplers (issue 25) ---- */
+
+/* Whether a token on one side of rank `at` of ids[0..k) (sorted by logit
+ * desc) has a logit a rounding from, but not equal to, the one across. */
+static int edge_near(const naive *n, const int *ids, int k, int at) {
+    if (at <= 0 || at >= k) return 0;
+    double last = n->x[ids[at - 1]], first = n->x[ids[at]];
+    for (int j = at; j < k && near(n->x[ids[j]], last); j++)
+        if (n->x[ids[j]] != last) return 1;
+    for (int j = at - 1; j >= 0 && near(n->x[ids[j]], first); j--)
+        if (n->x[ids[j]] != first) return 1;
+    return 0;
+}
+
+/* Top-H (Hugging Face's TopHLogitsWarper): the 100 most likely alive tokens
+ * (logit desc, id asc), their softmax q among themselves; keep them in
+ * rank order while the running sum of -q ln q is <= top_h * H, H that sum
+ * over all 100; the first always stays, every token past the window goes. */
+static void naive_top_h(naive *n, const sp_params *p) {
+    static int ids[MAXV];
+    static double key[MAXV];
+    if (n_alive(n) <= 1) return;
+    for (int i = 0; i < n->v; i++) key[i] = -n->x[i];
+    int k = sorted_alive(n, key, ids), w = k < 100 ? k : 100;
+    double m = n->x[ids[0]], z = 0, h = 0, cum[100];
+    for (int j = 0; j < w; j++) z += exp(n->x[ids[j]] - m);
+    for (int j = 0; j < w; j++) {
+        double q = exp(n->x[ids[j]] - m) / z;
+        if (q > 0) h -= q * log(q);
+        cum[j] = h;
+    }
+    double tau = p->top_h * h;
+    int keep = 1;
+    while (keep < w && cum[keep] <= tau) keep++;
+    for (int j = 1; j < w; j++)
+        if (near(cum[j], tau)) n->on_line = 1;
+    /* distinct logits a rounding apart across an edge (the window's, the
+     * kept prefix's) may tie or swap in float */
+    if (edge_near(n, ids, k, w) || edge_near(n, ids, k, keep)) n->on_line = 1;
+    for (int j = keep; j < k; j++) cut(n, ids[j], SP_CUT_TOP_H);
+}
+
+/* P-less: keep p >= sum p^2 (the top token, and any tied with it, stays) */
+static void naive_p_less(naive *n) {
+    static double pr[MAXV];
+    if (n_alive(n) <= 1) return;
+    softmax(n, pr);
+    double sq = 0;
+    for (int i = 0; i < n->v; i++) sq += pr[i] * pr[i];
+    cut_below(n, pr, sq, SP_CUT_P_LESS);
+}
+
+/* Tail-free (llama.cpp's): rank the alive tokens, second differences of
+ * their probabilities as shares of their sum (equal shares below 1e-6),
+ * keep the first i, i the first index >= 1 where the running share passes z */
+static void naive_tfs(naive *n, const sp_params *p) {
+    static int ids[MAXV];
+    static double key[MAXV], pr[MAXV], d2[MAXV];
+    if (n_alive(n) <= 2) return;
+    softmax(n, pr);
+    for (int i = 0; i < n->v; i++) key[i] = -n->x[i];
+    int k = sorted_alive(n, key, ids), m = k - 2, keep = k;
+    double sum = 0, cum = 0;
+    for (int i = 0; i < m; i++) {
+        d2[i] = fabs((pr[ids[i]] - pr[ids[i + 1]]) - (pr[ids[i + 1]] - pr[ids[i + 2]]));
+        sum += d2[i];
+    }
+    if (near(sum, 1e-6)) n->on_line = 1;
+    for (int i = 0; i < m; i++) {
+        cum += sum > 1e-6 ? d2[i] / sum : 1.0 / m;
+        /* a share is a difference of probabilities: its rounding is theirs */
+        if (fabs(cum - p->tfs) <= LINE) n->on_line = 1;
+        if (cum > p->tfs && i >= 1) {
+            keep = i;
+            break;
+        }
+    }
+    if (edge_near(n, ids, k, keep)) n->on_line = 1;
+    for (int j = keep; j < k; j++) cut(n, ids[j], SP_CUT_TFS);
+}
+
+/* Quadratic sampling: x -> max - k f d^2 + s f d^3, d = x - max */
+static void naive_quadratic(naive *n, const sp_params *p) {
+    double m = -INFINITY, f = p->smoothing_factor, c = p->smoothing_curve;
+    double k = (3 - c) / 2, s = (c - 1) / 2;
+    for (int i = 0; i < n->v; i++) m = n->x[i] > m ? n->x[i] : m;
+    for (int i = 0; i < n->v; i++) {
+        if (!alive(n, i)) continue;
+        double d = n->x[i] - m;
+        n->x[i] = finite_float(-(k * f * d * d) + s * f * d * d * d + m);
     }
 }
 
@@ -429,6 +544,10 @@ static void naive_chain(naive *n, const float *logits, const uint8_t *mask,
         case SP_STAGE_ETA: if (p->eta_cutoff > 0) naive_eta(n, p); break;
         case SP_STAGE_TOP_A: if (p->top_a > 0) naive_top_a(n, p); break;
         case SP_STAGE_XTC: if (p->xtc_probability > 0 && p->xtc_threshold <= 0.5f) naive_xtc(n, p, xtc_u); break;
+        case SP_STAGE_TOP_H: if (p->top_h > 0) naive_top_h(n, p); break;
+        case SP_STAGE_P_LESS: if (p->p_less) naive_p_less(n); break;
+        case SP_STAGE_TFS: if (p->tfs < 1) naive_tfs(n, p); break;
+        case SP_STAGE_QUADRATIC: if (p->smoothing_factor > 0) naive_quadratic(n, p); break;
         }
     }
     if (p->mirostat) naive_mirostat(n, p);
@@ -512,6 +631,13 @@ static void random_chain(sp_params *p, int v, int nh) {
         case SP_STAGE_XTC:
             p->xtc_probability = (float)uniform(0.2, 1);
             p->xtc_threshold = (float)uniform(0.01, 0.5);
+            break;
+        case SP_STAGE_TOP_H: p->top_h = (float)uniform(0.05, 1); break;
+        case SP_STAGE_P_LESS: p->p_less = 1; break;
+        case SP_STAGE_TFS: p->tfs = (float)uniform(0.3, 0.99); break;
+        case SP_STAGE_QUADRATIC:
+            p->smoothing_factor = (float)uniform(0.05, 3);
+            if (below(2)) p->smoothing_curve = (float)uniform(1, 4);
             break;
         }
     }

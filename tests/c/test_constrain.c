@@ -51,6 +51,29 @@ static sp_tokenizer *ascii_tokenizer(void) {
     return sp_tokenizer_new_chars(pieces, 97, 0, err);
 }
 
+/* A random model over printable ASCII (so every JSON character is a
+ * token), its tokenizer and a session on them; session NULL on failure. */
+typedef struct {
+    sp_model *model;
+    sp_tokenizer *tok;
+    sp_session *session;
+} ascii_run;
+
+static ascii_run ascii_run_new(void) {
+    size_t size;
+    uint8_t *data = random_checkpoint(8, 16, 1, 2, 1, 97, 128, 5, 1.0f, -0.5f,
+                                      &size);
+    ascii_run r = {sp_model_load(data, size, 1, err), ascii_tokenizer(), NULL};
+    if (r.model && r.tok) r.session = sp_session_new(r.model, r.tok, err);
+    return r;
+}
+
+static void ascii_run_free(ascii_run *r) {
+    sp_session_free(r->session);
+    sp_tokenizer_free(r->tok);
+    sp_model_free(r->model);
+}
+
 static int need(const sp_constraint *c, const sp_cstate *s) {
     sp_tokenizer *t = ascii_tokenizer();
     sp_cvocab *v = sp_cvocab_new(c, t, err);
@@ -172,12 +195,8 @@ static void test_json_prompt_continued(void) {
     sp_constraint_free(rx);
 
     /* generated: the prompt's object is completed */
-    size_t msize;
-    uint8_t *mdata = random_checkpoint(8, 16, 1, 2, 1, 97, 128, 5, 1.0f,
-                                       -0.5f, &msize);
-    sp_model *am = sp_model_load(mdata, msize, 1, err);
-    sp_tokenizer *at = ascii_tokenizer();
-    sp_session *as = am && at ? sp_session_new(am, at, err) : NULL;
+    ascii_run run = ascii_run_new();
+    sp_session *as = run.session;
     CHECK(as != NULL);
     for (int seed = 0; as && seed < 8; seed++) {
         sp_params p;
@@ -192,9 +211,7 @@ static void test_json_prompt_continued(void) {
         CHECK(good);
         free(text);
     }
-    sp_session_free(as);
-    sp_tokenizer_free(at);
-    sp_model_free(am);
+    ascii_run_free(&run);
     sp_constraint_free(js);
     sp_constraint_free(obj);
 }
@@ -338,12 +355,8 @@ int main(int argc, char **argv) {
     /* generated under it: an object every time (a random model over
      * printable ASCII, so every JSON character is a token) */
     {
-        size_t msize;
-        uint8_t *mdata = random_checkpoint(8, 16, 1, 2, 1, 97, 128, 5, 1.0f,
-                                           -0.5f, &msize);
-        sp_model *am = sp_model_load(mdata, msize, 1, err);
-        sp_tokenizer *at = ascii_tokenizer();
-        sp_session *as = am && at ? sp_session_new(am, at, err) : NULL;
+        ascii_run run = ascii_run_new();
+        sp_session *as = run.session;
         CHECK(as != NULL);
         int objects_ok = 0;
         for (int seed = 0; as && seed < 16; seed++) {
@@ -361,17 +374,11 @@ int main(int argc, char **argv) {
             free(text);
         }
         CHECK_EQ_INT(objects_ok, 16);
-        sp_session_free(as);
-        sp_tokenizer_free(at);
-        sp_model_free(am);
+        ascii_run_free(&run);
     }
 
     /* ---- generation always matches: the bigram (characters) ----------- */
-    char path[4096];
-    snprintf(path, sizeof path, "%s/models/bigram.bin", root);
-    size_t size;
-    uint8_t *data = read_all(path, &size);
-    sp_model *m = sp_model_load(data, size, 1, err);
+    sp_model *m = tu_load_model(root, "bigram.bin", err);
     CHECK(m != NULL);
     sp_session *s = sp_session_new(m, NULL, err);
     const char *gen_patterns[] = {"[A-Z][a-z]{2,6}", "(Ann?a|Bob+|Eve)",
@@ -449,6 +456,8 @@ int main(int argc, char **argv) {
     sp_model_free(m);
 
     /* ---- a BPE vocabulary: the Llama 2 tokenizer, random model -------- */
+    char path[4096];
+    size_t size;
     snprintf(path, sizeof path, "%s/../shared/fixtures/llama2c/tokenizer.bin",
              root);
     uint8_t *tdata = read_all(path, &size);

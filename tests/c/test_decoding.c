@@ -111,11 +111,7 @@ int main(int argc, char **argv) {
     const char *root = argc > 1 ? argv[1] : ".";
     test_metrics();
 
-    char path[4096];
-    snprintf(path, sizeof path, "%s/models/bigram.bin", root);
-    size_t size;
-    uint8_t *data = read_all(path, &size);
-    sp_model *bigram = sp_model_load(data, size, 1, err);
+    sp_model *bigram = tu_load_model(root, "bigram.bin", err);
     CHECK(bigram != NULL);
     if (!bigram) CHECK_DONE();
     int v = sp_model_vocab(bigram);

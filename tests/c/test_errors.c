@@ -126,15 +126,11 @@ static void test_logits(void) {
 /* The shipped transformer's context: a prompt that fills it, and a text
  * that reaches its end. */
 static void test_context(const char *root) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/models/transformer.bin", root);
-    size_t size;
-    uint8_t *file = read_all(path, &size);
-    CHECK(file != NULL);
-    if (!file) return;
-    sp_model *m = sp_model_load(file, size, 1, err);
+    sp_model *m = tu_load_model(root, "transformer.bin", err);
     CHECK(m != NULL);
     if (!m) return;
+    char path[4096];
+    size_t size;
     snprintf(path, sizeof path, "%s/models/transformer_tokenizer.bin", root);
     uint8_t *tfile = read_all(path, &size);
     CHECK(tfile != NULL);

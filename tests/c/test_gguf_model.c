@@ -559,102 +559,82 @@ static int nan_weight(const char *name, const sp_gguf_tensor *t, gg_file *f) {
     return 1;
 }
 
+/* One refusal: the tiny model (qwen2 when `qwen`, else llama) rewritten by
+ * `key` or `tensor` acting on `target` (`u32` the value key_u32 writes),
+ * and what the loader must say. */
+typedef struct {
+    int qwen;
+    key_edit key;
+    tensor_edit tensor;
+    const char *target;
+    uint32_t u32;
+    const char *message;
+} refusal;
+
+static const refusal REFUSALS[] = {
+    {0, arch_gemma, NULL, NULL, 0,
+     "GGUF: architecture gemma2 is not supported (the engine runs llama and "
+     "qwen2)"},
+    /* metadata: a key missing, of the wrong type, out of range, or naming
+     * what the engine does not run */
+    {0, drop_key, NULL, "general.architecture", 0,
+     "GGUF: key 'general.architecture' is missing"},
+    {0, drop_key, NULL, "llama.block_count", 0,
+     "GGUF: key 'llama.block_count' is missing"},
+    {0, drop_key, NULL, "llama.attention.layer_norm_rms_epsilon", 0,
+     "GGUF: key 'llama.attention.layer_norm_rms_epsilon' is missing"},
+    {0, key_as_string, NULL, "llama.embedding_length", 0,
+     "GGUF: key 'llama.embedding_length' is a string; an integer was "
+     "expected"},
+    {0, key_u32, NULL, "llama.attention.head_count_kv", 3,
+     "GGUF: llama.attention.head_count_kv (3) does not divide head_count (4)"},
+    {0, key_u32, NULL, "llama.attention.head_count", 5,
+     "GGUF: llama.attention.head_count (5) does not divide embedding_length "
+     "(256)"},
+    {0, key_u32, NULL, "llama.context_length", 0,
+     "GGUF: key 'llama.context_length' must be in 1..2147483647 (got 0)"},
+    {0, key_u32, NULL, "llama.rope.dimension_count", 66,
+     "GGUF: key 'llama.rope.dimension_count' must be in 2..64 (got 66)"},
+    {0, key_u32, NULL, "llama.rope.dimension_count", 63,
+     "GGUF: llama.rope.dimension_count (63) is odd; RoPE rotates pairs"},
+    {0, add_experts, NULL, NULL, 0,
+     "GGUF: this llama model is a mixture of 8 experts, which the engine "
+     "does not run"},
+    {0, add_yarn, NULL, NULL, 0,
+     "GGUF: RoPE scaling 'yarn' is not supported (none, linear and Llama 3's "
+     "factors are)"},
+    /* tensors: missing, wrong shape, a type the kernels do not run, a
+     * weight that is not finite, qwen2's biases required */
+    {0, NULL, drop_tensor, "blk.1.ffn_down.weight", 0,
+     "GGUF: this llama model has no tensor 'blk.1.ffn_down.weight'"},
+    {0, NULL, drop_tensor, "token_embd.weight", 0,
+     "GGUF: this llama model has no tensor 'token_embd.weight'"},
+    {0, NULL, transpose_tensor, "blk.0.ffn_gate.weight", 0,
+     "GGUF: tensor 'blk.0.ffn_gate.weight' has shape [512, 256]; this llama "
+     "model's metadata needs [256, 512]"},
+    {0, NULL, retype_q5k, "blk.0.attn_k.weight", 0,
+     "GGUF: tensor 'blk.0.attn_k.weight' is of type q5_K, which the engine "
+     "does not run (it runs f32, f16, bf16, q8_0, q4_0, q4_K and q6_K)"},
+    {0, NULL, nan_weight, "blk.1.attn_v.weight", 0,
+     "GGUF: tensor 'blk.1.attn_v.weight' holds a weight or scale that is not "
+     "finite (row 3)"},
+    {1, NULL, drop_tensor, "blk.0.attn_k.bias", 0,
+     "GGUF: this qwen2 model has no tensor 'blk.0.attn_k.bias'"},
+};
+
 static void test_refusals(void) {
     gg_model llama = gg_tiny_model("llama", GG_Q8_0);
     gg_model qwen = gg_tiny_model("qwen2", GG_Q8_0);
     bb_bytes b = {0};
 
-    rewrite(&llama, arch_gemma, NULL, &b);
-    model_fails(&b, "GGUF: architecture gemma2 is not supported (the engine "
-                    "runs llama and qwen2)");
-    bb_free(&b);
-    target = "general.architecture";
-    rewrite(&llama, drop_key, NULL, &b);
-    model_fails(&b, "GGUF: key 'general.architecture' is missing");
-    bb_free(&b);
-    target = "llama.block_count";
-    rewrite(&llama, drop_key, NULL, &b);
-    model_fails(&b, "GGUF: key 'llama.block_count' is missing");
-    bb_free(&b);
-    target = "llama.attention.layer_norm_rms_epsilon";
-    rewrite(&llama, drop_key, NULL, &b);
-    model_fails(&b, "GGUF: key 'llama.attention.layer_norm_rms_epsilon' is "
-                    "missing");
-    bb_free(&b);
-    target = "llama.embedding_length";
-    rewrite(&llama, key_as_string, NULL, &b);
-    model_fails(&b, "GGUF: key 'llama.embedding_length' is a string; an "
-                    "integer was expected");
-    bb_free(&b);
-    new_u32 = 3;
-    target = "llama.attention.head_count_kv";
-    rewrite(&llama, key_u32, NULL, &b);
-    model_fails(&b, "GGUF: llama.attention.head_count_kv (3) does not divide "
-                    "head_count (4)");
-    bb_free(&b);
-    new_u32 = 5;
-    target = "llama.attention.head_count";
-    rewrite(&llama, key_u32, NULL, &b);
-    model_fails(&b, "GGUF: llama.attention.head_count (5) does not divide "
-                    "embedding_length (256)");
-    bb_free(&b);
-    new_u32 = 0;
-    target = "llama.context_length";
-    rewrite(&llama, key_u32, NULL, &b);
-    model_fails(&b, "GGUF: key 'llama.context_length' must be in "
-                    "1..2147483647 (got 0)");
-    bb_free(&b);
-    new_u32 = 66;
-    target = "llama.rope.dimension_count";
-    rewrite(&llama, key_u32, NULL, &b);
-    model_fails(&b, "GGUF: key 'llama.rope.dimension_count' must be in 2..64 "
-                    "(got 66)");
-    bb_free(&b);
-    new_u32 = 63;
-    rewrite(&llama, key_u32, NULL, &b);
-    model_fails(&b, "GGUF: llama.rope.dimension_count (63) is odd; RoPE "
-                    "rotates pairs");
-    bb_free(&b);
-    rewrite(&llama, add_experts, NULL, &b);
-    model_fails(&b, "GGUF: this llama model is a mixture of 8 experts, which "
-                    "the engine does not run");
-    bb_free(&b);
-    rewrite(&llama, add_yarn, NULL, &b);
-    model_fails(&b, "GGUF: RoPE scaling 'yarn' is not supported (none, linear "
-                    "and Llama 3's factors are)");
-    bb_free(&b);
-
-    /* tensors: missing, wrong shape, a type the kernels do not run, a
-     * weight that is not finite, qwen2's biases required */
-    target = "blk.1.ffn_down.weight";
-    rewrite(&llama, NULL, drop_tensor, &b);
-    model_fails(&b, "GGUF: this llama model has no tensor "
-                    "'blk.1.ffn_down.weight'");
-    bb_free(&b);
-    target = "token_embd.weight";
-    rewrite(&llama, NULL, drop_tensor, &b);
-    model_fails(&b, "GGUF: this llama model has no tensor 'token_embd.weight'");
-    bb_free(&b);
-    target = "blk.0.ffn_gate.weight";
-    rewrite(&llama, NULL, transpose_tensor, &b);
-    model_fails(&b, "GGUF: tensor 'blk.0.ffn_gate.weight' has shape [512, "
-                    "256]; this llama model's metadata needs [256, 512]");
-    bb_free(&b);
-    target = "blk.0.attn_k.weight";
-    rewrite(&llama, NULL, retype_q5k, &b);
-    model_fails(&b, "GGUF: tensor 'blk.0.attn_k.weight' is of type q5_K, which "
-                    "the engine does not run (it runs f32, f16, bf16, q8_0, "
-                    "q4_0, q4_K and q6_K)");
-    bb_free(&b);
-    target = "blk.1.attn_v.weight";
-    rewrite(&llama, NULL, nan_weight, &b);
-    model_fails(&b, "GGUF: tensor 'blk.1.attn_v.weight' holds a weight or "
-                    "scale that is not finite (row 3)");
-    bb_free(&b);
-    target = "blk.0.attn_k.bias";
-    rewrite(&qwen, NULL, drop_tensor, &b);
-    model_fails(&b, "GGUF: this qwen2 model has no tensor 'blk.0.attn_k.bias'");
-    bb_free(&b);
+    for (size_t i = 0; i < sizeof REFUSALS / sizeof REFUSALS[0]; i++) {
+        const refusal *r = &REFUSALS[i];
+        target = r->target;
+        new_u32 = r->u32;
+        rewrite(r->qwen ? &qwen : &llama, r->key, r->tensor, &b);
+        model_fails(&b, r->message);
+        bb_free(&b);
+    }
     /* an empty file and a truncated one: the reader's messages */
     bb_put(&b, "GGUF", 4);
     model_fails(&b, "GGUF: the file ends inside the header");

@@ -195,13 +195,9 @@ static void test_edits(void) {
 }
 
 static void test_bigram_edits(const char *root) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/models/bigram.bin", root);
-    size_t size;
-    uint8_t *file = read_all(path, &size);
-    CHECK(file != NULL);
-    if (!file) return;
-    sp_model *base = sp_model_load(file, size, 1, err);
+    sp_model *base = tu_load_model(root, "bigram.bin", err);
+    CHECK(base != NULL);
+    if (!base) return;
     sp_model *m = sp_model_copy(base, err);
     CHECK(m != NULL && sp_model_vocab(m) == sp_model_vocab(base));
     int v = sp_model_vocab(m);

@@ -15,18 +15,9 @@ static char err[SP_ERR_LEN];
 
 static int warp(const float *logits, int n, const int *hist, int nh,
                 const sp_params *p) {
-    if (!sampler || sp_sampler_vocab(sampler) != n) {
-        sp_sampler_free(sampler);
-        sampler = sp_sampler_new(n);
-    }
+    sampler = tu_sampler_for(sampler, n);
     err[0] = '\0';
     return sp_sampler_warp(sampler, logits, hist, nh, p, &step, err);
-}
-
-static sp_params params(void) {
-    sp_params p;
-    sp_params_default(&p);
-    return p;
 }
 
 /* --- references, by sorting --- */
@@ -105,7 +96,7 @@ static float gauss(void) {
 }
 
 int main(void) {
-    sp_params p = params();
+    sp_params p = tu_params();
 
     /* ---- the lessons' worked examples ------------------------------- */
     float x3[3] = {2, 1, 0};
@@ -134,7 +125,7 @@ int main(void) {
     float six[6];
     const double sp6[6] = {0.50, 0.20, 0.15, 0.08, 0.05, 0.02};
     for (int i = 0; i < 6; i++) six[i] = (float)log(sp6[i]);
-    p = params();
+    p = tu_params();
     p.top_p = 0.9f;
     CHECK_EQ_INT(warp(six, 6, NULL, 0, &p), SP_OK);
     CHECK_EQ_INT(step.n_kept, 4);
@@ -157,7 +148,7 @@ int main(void) {
     CHECK_EQ_INT(step.n_kept, 1);
 
     /* ---- greedy and temperature ------------------------------------- */
-    p = params();
+    p = tu_params();
     p.temperature = 0;
     CHECK_EQ_INT(warp(x3, 3, NULL, 0, &p), SP_OK);
     CHECK(step.probs[0] == 1.0f && step.probs[1] == 0 && step.probs[2] == 0);
@@ -187,7 +178,7 @@ int main(void) {
 
     /* ---- top-k ------------------------------------------------------- */
     float ties[5] = {3, 2, 2, 2, 1};
-    p = params();
+    p = tu_params();
     p.top_k = 2; /* the 2nd largest is 2: all three 2s stay */
     CHECK_EQ_INT(warp(ties, 5, NULL, 0, &p), SP_OK);
     CHECK_EQ_INT(step.n_kept, 4);
@@ -218,17 +209,17 @@ int main(void) {
                 big[i] = -1.1f * logf((float)(1 + (i * 7919) % n));
         int arg = 0;
         for (int i = 1; i < n; i++) if (big[i] > big[arg]) arg = i;
-        p = params();
+        p = tu_params();
         p.top_k = 1 + trial % 50;
         p.top_p = trial % 7 == 0 ? 1e-6f : 0.05f + 0.9f * (trial % 10) / 10.0f;
         CHECK_EQ_INT(warp(big, n, NULL, 0, &p), SP_OK);
         if (step.cut[arg] != SP_CUT_NONE) lost_argmax++;
-        p = params();
+        p = tu_params();
         p.top_p = 0.1f + 0.85f * (float)((trial * 37) % 100) / 100.0f;
         CHECK_EQ_INT(warp(big, n, NULL, 0, &p), SP_OK);
         int k = top_p_ref(big, n, p.top_p, keep);
         if (!kept_equals(keep, n) || k != step.n_kept) mismatch_p++;
-        p = params();
+        p = tu_params();
         p.typical_p = p.top_p;
         CHECK_EQ_INT(warp(big, n, NULL, 0, &p), SP_OK);
         k = typical_ref(big, n, p.typical_p, keep);
@@ -242,7 +233,7 @@ int main(void) {
     float mp[4];
     const double pm[4] = {0.5, 0.3, 0.15, 0.05};
     for (int i = 0; i < 4; i++) mp[i] = (float)log(pm[i]);
-    p = params();
+    p = tu_params();
     p.min_p = 0.2f; /* threshold 0.1: 0.05 goes */
     CHECK_EQ_INT(warp(mp, 4, NULL, 0, &p), SP_OK);
     CHECK_EQ_INT(step.n_kept, 3);
@@ -257,7 +248,7 @@ int main(void) {
     const double pt[4] = {0.4, 0.3, 0.2, 0.1};
     float tl[4];
     for (int i = 0; i < 4; i++) tl[i] = (float)log(pt[i]);
-    p = params();
+    p = tu_params();
     p.typical_p = 0.5f;
     CHECK_EQ_INT(warp(tl, 4, NULL, 0, &p), SP_OK);
     CHECK(step.n_kept == 2 && step.cut[1] == 0 && step.cut[2] == 0);
@@ -266,7 +257,7 @@ int main(void) {
     /* ---- penalties --------------------------------------------------- */
     float pen[3] = {2, -1, 0.5f};
     int hist[3] = {0, 1, 0};
-    p = params();
+    p = tu_params();
     p.repetition_penalty = 2;
     p.temperature = 0; /* look at the penalized logits through greedy */
     CHECK_EQ_INT(warp(pen, 3, hist, 3, &p), SP_OK);
@@ -278,7 +269,7 @@ int main(void) {
     softmax_ref(after, 3, ref);
     for (int i = 0; i < 3; i++) CHECK_NEAR(step.probs[i], ref[i], 1e-6);
     /* frequency and presence: counts 2 and 1 */
-    p = params();
+    p = tu_params();
     p.frequency_penalty = 0.5f;
     p.presence_penalty = 1.0f;
     CHECK_EQ_INT(warp(pen, 3, hist, 3, &p), SP_OK);
@@ -286,7 +277,7 @@ int main(void) {
     softmax_ref(fp, 3, ref);
     for (int i = 0; i < 3; i++) CHECK_NEAR(step.probs[i], ref[i], 1e-6);
     /* penalty-last-n: only the last 1 token (0) */
-    p = params();
+    p = tu_params();
     p.repetition_penalty = 2;
     p.penalty_last_n = 1;
     int hist2[3] = {1, 1, 0};
@@ -296,13 +287,13 @@ int main(void) {
     for (int i = 0; i < 3; i++) CHECK_NEAR(step.probs[i], ref[i], 1e-6);
     /* penalties never turn a huge logit into inf */
     float huge[2] = {3e38f, 0};
-    p = params();
+    p = tu_params();
     p.repetition_penalty = 1e-30f;
     CHECK_EQ_INT(warp(huge, 2, hist, 1, &p), SP_OK);
     CHECK(step.probs[0] == 1.0f);
 
     /* ---- logit bias --------------------------------------------------- */
-    p = params();
+    p = tu_params();
     p.n_bias = 2;
     p.bias[0] = (sp_bias){0, -INFINITY};
     p.bias[1] = (sp_bias){2, 1.0f};
@@ -321,7 +312,7 @@ int main(void) {
 
     /* ---- masked logits and the report --------------------------------- */
     float masked[4] = {1, -INFINITY, 1, 0};
-    p = params();
+    p = tu_params();
     CHECK_EQ_INT(warp(masked, 4, NULL, 0, &p), SP_OK);
     CHECK_EQ_INT(step.cut[1], SP_CUT_MASK);
     CHECK_EQ_INT(step.n_kept, 3);
@@ -335,7 +326,7 @@ int main(void) {
 
     /* ---- bad parameters name themselves ------------------------------- */
     struct { const char *name; sp_params p; } bads[8];
-    for (int i = 0; i < 8; i++) bads[i].p = params();
+    for (int i = 0; i < 8; i++) bads[i].p = tu_params();
     bads[0].name = "temperature"; bads[0].p.temperature = -1;
     bads[1].name = "temperature"; bads[1].p.temperature = NAN;
     bads[2].name = "top-k"; bads[2].p.top_k = -3;
@@ -350,13 +341,13 @@ int main(void) {
         CHECK_STR_CONTAINS(err, bads[i].name);
     }
     int bad_hist[1] = {9};
-    p = params();
+    p = tu_params();
     p.repetition_penalty = 1.1f; /* the history is read only by penalties */
     CHECK_EQ_INT(warp(x3, 3, bad_hist, 1, &p), SP_ERR_ARG);
     CHECK_STR_CONTAINS(err, "history token 9");
 
     /* ---- the draw ------------------------------------------------------ */
-    p = params();
+    p = tu_params();
     CHECK_EQ_INT(warp(x3, 3, NULL, 0, &p), SP_OK);
     sp_sampler_draw(&step, 0.0);
     CHECK_EQ_INT(step.token, 0);
@@ -398,7 +389,7 @@ int main(void) {
 
     /* ---- the ranked top of the step: what the nucleus view draws -------- */
     float rank[6] = {1, 3, 2, 3, -INFINITY, 0};
-    p = params();
+    p = tu_params();
     p.temperature = 0.5f;
     p.top_p = 0.9f;
     CHECK_EQ_INT(warp(rank, 6, NULL, 0, &p), SP_OK);

@@ -79,4 +79,34 @@ static inline uint8_t *random_checkpoint(int dim, int hidden, int layers,
     return data;
 }
 
+/* The default settings, which each test changes from. */
+static inline sp_params tu_params(void) {
+    sp_params p;
+    sp_params_default(&p);
+    return p;
+}
+
+/* A sampler for a vocabulary of n tokens: s itself when its vocabulary is n,
+ * else a new one (s freed). */
+static inline sp_sampler *tu_sampler_for(sp_sampler *s, int n) {
+    if (s && sp_sampler_vocab(s) == n) return s;
+    sp_sampler_free(s);
+    return sp_sampler_new(n);
+}
+
+/* models/<file> under root, loaded (the model owns the bytes), or NULL
+ * with err set. */
+static inline sp_model *tu_load_model(const char *root, const char *file,
+                                      char *err) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/models/%s", root, file);
+    size_t size;
+    uint8_t *data = read_all(path, &size);
+    if (!data) {
+        snprintf(err, SP_ERR_LEN, "cannot read %.200s", path);
+        return NULL;
+    }
+    return sp_model_load(data, size, 1, err);
+}
+
 #endif

@@ -6,6 +6,7 @@
 // token left no longer depends on the seed.
 import { describe, expect, it } from 'vitest';
 
+import registry from '../../web/src/shared/registry.gen.js';
 import { engineText, generated, hashOf, skipWithoutChromium, stepTimes, until, useBrowser } from './harness.js';
 
 const order = (page) => page.getByTestId('chain').first().getAttribute('data-order');
@@ -25,7 +26,24 @@ async function dragOnto(page, from, to) {
   await page.mouse.up();
 }
 
-const DEFAULT = 'bias,penalties,dry,no_repeat_ngram,temperature,top_n_sigma,top_k,top_p,min_p,typical_p,epsilon,eta,top_a,xtc';
+// the engine's default order (tests/c/test_chain.c pins its text) and its length
+const DEFAULT = registry.presets.default;
+const N = DEFAULT.split(',').length;
+const LLAMA_CPP = 'bias,penalties,dry,top_n_sigma,top_k,typical_p,top_p,min_p,xtc,temperature';
+/** the default order with `name` moved up `by` places */
+function movedUp(name, by) {
+  const list = DEFAULT.split(',');
+  const at = list.indexOf(name);
+  list.splice(at, 1);
+  list.splice(at - by, 0, name);
+  return list.join(',');
+}
+/** the default order with `name` moved just before `before` */
+function movedBefore(name, before) {
+  const list = DEFAULT.split(',').filter((s) => s !== name);
+  list.splice(list.indexOf(before), 0, name);
+  return list.join(',');
+}
 
 describe.skipIf(skipWithoutChromium)('the sampler chain', () => {
   const { open } = useBrowser();
@@ -33,7 +51,7 @@ describe.skipIf(skipWithoutChromium)('the sampler chain', () => {
   it('lists every stage in the default order; a drag puts top-p before temperature: fewer tokens kept, the CLI\'s text', async () => {
     const page = await open({ hash: '#seed=42&temperature=2.5&top_p=0.5', height: 1300 });
     expect(await order(page)).toBe(DEFAULT);
-    expect(await page.locator('[data-testid="stage"]').count()).toBe(15); // 14 in the chain, and mirostat after it
+    expect(await page.locator('[data-testid="stage"]').count()).toBe(N + 1); // the chain's, and mirostat after it
     await until(async () => (await nucleusSize(page)) > 0);
     const before = await nucleusSize(page);
     // top-p cuts at this step, and its row says by how much (the engine's count)
@@ -41,7 +59,7 @@ describe.skipIf(skipWithoutChromium)('the sampler chain', () => {
     expect(cut).toBe(54 - before);
 
     await dragOnto(page, 'top_p', 'temperature');
-    await until(async () => (await order(page)) === DEFAULT.replace('temperature,top_n_sigma,top_k,top_p', 'top_p,temperature,top_n_sigma,top_k'));
+    await until(async () => (await order(page)) === movedBefore('top_p', 'temperature'));
     await until(async () => (await hashOf(page)).includes('samplers=bias,penalties,dry,no_repeat_ngram,top_p,temperature'));
     // top-p now sees the raw distribution: the nucleus is smaller
     await until(async () => (await nucleusSize(page)) < before);
@@ -74,30 +92,32 @@ describe.skipIf(skipWithoutChromium)('the sampler chain', () => {
     const page = await open({ hash: '#seed=5&top_k=10' });
     await handle(page, 'top_k').focus();
     await page.keyboard.press('ArrowUp');
-    await until(async () => (await order(page)).includes('temperature,top_k,top_n_sigma'));
+    await until(async () => (await order(page)) === movedUp('top_k', 1));
     await page.keyboard.press('ArrowUp');
-    await until(async () => (await order(page)).includes('top_k,temperature,top_n_sigma'));
+    await until(async () => (await order(page)) === movedUp('top_k', 2));
     // the focus stayed on the moved stage's handle
     expect(await page.evaluate(() => document.activeElement?.closest('[data-testid="stage"]')?.getAttribute('data-stage'))).toBe('top_k');
-    expect(await page.locator('.spg-chain [role="status"]').textContent()).toBe('Top-k: stage 5 of 14.');
+    expect(await page.locator('.spg-chain [role="status"]').textContent()).toBe(`Top-k: stage ${DEFAULT.split(',').indexOf('top_k') - 1} of ${N}.`);
     await page.keyboard.press('Home');
     await until(async () => (await order(page)).startsWith('top_k,bias'));
     await page.keyboard.press('End');
     await until(async () => (await order(page)).endsWith(',xtc,top_k'));
-    expect(await handle(page, 'top_k').getAttribute('aria-label')).toBe('Move Top-k: stage 14 of 14. The arrow keys move it up or down.');
+    expect(await handle(page, 'top_k').getAttribute('aria-label')).toBe(`Move Top-k: stage ${N} of ${N}. The arrow keys move it up or down.`);
   });
 
   it('the presets: llama.cpp\'s order in one click, in the link, and the link gives the CLI\'s text for it', async () => {
     const page = await open({ hash: '#seed=11&temperature=1.5&top_k=20&min_p=0.05' });
     await page.getByTestId('order-llama.cpp').click();
-    await until(async () => (await order(page)) === 'bias,penalties,dry,top_n_sigma,top_k,typical_p,top_p,min_p,xtc,temperature');
+    await until(async () => (await order(page)) === LLAMA_CPP);
     expect(await page.getByTestId('order-llama.cpp').getAttribute('aria-pressed')).toBe('true');
     await until(async () => (await hashOf(page)).includes('samplers=llama.cpp'));
     // stages the preset leaves out are offered to add back
-    expect(await page.getByTestId('stage-add').evaluateAll((els) => els.map((e) => e.dataset.stage))).toEqual(['no_repeat_ngram', 'epsilon', 'eta', 'top_a']);
+    // (the default order's stages that llama.cpp's leaves out, in the default order)
+    expect(await page.getByTestId('stage-add').evaluateAll((els) => els.map((e) => e.dataset.stage)))
+      .toEqual(DEFAULT.split(',').filter((s) => !LLAMA_CPP.split(',').includes(s)));
 
     const link = await open({ hash: '#seed=11&temperature=1.5&top_k=20&min_p=0.05&samplers=llama.cpp&steps=25' });
-    expect(await order(link)).toBe('bias,penalties,dry,top_n_sigma,top_k,typical_p,top_p,min_p,xtc,temperature');
+    expect(await order(link)).toBe(LLAMA_CPP);
     await until(async () => [...(await generated(link))].length >= 20);
     expect(await generated(link)).toBe(await engineText({ seed: 11, steps: 25, params: { temperature: 1.5, top_k: 20, min_p: 0.05, samplers: 'llama.cpp' } }));
 

@@ -137,24 +137,33 @@ describe.skipIf(skipWithoutChromium)('the lesson examples of docs/lessons.md', (
   });
 });
 
+/** The worked-examples lesson from docs/lessons.md, served beside the
+ * playground, with its questions' answers recorded in window.answered:
+ * q(i) is its i-th question, answer(i, text) types and checks an answer
+ * and gives the result once graded. */
+async function openExamples(h, newContext, watch) {
+  const site = await h.serve(null, { mounts: { '/lessons/playground/': DIST }, files: { '/favicon.ico': '', '/lessons/worked-examples.html': EXAMPLES['worked-examples.html'] } });
+  const page = watch(await (await newContext({ width: 1100 })).newPage());
+  await page.goto(`${site.url}lessons/worked-examples.html`);
+  await page.evaluate(() => {
+    window.answered = [];
+    document.addEventListener('sampler-question-answered', (e) => window.answered.push(e.detail));
+  });
+  const q = (i) => page.locator('sampler-question').nth(i);
+  const answer = async (i, text) => {
+    await q(i).getByTestId('question-answer').fill(text);
+    await q(i).getByTestId('question-check').click();
+    await until(async () => ['true', 'false'].includes(await q(i).getByTestId('question-result').getAttribute('data-correct')), 20000);
+    return q(i).getByTestId('question-result');
+  };
+  return { page, q, answer };
+}
+
 describe.skipIf(skipWithoutChromium)('the worked-examples lesson: questions the engine answers', () => {
   const { h, newContext, watch } = useBrowser();
 
   it('answers right and wrong with the engine\'s value, sends the event, and "Show me" sets up the playground', async () => {
-    const site = await h.serve(null, { mounts: { '/lessons/playground/': DIST }, files: { '/favicon.ico': '', '/lessons/worked-examples.html': EXAMPLES['worked-examples.html'] } });
-    const page = watch(await (await newContext({ width: 1100 })).newPage());
-    await page.goto(`${site.url}lessons/worked-examples.html`);
-    await page.evaluate(() => {
-      window.answered = [];
-      document.addEventListener('sampler-question-answered', (e) => window.answered.push(e.detail));
-    });
-    const q = (i) => page.locator('sampler-question').nth(i);
-    const answer = async (i, text) => {
-      await q(i).getByTestId('question-answer').fill(text);
-      await q(i).getByTestId('question-check').click();
-      await until(async () => ['true', 'false'].includes(await q(i).getByTestId('question-result').getAttribute('data-correct')), 20000);
-      return q(i).getByTestId('question-result');
-    };
+    const { page, q, answer } = await openExamples(h, newContext, watch);
     // the worked examples' printed digits
     let r = await answer(0, '0.665');
     expect(await r.getAttribute('data-correct')).toBe('true');
@@ -185,20 +194,10 @@ describe.skipIf(skipWithoutChromium)('the worked-examples lesson: questions the 
 
   it.skipIf(skipWithoutTransformer)('the KV question grades the number its "Show me" shows: 64 tokens read, the author\'s prompt kept', async () => {
     needTransformer();
-    const site = await h.serve(null, { mounts: { '/lessons/playground/': DIST }, files: { '/favicon.ico': '', '/lessons/worked-examples.html': EXAMPLES['worked-examples.html'] } });
-    const page = watch(await (await newContext({ width: 1100 })).newPage());
-    await page.goto(`${site.url}lessons/worked-examples.html`);
-    await page.evaluate(() => {
-      window.answered = [];
-      document.addEventListener('sampler-question-answered', (e) => window.answered.push(e.detail));
-    });
-    const q = (i) => page.locator('sampler-question').nth(i);
+    const { page, q, answer } = await openExamples(h, newContext, watch);
     // the KV question: 64 tokens read (the prompt's too); "Show me" keeps
     // the author's prompt and its KV view shows the very number graded
-    await q(7).getByTestId('question-answer').fill('32.1');
-    await q(7).getByTestId('question-check').click();
-    await until(async () => ['true', 'false'].includes(await q(7).getByTestId('question-result').getAttribute('data-correct')), 20000);
-    const r = q(7).getByTestId('question-result');
+    const r = await answer(7, '32.1');
     expect(await r.getAttribute('data-correct')).toBe('true');
     expect(await r.textContent()).toBe('Right: the engine computes 32.1.');
     const graded = (await page.evaluate(() => window.answered)).at(-1).value;

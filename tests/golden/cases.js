@@ -26,7 +26,9 @@ function warpRequest(kind, n, seed) {
   return JSON.stringify({ logits, history });
 }
 
-const SAMPLER_SETTINGS = [
+/** Sampler settings the golden cases (and the identity tests, the first six)
+ * run under. */
+export const SAMPLER_SETTINGS = [
   [],
   ['--temperature', '0'],
   ['--temperature', '0.7', '--top-k', '10'],

@@ -16,7 +16,7 @@ const bigramBytes = () => new Uint8Array(fs.readFileSync(path.join(MODELS_DIR, '
 function valueFor(p) {
   if (p.name === 'mirostat') return 2;
   if (p.name === 'xtc_threshold') return 0.05;
-  const v = p.neutral === p.uiMax ? p.uiMin + p.uiStep : p.neutral + p.uiStep * (p.type === 'int' ? 2 : 3);
+  const v = p.neutral === p.uiMax ? p.uiMin + p.uiStep : Math.min(p.uiMax, p.neutral + p.uiStep * (p.type === 'int' ? 2 : 3));
   return p.type === 'int' ? Math.round(v) : Number(v.toFixed(4));
 }
 
@@ -28,6 +28,8 @@ function companions(p) {
   if (p.stage === 'mirostat' && p.name !== 'mirostat') return { mirostat: 2 };
   if (p.name === 'dynatemp_exp') return { dynatemp_range: 0.5 };
   if (p.name === 'penalty_last_n') return { repetition_penalty: 1.5 };
+  if (p.name === 'smoothing_curve') return { smoothing_factor: 1 };
+  if (p.name === 'exp_decay_start') return { exp_decay_factor: 1.5 };
   return {};
 }
 
@@ -48,7 +50,9 @@ describe('the registry', () => {
       expect(fromCli.probs.map((x) => Math.fround(x)), p.name).toEqual([...rec.probs]);
       // and the setting does something (a neutral one would prove nothing)
       const plain = s.warp(logits, history, companions(p));
-      if (!['dry_penalty_last_n', 'penalty_last_n', 'mirostat_eta'].includes(p.name)) {
+      // (the length stages act on a session's end-of-text tokens at its
+      // step: a bare warp knows neither, tests/c/test_chain.c runs them)
+      if (!['dry_penalty_last_n', 'penalty_last_n', 'mirostat_eta', 'min_new_tokens', 'exp_decay_start', 'exp_decay_factor'].includes(p.name)) {
         expect([...rec.probs], `${p.name} changes the warp`).not.toEqual([...plain.probs]);
       }
     }

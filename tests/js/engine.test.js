@@ -74,7 +74,9 @@ describe.each(['simd', 'scalar'])('the %s build', (flavor) => {
   it('names what cuts a token as the engine does: the mask, the constraint and every cutting stage', async () => {
     const e = await engine(flavor);
     expect(e.cutNames.slice(0, 9)).toEqual(['kept', 'bias', 'temperature', 'top_k', 'top_p', 'min_p', 'typical_p', 'mask', 'constraint']);
-    expect(e.cutNames.slice(9)).toEqual(['top_n_sigma', 'epsilon', 'eta', 'top_a', 'xtc', 'no_repeat_ngram', 'mirostat']);
+    expect(e.cutNames.slice(9, 16)).toEqual(['top_n_sigma', 'epsilon', 'eta', 'top_a', 'xtc', 'no_repeat_ngram', 'mirostat']);
+    // the field's newer samplers' codes, appended (the codes never renumber)
+    expect(e.cutNames).toContain('top_h');
     expect(e.cstring(e.x.api_cut_name(e.cutNames.length))).toBe('unknown');
   });
 

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+import { SAMPLER_SETTINGS } from '../golden/cases.js';
 import { FIXTURES, lcg, needTransformer, skipWithoutTransformer, needFixtures, ROOT, runNative, runWasm, skipWithoutFixtures } from './helpers.js';
 
 async function sameEverywhere(args, stdin = '') {
@@ -19,14 +20,8 @@ async function sameEverywhere(args, stdin = '') {
   return native;
 }
 
-const SETTINGS = [
-  [],
-  ['--temperature', '0'],
-  ['--temperature', '0.7', '--top-k', '10'],
-  ['--temperature', '1.3', '--top-p', '0.9', '--min-p', '0.05'],
-  ['--typical-p', '0.8', '--repetition-penalty', '1.3', '--penalty-last-n', '8'],
-  ['--frequency-penalty', '0.4', '--presence-penalty', '0.6', '--logit-bias', '0=-inf', '--logit-bias', '5=2.5'],
-];
+// the golden cases' first six settings
+const SETTINGS = SAMPLER_SETTINGS.slice(0, 6);
 
 describe('generate is byte-identical in every build', () => {
   it.each(SETTINGS.map((s) => [s.join(' ') || '(defaults)', s]))('bigram %s', async (_, settings) => {

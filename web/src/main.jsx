@@ -10,15 +10,24 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { createApp } from './app/app.js';
 import { bindHash } from './app/url.js';
-import { CompareView } from './components/CompareView.jsx';
 import { CopyLink } from './components/CopyLink.jsx';
 import { EmbedCode } from './components/EmbedCode.jsx';
 import { I18nContext, LanguageSwitch, Rich, langTag, useI18n } from './components/I18n.jsx';
+import { lazy } from './components/lazy.js';
 import { Playground } from './components/Playground.jsx';
 import { StartHere } from './components/StartHere.jsx';
 import { isFirstVisit } from './teach/teach.js';
 import { registerServiceWorker } from './sw/register.js';
 import './styles.css';
+
+/** compare mode's view: fetched when the page shows it */
+const compareCode = lazy(() => import('./components/CompareView.jsx'));
+
+/** @param {{compare: import('./app/app.js').App['compare']}} props */
+function Compare({ compare }) {
+  const code = compareCode.use();
+  return code && <code.CompareView compare={compare} />;
+}
 
 /** Focuses the Step button (the phone's strip has it there). */
 function skipToStep() {
@@ -113,7 +122,7 @@ function Page({ app, embedded = false, first = false }) {
   if (embedded) {
     return (
       <div class="spg spg-embedded" data-theme={app.theme.value} lang={langTag(i18n)} dir={i18n.dir}>
-        {compare ? <CompareView compare={app.compare} /> : <Playground panel={app.main} />}
+        {compare ? <Compare compare={app.compare} /> : <Playground panel={app.main} />}
       </div>
     );
   }
@@ -135,7 +144,7 @@ function Page({ app, embedded = false, first = false }) {
         <About compare={compare} />
         {start && <StartHere onDone={() => setStart(false)} />}
       </header>
-      <main>{compare ? <CompareView compare={app.compare} /> : <Playground panel={app.main} />}</main>
+      <main>{compare ? <Compare compare={app.compare} /> : <Playground panel={app.main} />}</main>
       <footer class="spg-footer">
         {/* on a phone the introduction moves here, below the playground */}
         <About compare={compare} className="spg-about" />

@@ -39,12 +39,17 @@ static inline ivec iv_mul16(ivec a, ivec b) { return wasm_i16x8_mul(a, b); }
 /* int32 lane l = a[2l] b[2l] + a[2l + 1] b[2l + 1] */
 static inline ivec iv_dot16(ivec a, ivec b) { return wasm_i32x4_dot_i16x8(a, b); }
 static inline ivec iv_add32(ivec a, ivec b) { return wasm_i32x4_add(a, b); }
+/* the low 32 bits of each int32 product (exact for the products used) */
+static inline ivec iv_mul32(ivec a, ivec b) { return wasm_i32x4_mul(a, b); }
 static inline vec4 iv_i32_to_f32(ivec a) { return wasm_f32x4_convert_i32x4(a); }
 /* uint16 lanes 0-3 / 4-7 widened to four uint32 */
 static inline ivec iv_u16_lo(ivec a) { return wasm_u32x4_extend_low_u16x8(a); }
 static inline ivec iv_u16_hi(ivec a) { return wasm_u32x4_extend_high_u16x8(a); }
 static inline ivec iv_shl32(ivec a, int k) { return wasm_i32x4_shl(a, k); }
 static inline ivec iv_splat32(int32_t x) { return wasm_i32x4_splat(x); }
+static inline ivec iv_make32(int32_t a, int32_t b, int32_t c, int32_t d) {
+    return wasm_i32x4_make(a, b, c, d);
+}
 /* the same 128 bits as four floats, and back */
 static inline vec4 iv_as_f32(ivec a) { return a; }
 static inline ivec iv_of_f32(vec4 a) { return a; }
@@ -85,6 +90,14 @@ static inline ivec iv_u8_hi(ivec a) {
 static inline ivec iv_mul16(ivec a, ivec b) { return _mm_mullo_epi16(a, b); }
 static inline ivec iv_dot16(ivec a, ivec b) { return _mm_madd_epi16(a, b); }
 static inline ivec iv_add32(ivec a, ivec b) { return _mm_add_epi32(a, b); }
+/* SSE2 has no 32-bit multiply: lanes 0, 2 and 1, 3 as 64-bit products,
+ * whose low 32 bits are the signed products' */
+static inline ivec iv_mul32(ivec a, ivec b) {
+    ivec even = _mm_mul_epu32(a, b);
+    ivec odd = _mm_mul_epu32(_mm_srli_si128(a, 4), _mm_srli_si128(b, 4));
+    return _mm_unpacklo_epi32(_mm_shuffle_epi32(even, 0x08),
+                              _mm_shuffle_epi32(odd, 0x08));
+}
 static inline vec4 iv_i32_to_f32(ivec a) { return _mm_cvtepi32_ps(a); }
 static inline ivec iv_u16_lo(ivec a) {
     return _mm_unpacklo_epi16(a, _mm_setzero_si128());
@@ -94,6 +107,9 @@ static inline ivec iv_u16_hi(ivec a) {
 }
 static inline ivec iv_shl32(ivec a, int k) { return _mm_slli_epi32(a, k); }
 static inline ivec iv_splat32(int32_t x) { return _mm_set1_epi32(x); }
+static inline ivec iv_make32(int32_t a, int32_t b, int32_t c, int32_t d) {
+    return _mm_setr_epi32(a, b, c, d);
+}
 static inline vec4 iv_as_f32(ivec a) { return _mm_castsi128_ps(a); }
 static inline ivec iv_of_f32(vec4 a) { return _mm_castps_si128(a); }
 static inline int32_t iv_hsum32(ivec a) {

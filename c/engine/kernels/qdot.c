@@ -20,6 +20,27 @@ static uint16_t read_u16(const uint8_t *p) {
     return v;
 }
 
+/* sp_f16_to_f32 (quant.c) of the half at p, its steps written here: the
+ * kernels convert a block scale per block and row, and a call each time
+ * (another file's function: no inlining) cost more than the block's
+ * integer products */
+static inline float half_at(const uint8_t *p) {
+    uint32_t h = read_u16(p), b;
+    float f;
+    if ((h & 0x7c00u) == 0x7c00u) { /* inf, NaN */
+        b = (h & 0x8000u) << 16 | 0x7f800000u | (h & 0x3ffu) << 13;
+        memcpy(&f, &b, 4);
+        return f;
+    }
+    b = (h & 0x7fffu) << 13;
+    memcpy(&f, &b, 4);
+    f *= 0x1p112f;
+    memcpy(&b, &f, 4);
+    b |= (h & 0x8000u) << 16;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
 /* ---- Q8_0 and Q4_0 against Q8_0 ------------------------------------------ */
 
 /* lane l of a block's 32 integer products: elements 8k + 2l and 8k + 2l + 1
@@ -78,24 +99,58 @@ static void block_w(const uint8_t *b, int q4, int w[32]) {
 }
 #endif
 
-/* rows r0 and r1 (Q8_0 blocks of 34 bytes, or Q4_0 of 18) against a */
-static void dot2_q8(const uint8_t *r0, const uint8_t *r1, const sp_qact *a,
+#if SP_IVEC
+/* the halves at p + k stride (k = 0..3) as four floats: sp_f16_to_f32's
+ * steps on four lanes, the same bits for every finite half (the loader
+ * refuses a matrix with a scale that is not: sp_qmat_finite) */
+static inline vec4 halves4(const uint8_t *p, size_t stride) {
+    ivec u = iv_make32(read_u16(p), read_u16(p + stride),
+                       read_u16(p + 2 * stride), read_u16(p + 3 * stride));
+    ivec sign = iv_shl32(iv_and(u, iv_splat32(0x8000)), 16);
+    vec4 mag = v4_mul(iv_as_f32(iv_shl32(iv_and(u, iv_splat32(0x7fff)), 13)),
+                      v4_splat(0x1p112f));
+    return iv_as_f32(iv_or(iv_of_f32(mag), sign));
+}
+#endif
+
+/* rows r0 and r1 (Q8_0 blocks of 34 bytes, or Q4_0 of 18) against a; q4
+ * a constant where it is called (dot2_q8_0, dot2_q4_0): no test of it per
+ * block */
+static inline __attribute__((always_inline)) void dot2_q8(const uint8_t *r0, const uint8_t *r1, const sp_qact *a,
                     int n, int q4, float *o0, float *o1) {
     const size_t bytes = q4 ? 18 : 34;
 #if SP_IVEC
     vec4 acc0 = v4_splat(0.0f), acc1 = acc0;
-    for (int b = 0; b < n / 32; b++, r0 += bytes, r1 += bytes) {
-        const int16_t *x = a->q + 32 * b;
+    const int16_t *x = a->q;
+    const float *dx = a->d;
+    int b = 0;
+    /* four blocks at a time: their eight scales d_w d_x (each the float
+     * product of the two, as one block alone computes it) in two vectors */
+    for (; b + 4 <= n / 32; b += 4) {
+        vec4 d4 = v4_load(dx + b);
+        vec4 s0 = v4_mul(halves4(r0, bytes), d4);
+        vec4 s1 = v4_mul(halves4(r1, bytes), d4);
+        float s[8];
+        v4_store(s, s0);
+        v4_store(s + 4, s1);
+        for (int k = 0; k < 4; k++, r0 += bytes, r1 += bytes, x += 32) {
+            ivec w[4];
+            block_w(r0, q4, w);
+            ivec i0 = block_dot(w, x);
+            block_w(r1, q4, w);
+            ivec i1 = block_dot(w, x);
+            acc0 = v4_add(acc0, v4_mul(iv_i32_to_f32(i0), v4_splat(s[k])));
+            acc1 = v4_add(acc1, v4_mul(iv_i32_to_f32(i1), v4_splat(s[4 + k])));
+        }
+    }
+    for (; b < n / 32; b++, r0 += bytes, r1 += bytes, x += 32) {
         ivec w[4];
         block_w(r0, q4, w);
-        ivec s0 = block_dot(w, x);
+        ivec i0 = block_dot(w, x);
         block_w(r1, q4, w);
-        ivec s1 = block_dot(w, x);
-        float dx = a->d[b];
-        acc0 = v4_add(acc0, v4_mul(iv_i32_to_f32(s0),
-                                   v4_splat(sp_f16_to_f32(read_u16(r0)) * dx)));
-        acc1 = v4_add(acc1, v4_mul(iv_i32_to_f32(s1),
-                                   v4_splat(sp_f16_to_f32(read_u16(r1)) * dx)));
+        ivec i1 = block_dot(w, x);
+        acc0 = v4_add(acc0, v4_mul(iv_i32_to_f32(i0), v4_splat(half_at(r0) * dx[b])));
+        acc1 = v4_add(acc1, v4_mul(iv_i32_to_f32(i1), v4_splat(half_at(r1) * dx[b])));
     }
     *o0 = v4_hsum(acc0);
     *o1 = v4_hsum(acc1);
@@ -110,7 +165,7 @@ static void dot2_q8(const uint8_t *r0, const uint8_t *r1, const sp_qact *a,
             int32_t lane[4];
             block_w(blk, q4, w);
             lanes32(w, x, lane);
-            float s = sp_f16_to_f32(read_u16(blk)) * a->d[b];
+            float s = half_at(blk) * a->d[b];
             for (int l = 0; l < 4; l++)
                 acc[r][l] = acc[r][l] + (float)lane[l] * s;
         }
@@ -118,6 +173,15 @@ static void dot2_q8(const uint8_t *r0, const uint8_t *r1, const sp_qact *a,
     *o0 = (acc[0][0] + acc[0][1]) + (acc[0][2] + acc[0][3]);
     *o1 = (acc[1][0] + acc[1][1]) + (acc[1][2] + acc[1][3]);
 #endif
+}
+
+static void dot2_q8_0(const uint8_t *r0, const uint8_t *r1, const sp_qact *a,
+                      int n, float *o0, float *o1) {
+    dot2_q8(r0, r1, a, n, 0, o0, o1);
+}
+static void dot2_q4_0(const uint8_t *r0, const uint8_t *r1, const sp_qact *a,
+                      int n, float *o0, float *o1) {
+    dot2_q8(r0, r1, a, n, 1, o0, o1);
 }
 
 /* ---- Q4_K and Q6_K against Q8_K ------------------------------------------- */
@@ -141,19 +205,20 @@ static int32_t q4k_sum(const uint8_t *b, const int16_t *x, const int sc[8]) {
     ivec acc = iv_zero(), m = iv_splat8(0x0F);
     for (int c = 0; c < 4; c++, q += 32, x += 64) {
         ivec v = iv_load(q), v2 = iv_load(q + 16);
-        ivec sa = iv_splat16((int16_t)sc[2 * c]);
-        ivec sb = iv_splat16((int16_t)sc[2 * c + 1]);
         ivec lo = iv_and(v, m), lo2 = iv_and(v2, m);
         ivec hi = iv_and(iv_shr16(v, 4), m), hi2 = iv_and(iv_shr16(v2, 4), m);
-        /* weight * scale <= 15 * 63: an int16 */
-        acc = iv_add32(acc, iv_dot16(iv_mul16(iv_u8_lo(lo), sa), iv_load(x)));
-        acc = iv_add32(acc, iv_dot16(iv_mul16(iv_u8_hi(lo), sa), iv_load(x + 8)));
-        acc = iv_add32(acc, iv_dot16(iv_mul16(iv_u8_lo(lo2), sa), iv_load(x + 16)));
-        acc = iv_add32(acc, iv_dot16(iv_mul16(iv_u8_hi(lo2), sa), iv_load(x + 24)));
-        acc = iv_add32(acc, iv_dot16(iv_mul16(iv_u8_lo(hi), sb), iv_load(x + 32)));
-        acc = iv_add32(acc, iv_dot16(iv_mul16(iv_u8_hi(hi), sb), iv_load(x + 40)));
-        acc = iv_add32(acc, iv_dot16(iv_mul16(iv_u8_lo(hi2), sb), iv_load(x + 48)));
-        acc = iv_add32(acc, iv_dot16(iv_mul16(iv_u8_hi(hi2), sb), iv_load(x + 56)));
+        /* each sub-block's sums of q_w q_x (|.| <= 32 * 15 * 127 per lane),
+         * then times its scale, lane by lane */
+        ivec s_lo = iv_add32(iv_add32(iv_dot16(iv_u8_lo(lo), iv_load(x)),
+                                      iv_dot16(iv_u8_hi(lo), iv_load(x + 8))),
+                             iv_add32(iv_dot16(iv_u8_lo(lo2), iv_load(x + 16)),
+                                      iv_dot16(iv_u8_hi(lo2), iv_load(x + 24))));
+        ivec s_hi = iv_add32(iv_add32(iv_dot16(iv_u8_lo(hi), iv_load(x + 32)),
+                                      iv_dot16(iv_u8_hi(hi), iv_load(x + 40))),
+                             iv_add32(iv_dot16(iv_u8_lo(hi2), iv_load(x + 48)),
+                                      iv_dot16(iv_u8_hi(hi2), iv_load(x + 56))));
+        acc = iv_add32(acc, iv_add32(iv_mul32(s_lo, iv_splat32(sc[2 * c])),
+                                     iv_mul32(s_hi, iv_splat32(sc[2 * c + 1]))));
     }
     return iv_hsum32(acc);
 #else
@@ -178,8 +243,8 @@ static float q4k_row(const uint8_t *r, const sp_qact *a, int n) {
         int32_t s = q4k_sum(r, a->q + 256 * b, sc), m = 0;
         for (int j = 0; j < 8; j++) m += mn[j] * a->sum32[8 * b + j];
         float dx = a->d[b];
-        float d = sp_f16_to_f32(read_u16(r)) * dx;
-        float dmin = sp_f16_to_f32(read_u16(r + 2)) * dx;
+        float d = half_at(r) * dx;
+        float dmin = half_at(r + 2) * dx;
         acc = acc + (d * (float)s - dmin * (float)m);
     }
     return acc;
@@ -239,7 +304,7 @@ static float q6k_row(const uint8_t *r, const sp_qact *a, int n) {
     float acc = 0.0f;
     for (int b = 0; b < n / 256; b++, r += 210) {
         int32_t s = q6k_sum(r, a->q + 256 * b);
-        float d = sp_f16_to_f32(read_u16(r + 208)) * a->d[b];
+        float d = half_at(r + 208) * a->d[b];
         acc = acc + d * (float)s;
     }
     return acc;
@@ -305,8 +370,8 @@ static void dot2(const sp_qmat *w, const uint8_t *r0, const uint8_t *r1,
                  const sp_qact *a, float *o0, float *o1) {
     int n = w->cols;
     switch (w->type) {
-    case SP_GGML_Q8_0: dot2_q8(r0, r1, a, n, 0, o0, o1); break;
-    case SP_GGML_Q4_0: dot2_q8(r0, r1, a, n, 1, o0, o1); break;
+    case SP_GGML_Q8_0: dot2_q8_0(r0, r1, a, n, o0, o1); break;
+    case SP_GGML_Q4_0: dot2_q4_0(r0, r1, a, n, o0, o1); break;
     case SP_GGML_Q4_K:
         *o0 = q4k_row(r0, a, n);
         *o1 = q4k_row(r1, a, n);

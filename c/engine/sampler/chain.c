@@ -29,14 +29,21 @@ static const sp_stage_fn STAGES[SP_STAGE_ALL] = {SP_STAGE_ALL_ROWS(ROW_FN)};
  * curve from it). */
 #define FIRST_CUTOFF SP_STAGE_TOP_N_SIGMA
 
-/* The stage at position i + 1 of the chain (i + 1 < its length). */
-static int next_stage(const sp_params *p, int i) {
-    return p->n_order ? p->order[i + 1] : i + 1;
+/* The next stage after position i of the chain that does anything or is
+ * a cutoff (before the first cutoff the snapshot is taken, whatever the
+ * cutoff does), or -1: a stage that does nothing (quadratic sampling off,
+ * after the temperature) does not move the snapshot. */
+static int next_stage(const sp_params *p, int n_stages, int i) {
+    for (int j = i + 1; j < n_stages; j++) {
+        int stage = p->n_order ? p->order[j] : j;
+        if (stage >= FIRST_CUTOFF || sp_stage_active(p, stage)) return stage;
+    }
+    return -1;
 }
 
 /* Whether a stage after position i of the chain reads the working logits
- * token by token: the temperature (its max, its division), the penalties
- * and DRY (a logit of -inf is one they leave alone).  The others go by the
+ * token by token: the temperature (its max, its division), the penalties,
+ * DRY and quadratic sampling (a logit of -inf is one they leave alone).  The others go by the
  * list and the cut marks. */
 /* Whether a stage after position i of the chain reads a logit's sign: the
  * repetition penalty (x > 0 ? x / r : x * r).  The temperature before it
@@ -52,7 +59,7 @@ static int read_later(const sp_params *p, int n_stages, int i) {
     for (int j = i + 1; j < n_stages; j++) {
         int stage = p->n_order ? p->order[j] : j;
         if ((stage == SP_STAGE_TEMPERATURE || stage == SP_STAGE_PENALTIES ||
-             stage == SP_STAGE_DRY) &&
+             stage == SP_STAGE_DRY || stage == SP_STAGE_QUADRATIC) &&
             sp_stage_active(p, stage))
             return 1;
     }
@@ -102,8 +109,8 @@ static int run_temperature(sp_candidates *c, const sp_params *p, int n_stages,
                                          only_penalties_before(c, p, i)))
             return at;
     }
-    int snap_next = !*snapped &&
-                    (i + 1 == n_stages || next_stage(p, i) >= FIRST_CUTOFF);
+    int next = next_stage(p, n_stages, i);
+    int snap_next = !*snapped && (next < 0 || next >= FIRST_CUTOFF);
     if (sp_apply_temperature(c, t, snap_next ? c->s->probs_tempered : NULL))
         *snapped = 1;
     return i;

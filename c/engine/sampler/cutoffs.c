@@ -1,12 +1,12 @@
 /*
- * cutoffs.c — the newer truncation stages: top-nσ, epsilon, eta, top-a,
- * XTC, and mirostat (v1 and v2).  Each looks at the tokens still alive at
+ * cutoffs.c — the newer truncation stages: top-nσ, top-H, p-less,
+ * epsilon, eta, tail-free, top-a, XTC, and mirostat (v1 and v2).  Each looks at the tokens still alive at
  * its place in the chain; the probabilities it sees are their softmax
  * (after the temperature, if the temperature came earlier).  Epsilon, eta
  * and top-a never cut a token tied with the most likely one.
  *
  * Definitions: llama.cpp's src/llama-sampling.cpp (top-nσ, XTC, mirostat)
- * and Hugging Face's logits processors (epsilon, eta); top-a from its
+ * and Hugging Face's logits processors (epsilon, eta, top-H); top-a from its
  * author's description (keep p >= a * p_max^2).  No stage sorts the
  * vocabulary: thresholds are found in one pass over the candidates.
  */
@@ -142,6 +142,119 @@ void sp_stage_top_a(sp_candidates *c, const sp_params *p) {
     sp_cands_exp(c, &z);
     double p_max = 1.0 / z; /* the largest has exp(0) = 1 */
     cut_below(c, z, (double)p->top_a * p_max * p_max, SP_CUT_TOP_A);
+}
+
+/* Top-H ("Top-H decoding", arXiv 2509.02510; Hugging Face's
+ * TopHLogitsWarper, transformers PR #40837): among the TOP_H_WINDOW most
+ * likely alive tokens, q their softmax among themselves and H = -sum q ln q its entropy, keep the most
+ * likely ones, in rank order, while the running sum of -q ln q stays
+ * within top_h * H; the most likely always stays.  The terms are >= 0, so
+ * the kept tokens are a prefix of the ranking; a token past the window is
+ * cut whatever top_h (at top_h = 1 the whole window stays, no more).
+ *
+ * The ranking (logit desc, id asc) takes a TOP_H_WINDOW-element heap over
+ * the candidates: nothing is sorted but those.  H is the window's running
+ * sum itself, so top_h = 1 keeps the whole window to the bit. */
+#define TOP_H_WINDOW 100
+
+void sp_stage_top_h(sp_candidates *c, const sp_params *p) {
+    if (p->top_h <= 0.0f) return;
+    sp_cands_list(c);
+    if (c->n <= 1) return;
+    double z;
+    float m = sp_cands_exp(c, &z);
+    const float *cl = c->s->cand_x, *ce = c->s->cand_exp;
+    int rank[TOP_H_WINDOW]; /* (probs_ids is the last warp's: not scratch) */
+    int n = sp_top_ranked(cl, c->ids, c->n, TOP_H_WINDOW, rank);
+    double zw = 0.0; /* the window's mass, in rank order */
+    for (int i = 0; i < n; i++) zw += ce[rank[i]];
+    double log_zw = sp_log(zw), cum[TOP_H_WINDOW];
+    double h = 0.0;
+    for (int i = 0; i < n; i++) {
+        double q = (double)ce[rank[i]] / zw;
+        /* ln q = (x - max) - ln zw; an exp that underflowed adds nothing */
+        if (q > 0.0) h -= q * (((double)cl[rank[i]] - m) - log_zw);
+        cum[i] = h;
+    }
+    double tau = (double)p->top_h * h;
+    int keep = 1;
+    while (keep < n && cum[keep] <= tau) keep++;
+    if (keep == c->n) return;
+    /* the last kept token by rank: a candidate is kept when it ranks
+     * before it or is it (logit desc, id asc) */
+    float last_x = cl[rank[keep - 1]];
+    int last_id = c->ids[rank[keep - 1]];
+    for (int j = 0; j < c->n; j++)
+        if (cl[j] < last_x || (cl[j] == last_x && c->ids[j] > last_id))
+            sp_cands_cut(c, c->ids[j], SP_CUT_TOP_H);
+    sp_cands_compact(c);
+}
+
+/* P-less (arXiv 2509.23234; llama.cpp PR #26035, vLLM PR #45288): keep the
+ * tokens whose probability is at least sum_j p_j^2 -- the chance that two
+ * independent draws agree.  No parameter but on and off.  The most likely
+ * token always stays (p_max >= sum p^2), and so does any tied with it: a
+ * flat distribution, where every p is that sum, keeps them all whatever
+ * the rounding (the pull requests subtract 1e-5 from the bar for that). */
+void sp_stage_p_less(sp_candidates *c, const sp_params *p) {
+    if (!p->p_less) return;
+    sp_cands_list(c);
+    if (c->n <= 1) return;
+    double z;
+    sp_cands_exp(c, &z);
+    const float *ce = c->s->cand_exp;
+    double sq = 0.0; /* in list order */
+    for (int j = 0; j < c->n; j++) sq += (double)ce[j] * (double)ce[j];
+    cut_below(c, z, sq / (z * z), SP_CUT_P_LESS);
+}
+
+/* Tail-free sampling (Bricken 2019; llama.cpp's llama_sample_tail_free
+ * until 2024, koboldcpp's): rank the alive tokens (logit desc, id asc),
+ * take the second differences of their probabilities, |p_i - 2 p_(i+1) +
+ * p_(i+2)|, as shares of their sum (all equal when the sum is below 1e-6,
+ * as llama.cpp has it), and keep the first i tokens, i the first index >= 1
+ * at which the running share passes z (all of them when none does).  The
+ * tail starts where the curve of the sorted probabilities flattens out.
+ * text-generation-webui keeps one token more (its mask is shifted by one)
+ * and Bricken's first code two: llama.cpp's count is the one here.
+ *
+ * The one stage that ranks every candidate: its sum runs over the whole
+ * sorted curve (sp_top_ranked over all of them, a heap sort; after top-k
+ * they are few). */
+void sp_stage_tfs(sp_candidates *c, const sp_params *p) {
+    if (p->tfs >= 1.0f) return;
+    sp_cands_list(c);
+    if (c->n <= 2) return;
+    double z;
+    sp_cands_exp(c, &z);
+    const float *cl = c->s->cand_x, *ce = c->s->cand_exp;
+    int *rank = c->s->counts; /* zero between uses: zeroed again below */
+    int n = sp_top_ranked(cl, c->ids, c->n, c->n, rank);
+    sp_sel_item *d2 = c->s->sel; /* scratch: the second differences */
+    double sum = 0.0;
+    for (int i = 0; i + 2 < n; i++) {
+        double p0 = ce[rank[i]] / z, p1 = ce[rank[i + 1]] / z,
+               p2 = ce[rank[i + 2]] / z;
+        d2[i].mass = fabs((p0 - p1) - (p1 - p2));
+        sum += d2[i].mass;
+    }
+    int m = n - 2, keep = n;
+    double cum = 0.0;
+    for (int i = 0; i < m; i++) {
+        cum += sum > 1e-6 ? d2[i].mass / sum : 1.0 / m;
+        if (cum > (double)p->tfs && i >= 1) {
+            keep = i;
+            break;
+        }
+    }
+    float last_x = cl[rank[keep - 1]];
+    int last_id = c->ids[rank[keep - 1]];
+    memset(rank, 0, sizeof(int) * (size_t)n);
+    if (keep >= n) return;
+    for (int j = 0; j < c->n; j++)
+        if (cl[j] < last_x || (cl[j] == last_x && c->ids[j] > last_id))
+            sp_cands_cut(c, c->ids[j], SP_CUT_TFS);
+    sp_cands_compact(c);
 }
 
 /* (p desc, id asc): the rank order of the nucleus */

@@ -115,6 +115,26 @@ static const param_def PARAMS[] = {
     P(mirostat_eta, "mirostat-eta", "me", "Mirostat rate",
       "how fast mirostat learns from each token",
       SP_STAGE_MIROSTAT, F, LO, 0, INF, 0.1, 0.01, 1, 0.01, 0.1),
+    /* the field's newer samplers (issue 25), each off at its neutral value */
+    P(top_h, "top-h", "th", "Top-H",
+      "keep the likeliest tokens while their entropy stays within top-h "
+      "times the entropy of the 100 likeliest; 0 = off",
+      SP_STAGE_TOP_H, F, SW, 0, 1, 0, 0, 1, 0.01, 0.4),
+    P(p_less, "p-less", "pl", "P-less",
+      "keep the tokens at least as likely as the sum of the squared "
+      "probabilities (1 = on); 0 = off",
+      SP_STAGE_P_LESS, I, SW, 0, 1, 0, 0, 1, 1, 1),
+    P(tfs, "tfs", "tf", "Tail-free",
+      "cut the tail where the running share of the sorted probabilities' "
+      "second differences passes z; 1 = off",
+      SP_STAGE_TFS, F, SW, 0, 1, 1, 0, 1, 0.01, 0.95),
+    P(smoothing_factor, "smoothing-factor", "sf", "Smoothing factor",
+      "bend each logit x to max - factor (x - max)^2 (and a cubic term); "
+      "0 = off",
+      SP_STAGE_QUADRATIC, F, SW, 0, INF, 0, 0, 3, 0.05, 0.3),
+    P(smoothing_curve, "smoothing-curve", "sc", "Smoothing curve",
+      "1: a parabola; above 1 the far tail falls off faster (a cubic)",
+      SP_STAGE_QUADRATIC, F, 0, 1, INF, 1, 1, 4, 0.1, 1),
 };
 #define N_PARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
 

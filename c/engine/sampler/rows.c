@@ -91,8 +91,8 @@ int sp_step_cuts(const sp_step *st, const sp_params *p, const char **names,
  * them, and llama.cpp's default chain (after the logit bias). */
 static const uint8_t ORDER_HF[] = {
     SP_STAGE_BIAS,  SP_STAGE_PENALTIES, SP_STAGE_NO_REPEAT_NGRAM,
-    SP_STAGE_TEMPERATURE, SP_STAGE_TOP_K, SP_STAGE_TOP_P, SP_STAGE_MIN_P,
-    SP_STAGE_TYPICAL_P, SP_STAGE_EPSILON, SP_STAGE_ETA};
+    SP_STAGE_TEMPERATURE, SP_STAGE_TOP_H, SP_STAGE_TOP_K, SP_STAGE_TOP_P,
+    SP_STAGE_MIN_P, SP_STAGE_TYPICAL_P, SP_STAGE_EPSILON, SP_STAGE_ETA};
 static const uint8_t ORDER_LLAMA_CPP[] = {
     SP_STAGE_BIAS,  SP_STAGE_PENALTIES, SP_STAGE_DRY, SP_STAGE_TOP_N_SIGMA,
     SP_STAGE_TOP_K, SP_STAGE_TYPICAL_P, SP_STAGE_TOP_P, SP_STAGE_MIN_P,

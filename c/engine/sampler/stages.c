@@ -1,7 +1,7 @@
 /*
  * stages.c — the classic stages: the constraint's mask, logit bias, the
  * penalties (repetition, frequency, presence), the temperature (and
- * dynamic temperature), top-p, min-p and typical-p.  Top-k: topk.c; DRY
+ * dynamic temperature), quadratic sampling, top-p, min-p and typical-p.  Top-k: topk.c; DRY
  * and no-repeat-ngram: repeats.c; the newer cutoffs and mirostat:
  * cutoffs.c; the chain that runs them in their order: chain.c.
  */
@@ -159,6 +159,38 @@ int sp_apply_temperature(sp_candidates *c, float t, float *snap) {
 void sp_stage_temperature(sp_candidates *c, const sp_params *p) {
     float t;
     if (sp_temperature_value(c, p, &t)) sp_apply_temperature(c, t, NULL);
+}
+
+/* Quadratic sampling (text-generation-webui's QuadraticSamplingLogitsWarper,
+ * "smoothing"): every alive logit x, d = x - max <= 0, becomes
+ *   max - k f d^2 + s f d^3,  k = (3 - curve) / 2, s = (curve - 1) / 2,
+ * f the smoothing factor.  The top stays; a token close below it (|d| < 1/f)
+ * comes closer (flatter near the top), one far below falls faster (a
+ * steeper tail); curve 1 is the pure parabola.  It reshapes, cuts nothing.
+ * In double, the result clamped into the finite floats. */
+void sp_stage_quadratic(sp_candidates *c, const sp_params *p) {
+    if (!(p->smoothing_factor > 0.0f)) return;
+    double f = p->smoothing_factor, curve = p->smoothing_curve;
+    double k = (3.0 - curve) / 2.0, s = (curve - 1.0) / 2.0;
+    float *x = c->logits;
+    if (c->listed) { /* a cutoff came first: its list */
+        float m = -INFINITY;
+        for (int j = 0; j < c->n; j++)
+            if (x[c->ids[j]] > m) m = x[c->ids[j]];
+        for (int j = 0; j < c->n; j++) {
+            double d = (double)x[c->ids[j]] - m;
+            x[c->ids[j]] = sp_clamp_finite(
+                (float)(-(k * f * d * d) + s * f * d * d * d + m));
+        }
+        return;
+    }
+    float m = sp_max(x, c->vocab);
+    if (m == -INFINITY) return;
+    for (int i = 0; i < c->vocab; i++) {
+        if (x[i] == -INFINITY) continue;
+        double d = (double)x[i] - m;
+        x[i] = sp_clamp_finite((float)(-(k * f * d * d) + s * f * d * d * d + m));
+    }
 }
 
 void sp_stage_top_p(sp_candidates *c, const sp_params *p) {

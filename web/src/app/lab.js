@@ -109,6 +109,9 @@ export function matchPreset(params) {
   return found ? found.id : 'custom';
 }
 
+/** compare mode's panels' names, in order */
+export const PANEL_NAMES = ['A', 'B', 'C', 'D'];
+
 /**
  * A panel's settings in a few words: its preset's name, then the
  * temperature and every setting that is not neutral, and the strategy

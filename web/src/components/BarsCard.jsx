@@ -9,8 +9,6 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { cutLabel, showPiece } from '../app/format.js';
 import { SAMPLE_COUNT } from '../app/panel.js';
 import { Rich, useI18n } from './I18n.jsx';
-import { BarAction } from './LabControls.jsx';
-import { EditedBadge } from './ModelMaker.jsx';
 import { EDIT_HINT, LOG_DECADES, ProbBars } from './ProbBars.jsx';
 
 /** @typedef {import('../app/panel.js').Panel} Panel */
@@ -276,5 +274,46 @@ export function FindToken({ panel, uid }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** what a click on a live bar can do, and its words (catalogue keys) */
+const BAR_ACTIONS = /** @type {const} */ ([['ban', 'action.ban'], ['force', 'action.force']]);
+
+/** What a click on a live bar does: ban the token, or pick it as the next one. */
+/** @param {{panel: Pick<Panel, 'barAction' | 'session' | 'strategy'>}} props */
+export function BarAction({ panel }) {
+  const { t } = useI18n();
+  const action = panel.barAction.value;
+  const sampling = panel.strategy.value === 'sample';
+  return (
+    <div class="spg-seg spg-seg-small" role="radiogroup" aria-label={t('action.label')}>
+      <span class="spg-hint">{t('action.prefix')}</span>
+      {BAR_ACTIONS.map(([k, key]) => (
+        <label key={k} class={`spg-seg-opt${action === k ? ' is-on' : ''}`}>
+          <input
+            type="radio" name={`${panel.session}-bar-action`} value={k} checked={action === k}
+            disabled={k === 'force' && !sampling}
+            data-testid={`bar-action-${k}`}
+            onChange={() => { panel.barAction.value = k; }}
+          />
+          <span>{t(key)}</span>
+        </label>
+      ))}
+    </div>
+  );
+}
+
+/** The "edited" badge and "Reset model", when the model has edits. @param {{panel: Pick<Panel, 'edits' |
+ *     'resetModel'>}} props */
+export function EditedBadge({ panel }) {
+  const { t } = useI18n();
+  const n = panel.edits.value.length;
+  if (!n) return null;
+  return (
+    <p class="spg-edited" data-testid="edited" data-edits={String(n)}>
+      <span class="spg-badge" title={t('edited.hint')}>{t('edited.badge')}</span>
+      <button type="button" class="spg-btn spg-btn-small" data-testid="reset-model" onClick={() => panel.resetModel()}>{t('edited.reset')}</button>
+    </p>
   );
 }

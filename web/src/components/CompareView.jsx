@@ -6,9 +6,10 @@
  * text, metrics and chart.
  */
 import { MAX_PANELS, MIN_PANELS } from '../app/hash.js';
-import { ORDER_LESSON, PRESETS, describeSettings } from '../app/lab.js';
+import { ORDER_LESSON, PANEL_NAMES as NAMES, PRESETS, describeSettings } from '../app/lab.js';
 import { ChainEditor } from './ChainEditor.jsx';
-import { ModelPicker, PromptBox, SamplerSliders, SeedField } from './Controls.jsx';
+import { PromptBox, SeedField } from './Controls.jsx';
+import { ModelPicker } from './ModelPicker.jsx';
 import { BeamList, SpecRounds } from './Decoders.jsx';
 import { ConstraintField, StrategyPicker } from './LabControls.jsx';
 import { Rich, modelName, useI18n } from './I18n.jsx';
@@ -18,8 +19,6 @@ import { Notices, Output, StatusLine } from './TextCard.jsx';
 import { Transport } from './Transport.jsx';
 
 /** @typedef {import('../app/panel.js').Panel} Panel */
-
-const NAMES = ['A', 'B', 'C', 'D'];
 
 /** The note that all panels draw the same random numbers, with the last one. */
 /** @param {{compare: import('../app/compare.js').Compare}} props */
@@ -38,15 +37,12 @@ function SharedRandomness({ compare }) {
 }
 
 /**
- * One compare panel.  On the page it has its preset, settings, strategy,
- * bans, text, beams or rounds, metrics and next-token bars; in an element
- * (`sliders` given) its settings in words, those sliders, its text and
- * its bars.
- * @param {{compare: import('../app/compare.js').Compare, panel: Panel, index: number,
- *   sliders?: string[] | null}} props
- *   sliders: an element's panel, with these sliders (the engine's names)
+ * One compare panel of the page: its preset, settings, strategy, bans,
+ * text, beams or rounds, metrics and next-token bars (an element's panel
+ * is EmbedView.jsx's).
+ * @param {{compare: import('../app/compare.js').Compare, panel: Panel, index: number}} props
  */
-export function ComparePanel({ compare, panel, index, sliders = null }) {
+export function ComparePanel({ compare, panel, index }) {
   const i18n = useI18n();
   const { t } = i18n;
   const uid = `spg-${panel.session}`;
@@ -57,67 +53,59 @@ export function ComparePanel({ compare, panel, index, sliders = null }) {
   const tune = () => compare.retune(panel);
   /** a choice was made: regenerate now */
   const retune = () => compare.retune(panel, { now: true });
-  const full = sliders === null;
   return (
     <section class="spg-card spg-cpanel" aria-labelledby={`${uid}-h`} data-testid="compare-panel" data-session={panel.session} data-strategy={how} data-preset={preset}>
-      {full ? (
-        <div class="spg-card-head">
-          <h2 id={`${uid}-h`}>{t('compare.panel', { name })}</h2>
-          <div class="spg-row spg-cpanel-pick">
-            <label class="spg-sr" for={`${uid}-preset`}>{t('compare.preset', { name })}</label>
-            <select
-              id={`${uid}-preset`}
-              value={preset}
-              data-testid="preset-select"
-              onChange={(e) => {
-                const v = /** @type {HTMLSelectElement} */ (e.currentTarget).value;
-                if (v !== 'custom') compare.setPreset(panel, v);
-              }}
-            >
-              {PRESETS.map((p) => <option key={p.id} value={p.id}>{t(p.label)}</option>)}
-              <option value="custom" disabled={preset !== 'custom'}>{t('preset.custom')}</option>
-            </select>
-            <button
-              type="button"
-              class="spg-btn spg-btn-small"
-              aria-label={t('compare.remove', { name })}
-              title={t('compare.removeTitle')}
-              disabled={compare.panels.value.length <= MIN_PANELS}
-              data-testid="remove-panel"
-              onClick={() => compare.removePanel(panel)}
-            >
-              ×
-            </button>
-          </div>
+      <div class="spg-card-head">
+        <h2 id={`${uid}-h`}>{t('compare.panel', { name })}</h2>
+        <div class="spg-row spg-cpanel-pick">
+          <label class="spg-sr" for={`${uid}-preset`}>{t('compare.preset', { name })}</label>
+          <select
+            id={`${uid}-preset`}
+            value={preset}
+            data-testid="preset-select"
+            onChange={(e) => {
+              const v = /** @type {HTMLSelectElement} */ (e.currentTarget).value;
+              if (v !== 'custom') compare.setPreset(panel, v);
+            }}
+          >
+            {PRESETS.map((p) => <option key={p.id} value={p.id}>{t(p.label)}</option>)}
+            <option value="custom" disabled={preset !== 'custom'}>{t('preset.custom')}</option>
+          </select>
+          <button
+            type="button"
+            class="spg-btn spg-btn-small"
+            aria-label={t('compare.remove', { name })}
+            title={t('compare.removeTitle')}
+            disabled={compare.panels.value.length <= MIN_PANELS}
+            data-testid="remove-panel"
+            onClick={() => compare.removePanel(panel)}
+          >
+            ×
+          </button>
         </div>
-      ) : (
-        <h2 id={`${uid}-h`}>{t('compare.panel', { name })} <small class="spg-hint">{describeSettings(panel.panelSpec.value, i18n)}</small></h2>
-      )}
-      {full && (
-        <details class="spg-cpanel-settings">
-          <summary data-testid="panel-settings">
-            {describeSettings(panel.panelSpec.value, i18n)}{panel.bans.value.length ? ` · ${t('chain.banned', { count: panel.bans.value.length })}` : ''}
-          </summary>
-          <StrategyPicker panel={panel} uid={uid} onStrategy={(st) => compare.setStrategy(panel, st)} onTuned={retune} />
-          <ChainEditor panel={panel} uid={uid} onChanged={tune} />
-        </details>
-      )}
-      {!full && sliders.length > 0 && <SamplerSliders panel={panel} uid={uid} keys={sliders} legend={t('compare.panel', { name })} onChanged={tune} />}
+      </div>
+      <details class="spg-cpanel-settings">
+        <summary data-testid="panel-settings">
+          {describeSettings(panel.panelSpec.value, i18n)}{panel.bans.value.length ? ` · ${t('chain.banned', { count: panel.bans.value.length })}` : ''}
+        </summary>
+        <StrategyPicker panel={panel} uid={uid} onStrategy={(st) => compare.setStrategy(panel, st)} onTuned={retune} />
+        <ChainEditor panel={panel} uid={uid} onChanged={tune} />
+      </details>
       <Output panel={panel} />
       <StatusLine panel={panel} />
-      {full && how === 'beam' && (
+      {how === 'beam' && (
         <details class="spg-cpanel-more">
           <summary>{t('beams.heading')}</summary>
           <BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
         </details>
       )}
-      {full && how === 'speculative' && (
+      {how === 'speculative' && (
         <details class="spg-cpanel-more">
           <summary>{t('spec.rounds')}</summary>
           <SpecRounds spec={panel.spec.value} draftName={draftName(i18n, panel)} />
         </details>
       )}
-      {full && <Metrics lab={panel.lab.value} text={panel.text.value} vocab={panel.model.value?.vocab ?? 2} uid={uid} compact />}
+      <Metrics lab={panel.lab.value} text={panel.text.value} vocab={panel.model.value?.vocab ?? 2} uid={uid} compact />
       {how !== 'beam' && (
         <details class="spg-cpanel-more" open={compare.panels.value.some((p) => p.samplers.value !== '')}>
           <summary>{t('compare.next')}</summary>

@@ -2,7 +2,7 @@
 // Which chosen file is the tokenizer.
 import { describe, expect, it } from 'vitest';
 
-import { splitModelFiles } from './Controls.jsx';
+import { splitModelFiles } from './ModelPicker.jsx';
 
 const file = (name, size) => new File([new Uint8Array(size)], name);
 

@@ -7,7 +7,6 @@
 import { useRef, useState } from 'preact/hooks';
 
 import { serializeHash } from '../app/hash.js';
-import { embedCode } from '../embed/attrs.js';
 import { Rich, Say, useI18n } from './I18n.jsx';
 
 /**
@@ -22,6 +21,8 @@ export function EmbedCode({ app, base = typeof document !== 'undefined' ? docume
 
   const make = async () => {
     const state = app.hashState.value;
+    // (the element's attributes: fetched on the first click, the page needs them for nothing else)
+    const { embedCode } = await import('../embed/attrs.js');
     // paths on this site, not this computer's address: the code works
     // wherever the playground is hosted, from any lesson page of the site
     const { code, notes } = embedCode(state, new URL('embed.js', base).pathname);

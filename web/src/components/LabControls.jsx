@@ -274,33 +274,6 @@ export function BanList({ panel, onChanged }) {
   );
 }
 
-/** what a click on a live bar can do, and its words (catalogue keys) */
-const BAR_ACTIONS = /** @type {const} */ ([['ban', 'action.ban'], ['force', 'action.force']]);
-
-/** What a click on a live bar does: ban the token, or pick it as the next one. */
-/** @param {{panel: Pick<Panel, 'barAction' | 'session' | 'strategy'>}} props */
-export function BarAction({ panel }) {
-  const { t } = useI18n();
-  const action = panel.barAction.value;
-  const sampling = panel.strategy.value === 'sample';
-  return (
-    <div class="spg-seg spg-seg-small" role="radiogroup" aria-label={t('action.label')}>
-      <span class="spg-hint">{t('action.prefix')}</span>
-      {BAR_ACTIONS.map(([k, key]) => (
-        <label key={k} class={`spg-seg-opt${action === k ? ' is-on' : ''}`}>
-          <input
-            type="radio" name={`${panel.session}-bar-action`} value={k} checked={action === k}
-            disabled={k === 'force' && !sampling}
-            data-testid={`bar-action-${k}`}
-            onChange={() => { panel.barAction.value = k; }}
-          />
-          <span>{t(key)}</span>
-        </label>
-      ))}
-    </div>
-  );
-}
-
 /** Temperature 0 and top-k 1: two roads to the same greedy text. */
 /** @param {{panel: Pick<Panel, 'busy' | 'greedyVia' | 'ready'>}} props */
 export function GreedyRoads({ panel }) {

@@ -1,9 +1,9 @@
 // @ts-check
 /**
  * Models a learner makes: the hand-made model's table (labels with logits
- * or probabilities, and the lessons' presets), a bigram trained on the
- * learner's own text, and the "edited" badge with "Reset model" for a model
- * whose bars were dragged.  The engine makes each model and computes every
+ * or probabilities, and the lessons' presets) and a bigram trained on the
+ * learner's own text (the "edited" badge of a model whose bars were
+ * dragged is BarsCard.jsx's).  The engine makes each model and computes every
  * number shown here (the table's logits are the engine's row, its
  * probabilities the engine's distribution).
  */
@@ -183,19 +183,5 @@ export function TextTrainer({ panel, uid }) {
       </div>
       {trained && <small class="spg-hint" data-testid="train-info" data-bytes={String(trained.bytes)} data-chars={String(trained.chars)}>{t('train.done', { bytes: i18n.int(trained.bytes), count: trained.chars })}</small>}
     </details>
-  );
-}
-
-/** The "edited" badge and "Reset model", when the model has edits. @param {{panel: Pick<Panel, 'edits' |
- *     'resetModel'>}} props */
-export function EditedBadge({ panel }) {
-  const { t } = useI18n();
-  const n = panel.edits.value.length;
-  if (!n) return null;
-  return (
-    <p class="spg-edited" data-testid="edited" data-edits={String(n)}>
-      <span class="spg-badge" title={t('edited.hint')}>{t('edited.badge')}</span>
-      <button type="button" class="spg-btn spg-btn-small" data-testid="reset-model" onClick={() => panel.resetModel()}>{t('edited.reset')}</button>
-    </p>
   );
 }

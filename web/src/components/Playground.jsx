@@ -7,57 +7,21 @@
 import { BEAM_STAGES } from '../app/params.js';
 import { Bars, BarsHelp, FindToken, SampleControls, StepHeading } from './BarsCard.jsx';
 import { ChainEditor } from './ChainEditor.jsx';
-import { ModelPicker, PromptBox, SeedField } from './Controls.jsx';
+import { PromptBox, SeedField } from './Controls.jsx';
+import { ModelPicker } from './ModelPicker.jsx';
 import { BeamList, SpecRounds } from './Decoders.jsx';
-import { modelName, useI18n } from './I18n.jsx';
+import { DraftName, MetricsCard, Nucleus } from './Cards.jsx';
+import { useI18n } from './I18n.jsx';
 import { KVPicture } from './KVPicture.jsx';
 import { ConstraintField, GreedyRoads, StrategyPicker } from './LabControls.jsx';
-import { KVView, Metrics } from './LabViews.jsx';
-import { NucleusView, Readouts } from './NucleusView.jsx';
+import { KVView } from './LabViews.jsx';
 import { Notices, Output, StatusLine, TextExtras } from './TextCard.jsx';
 import { NARROW, PhoneStrip, Transport, useMedia } from './Transport.jsx';
 import { teachOnFirstMove } from '../teach/teach.js';
 import { useEffect, useRef } from 'preact/hooks';
 
+
 /** @typedef {import('../app/panel.js').Panel} Panel */
-
-/** @param {{panel: Pick<Panel, 'setParam' | 'shown' | 'topP' | 'viewIndex'>, uid: string}} props */
-export function Nucleus({ panel, uid }) {
-  const shown = panel.shown.value;
-  const live = panel.viewIndex.value === null;
-  const topP = panel.topP.value;
-  return (
-    <>
-      <Readouts summary={shown} uid={uid} />
-      <NucleusView
-        uid={uid}
-        summary={shown}
-        topP={live || shown?.kind === 'peek' ? topP : (shown?.params.top_p ?? topP)}
-        onTopP={(p) => panel.setParam('top_p', p)}
-      />
-    </>
-  );
-}
-
-/** @param {{panel: Pick<Panel, 'lab' | 'model' | 'strategy' | 'text'>, uid: string}} props */
-export function MetricsCard({ panel, uid }) {
-  const { t } = useI18n();
-  const how = panel.strategy.value;
-  return (
-    <section class="spg-card spg-metrics-card" aria-labelledby={`${uid}-metrics-h`}>
-      <div class="spg-card-head">
-        <h2 id={`${uid}-metrics-h`}>{t('metrics.heading')}</h2>
-      </div>
-      <Metrics
-        lab={panel.lab.value}
-        text={panel.text.value}
-        vocab={panel.model.value?.vocab ?? 2}
-        uid={uid}
-        note={how === 'beam' ? t('metrics.beamNote') : ''}
-      />
-    </section>
-  );
-}
 
 /** @param {{panel: Pick<Panel, 'lab' | 'model' | 'playing' | 'status' | 'step' | 'strategy'>, uid: string}} props */
 function KVCard({ panel, uid }) {
@@ -87,14 +51,6 @@ function SamplerNote({ panel }) {
   }
   if (how === 'speculative') return <p class="spg-hint" data-testid="sampler-note">{t('strategy.specNote')}</p>;
   return null;
-}
-
-/** @param {{panel: Pick<Panel, 'models' | 'spec' | 'specOpts'>}} props */
-export function DraftName({ panel }) {
-  const i18n = useI18n();
-  const id = panel.spec.value?.draft ?? panel.specOpts.value.draft;
-  const m = panel.models.value.find((x) => x.id === id);
-  return <>{m ? modelName(i18n, m) : id}</>;
 }
 
 /** the parts of the settings column whose effect is on the bars: while they are used, the text, the bars and the nucleus stay in sight */

@@ -7,15 +7,15 @@
  * sessions in the model's shared Worker).
  */
 import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
-import { ComparePanel } from '../components/CompareView.jsx';
 import { Bars, EditHint, SampleControls } from '../components/BarsCard.jsx';
 import { BeamList, SpecRounds } from '../components/Decoders.jsx';
-import { DraftName, MetricsCard, Nucleus } from '../components/Playground.jsx';
+import { DraftName, MetricsCard, Nucleus } from '../components/Cards.jsx';
 import { Notices, Output, StatusLine } from '../components/TextCard.jsx';
 import { Transport } from '../components/Transport.jsx';
 import { I18nContext, langTag, useI18n } from '../components/I18n.jsx';
 import { KVPicture } from '../components/KVPicture.jsx';
 import { SLIDERS } from './attrs.js';
+import { PANEL_NAMES, describeSettings } from '../app/lab.js';
 
 /** @typedef {Pick<import('./attrs.js').Config, 'controls' | 'transport' | 'parts'>} ViewConfig */
 
@@ -129,5 +129,36 @@ function EmbedCompare({ app, controls, transport }) {
         {panels.map((p, i) => <ComparePanel key={p.session} compare={compare} panel={p} index={i} sliders={keys} />)}
       </div>
     </div>
+  );
+}
+
+/**
+ * One compare panel in an element: its settings in words, the author's
+ * sliders, its text and its next-token bars (the page's panel, with its
+ * preset, strategy, chain editor and metrics, is CompareView.jsx's).
+ * @param {{compare: import('../app/compare.js').Compare, panel: import('../app/panel.js').Panel, index: number,
+ *   sliders: string[]}} props
+ */
+function ComparePanel({ compare, panel, index, sliders }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const uid = `spg-${panel.session}`;
+  const how = panel.strategy.value;
+  const name = PANEL_NAMES[index];
+  /** a slider moved: regenerate once the hand rests */
+  const tune = () => compare.retune(panel);
+  return (
+    <section class="spg-card spg-cpanel" aria-labelledby={`${uid}-h`} data-testid="compare-panel" data-session={panel.session} data-strategy={how} data-preset={panel.preset.value}>
+      <h2 id={`${uid}-h`}>{t('compare.panel', { name })} <small class="spg-hint">{describeSettings(panel.panelSpec.value, i18n)}</small></h2>
+      {sliders.length > 0 && <SamplerSliders panel={panel} uid={uid} keys={sliders} legend={t('compare.panel', { name })} onChanged={tune} />}
+      <Output panel={panel} />
+      <StatusLine panel={panel} />
+      {how !== 'beam' && (
+        <details class="spg-cpanel-more" open={compare.panels.value.some((p) => p.samplers.value !== '')}>
+          <summary>{t('compare.next')}</summary>
+          <Bars panel={panel} playing={compare.playing.value} onBan={(token) => { panel.toggleBan(token); compare.retune(panel, { now: true }); }} />
+        </details>
+      )}
+    </section>
   );
 }

@@ -1,0 +1,45 @@
+// @ts-check
+/**
+ * Code fetched when it is first needed: a part of the page few visits use
+ * (compare mode, beam search's and speculative decoding's views, the embed
+ * code) is its own chunk, so the page and the course's chapters load
+ * within their weight budget (tests/e2e/offline.test.js, course.test.js).
+ * The service worker caches every chunk, so it works offline all the same.
+ */
+import { useEffect, useState } from 'preact/hooks';
+
+/**
+ * A module loaded once, on demand.  `use(need)` in a component returns the
+ * module once it is here (re-rendering then), or null while it is on its
+ * way; a part that shows it says it is not ready until then.
+ * @template M
+ * @param {() => Promise<M>} load the dynamic import
+ */
+export function lazy(load) {
+  /** @type {M | null} */
+  let mod = null;
+  /** @type {Promise<M> | null} */
+  let pending = null;
+  const get = () => {
+    if (!pending) {
+      pending = load().then((m) => { mod = m; return m; });
+      pending.catch(() => { pending = null; }); // offline and not cached: try again next time
+    }
+    return pending;
+  };
+  return {
+    get,
+    /** @param {boolean} [need] whether the caller shows it now @returns {M | null} */
+    use(need = true) {
+      const [, loaded] = useState(0);
+      const want = need && !mod;
+      useEffect(() => {
+        if (!want) return undefined;
+        let live = true;
+        get().then(() => { if (live) loaded((n) => n + 1); }, () => {});
+        return () => { live = false; };
+      }, [want]);
+      return mod;
+    },
+  };
+}
