@@ -110,6 +110,7 @@ const CHAPTER_OF = /** @type {Record<string, string>} */ ({
   dry: 'repetition',
   no_repeat_ngram: 'repetition',
   temperature: 'temperature',
+  quadratic_sampling: 'temperature',
   top_k: 'top-k',
   top_p: 'top-p',
   xtc: 'xtc-mirostat',

@@ -49,4 +49,13 @@ export default {
   'explain.mass': 'Wie viel der Wahrscheinlichkeit des Modells selbst die behaltenen Tokens hatten. 100 % heißt, der Sampler hat nichts geschnitten, was das Modell für möglich hielt; bei T = 0 bleibt nur das erste Token, also ist es dessen Wahrscheinlichkeit.',
   'explain.entropy': 'Wie breit die endgültige Verteilung gestreut ist, in Bit: 0 ist ein sicheres Token, 1 Bit ein Münzwurf, n Bit so unsicher wie eine faire Wahl unter 2ⁿ Tokens. „Modell“ ist dasselbe für die Verteilung des Modells selbst, vor dem Sampler.',
   'explain.argmax': 'Die Chance, dass der Sampler jetzt das wahrscheinlichste Token wählt. „Modell“ ist die Wahrscheinlichkeit dieses Tokens in der Verteilung des Modells selbst, vor dem Sampler.',
+
+  'plain.quadratic_sampling': "Ersetzt jeden Wert durch einen, der mit dem Quadrat seines Abstands zum besten fällt: Tokens nahe der Spitze rücken näher heran, ferne fallen weg.",
+  'plain.top_h': "Behält die wahrscheinlichsten Tokens, solange die Unsicherheit (Entropie), die sie beitragen, innerhalb eines Anteils der gesamten Verteilung bleibt.",
+  'plain.p_less': "Behält die Tokens, die mindestens so wahrscheinlich sind wie die Chance, dass zwei unabhängige Ziehungen übereinstimmen (die Summe der quadrierten Wahrscheinlichkeiten).",
+  'plain.tfs': "Schneidet den Schwanz dort ab, wo die Kurve der sortierten Wahrscheinlichkeiten flach wird (Tail-free Sampling).",
+  'whyWhen.quadratic_sampling': "Eine Alternative zur Temperatur aus text-generation-webui (der Glättungsfaktor): Statt alle Werte gleich zu skalieren, verkleinert es die Abstände nahe der Spitze und vergrößert sie im Schwanz, sodass gute Alternativen im Spiel bleiben und unwahrscheinliche herausfallen. Ein Faktor von 0,2–0,5 ist ein üblicher Start; die Glättungskurve fügt eine kubische Biegung hinzu.",
+  'whyWhen.top_h': "Ein neuerer Schnitt, der begrenzt, wie viel Zufall übrig bleibt, statt wie viel Wahrscheinlichkeit: Bei einem sicheren Schritt passen wenige Tokens ins Entropie-Budget, bei einem flachen mehr. Vorgeschlagen für kreatives Schreiben bei höheren Temperaturen; ein Anteil um 0,4 ist ein Anfang.",
+  'whyWhen.p_less': "P-less-Sampling hat nichts einzustellen: Seine Schwelle kommt aus der Verteilung selbst. Ist das Modell sicher, ist sie hoch und wenige Tokens kommen durch; ist es unsicher, ist sie niedrig und viele kommen durch. Nützlich, wenn du weder p noch k wählen möchtest.",
+  'whyWhen.tfs': "Tail-free Sampling schaut, wie schnell die sortierten Wahrscheinlichkeiten fallen, und schneidet dort, wo das Fallen keine Rolle mehr spielt – der Schnitt folgt also der Form der Verteilung statt einer festen Masse. llama.cpp hatte es bis 2024; z um 0,95 ist üblich.",
 };

@@ -53,4 +53,13 @@ export default {
   'explain.mass': 'How much of the model\'s own probability the kept tokens held. 100 % means the sampler cut nothing the model thought possible; at T = 0 only the top token is kept, so it is that token\'s probability.',
   'explain.entropy': 'How spread out the final distribution is, in bits: 0 is one certain token, 1 bit is a coin toss, n bits as uncertain as a fair choice among 2ⁿ tokens. "model" is the same for the model\'s own distribution, before the sampler.',
   'explain.argmax': 'The chance that the sampler now picks the most likely token. "model" is that token\'s probability in the model\'s own distribution, before the sampler.',
+
+  'plain.quadratic_sampling': "Replaces each score by one that falls with the square of its distance from the top score: tokens near the top move closer to it, far ones drop away.",
+  'plain.top_h': "Keeps the likeliest tokens while the uncertainty (entropy) they add stays within a share of the whole distribution's.",
+  'plain.p_less': "Keeps the tokens at least as likely as the chance that two independent draws agree (the sum of the squared probabilities).",
+  'plain.tfs': "Cuts the tail where the curve of the sorted probabilities flattens out (tail-free sampling).",
+  'whyWhen.quadratic_sampling': "An alternative to temperature from text-generation-webui (the smoothing factor): instead of scaling every score alike, it narrows the gaps near the top and widens them in the tail, so good alternatives stay in play while unlikely ones are pushed out. A smoothing factor of 0.2–0.5 is a common start; the smoothing curve adds a cubic bend.",
+  'whyWhen.top_h': "A recent cutoff that bounds how much randomness is left instead of how much probability: on a confident step few tokens fit the entropy budget, on a flat step more do. Proposed for creative writing at higher temperatures; a share around 0.4 is a start.",
+  'whyWhen.p_less': "P-less sampling has nothing to tune: its bar comes from the distribution itself. When the model is sure the bar is high and few tokens pass; when it is unsure the bar is low and many do. Useful when you would rather not choose a p or a k.",
+  'whyWhen.tfs': "Tail-free sampling looks at how fast the sorted probabilities fall and cuts where the fall stops mattering, so the cut follows the shape of the distribution rather than a fixed mass. llama.cpp had it until 2024; z around 0.95 is typical.",
 };

@@ -49,4 +49,13 @@ export default {
   'explain.mass': 'Cuánta de la probabilidad del propio modelo tenían los tokens conservados. 100 % significa que el muestreador no cortó nada que el modelo considerase posible; con T = 0 solo queda el primer token, así que es su probabilidad.',
   'explain.entropy': 'Cuán repartida está la distribución final, en bits: 0 es un token seguro, 1 bit es lanzar una moneda, n bits tan incierto como elegir al azar entre 2ⁿ tokens. «modelo» es lo mismo para la distribución del propio modelo, antes del muestreador.',
   'explain.argmax': 'La probabilidad de que el muestreador elija ahora el token más probable. «modelo» es la probabilidad de ese token en la distribución del propio modelo, antes del muestreador.',
+
+  'plain.quadratic_sampling': "Sustituye cada puntuación por otra que cae con el cuadrado de su distancia a la mejor: los tokens cercanos a la cima se acercan aún más y los lejanos se hunden.",
+  'plain.top_h': "Conserva los tokens más probables mientras la incertidumbre (entropía) que añaden no pase de una parte de la de toda la distribución.",
+  'plain.p_less': "Conserva los tokens al menos tan probables como la probabilidad de que dos extracciones independientes coincidan (la suma de las probabilidades al cuadrado).",
+  'plain.tfs': "Corta la cola donde la curva de las probabilidades ordenadas se aplana (muestreo sin cola).",
+  'whyWhen.quadratic_sampling': "Una alternativa a la temperatura que viene de text-generation-webui (el factor de suavizado): en vez de escalar todas las puntuaciones igual, estrecha las distancias cerca de la cima y las agranda en la cola, de modo que las buenas alternativas siguen en juego y las improbables quedan fuera. Un factor de 0,2–0,5 es un buen comienzo; la curva de suavizado añade un término cúbico.",
+  'whyWhen.top_h': "Un corte reciente que limita cuánta aleatoriedad queda en lugar de cuánta probabilidad: en un paso seguro caben pocos tokens en el presupuesto de entropía, en uno plano caben más. Se propuso para escritura creativa con temperaturas altas; una parte en torno a 0,4 es un comienzo.",
+  'whyWhen.p_less': "El muestreo p-less no tiene nada que ajustar: su umbral sale de la propia distribución. Si el modelo está seguro, el umbral es alto y pasan pocos tokens; si duda, es bajo y pasan muchos. Útil cuando no quieres elegir una p ni una k.",
+  'whyWhen.tfs': "El muestreo sin cola mira lo rápido que caen las probabilidades ordenadas y corta donde esa caída deja de importar, así que el corte sigue la forma de la distribución y no una masa fija. llama.cpp lo tuvo hasta 2024; z en torno a 0,95 es lo típico.",
 };
