@@ -13,7 +13,7 @@
 import { useComputed, useSignalEffect } from '@preact/signals';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
-import { ORDER_PRESETS, PARAM_SPECS, STAGES, orderOf } from '../app/params.js';
+import { ORDER_PRESETS, PARAM_SPECS, STAGE, STAGES, orderOf } from '../app/params.js';
 import { chapterOf, chapterUrl, useTeach, wantTeach } from '../teach/teach.js';
 import { ParamSlider } from './Controls.jsx';
 import { useI18n } from './I18n.jsx';
@@ -26,8 +26,10 @@ const PRESET_BUTTONS = /** @type {const} */ ([['', 'chain.default'], ['hf', 'cha
 
 /** the stages whose settings show without a click: the ones every lesson uses */
 const OPEN_AT_FIRST = new Set(['temperature', 'top_k', 'top_p', 'min_p']);
-/** the stages that reshape the scores and cut only now and then (a ban, T = 0): "cut nothing" says nothing about them */
-const RESHAPERS = new Set(['bias', 'penalties', 'dry', 'temperature']);
+/** the stages that reshape the scores and cut only now and then (a ban, T = 0): "cut nothing" says nothing about them (nor about a stage the registry says never cuts) */
+const RESHAPERS = new Set(['bias', 'temperature']);
+/** whether "cut nothing" is worth saying of a stage: one that cuts, as its trade */
+const cutter = (/** @type {string} */ name) => !RESHAPERS.has(name) && (name === 'mirostat' || (STAGE[name]?.cut ?? 'kept') !== 'kept');
 /** a stage's settings folded under a name of their own (the catalogue's key): a beginner needs the stage's first one only */
 const FOLDED = /** @type {Record<string, string>} */ ({ temperature: 'chain.dynatemp' });
 
@@ -401,7 +403,7 @@ function StageLive({ panel, name, on, label }) {
     text = Number.isFinite(c.mass)
       ? t('chain.cutLive', { name: label, count: c.cut, mass: i18n.pct(c.mass) })
       : t('chain.cutHere', { count: c.cut });
-  } else if (shown && !shown.lazy && on && !RESHAPERS.has(name)) {
+  } else if (shown && !shown.lazy && on && cutter(name)) {
     text = t('chain.cutNothing', { name: label });
   }
   if (!text) return null;
