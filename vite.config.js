@@ -176,7 +176,7 @@ const inSrc = (/** @type {string} */ id) => {
 /** what only the playground page shows (an element and a chapter never load it) */
 const PAGE_ONLY = /^(main\.jsx|components\/(Playground|ChainEditor|LabControls|ModelPicker|ModelMaker|CopyLink|EmbedCode)\.jsx)$/;
 /** fetched when first shown (components/lazy.js), by the page and an element alike */
-const ON_DEMAND = /^components\/CompareView\.jsx$/;
+const ON_DEMAND = /^components\/(CompareView|Tour)\.jsx$/;
 
 /**
  * The page's code in a few chunks, each loaded whole: the words and

@@ -14,7 +14,7 @@ import { useComputed, useSignalEffect } from '@preact/signals';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 import { ORDER_PRESETS, PARAM_SPECS, STAGE, STAGES, orderOf } from '../app/params.js';
-import { chapterOf, chapterUrl, useTeach, wantTeach } from '../teach/teach.js';
+import { chapterOf, chapterUrl, teachSay, useTeach, wantTeach } from '../teach/teach.js';
 import { ParamSlider } from './Controls.jsx';
 import { useI18n } from './I18n.jsx';
 import { BanList, BiasList, BreakerList } from './LabControls.jsx';
@@ -31,7 +31,7 @@ const RESHAPERS = new Set(['bias', 'temperature']);
 /** whether "cut nothing" is worth saying of a stage: one that cuts, as its trade */
 const cutter = (/** @type {string} */ name) => !RESHAPERS.has(name) && (name === 'mirostat' || (STAGE[name]?.cut ?? 'kept') !== 'kept');
 /** a stage's settings folded under a name of their own (the catalogue's key): a beginner needs the stage's first one only */
-const FOLDED = /** @type {Record<string, string>} */ ({ temperature: 'chain.dynatemp' });
+const FOLDED = /** @type {Record<string, string>} */ ({ temperature: 'stageText.dynatemp' });
 
 /**
  * @param {{panel: Pick<Panel, 'askStages' | 'bans' | 'biases' | 'dryBreakers' | 'errors' | 'model' | 'next' | 'params' |
@@ -186,7 +186,7 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
   const stageLabel = t(`stage.${name}.label`);
   const texts = useTeach(i18n.lang);
   // the plain sentence (teach/texts, once fetched), else the engine's one line
-  const stageDoc = texts?.[`plain.${name}`] ?? t(`stage.${name}.doc`);
+  const stageDoc = teachSay(texts, i18n, `plain.${name}`) || t(`stage.${name}.doc`);
   const bias = name === 'bias';
   const specs = PARAM_SPECS.filter((s) => s.stage === name);
   // the row subscribes to its own stage's settings only (a slider of
@@ -287,7 +287,7 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
           ))}
           {FOLDED[name] && specs.some((spec) => spec.key !== name) && (
             <details class="spg-stage-fold" open={specs.some((spec) => spec.key !== name && params[spec.key] !== spec.def)} data-testid="stage-fold">
-              <summary>{t(FOLDED[name])}</summary>
+              <summary>{teachSay(texts, i18n, FOLDED[name]) || t(`param.${specs.find((spec) => spec.key !== name)?.key}.label`)}</summary>
               {specs.filter((spec) => spec.key !== name).map((spec) => (
                 <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />
               ))}
@@ -327,7 +327,7 @@ function Mirostat({ panel, uid, onChanged }) {
     <div class={`spg-stage spg-stage-last${on ? ' is-on' : ''}`} data-testid="stage" data-stage="mirostat" data-on={on ? 'true' : 'false'}>
       <div class="spg-stage-head">
         <span class="spg-stage-n" aria-hidden="true">⤓</span>
-        <span class="spg-stage-label" id={`${uid}-mirostat-l`} title={texts?.['plain.mirostat'] ?? t('param.mirostat.doc')}>
+        <span class="spg-stage-label" id={`${uid}-mirostat-l`} title={teachSay(texts, i18n, 'plain.mirostat') || t('param.mirostat.doc')}>
           {label} <span class="spg-hint">{t('chain.mirostatLast')}</span>
         </span>
         <StageCut panel={panel} name="mirostat" />
@@ -356,7 +356,7 @@ function Mirostat({ panel, uid, onChanged }) {
       )}
       {on && (
         <div class="spg-stage-settings">
-          <p class="spg-hint spg-stage-doc">{texts?.['plain.mirostat'] ?? t('chain.mirostatDoc')}</p>
+          <p class="spg-hint spg-stage-doc">{teachSay(texts, i18n, 'plain.mirostat') || t('chain.mirostatDoc')}</p>
           <StageLive panel={panel} name="mirostat" on={on} label={label} />
           <StageMore name="mirostat" />
           {specs.filter((spec) => spec !== version).map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
@@ -396,15 +396,15 @@ function StageCut({ panel, name, title }) {
 function StageLive({ panel, name, on, label }) {
   const i18n = useI18n();
   const { t } = i18n;
+  const texts = useTeach(i18n.lang);
   const shown = panel.shown.value;
   const c = shown?.cuts?.find((x) => x.stage === name);
   let text = '';
   if (c) {
-    text = Number.isFinite(c.mass)
-      ? t('chain.cutLive', { name: label, count: c.cut, mass: i18n.pct(c.mass) })
-      : t('chain.cutHere', { count: c.cut });
+    text = (Number.isFinite(c.mass) && teachSay(texts, i18n, 'stageText.cutLive', { name: label, count: c.cut, mass: i18n.pct(c.mass) }))
+      || t('chain.cutHere', { count: c.cut });
   } else if (shown && !shown.lazy && on && cutter(name)) {
-    text = t('chain.cutNothing', { name: label });
+    text = teachSay(texts, i18n, 'stageText.cutNothing', { name: label });
   }
   if (!text) return null;
   return <p class="spg-stage-live" data-testid="stage-live" data-cut={String(c?.cut ?? 0)}>{text}</p>;
@@ -417,16 +417,16 @@ function StageLive({ panel, name, on, label }) {
  */
 function StageMore({ name }) {
   const i18n = useI18n();
-  const { t } = i18n;
   const texts = useTeach(i18n.lang);
-  const why = texts?.[`whyWhen.${name}`] ?? (texts ? t(`stage.${name}.doc`) : '…');
+  if (!texts) return null; // (until the learner's first move)
+  const why = teachSay(texts, i18n, `whyWhen.${name}`) || i18n.t(`stage.${name}.doc`);
   return (
     <div class="spg-stage-more-info">
       <details class="spg-why" data-testid="stage-why" onToggle={(e) => { if (/** @type {HTMLDetailsElement} */ (e.currentTarget).open) wantTeach(); }}>
-        <summary>{t('chain.why')}</summary>
+        <summary>{teachSay(texts, i18n, 'stageText.why')}</summary>
         <p>{why}</p>
       </details>
-      <a class="spg-chapter-link" href={chapterUrl(chapterOf(name), i18n.lang)} data-testid="stage-chapter">{t('chain.chapter')} →</a>
+      <a class="spg-chapter-link" href={chapterUrl(chapterOf(name), i18n.lang)} data-testid="stage-chapter">{teachSay(texts, i18n, 'stageText.chapter')} →</a>
     </div>
   );
 }

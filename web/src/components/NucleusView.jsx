@@ -9,7 +9,7 @@ import { useRef, useState } from 'preact/hooks';
 
 import { cutLabel, nucleusText } from '../app/format.js';
 import { SPEC, clampParam } from '../app/params.js';
-import { useTeach } from '../teach/teach.js';
+import { teachSay, useTeach } from '../teach/teach.js';
 import { useI18n } from './I18n.jsx';
 
 /**
@@ -207,7 +207,7 @@ export function Readouts({ summary, uid = 'spg' }) {
       </dl>
       {keys.map((key) => (
         <p key={key} id={`${uid}-tip-${key}`} class="spg-tip" role="tooltip" hidden={open !== key} data-testid={`tip-${key}`}>
-          {texts?.[`explain.${key}`] ?? '…'}
+          {teachSay(texts, i18n, `explain.${key}`) || '…'}
         </p>
       ))}
     </div>

@@ -8,8 +8,9 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
-import { useTeach } from '../teach/teach.js';
+import { teachSay, useTeach } from '../teach/teach.js';
 import { useI18n } from './I18n.jsx';
+import '../teach/tour.css';
 
 /** the tour's steps: what it points at (the first found), its title's key and its text's key (teach/texts) */
 const STEPS = [
@@ -30,10 +31,10 @@ function find(selectors) {
 
 /** @param {{onDone: () => void}} props */
 export function Tour({ onDone }) {
-  const { lang } = useI18n();
-  const texts = useTeach(lang);
-  /** a text of the tour ('…' until the texts are here) @param {string} key @param {Record<string, string | number>} [vars] */
-  const t = (key, vars = {}) => (texts?.[key] ?? '…').replace(/\{(\w+)\}/g, (all, name) => String(vars[name] ?? all));
+  const i18n = useI18n();
+  const texts = useTeach(i18n.lang);
+  /** a text of the tour ('…' until the texts are here) @param {string} key @param {Record<string, unknown>} [vars] */
+  const t = (key, vars = {}) => teachSay(texts, i18n, key, vars) || '…';
   const [n, setN] = useState(0);
   const box = useRef(/** @type {HTMLDivElement | null} */ (null));
   /** where the focus was: it goes back there when the tour ends */

@@ -10,7 +10,7 @@
  */
 import { signal } from '@preact/signals';
 
-/** @typedef {Record<string, string>} Texts */
+/** @typedef {Record<string, string | Record<string, string>>} Texts  a text, or its plural forms (as the catalogues') */
 
 const LOADERS = /** @type {Record<string, () => Promise<{default: Texts}>>} */ (textFiles());
 
@@ -73,6 +73,20 @@ export function useTeach(lang) {
   const have = loaded.value[code];
   if (!have && wanted.value) loadTeach(code);
   return have ?? null;
+}
+
+/**
+ * A text with its values, in the page's language ('' while the texts are
+ * not here): its plural form for `count`, its {placeholders} filled as
+ * the catalogues' are.
+ * @param {Texts | null} texts @param {import('../i18n/index.js').I18n} i18n
+ * @param {string} key @param {Record<string, unknown>} [vars]
+ */
+export function teachSay(texts, i18n, key, vars = {}) {
+  const entry = texts?.[key];
+  if (entry === undefined) return '';
+  const text = typeof entry === 'string' ? entry : entry[new Intl.PluralRules(i18n.locale).select(Number(vars.count))] ?? entry.other;
+  return text.replace(/\{(\w+)\}/g, (all, name) => (Object.hasOwn(vars, name) ? i18n.value(vars[name]) : all));
 }
 
 /** The texts are wanted now (a component that shows one at once: a tour, a "why and when" opened). */

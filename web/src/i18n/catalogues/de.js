@@ -732,10 +732,5 @@ export default {
   'start.course': 'Kapitel 1 lesen',
   'start.tour': 'Tour durch die Seite',
   'start.close': 'Nein, danke',
-  'chain.cutLive': { one: '{name} hat {count} Token abgeschnitten, das {mass} der Wahrscheinlichkeit des Modells hatte.', other: '{name} hat {count} Tokens abgeschnitten, die {mass} der Wahrscheinlichkeit des Modells hatten.' },
-  'chain.cutNothing': '{name} hat in diesem Schritt nichts abgeschnitten.',
-  'chain.why': 'Warum und wann?',
-  'chain.chapter': 'Das Kapitel dazu im Kurs',
-  'chain.dynatemp': 'Dynamische Temperatur',
   'chain.mirostatVersion': 'Version',
 };

@@ -615,11 +615,5 @@ export default {
   'start.course': 'Read chapter 1',
   'start.tour': 'Tour this page',
   'start.close': 'No, thanks',
-  // ---- what a stage did (ChainEditor.jsx; its "why and when": teach/texts)
-  'chain.cutLive': { one: '{name} cut {count} token holding {mass} of the model\'s probability.', other: '{name} cut {count} tokens holding {mass} of the model\'s probability.' },
-  'chain.cutNothing': '{name} cut nothing at this step.',
-  'chain.why': 'Why and when?',
-  'chain.chapter': 'Its chapter in the course',
-  'chain.dynatemp': 'Dynamic temperature',
   'chain.mirostatVersion': 'Version',
 };

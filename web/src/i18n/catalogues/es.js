@@ -732,10 +732,5 @@ export default {
   'start.course': 'Leer el capítulo 1',
   'start.tour': 'Recorrer la página',
   'start.close': 'No, gracias',
-  'chain.cutLive': { one: '{name} recortó {count} token que tenía {mass} de la probabilidad del modelo.', other: '{name} recortó {count} tokens que tenían {mass} de la probabilidad del modelo.' },
-  'chain.cutNothing': '{name} no recortó nada en este paso.',
-  'chain.why': '¿Por qué y cuándo?',
-  'chain.chapter': 'Su capítulo en el curso',
-  'chain.dynatemp': 'Temperatura dinámica',
   'chain.mirostatVersion': 'Versión',
 };

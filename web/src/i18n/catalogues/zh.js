@@ -731,10 +731,5 @@ export default {
   'start.course': '阅读第 1 章',
   'start.tour': '浏览本页',
   'start.close': '不用了',
-  'chain.cutLive': { other: '{name} 截掉了 {count} 个词元，它们占模型概率的 {mass}。' },
-  'chain.cutNothing': '{name} 在这一步没有截掉任何词元。',
-  'chain.why': '为什么用、何时用？',
-  'chain.chapter': '课程中的对应章节',
-  'chain.dynatemp': '动态温度',
   'chain.mirostatVersion': '版本',
 };

@@ -1,5 +1,10 @@
 // Die längeren Lehrtexte des Playgrounds auf Deutsch (dieselben Schlüssel wie en.js).
 export default {
+  'stageText.cutLive': { one: '{name} hat {count} Token abgeschnitten, das {mass} der Wahrscheinlichkeit des Modells hatte.', other: '{name} hat {count} Tokens abgeschnitten, die {mass} der Wahrscheinlichkeit des Modells hatten.' },
+  'stageText.cutNothing': '{name} hat in diesem Schritt nichts abgeschnitten.',
+  'stageText.why': 'Warum und wann?',
+  'stageText.chapter': 'Das Kapitel dazu im Kurs',
+  'stageText.dynatemp': 'Dynamische Temperatur',
   'guide.label': 'Tour durch die Seite',
   'guide.step': 'Schritt {n} von {count}',
   'guide.barsTitle': 'Die Balken',

@@ -4,6 +4,11 @@
 // and zh.js hold the same keys.  Stages the texts do not name fall back to
 // the engine's one-line doc.
 export default {
+  'stageText.cutLive': { one: '{name} cut {count} token holding {mass} of the model\'s probability.', other: '{name} cut {count} tokens holding {mass} of the model\'s probability.' },
+  'stageText.cutNothing': '{name} cut nothing at this step.',
+  'stageText.why': 'Why and when?',
+  'stageText.chapter': 'Its chapter in the course',
+  'stageText.dynatemp': 'Dynamic temperature',
   'guide.label': 'Tour of the page',
   'guide.step': 'Step {n} of {count}',
   'guide.barsTitle': 'The bars',

@@ -1,5 +1,10 @@
 // Los textos didácticos largos del playground en español (las mismas claves que en.js).
 export default {
+  'stageText.cutLive': { one: '{name} recortó {count} token que tenía {mass} de la probabilidad del modelo.', other: '{name} recortó {count} tokens que tenían {mass} de la probabilidad del modelo.' },
+  'stageText.cutNothing': '{name} no recortó nada en este paso.',
+  'stageText.why': '¿Por qué y cuándo?',
+  'stageText.chapter': 'Su capítulo en el curso',
+  'stageText.dynatemp': 'Temperatura dinámica',
   'guide.label': 'Recorrido por la página',
   'guide.step': 'Paso {n} de {count}',
   'guide.barsTitle': 'Las barras',

@@ -1,5 +1,10 @@
 // 采样器演练场较长的讲解文字（简体中文；键与 en.js 相同）。
 export default {
+  'stageText.cutLive': { other: '{name} 截掉了 {count} 个词元，它们占模型概率的 {mass}。' },
+  'stageText.cutNothing': '{name} 在这一步没有截掉任何词元。',
+  'stageText.why': '为什么用、何时用？',
+  'stageText.chapter': '课程中的对应章节',
+  'stageText.dynatemp': '动态温度',
   'guide.label': '页面导览',
   'guide.step': '第 {n} 步，共 {count} 步',
   'guide.barsTitle': '条形',
