@@ -13,7 +13,7 @@
 import { useComputed, useSignalEffect } from '@preact/signals';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
-import { ORDER_PRESETS, PARAM_SPECS, STAGE, STAGES, orderOf } from '../app/params.js';
+import { ORDER_PRESETS, PARAM_SPECS, STAGE, STAGES, TERMINAL, orderOf } from '../app/params.js';
 import { chapterOf, chapterUrl, teachSay, useTeach, wantTeach } from '../teach/teach.js';
 import { ParamSlider } from './Controls.jsx';
 import { useI18n } from './I18n.jsx';
@@ -161,7 +161,7 @@ export function ChainEditor({ panel, uid, onChanged }) {
           ))}
         </p>
       )}
-      <Mirostat panel={panel} uid={uid} onChanged={changed} />
+      {TERMINAL.map((s) => <Terminal key={s.name} stage={s.name} panel={panel} uid={uid} onChanged={changed} />)}
       <small class="spg-hint">{t('chain.hint')}</small>
       <span class="spg-sr" role="status" aria-live="polite">{said}</span>
     </fieldset>
@@ -306,34 +306,51 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
 }
 
 /**
- * Mirostat: after the chain, when on (it replaces the truncation stages'
- * draw with its own target surprise).
- * @param {{panel: Pick<Panel, 'model' | 'params' | 'setParam' | 'setStageOn' | 'shown' | 'stagesOn' |
+ * A terminal stage — mirostat, adaptive-p: after the chain, when on (each
+ * picks the token its own way and learns from it; one at a time).
+ * @param {{stage: string, panel: Pick<Panel, 'model' | 'params' | 'setParam' | 'setStageOn' | 'shown' | 'stagesOn' |
  *     'strategy'>, uid: string, onChanged: () => void}} props
  */
-function Mirostat({ panel, uid, onChanged }) {
+function Terminal({ stage, panel, uid, onChanged }) {
   const i18n = useI18n();
   const { t } = i18n;
-  const specs = PARAM_SPECS.filter((s) => s.stage === 'mirostat');
-  const on = panel.stagesOn.value.has('mirostat');
+  const specs = PARAM_SPECS.filter((s) => s.stage === stage);
+  const on = panel.stagesOn.value.has(stage);
   const texts = useTeach(i18n.lang);
   if (!specs.length) return null;
-  // its version: off, 1 or 2 (the link's mirostat= number), a choice rather than a slider
-  const version = specs.find((s) => s.key === 'mirostat');
+  const mirostat = stage === 'mirostat';
+  // Mirostat's version: off, 1 or 2 (the link's mirostat= number), a choice rather than a slider
+  const version = mirostat ? specs.find((s) => s.key === 'mirostat') : undefined;
   const value = version ? Number(panel.params.value.mirostat) : 0;
-  const label = t('param.mirostat.label');
+  const label = t(mirostat ? 'param.mirostat.label' : `stage.${stage}.label`);
+  const plain = teachSay(texts, i18n, `plain.${stage}`);
   const choices = version ? Array.from({ length: version.max - version.min + 1 }, (_, i) => version.min + i) : [];
   return (
-    <div class={`spg-stage spg-stage-last${on ? ' is-on' : ''}`} data-testid="stage" data-stage="mirostat" data-on={on ? 'true' : 'false'}>
+    <div class={`spg-stage spg-stage-last${on ? ' is-on' : ''}`} data-testid="stage" data-stage={stage} data-on={on ? 'true' : 'false'}>
       <div class="spg-stage-head">
         <span class="spg-stage-n" aria-hidden="true">⤓</span>
-        <span class="spg-stage-label" id={`${uid}-mirostat-l`} title={teachSay(texts, i18n, 'plain.mirostat') || t('param.mirostat.doc')}>
-          {label} <span class="spg-hint">{t('chain.mirostatLast')}</span>
-        </span>
-        <StageCut panel={panel} name="mirostat" />
+        {version ? (
+          <span class="spg-stage-label" id={`${uid}-${stage}-l`} title={plain || t('param.mirostat.doc')}>
+            {label} <span class="spg-hint">{t('chain.mirostatLast')}</span>
+          </span>
+        ) : (
+          <label class="spg-stage-label" title={plain || t(`param.${specs[0].key}.doc`)}>
+            <input
+              type="checkbox"
+              checked={on}
+              data-testid={`stage-on-${stage}`}
+              onChange={(e) => {
+                panel.setStageOn(stage, /** @type {HTMLInputElement} */ (e.currentTarget).checked);
+                onChanged();
+              }}
+            />
+            {label} <span class="spg-hint">{t('chain.mirostatLast')}</span>
+          </label>
+        )}
+        <StageCut panel={panel} name={stage} />
       </div>
       {version && (
-        <div class="spg-choices spg-mirostat-version" role="radiogroup" aria-labelledby={`${uid}-mirostat-l`} data-testid="mirostat-version">
+        <div class="spg-choices spg-mirostat-version" role="radiogroup" aria-labelledby={`${uid}-${stage}-l`} data-testid="mirostat-version">
           <span class="spg-hint" aria-hidden="true">{t('chain.mirostatVersion')}</span>
           {choices.map((v) => (
             <label key={v} class={`spg-choice${value === v ? ' is-on' : ''}`}>
@@ -356,9 +373,9 @@ function Mirostat({ panel, uid, onChanged }) {
       )}
       {on && (
         <div class="spg-stage-settings">
-          <p class="spg-hint spg-stage-doc">{teachSay(texts, i18n, 'plain.mirostat') || t('chain.mirostatDoc')}</p>
-          <StageLive panel={panel} name="mirostat" on={on} label={label} />
-          <StageMore name="mirostat" />
+          <p class="spg-hint spg-stage-doc">{plain || t(mirostat ? 'chain.mirostatDoc' : `stage.${stage}.doc`)}</p>
+          <StageLive panel={panel} name={stage} on={on} label={label} />
+          <StageMore name={stage} />
           {specs.filter((spec) => spec !== version).map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
         </div>
       )}
