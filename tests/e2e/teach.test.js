@@ -27,6 +27,7 @@ describe.skipIf(skipWithoutChromium)('the playground teaches', () => {
   it('a first visit offers the course or a tour; dismissed once, never again; a link\'s setup or an embed never shows it', async () => {
     const context = await newContext({ width: 1280, height: 800 });
     const page = await open({ context });
+    await page.mouse.move(5, 5); // the card comes with the teaching texts, at the learner's first move
     const card = page.getByTestId('start-here');
     await card.waitFor();
     // the course's first chapter, in the page's language
@@ -34,10 +35,13 @@ describe.skipIf(skipWithoutChromium)('the playground teaches', () => {
     await page.getByTestId('start-close').click();
     expect(await card.count()).toBe(0);
     const again = await open({ context });
-    await again.waitForTimeout(300);
+    await again.mouse.move(5, 5);
+    await again.waitForTimeout(500);
     expect(await again.getByTestId('start-here').count()).toBe(0);
 
     const fresh = await open({ hash: '#seed=3' });
+    await fresh.mouse.move(5, 5);
+    await fresh.waitForTimeout(500);
     expect(await fresh.getByTestId('start-here').count()).toBe(0);
     const embedded = await open({ url: `${h.server.url}?embed=1` });
     expect(await embedded.getByTestId('start-here').count()).toBe(0);
@@ -46,6 +50,7 @@ describe.skipIf(skipWithoutChromium)('the playground teaches', () => {
   it('the tour: the bars, one slider, Play — each ringed and on screen, its text fetched on demand; the keyboard walks it and Escape ends it', async () => {
     for (const [width, height] of [[1280, 800], [390, 844]]) {
       const page = await open({ width, height });
+      await page.mouse.move(5, 5);
       await page.getByTestId('start-tour').click();
       const tour = page.getByTestId('tour');
       await until(async () => !(await tour.locator('#spg-tour-text').textContent()).startsWith('…'));

@@ -4,19 +4,26 @@
  * remembered; never in an embed) a small card offers the course's first
  * chapter or a three-step tour of the page — the bars, one slider, Play.
  * Dismissed (or either offer taken) it never comes back on this device.
- * The tour (Tour.jsx) is a chunk of its own, fetched when asked for.
+ * Its words come with the teaching texts, at the learner's first move on
+ * the page (a pointer, a key, a touch, a scroll); the tour (Tour.jsx) is a
+ * chunk of its own, fetched when asked for.
  */
 import { useState } from 'preact/hooks';
 
-import { chapterUrl, dismissStart, wantTeach } from '../teach/teach.js';
+import { chapterUrl, dismissStart, teachSay, useTeach, wantTeach } from '../teach/teach.js';
 import { useI18n } from './I18n.jsx';
 
 /** @param {{onDone: () => void}} props */
 export function StartHere({ onDone }) {
-  const { t, lang } = useI18n();
+  const i18n = useI18n();
+  const { lang } = i18n;
+  const texts = useTeach(lang);
+  const t = (/** @type {string} */ key) => teachSay(texts, i18n, key);
   /** the tour, once its code is here */
   const [tour, setTour] = useState(/** @type {{Tour: (props: {onDone: () => void}) => import('preact').JSX.Element} | null} */ (null));
   if (tour) return <tour.Tour onDone={onDone} />;
+  // its words are the teaching texts': it shows at the learner's first move
+  if (!texts) return null;
   const close = () => {
     dismissStart();
     onDone();

@@ -129,6 +129,7 @@ const CHAPTER_OF = /** @type {Record<string, string>} */ ({
   top_p: 'top-p',
   xtc: 'xtc-mirostat',
   mirostat: 'xtc-mirostat',
+  adaptive_p: 'xtc-mirostat',
 });
 
 /** A stage's chapter's slug. @param {string} stage */

@@ -755,10 +755,5 @@ export default {
   'question.noLabel': 'p:{label}: Kein Token heißt „{label}“',
   'question.unknown': 'unbekannte Frage',
 
-  'start.heading': 'Neu hier?',
-  'start.text': 'Sieh dir an, wie ein Sprachmodell sein nächstes Wort wählt: Lies das erste Kapitel des Kurses oder mach eine Tour in drei Schritten durch diese Seite.',
-  'start.course': 'Kapitel 1 lesen',
-  'start.tour': 'Tour durch die Seite',
-  'start.close': 'Nein, danke',
   'chain.mirostatVersion': 'Version',
 };

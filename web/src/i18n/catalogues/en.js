@@ -614,11 +614,5 @@ export default {
   'question.noLabel': 'p:{label}: no token is labelled "{label}"',
   'question.unknown': 'unknown question',
 
-  // ---- the first visit's card (StartHere.jsx; the tour's words: teach/texts)
-  'start.heading': 'New here?',
-  'start.text': 'See how a language model picks its next word: read the first chapter of the course, or take a three-step tour of this page.',
-  'start.course': 'Read chapter 1',
-  'start.tour': 'Tour this page',
-  'start.close': 'No, thanks',
   'chain.mirostatVersion': 'Version',
 };

@@ -755,10 +755,5 @@ export default {
   'question.noLabel': 'p:{label}: ningún token tiene la etiqueta «{label}»',
   'question.unknown': 'pregunta desconocida',
 
-  'start.heading': '¿Primera vez aquí?',
-  'start.text': 'Mira cómo un modelo de lenguaje elige su siguiente palabra: lee el primer capítulo del curso o haz un recorrido de tres pasos por esta página.',
-  'start.course': 'Leer el capítulo 1',
-  'start.tour': 'Recorrer la página',
-  'start.close': 'No, gracias',
   'chain.mirostatVersion': 'Versión',
 };

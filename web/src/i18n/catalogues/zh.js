@@ -754,10 +754,5 @@ export default {
   'question.noLabel': 'p:{label}：没有标签为“{label}”的词元',
   'question.unknown': '未知的问题',
 
-  'start.heading': '第一次来？',
-  'start.text': '看看语言模型如何挑选下一个词：阅读课程的第一章，或者用三步浏览一下这个页面。',
-  'start.course': '阅读第 1 章',
-  'start.tour': '浏览本页',
-  'start.close': '不用了',
   'chain.mirostatVersion': '版本',
 };

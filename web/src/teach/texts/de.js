@@ -1,5 +1,10 @@
 // Die längeren Lehrtexte des Playgrounds auf Deutsch (dieselben Schlüssel wie en.js).
 export default {
+  'start.heading': 'Neu hier?',
+  'start.text': 'Sieh dir an, wie ein Sprachmodell sein nächstes Wort wählt: Lies das erste Kapitel des Kurses oder mach eine Tour in drei Schritten durch diese Seite.',
+  'start.course': 'Kapitel 1 lesen',
+  'start.tour': 'Tour durch die Seite',
+  'start.close': 'Nein, danke',
   'stageText.cutLive': { one: '{name} hat {count} Token abgeschnitten, das {mass} der Wahrscheinlichkeit des Modells hatte.', other: '{name} hat {count} Tokens abgeschnitten, die {mass} der Wahrscheinlichkeit des Modells hatten.' },
   'stageText.cutNothing': '{name} hat in diesem Schritt nichts abgeschnitten.',
   'stageText.why': 'Warum und wann?',

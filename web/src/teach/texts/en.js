@@ -4,6 +4,11 @@
 // and zh.js hold the same keys.  Stages the texts do not name fall back to
 // the engine's one-line doc.
 export default {
+  'start.heading': 'New here?',
+  'start.text': 'See how a language model picks its next word: read the first chapter of the course, or take a three-step tour of this page.',
+  'start.course': 'Read chapter 1',
+  'start.tour': 'Tour this page',
+  'start.close': 'No, thanks',
   'stageText.cutLive': { one: '{name} cut {count} token holding {mass} of the model\'s probability.', other: '{name} cut {count} tokens holding {mass} of the model\'s probability.' },
   'stageText.cutNothing': '{name} cut nothing at this step.',
   'stageText.why': 'Why and when?',

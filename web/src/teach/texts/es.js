@@ -1,5 +1,10 @@
 // Los textos didácticos largos del playground en español (las mismas claves que en.js).
 export default {
+  'start.heading': '¿Primera vez aquí?',
+  'start.text': 'Mira cómo un modelo de lenguaje elige su siguiente palabra: lee el primer capítulo del curso o haz un recorrido de tres pasos por esta página.',
+  'start.course': 'Leer el capítulo 1',
+  'start.tour': 'Recorrer la página',
+  'start.close': 'No, gracias',
   'stageText.cutLive': { one: '{name} recortó {count} token que tenía {mass} de la probabilidad del modelo.', other: '{name} recortó {count} tokens que tenían {mass} de la probabilidad del modelo.' },
   'stageText.cutNothing': '{name} no recortó nada en este paso.',
   'stageText.why': '¿Por qué y cuándo?',

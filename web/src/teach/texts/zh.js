@@ -1,5 +1,10 @@
 // 采样器演练场较长的讲解文字（简体中文；键与 en.js 相同）。
 export default {
+  'start.heading': '第一次来？',
+  'start.text': '看看语言模型如何挑选下一个词：阅读课程的第一章，或者用三步浏览一下这个页面。',
+  'start.course': '阅读第 1 章',
+  'start.tour': '浏览本页',
+  'start.close': '不用了',
   'stageText.cutLive': { other: '{name} 截掉了 {count} 个词元，它们占模型概率的 {mass}。' },
   'stageText.cutNothing': '{name} 在这一步没有截掉任何词元。',
   'stageText.why': '为什么用、何时用？',
