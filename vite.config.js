@@ -10,9 +10,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { defineConfig } from 'vite';
+
+import { isPageWord } from './web/src/i18n/parts.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SW_TEMPLATE = path.join(here, 'web/src/sw/sw.template.js');
@@ -91,6 +93,41 @@ function courseInputs() {
   ]);
 }
 
+/** the words of a catalogue file the build takes: an element's (core) or only the page's (page) */
+const CATALOGUE_PART = /[\\/]i18n[\\/]catalogues[\\/][\w-]+\.js\?words=(core|page)$/;
+
+/**
+ * The plugin: each catalogue cut in two (web/src/i18n/parts.js says
+ * which words only the page shows).  i18n/index.js imports English and
+ * finds the others' files as `catalogues/CODE.js?words=core` and
+ * `?words=page`; here each is the catalogue's keys of that part.  Only in
+ * the build: Vitest and the dev server leave the query alone and load
+ * the whole file, as plain Node does.
+ */
+function catalogueParts() {
+  const index = path.join(here, 'web/src/i18n/index.js');
+  return {
+    name: 'spg-catalogue-parts',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(/** @type {string} */ source, /** @type {string | undefined} */ importer) {
+      // index.js's own English: what an element shows
+      if (importer === index && source === './catalogues/en.js') return `${path.join(here, 'web/src/i18n/catalogues/en.js')}?words=core`;
+      return null;
+    },
+    async load(/** @type {string} */ id) {
+      const m = CATALOGUE_PART.exec(id);
+      if (!m) return null;
+      const file = id.slice(0, id.indexOf('?'));
+      this.addWatchFile(file);
+      const all = (await import(`${pathToFileURL(file).href}?at=${fs.statSync(file).mtimeMs}`)).default;
+      const page = m[1] === 'page';
+      const part = Object.fromEntries(Object.entries(all).filter(([k]) => isPageWord(k) === page));
+      return `export default ${JSON.stringify(part)};\n`;
+    },
+  };
+}
+
 /** The plugin: dist/sw.js once the build's files are written. */
 function serviceWorker() {
   let outDir = '';
@@ -145,7 +182,7 @@ function packageConfig() {
     },
     worker: {
       format: 'es',
-      rolldownOptions: { output: { entryFileNames: '[name].js', assetFileNames: '[name][extname]' } },
+      rolldownOptions: { output: { entryFileNames: '[name].js', assetFileNames: '[name][extname]', codeSplitting: { groups: WORKER_CHUNKS } } },
     },
     experimental: {
       renderBuiltUrl: (/** @type {string} */ file, /** @type {{hostType: string}} */ { hostType }) => (hostType === 'js'
@@ -174,9 +211,26 @@ const inSrc = (/** @type {string} */ id) => {
 };
 
 /** what only the playground page shows (an element and a chapter never load it) */
-const PAGE_ONLY = /^(main\.jsx|components\/(Playground|ChainEditor|LabControls|ModelPicker|ModelMaker|CopyLink|EmbedCode)\.jsx)$/;
+export const PAGE_ONLY = /^(main\.jsx|components\/(Playground|ChainEditor|LabControls|ModelPicker|ModelMaker|CopyLink|EmbedCode)\.jsx)$/;
 /** fetched when first shown (components/lazy.js), by the page and an element alike */
-const ON_DEMAND = /^components\/CompareView\.jsx$/;
+/**
+ * The engine Worker's chunks: everything its entry imports in one chunk
+ * (engine.host) beside the entry, and the code fetched on first use (beam
+ * search, speculative decoding) in chunks of its own.  Left to itself the
+ * bundler puts what those lazy chunks share with the entry into the entry,
+ * and a lazy chunk importing it would run the Worker's entry a second time
+ * under another URL — without its ?engine=lite, so a course chapter would
+ * fetch the whole engine too (and a second host answer the page).
+ */
+const WORKER_CHUNKS = [
+  {
+    name: 'engine.host',
+    test: (/** @type {string} */ id) => !/^worker\/(engine\.worker|beam|speculative)\.js$/.test(inSrc(id)),
+    priority: 1,
+  },
+];
+
+const ON_DEMAND = /^components\/(CompareView|Decoders)\.jsx$/;
 
 /**
  * The page's code in a few chunks, each loaded whole: the words and
@@ -191,7 +245,7 @@ const CHUNKS = [
   // (the offline cache's registration: the course's pages too)
   { name: 'register', test: (/** @type {string} */ id) => inSrc(id) === 'sw/register.js', priority: 5 },
   { name: 'preact', test: /node_modules[\\/](preact|@preact)[\\/]/, priority: 4 },
-  { name: 'i18n', test: (/** @type {string} */ id) => /^(i18n\/(index|pseudo|language)\.js|i18n\/catalogues\/en\.js|shared\/registry\.gen\.js)$/.test(inSrc(id)), priority: 3 },
+  { name: 'i18n', test: (/** @type {string} */ id) => !id.endsWith('?words=page') && /^(i18n\/(index|pseudo|language)\.js|i18n\/catalogues\/en\.js|shared\/registry\.gen\.js)$/.test(inSrc(id)), priority: 3 },
   {
     name: 'app',
     test: (/** @type {string} */ id) => /^(app|components|shared)\/|^worker\/client\.js$/.test(inSrc(id))
@@ -199,6 +253,8 @@ const CHUNKS = [
     priority: 2,
   },
   { name: 'page', test: (/** @type {string} */ id) => PAGE_ONLY.test(inSrc(id)), priority: 1 },
+  // each language's words only the page shows (catalogueParts): page-words-CODE-HASH.js
+  { name: (/** @type {string} */ id) => (id.endsWith('?words=page') ? `page-words-${path.basename(id.split('?')[0], '.js')}` : null), priority: 6 },
 ];
 
 const appConfig = {
@@ -208,7 +264,7 @@ const appConfig = {
   oxc: {
     jsx: { runtime: 'automatic', importSource: 'preact' },
   },
-  plugins: [coursePages(), serviceWorker()],
+  plugins: [coursePages(), catalogueParts(), serviceWorker()],
   build: {
     outDir: '../dist',
     emptyOutDir: true,
@@ -230,7 +286,7 @@ const appConfig = {
     host: '127.0.0.1',
     fs: { allow: ['..'] },
   },
-  worker: { format: 'es' },
+  worker: { format: 'es', rolldownOptions: { output: { codeSplitting: { groups: WORKER_CHUNKS } } } },
   test: {
     root: '.',
     include: ['tests/js/**/*.test.js', 'web/src/**/*.test.{js,jsx}'],

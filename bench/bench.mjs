@@ -238,7 +238,8 @@ try {
   const STAGES = ['top-nσ 1.0', 'epsilon 3e-4', 'eta 3e-4', 'top-a 0.2', 'XTC 0.5 / 0.1', 'DRY 0.8 / 1.75 / 2',
     'dynamic temperature ±0.5', 'no-repeat-ngram 3', 'mirostat v1 5 / 0.1', 'mirostat v2 5 / 0.1',
     'top-H 0.4', 'p-less', 'tail-free 0.95',
-    'quadratic sampling 0.3 / 1'];
+    'quadratic sampling 0.3 / 1', 'min-new-tokens 8 (step 3)', 'exp. decay length penalty 0, 1.1 (step 3)',
+    'adaptive-p 0.3 / 0.9'];
   const stageBatch = [];
   for (let i = 0; i <= STAGES.length; i++) {
     if ((await simd.config(i)) !== 0) throw new Error(`sampler config ${i} refused`);

@@ -136,7 +136,8 @@ static const char *const STAGE_NAMES[BENCH_N_STAGES + 1] = {
     "top-a 0.2", "XTC 0.5 / 0.1", "DRY 0.8 / 1.75 / 2",
     "dynamic temperature ±0.5", "no-repeat-ngram 3", "mirostat v1 5 / 0.1",
     "mirostat v2 5 / 0.1", "top-H 0.4", "p-less", "tail-free 0.95",
-    "quadratic sampling 0.3 / 1"};
+    "quadratic sampling 0.3 / 1", "min-new-tokens 8 (step 3)",
+    "exp. decay length penalty 0, 1.1 (step 3)", "adaptive-p 0.3 / 0.9"};
 
 const char *bench_stage_name(int which) {
     return which >= 0 && which <= BENCH_N_STAGES ? STAGE_NAMES[which] : NULL;
@@ -161,8 +162,16 @@ int bench_sampler_config(int which) {
     case 12: g_params.p_less = 1; break;
     case 13: g_params.tfs = 0.95f; break;
     case 14: g_params.smoothing_factor = 0.3f; break; /* curve 1 */
+    /* the length stages act on end tokens at a step: a session's state */
+    case 15: g_params.min_new_tokens = 8; break;
+    case 16: g_params.exp_decay_factor = 1.1f; break;
+    /* a bare sampler's adaptive-p state is its start: the transform's cost */
+    case 17: g_params.adaptive_target = 0.3f; break; /* decay 0.9 */
     default: return 1;
     }
+    static const int end[1] = {0}; /* token 0 ends the text, step 3 */
+    sp_sampler_state st = {0.0, NAN, 3, end, 1};
+    sp_sampler_set_state(g_sampler, &st);
     char err[SP_ERR_LEN];
     return sp_params_check(&g_params, g_vocab, err) == SP_OK ? 0 : 1;
 }

@@ -149,6 +149,26 @@ int cli_sampler_option(args *a, sp_params *p, sampler_texts *texts) {
         sp_params_set(p, k, x, NULL); /* the range: cli_check_params */
         return 1;
     }
+    if (cli_is_opt(a, "--exp-decay-length-penalty")) {
+        /* Hugging Face's pair: --exp-decay-start and --exp-decay-factor */
+        const char *v = cli_opt_value(a);
+        if (!v) return -cli_say_error(EXIT_BAD_ARG, "%s needs a value", a->name);
+        const char *comma = strchr(v, ',');
+        char start[32];
+        int n;
+        double f;
+        if (!comma || (size_t)(comma - v) >= sizeof start)
+            return -cli_say_error(EXIT_BAD_ARG, "--exp-decay-length-penalty: "
+                              "'%s' is not START,FACTOR", v);
+        memcpy(start, v, (size_t)(comma - v));
+        start[comma - v] = '\0';
+        if (!cli_parse_int(start, &n) || !cli_parse_double(comma + 1, &f))
+            return -cli_say_error(EXIT_BAD_ARG, "--exp-decay-length-penalty: "
+                              "'%s' is not START,FACTOR", v);
+        sp_params_set(p, sp_param_find("exp_decay_start"), n, NULL);
+        sp_params_set(p, sp_param_find("exp_decay_factor"), f, NULL);
+        return 1;
+    }
     if (cli_is_opt(a, "--samplers")) {
         const char *v = cli_opt_value(a);
         if (!v) return -cli_say_error(EXIT_BAD_ARG, "%s needs a value", a->name);

@@ -36,6 +36,17 @@ int cli_cmd_params(args *a) {
         put_json_text(&b, "doc", sp_stage_doc(s));
         sp_buf_printf(&b, ",\"cut\":\"%s\"}", sp_cut_name(sp_stage_cut(s)));
     }
+    /* the terminal stages (after the chain, when on: no order moves them) */
+    sp_buf_puts(&b, "],\"terminal\":[");
+    for (int s = SP_STAGE_COUNT; s < SP_STAGE_ALL; s++) {
+        sp_buf_printf(&b, "%s{", s > SP_STAGE_COUNT ? "," : "");
+        put_json_text(&b, "name", sp_stage_name(s));
+        sp_buf_puts(&b, ",");
+        put_json_text(&b, "label", sp_stage_label(s));
+        sp_buf_puts(&b, ",");
+        put_json_text(&b, "doc", sp_stage_doc(s));
+        sp_buf_printf(&b, ",\"cut\":\"%s\"}", sp_cut_name(sp_stage_cut(s)));
+    }
     sp_buf_puts(&b, "],\"params\":[");
     for (int i = 0; i < sp_param_count(); i++) {
         const sp_param_info *in = sp_param_at(i);

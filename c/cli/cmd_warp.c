@@ -71,7 +71,8 @@ int cli_cmd_warp(args *a) {
     }
     sp_step st;
     /* with a seed, XTC draws as a session's first step would */
-    sp_sampler_state state = {draw ? sp_xtc_uniform(seed, 0) : 0.0, NAN};
+    sp_sampler_state state = {draw ? sp_xtc_uniform(seed, 0) : 0.0, NAN, 0,
+                              NULL, 0, NAN, NAN};
     sp_sampler_set_state(s, &state);
     int rc = sp_sampler_warp(s, logits, history, n_history, &p, &st, err);
     if (rc != SP_OK) {

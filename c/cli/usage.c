@@ -60,6 +60,8 @@ static const char USAGE_END[] =
     "                          or ; (a stage left out must stay off), or\n"
     "                          default, hf or llama.cpp\n"
     "  --logit-bias ID=VALUE   add VALUE to a logit; -inf bans (repeatable)\n"
+    "  --exp-decay-length-penalty START,FACTOR  Hugging Face's pair: sets\n"
+    "                          --exp-decay-start and --exp-decay-factor\n"
     "  --dry-sequence-breaker TEXT  DRY: TEXT's tokens end a repeat "
     "(repeatable)\n"
     "Defaults: --seed 42, --steps 64.  Models: %MAIN% "

@@ -19,7 +19,8 @@
  * nothing is normalized until the final softmax).  The default order:
  *
  *   [constraint mask] -> logit bias -> penalties (repetition, frequency,
- *   presence) -> DRY -> no-repeat-ngram -> temperature (dynamic
+ *   presence) -> DRY -> no-repeat-ngram -> min-new-tokens -> exponential
+ *   decay length penalty -> temperature (dynamic
  *   temperature) -> quadratic sampling -> top-nσ -> top-k -> top-p -> top-H -> min-p -> p-less ->
  *   typical-p -> epsilon -> eta -> tail-free -> top-a -> XTC -> [mirostat]
  *   -> softmax -> draw
@@ -165,7 +166,8 @@ double sp_rng_uniform(sp_rng *rng); /* in [0, 1), 53 random bits */
     X(MIROSTAT, "mirostat")                                                 \
     X(TOP_H, "top_h")                                                       \
     X(P_LESS, "p_less")                                                     \
-    X(TFS, "tfs")
+    X(TFS, "tfs")                                                           \
+    X(MIN_NEW_TOKENS, "min_new_tokens")
 
 #define SP_CUT_ENUM_(id, name) SP_CUT_##id,
 typedef enum { SP_CUT_ROWS(SP_CUT_ENUM_) SP_CUT_COUNT } sp_cut;
@@ -209,6 +211,12 @@ typedef struct {
     X(NO_REPEAT_NGRAM, "no_repeat_ngram", NO_REPEAT_NGRAM,                  \
       "No-repeat n-gram", "removes a token that would repeat an n-gram",    \
       sp_stage_no_repeat_ngram, p->no_repeat_ngram_size > 0)                \
+    X(MIN_NEW_TOKENS, "min_new_tokens", MIN_NEW_TOKENS, "Min new tokens",   \
+      "bans the end of the text until the text has this many new tokens",   \
+      sp_stage_min_new_tokens, p->min_new_tokens > 0)                       \
+    X(EXP_DECAY, "exp_decay_length_penalty", NONE, "Length penalty",        \
+      "pushes the end of the text up, more with every token past a start",  \
+      sp_stage_exp_decay, p->exp_decay_factor != 1.0f)                      \
     X(TEMPERATURE, "temperature", TEMPERATURE, "Temperature",               \
       "sharpens (below 1) or flattens (above 1) the distribution",          \
       sp_stage_temperature,                                                 \
@@ -252,13 +260,18 @@ typedef struct {
       "sometimes removes the top choices, leaving the least likely",        \
       sp_stage_xtc, p->xtc_probability > 0.0f && p->xtc_threshold <= 0.5f)
 
-/* The terminal stage: mirostat, after the chain when on (it sets the final
- * truncation and learns from the token drawn); no order moves it, so it is
- * not among the names an order takes. */
+/* The terminal stages, after the chain when on: each learns from the token
+ * drawn, from one step to the next.  Mirostat sets the final truncation;
+ * adaptive-p (llama.cpp's, PR #17927) reshapes the distribution around a
+ * target probability it adapts to the text.  No order moves them, so they
+ * are not among the names an order takes; at most one is on. */
 #define SP_STAGE_TERMINAL(X)                                                \
     X(MIROSTAT, "mirostat", MIROSTAT, "Mirostat",                           \
       "keeps the tokens whose surprise is within a target it learns",       \
-      sp_stage_mirostat, p->mirostat != 0)
+      sp_stage_mirostat, p->mirostat != 0)                                  \
+    X(ADAPTIVE_P, "adaptive_p", NONE, "Adaptive-p",                         \
+      "favours the tokens near a target probability it adapts to the text", \
+      sp_stage_adaptive_p, p->adaptive_target >= 0.0f)
 
 /* Every row: the chain's, then the terminal one. */
 #define SP_STAGE_ALL_ROWS(X) SP_STAGE_ROWS(X) SP_STAGE_TERMINAL(X)
@@ -267,9 +280,11 @@ typedef struct {
 typedef enum {
     SP_STAGE_ROWS(SP_STAGE_ENUM_)
     SP_STAGE_COUNT, /* the stages an order holds */
-    SP_STAGE_MIROSTAT = SP_STAGE_COUNT, /* the terminal stage */
+    SP_STAGE_TERMINAL_ = SP_STAGE_COUNT - 1,
+    SP_STAGE_TERMINAL(SP_STAGE_ENUM_) /* the terminal stages, after them */
     SP_STAGE_ALL    /* every row */
 } sp_stage;
+#define SP_STAGE_N_TERMINAL (SP_STAGE_ALL - SP_STAGE_COUNT)
 #undef SP_STAGE_ENUM_
 
 /* The sampler settings.  Each field is declared once, with its name, CLI
@@ -302,11 +317,16 @@ typedef struct {
     int mirostat;             /* 0 off, 1 or 2 */
     float mirostat_tau;       /* > 0; default 5 */
     float mirostat_eta;       /* > 0; default 0.1 */
+    float adaptive_target;    /* <= 1; < 0 off (default -1) */
+    float adaptive_decay;     /* [0, 1); default 0.9 */
     float top_h;              /* [0, 1]; 0 off */
     int p_less;               /* 0 off, 1 on */
     float tfs;                /* [0, 1]; 1 off */
     float smoothing_factor;   /* >= 0; 0 off */
     float smoothing_curve;    /* >= 1; default 1 */
+    int min_new_tokens;       /* >= 0; 0 off */
+    int exp_decay_start;      /* >= 0; default 0 */
+    float exp_decay_factor;   /* > 0; 1 off */
     int n_bias;
     sp_bias bias[SP_MAX_BIAS];
     /* DRY's sequence breakers: token sequences that end a repeat */
@@ -422,6 +442,15 @@ typedef struct {
     int argmax_raw;         /* most likely token of the raw distribution */
     float raw_max;          /* max logit; log p_raw(t) = logit - raw_max - */
     double raw_log_z;       /*   raw_log_z (NaN when raw is off) */
+    /* the terminal stages' state, as this warp used it (NaN when off):
+     * mirostat's target mu; adaptive-p's running average (sum / weight)
+     * of the drawn tokens' probabilities and the target it aimed at this
+     * step, clamp(2 target - average, 0, 1) */
+    float mirostat_mu;
+    float adaptive_average, adaptive_aim;
+    /* the distribution adaptive-p reshaped ([vocab], 0 where cut; NULL
+     * when it is off): its state learns from the drawn token's entry */
+    const float *probs_adaptive_in;
     /* filled by sp_sampler_draw */
     int token;              /* the chosen token, -1 before a draw */
     float p_token;          /* its final probability */
@@ -446,17 +475,35 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
 
 /* What a warp draws on besides the logits and the settings: the step's
  * XTC draw (in [0, 1): XTC acts when it is below xtc_probability) and
- * mirostat's running surprise target mu (NaN: its start, 2 tau).  A
- * session sets both for each step (each from its own seeded stream, so the
- * step's main uniform stays the i-th); a bare sampler uses 0 and NaN. */
+ * mirostat's running surprise target mu (NaN: its start, 2 tau); for the
+ * length stages, the tokens generated before this step and the tokens
+ * that end the text (ends[n_ends], borrowed).  A session sets them all for
+ * each step (the draws each from its own seeded stream, so the step's main
+ * uniform stays the i-th); a bare sampler uses 0, NaN and no end tokens
+ * (the length stages then do nothing). */
 typedef struct {
     double xtc_u;
     float mirostat_mu;
+    int n_generated;
+    const int *ends;
+    int n_ends;
+    /* adaptive-p's running sums (llama.cpp's weighted_sum, total_weight):
+     * sum_i decay^i p_i over the tokens drawn, newest first, p_i the
+     * probability each had before the stage, and sum_i decay^i.  A weight
+     * that is not > 0 (0, NaN) is its start: as if the text had met the
+     * target, target / (1 - decay) and 1 / (1 - decay). */
+    float adaptive_sum, adaptive_weight;
 } sp_sampler_state;
 void sp_sampler_set_state(sp_sampler *s, const sp_sampler_state *state);
 /* Mirostat's target after a token of final probability p_token was drawn
  * (mu NaN: its start, 2 tau); mu itself when mirostat is off. */
 float sp_mirostat_update(const sp_params *p, float mu, float p_token);
+/* Adaptive-p's sums after a token was drawn whose probability before the
+ * stage was p_in (sp_step.probs_adaptive_in[token]): sum = p_in + decay sum,
+ * weight = 1 + decay weight, from the start when *weight is not > 0.
+ * Nothing changes when adaptive-p is off. */
+void sp_adaptive_update(const sp_params *p, float *sum, float *weight,
+                        float p_in);
 /* XTC's uniform for generated step `step` of a text seeded with seed: a
  * stream of its own, so a step's main uniform stays the i-th of the seed's
  * stream whatever XTC does (and a rewind finds the same one again). */

@@ -233,18 +233,24 @@ API("api_param_numbers") void api_param_numbers(int i, double *out) {
                     in->ui_min, in->ui_max, in->ui_step, in->stage, in->ui_on};
     for (int k = 0; k < 10; k++) out[k] = v[k];
 }
-/* The chain's stages (those an order holds; "" past them, mirostat
- * included: it is asked for as stage -1). */
+/* The chain's stages (those an order holds; "" past them, the terminal
+ * ones included: they are asked for as stages -1, -2, ...). */
 API("api_stage_name") const char *api_stage_name(int stage) {
     return stage >= 0 && stage < SP_STAGE_COUNT ? sp_stage_name(stage) : "";
 }
 API("api_stage_cut") int api_stage_cut(int stage) { return sp_stage_cut(stage); }
+/* The terminal stages by name: stage -1 "mirostat", -2 "adaptive_p"; ""
+ * past them. */
+API("api_terminal_name") const char *api_terminal_name(int i) {
+    return i >= 1 && i <= SP_STAGE_N_TERMINAL
+               ? sp_stage_name(SP_STAGE_COUNT + i - 1) : "";
+}
 /* Whether p's settings turn a stage on: the engine's own test
  * (sp_stage_active), so the page's switches say what the chain does.
- * Stage -1 is mirostat, after the chain (on when p->mirostat is not 0,
- * as sp_sampler_warp reads it). */
+ * Stage -1 is mirostat, -2 adaptive-p, after the chain (as
+ * sp_sampler_warp reads them). */
 API("api_stage_active") int api_stage_active(const sp_params *p, int stage) {
-    return sp_stage_active(p, stage == -1 ? SP_STAGE_MIROSTAT : stage);
+    return sp_stage_active(p, stage < 0 ? SP_STAGE_COUNT - 1 - stage : stage);
 }
 
 /* Stores parameter i (the engine checks its range in api_params_check). */
@@ -400,7 +406,10 @@ API("api_session_finished") int api_session_finished(const sp_session *s) {
     X(cut, (uintptr_t)st->cut)                                            \
     X(kept, (uintptr_t)st->kept)                                          \
     X(penalized, (uintptr_t)st->penalized)                                \
-    X(n_penalized, st->n_penalized)
+    X(n_penalized, st->n_penalized)                                      \
+    X(mirostat_mu, st->mirostat_mu)                                      \
+    X(adaptive_average, st->adaptive_average)                            \
+    X(adaptive_aim, st->adaptive_aim)
 
 #define STEP_NAME(name, value) #name ","
 #define STEP_VALUE(name, value) out[i++] = (double)(value);

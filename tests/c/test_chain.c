@@ -22,7 +22,7 @@ static char err[SP_ERR_LEN];
 static int warp(const float *logits, int n, const int *hist, int nh,
                 const sp_params *p) {
     sampler = tu_sampler_for(sampler, n);
-    sp_sampler_state none = {0.0, NAN};
+    sp_sampler_state none = {0.0, NAN, 0, NULL, 0, NAN, NAN};
     sp_sampler_set_state(sampler, &none);
     err[0] = '\0';
     return sp_sampler_warp(sampler, logits, hist, nh, p, &step, err);
@@ -104,7 +104,8 @@ static void test_order(void) {
     char text[512];
     sp_params p = params();
     sp_params_order_text(&p, text, sizeof text);
-    CHECK(!strcmp(text, "bias,penalties,dry,no_repeat_ngram,temperature,"
+    CHECK(!strcmp(text, "bias,penalties,dry,no_repeat_ngram,min_new_tokens,"
+                        "exp_decay_length_penalty,temperature,"
                         "quadratic_sampling,top_n_sigma,top_k,top_p,top_h,min_p,p_less,"
                         "typical_p,epsilon,eta,tfs,top_a,xtc"));
     CHECK_EQ_INT(sp_params_set_order(&p, "hf", err), SP_OK);
@@ -368,6 +369,87 @@ static void test_quadratic_case(void) {
     CHECK_STR_CONTAINS(err, "smoothing-curve must be a finite number >= 1 (got 0.5)");
 }
 
+/* The length stages act on the end-of-text tokens the sampler's state
+ * names, at the step it says (a session sets both; a bare sampler knows no
+ * end token and they do nothing).  Logits 2, 1, -1, token 2 ends the text.
+ *   min-new-tokens 3: cut at steps 0, 1, 2, back at step 3;
+ *   exponential decay (start 2, factor 1.5): step 2 nothing, step 4 adds
+ *   |-1| (1.5^2 - 1) = 1.25, so -1 -> 0.25 (softmax of 2, 1, 0.25:
+ *   0.648654, 0.238627, 0.112719; before: 0.705385, 0.259496, 0.035119);
+ *   token 1 ending the text at step 3 with
+ *   factor 2: 1 + |1| (2 - 1) = 2, tied with token 0 (0.5, 0.5 before the
+ *   third). */
+static void warp_at(const float *x, int n, const sp_params *p, int step_index,
+                    const int *ends, int n_ends) {
+    if (!sampler || sp_sampler_vocab(sampler) != n) {
+        sp_sampler_free(sampler);
+        sampler = sp_sampler_new(n);
+    }
+    sp_sampler_state st = {0.0, NAN, step_index, ends, n_ends, NAN, NAN};
+    sp_sampler_set_state(sampler, &st);
+    CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, p, &step, err), SP_OK);
+}
+
+static void test_length_cases(void) {
+    const float x[3] = {2, 1, -1};
+    const int end2[1] = {2}, end1[1] = {1};
+    sp_params p = params();
+    p.min_new_tokens = 3;
+    for (int i = 0; i < 3; i++) {
+        warp_at(x, 3, &p, i, end2, 1);
+        CHECK_EQ_INT(step.cut[2], SP_CUT_MIN_NEW_TOKENS);
+    }
+    warp_at(x, 3, &p, 3, end2, 1);
+    CHECK_EQ_INT(step.n_kept, 3);
+    CHECK(!strcmp(sp_cut_name(SP_CUT_MIN_NEW_TOKENS), "min_new_tokens"));
+    /* no end token known (a bare sampler): nothing */
+    CHECK_EQ_INT(warp(x, 3, NULL, 0, &p), SP_OK);
+    CHECK_EQ_INT(step.n_kept, 3);
+    p = params();
+    p.exp_decay_start = 2;
+    p.exp_decay_factor = 1.5f;
+    warp_at(x, 3, &p, 2, end2, 1);
+    expect_probs((const float[]){0.705385f, 0.259496f, 0.035119f}, 3, "decay, step 2");
+    warp_at(x, 3, &p, 4, end2, 1);
+    expect_probs((const float[]){0.648654f, 0.238627f, 0.112719f}, 3, "decay, step 4");
+    CHECK_EQ_INT(step.n_penalized, 1);
+    p.exp_decay_factor = 2.0f;
+    warp_at(x, 3, &p, 3, end1, 1);
+    CHECK_NEAR(step.probs[0], step.probs[1], 1e-7);
+    /* the CLI's pair sets both */
+    CHECK_EQ_INT(sp_param_at(sp_param_find("exp_decay_factor"))->stage, SP_STAGE_EXP_DECAY);
+}
+
+/* A session gives the stages its model's end-of-text tokens and its step:
+ * the bigram's boundary (its end token) banned for 12 steps makes the
+ * first name at least 12 characters long. */
+static void test_length_session(const char *root) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/models/bigram.bin", root);
+    size_t size;
+    uint8_t *bytes = read_all(path, &size);
+    CHECK(bytes != NULL);
+    if (!bytes) return;
+    sp_model *m = sp_model_load(bytes, size, 1, err);
+    CHECK(m != NULL);
+    sp_session *s = sp_session_new(m, NULL, err);
+    CHECK(s != NULL);
+    sp_params p = params();
+    p.min_new_tokens = 12;
+    CHECK_EQ_INT(sp_session_start(s, "", 7, err), SP_OK);
+    int eos = sp_tokenizer_eos(sp_session_tokenizer(s));
+    CHECK(eos >= 0);
+    for (int i = 0; i < 12; i++) {
+        CHECK_EQ_INT(sp_session_step(s, &p, -1, err), SP_OK);
+        CHECK(sp_session_tokens(s)[sp_session_n_tokens(s) - 1] != eos);
+        CHECK_EQ_INT(sp_session_last_step(s)->cut[eos], SP_CUT_MIN_NEW_TOKENS);
+    }
+    CHECK_EQ_INT(sp_session_step(s, &p, -1, err), SP_OK);
+    CHECK(sp_session_last_step(s)->cut[eos] != SP_CUT_MIN_NEW_TOKENS);
+    sp_session_free(s);
+    sp_model_free(m);
+}
+
 /* ------------------------------------------------------------ the heaps */
 
 static void test_heaps(void) {
@@ -437,7 +519,7 @@ static void test_xtc(void) {
     expect_probs(P, 4, "xtc 0.39");
     /* the step's own draw decides: u >= probability leaves it alone */
     p.xtc_threshold = 0.09f;
-    sp_sampler_state st = {0.995, NAN};
+    sp_sampler_state st = {0.995, NAN, 0, NULL, 0, NAN, NAN};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, &p, &step, err), SP_OK);
     expect_probs(P, 4, "xtc skipped");
@@ -589,7 +671,7 @@ static void test_mirostat(void) {
     /* mu learns: token 0 (p 2/3, surprise 0.585 bits) moves it up */
     CHECK_NEAR(sp_mirostat_update(&p, NAN, 2.0f / 3), 2 - 0.1 * (log2(1.5) - 1), 1e-6);
     /* mu 0.5: nothing at or below it but the most likely */
-    sp_sampler_state st = {0.0, 0.5f};
+    sp_sampler_state st = {0.0, 0.5f, 0, NULL, 0, NAN, NAN};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, &p, &step, err), SP_OK);
     CHECK_EQ_INT(step.n_kept, 1);
@@ -694,6 +776,8 @@ int main(int argc, char **argv) {
     test_p_less_case();
     test_tfs_case();
     test_quadratic_case();
+    test_length_cases();
+    test_length_session(argc > 1 ? argv[1] : ".");
     sp_sampler_free(sampler);
     CHECK_DONE();
 }

@@ -368,7 +368,7 @@ static void naive_xtc(naive *n, const sp_params *p, double u) {
 
 /* Mirostat at its start (mu = 2 tau). v2: keep -log2 p <= mu (the most
  * likely if none); v1: the Zipf exponent from the 100 most likely, then
- * top-k with k = ((s - 1) 2^mu / (1 - V^(1 - s)))^(1/s). */
+ * top-k with k = ((s - 1) 2^mu / (1 - V^(1 - s)))^(1/s), whatever s. */
 static void naive_mirostat(naive *n, const sp_params *p) {
     static double pr[MAXV], key[MAXV];
     static int ids[MAXV];
@@ -422,6 +422,21 @@ static void naive_mirostat(naive *n, const sp_params *p) {
     for (int j = keep; j < m; j++) {
         if (pr[ids[j]] != kth && near(pr[ids[j]], kth)) n->on_line = 1;
         if (pr[ids[j]] < kth) cut(n, ids[j], SP_CUT_MIROSTAT);
+    }
+}
+
+/* Adaptive-p at its start (the average is the target, so the aim is the
+ * target): each alive token's logit becomes 5 - 10 d^2 / (1 + d), d = |p -
+ * aim| / 0.3, p its probability before the stage. */
+static void naive_adaptive_p(naive *n, const sp_params *p) {
+    static double pr[MAXV];
+    if (n_alive(n) == 0) return;
+    softmax(n, pr);
+    double aim = p->adaptive_target > 1 ? 1 : p->adaptive_target;
+    for (int i = 0; i < n->v; i++) {
+        if (!alive(n, i)) continue;
+        double d = fabs(pr[i] - aim) / 0.3;
+        n->x[i] = 5 - 10 * d * d / (1 + d);
     }
 }
 
@@ -518,6 +533,20 @@ static void naive_quadratic(naive *n, const sp_params *p) {
     }
 }
 
+/* The length stages, at step `at` with one end-of-text token `end`:
+ * min-new-tokens cuts it before step N; the decay penalty adds
+ * |x| (factor^(at - start) - 1) to its logit past start. */
+static int len_at, len_end;
+static void naive_min_new_tokens(naive *n, const sp_params *p) {
+    if (len_at < p->min_new_tokens && alive(n, len_end)) cut(n, len_end, SP_CUT_MIN_NEW_TOKENS);
+}
+static void naive_exp_decay(naive *n, const sp_params *p) {
+    int over = len_at - p->exp_decay_start;
+    if (over <= 0 || !alive(n, len_end)) return;
+    double x = n->x[len_end];
+    n->x[len_end] = finite_float(x + fabs(x) * (pow(p->exp_decay_factor, over) - 1));
+}
+
 static void naive_chain(naive *n, const float *logits, const uint8_t *mask,
                         const int *h, int nh, const sp_params *p, double xtc_u,
                         double *probs) {
@@ -548,9 +577,12 @@ static void naive_chain(naive *n, const float *logits, const uint8_t *mask,
         case SP_STAGE_P_LESS: if (p->p_less) naive_p_less(n); break;
         case SP_STAGE_TFS: if (p->tfs < 1) naive_tfs(n, p); break;
         case SP_STAGE_QUADRATIC: if (p->smoothing_factor > 0) naive_quadratic(n, p); break;
+        case SP_STAGE_MIN_NEW_TOKENS: if (p->min_new_tokens > 0) naive_min_new_tokens(n, p); break;
+        case SP_STAGE_EXP_DECAY: if (p->exp_decay_factor != 1.0f) naive_exp_decay(n, p); break;
         }
     }
     if (p->mirostat) naive_mirostat(n, p);
+    if (p->adaptive_target >= 0) naive_adaptive_p(n, p);
     softmax(n, probs);
 }
 
@@ -635,6 +667,11 @@ static void random_chain(sp_params *p, int v, int nh) {
         case SP_STAGE_TOP_H: p->top_h = (float)uniform(0.05, 1); break;
         case SP_STAGE_P_LESS: p->p_less = 1; break;
         case SP_STAGE_TFS: p->tfs = (float)uniform(0.3, 0.99); break;
+        case SP_STAGE_MIN_NEW_TOKENS: p->min_new_tokens = 1 + (int)below(20); break;
+        case SP_STAGE_EXP_DECAY:
+            p->exp_decay_start = (int)below(10);
+            p->exp_decay_factor = (float)uniform(0.5, 2);
+            break;
         case SP_STAGE_QUADRATIC:
             p->smoothing_factor = (float)uniform(0.05, 3);
             if (below(2)) p->smoothing_curve = (float)uniform(1, 4);
@@ -644,6 +681,9 @@ static void random_chain(sp_params *p, int v, int nh) {
     if (below(8) == 0) {
         p->mirostat = 1 + (int)below(2);
         p->mirostat_tau = (float)uniform(0.5, 8);
+    } else if (below(8) == 0) {
+        p->adaptive_target = (float)uniform(0, 1);
+        p->adaptive_decay = (float)uniform(0, 0.99);
     }
 }
 
@@ -653,7 +693,8 @@ static void describe(const char *name, int index, int v, int family,
     sp_params_order_text(p, order, sizeof order);
     printf("  %s case %d: V %d, %s logits, history %d, chain %s%s\n", name,
            index, v, FAMILIES[family], nh, order,
-           p->mirostat ? (p->mirostat == 1 ? " + mirostat v1" : " + mirostat v2") : "");
+           p->mirostat ? (p->mirostat == 1 ? " + mirostat v1" : " + mirostat v2")
+           : p->adaptive_target >= 0 ? " + adaptive-p" : "");
 }
 
 /* fast and reference, to the bit */
@@ -719,7 +760,9 @@ static int run_cases(const char *name, uint64_t seed, int count, int maxv,
         sp_params p;
         random_chain(&p, v, nh);
         double xtc_u = sp_rng_uniform(&rng);
-        sp_sampler_state state = {xtc_u, NAN};
+        len_at = (int)below(20);
+        len_end = (int)below((uint32_t)v);
+        sp_sampler_state state = {xtc_u, NAN, len_at, &len_end, 1, NAN, NAN};
 
         sp_sampler *fast = sp_sampler_new(v), *ref = sp_sampler_new(v);
         sp_sampler_set_raw(fast, (int)below(2));

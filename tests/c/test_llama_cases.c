@@ -63,7 +63,7 @@ static int warp(const float *logits, int n, const int *hist, int nh,
         sampler = sp_sampler_new(n);
     }
     sp_sampler_set_reference(sampler, reference);
-    sp_sampler_state none = {0.0, NAN};
+    sp_sampler_state none = {0.0, NAN, 0, NULL, 0, NAN, NAN};
     sp_sampler_set_state(sampler, &none);
     err[0] = '\0';
     int rc = sp_sampler_warp(sampler, logits, hist, nh, p, &step, err);
@@ -539,6 +539,112 @@ static void test_probs_after_mirostat(void) {
     n_cases++;
 }
 
+/* ---------------------------------------------------------- adaptive-p */
+
+/* Adaptive-p (llama.cpp's llama_sampler_adaptive_p, PR #17927), worked
+ * by hand.  p = (0.5, 0.3, 0.15, 0.05), target 0.3, decay 0.9: the sums
+ * start at 0.3 / 0.1 = 3 and 1 / 0.1 = 10 (average 0.3), so the first step
+ * aims at 2 * 0.3 - 0.3 = 0.3.  d = |p - 0.3| / 0.3 = (2/3, 0, 1/2, 5/6);
+ * logits 5 - 10 d^2 / (1 + d) = (2.3333, 5, 3.3333, 1.2121); softmax
+ * (0.054241, 0.780639, 0.147444, 0.017676).  Token 0 drawn (p 0.5 before
+ * the stage): sum 0.5 + 0.9 * 3 = 3.2, weight 1 + 0.9 * 10 = 10, average
+ * 0.32, the next aim 0.6 - 0.32 = 0.28: logits (1.8974, 4.9583, 3.6899,
+ * 1.6730), softmax (0.034305, 0.732305, 0.205982, 0.027408). */
+static void test_adaptive_p(void) {
+    static const float P[4] = {0.5f, 0.3f, 0.15f, 0.05f};
+    float x[4];
+    for (int i = 0; i < 4; i++) x[i] = logf(P[i]);
+    sp_params p = params();
+    p.adaptive_target = 0.3f;
+    p.adaptive_decay = 0.9f;
+    CHECK_EQ_INT(sp_params_check(&p, 4, err), SP_OK);
+    CHECK_EQ_INT(sp_stage_active(&p, SP_STAGE_ADAPTIVE_P), 1);
+    CHECK(!strcmp(sp_stage_name(SP_STAGE_ADAPTIVE_P), "adaptive_p"));
+    CHECK_EQ_INT(sp_stage_find("adaptive_p"), -1); /* no order moves it */
+    static const float first[4] = {0.054241f, 0.780639f, 0.147444f, 0.017676f};
+    static const float second[4] = {0.034305f, 0.732305f, 0.205982f, 0.027408f};
+    for (int reference = 0; reference < 2; reference++) {
+        CHECK_EQ_INT(warp(x, 4, NULL, 0, &p, reference), SP_OK);
+        for (int i = 0; i < 4; i++) CHECK_NEAR(step.probs[i], first[i], 2e-6);
+        CHECK_EQ_INT(step.n_kept, 4); /* it reshapes, it cuts nothing */
+        CHECK_NEAR(step.adaptive_average, 0.3, 1e-7);
+        CHECK_NEAR(step.adaptive_aim, 0.3, 1e-7);
+        CHECK(step.probs_adaptive_in != NULL);
+        for (int i = 0; i < 4; i++) CHECK_NEAR(step.probs_adaptive_in[i], P[i], 1e-7);
+        CHECK(step.mirostat_mu != step.mirostat_mu); /* mirostat off: NaN */
+    }
+    /* the state learns from the drawn token's probability before it */
+    float sum = NAN, weight = NAN;
+    sp_adaptive_update(&p, &sum, &weight, step.probs_adaptive_in[0]);
+    CHECK_NEAR(sum, 3.2, 1e-5); /* float sums, as llama.cpp keeps them */
+    CHECK_NEAR(weight, 10.0, 1e-5);
+    sp_sampler_state st = {0.0, NAN, 0, NULL, 0, sum, weight};
+    sp_sampler_set_state(sampler, &st);
+    CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, &p, &step, err), SP_OK);
+    CHECK_NEAR(step.adaptive_average, 0.32, 1e-6);
+    CHECK_NEAR(step.adaptive_aim, 0.28, 1e-6);
+    for (int i = 0; i < 4; i++) CHECK_NEAR(step.probs[i], second[i], 2e-6);
+    /* off: nothing reshaped, no state; a cut token stays cut (top-k 2) */
+    p.top_k = 2;
+    CHECK_EQ_INT(warp(x, 4, NULL, 0, &p, 0), SP_OK);
+    CHECK_EQ_INT(step.n_kept, 2);
+    CHECK(step.probs_adaptive_in[2] == 0.0f && step.probs[2] == 0.0f);
+    p.adaptive_target = -1.0f;
+    CHECK_EQ_INT(warp(x, 4, NULL, 0, &p, 0), SP_OK);
+    CHECK(step.probs_adaptive_in == NULL);
+    CHECK(step.adaptive_average != step.adaptive_average);
+    sp_adaptive_update(&p, &sum, &weight, 0.9f); /* off: unchanged */
+    CHECK_NEAR(sum, 3.2, 1e-5);
+    /* the ranges, and one terminal stage at a time */
+    p = params();
+    p.adaptive_target = 1.5f;
+    CHECK_EQ_INT(sp_params_check(&p, 4, err), SP_ERR_ARG);
+    CHECK_STR_CONTAINS(err, "adaptive-target");
+    p.adaptive_target = 0.5f;
+    p.adaptive_decay = 1.0f; /* llama.cpp clamps to 0.99; ours: any below 1 */
+    CHECK_EQ_INT(sp_params_check(&p, 4, err), SP_ERR_ARG);
+    CHECK_STR_CONTAINS(err, "adaptive-decay must be in [0, 1)");
+    p.adaptive_decay = 0.9f;
+    p.mirostat = 2;
+    CHECK_EQ_INT(sp_params_check(&p, 4, err), SP_ERR_ARG);
+    CHECK_STR_CONTAINS(err, "mirostat and adaptive-target are both set");
+    n_cases++;
+}
+
+/* A session keeps adaptive-p's sums step by step: each step's average is
+ * the one the drawn tokens' probabilities before the stage make, and a
+ * rewind finds it again. */
+static void test_adaptive_p_session(void) {
+    sp_model *m = sp_model_handmade("probs:0.5,0.3,0.15,0.05", err);
+    CHECK(m != NULL);
+    if (!m) return;
+    sp_session *s = sp_session_new(m, NULL, err);
+    sp_params p = params();
+    p.adaptive_target = 0.2f;
+    p.adaptive_decay = 0.5f;
+    CHECK_EQ_INT(sp_session_start(s, "", 7, err), SP_OK);
+    static const float P[4] = {0.5f, 0.3f, 0.15f, 0.05f};
+    float sum = 0.2f / 0.5f, weight = 1.0f / 0.5f, averages[12];
+    int tokens[12];
+    for (int i = 0; i < 12; i++) {
+        CHECK_EQ_INT(sp_session_step(s, &p, -1, err), SP_OK);
+        const sp_step *st = sp_session_last_step(s);
+        averages[i] = st->adaptive_average;
+        tokens[i] = st->token;
+        CHECK_NEAR(st->adaptive_average, sum / weight, 1e-6);
+        sum = P[st->token] + 0.5f * sum;
+        weight = 1.0f + 0.5f * weight;
+    }
+    /* time travel: step 5 again, with the state it had */
+    CHECK_EQ_INT(sp_session_rewind(s, 5, err), SP_OK);
+    CHECK_EQ_INT(sp_session_step(s, &p, -1, err), SP_OK);
+    CHECK_EQ_INT(sp_session_last_step(s)->token, tokens[5]);
+    CHECK(sp_session_last_step(s)->adaptive_average == averages[5]);
+    sp_session_free(s);
+    sp_model_free(m);
+    n_cases++;
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)argv;
@@ -554,6 +660,8 @@ int main(int argc, char **argv) {
     test_sampler_queue();
     test_mirostat_flat_head();
     test_probs_after_mirostat();
+    test_adaptive_p();
+    test_adaptive_p_session();
     printf("llama.cpp's cases (test-sampling.cpp at f0817df, and two of the differential test's): %d\n", n_cases);
     sp_sampler_free(sampler);
     CHECK_DONE();

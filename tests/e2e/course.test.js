@@ -257,6 +257,8 @@ describe.skipIf(skipWithoutChromium)('the course', () => {
         const files = [...new Set(h.requested.filter((u) => u.startsWith(h.server.url)))]
           .map((u) => decodeURIComponent(new URL(u).pathname)).filter((p) => !p.endsWith('.bin'));
         expect(files.some((f) => f.endsWith('.wasm')), c.slug).toBe(true);
+        // neither the playground page's own code nor the words only it shows (vite.config.js, i18n/parts.js)
+        expect(files.filter((f) => /\/assets\/(page|page-words-\w+)-[\w-]+\.(js|css)$/.test(f)), c.slug).toEqual([]);
         const total = files.reduce((a, f) => a + gz(path.join(DIST, f)), 0);
         sizes.push(`${c.slug} ${lang} ${kib(total)}`);
         expect(total, `${c.slug} ${lang}: ${files.join(', ')}`).toBeLessThanOrEqual(200 * 1024);

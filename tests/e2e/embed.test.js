@@ -224,6 +224,114 @@ describe.skipIf(skipWithoutChromium)('<sampler-playground> on lesson pages', () 
     expect(await el(copied).locator('[data-testid="prob-bar"][data-token="3"]').getAttribute('data-cut')).toBe('bias');
   });
 
+  it('a click on a bar does nothing unless the author asks: click="ban" bans, click="force" picks, a line says so with Undo; a legend names the bars', async () => {
+    const s = await h.serve(null, {
+      mounts: { '/playground/': DIST },
+      files: {
+        '/favicon.ico': '',
+        '/clicks.html': lesson(`
+<sampler-playground seed="4" steps="3" view="text,bars"></sampler-playground>
+<sampler-playground seed="4" steps="3" view="text,bars" click="ban"></sampler-playground>
+<sampler-playground seed="4" steps="3" view="text,bars" click="force"></sampler-playground>`),
+      },
+    });
+    const page = await open({ url: `${s.url}clicks.html`, wait: false });
+    await until(async () => (await readyCount(page)) === 3, 15000);
+    const text = await engineText({ seed: 4, steps: 3 });
+    /** the second most likely token's bar (kept) */
+    const second = (scope) => scope.locator('[data-testid="prob-bar"][data-kept="true"]').nth(1);
+    const barOf = (scope, token) => scope.locator(`[data-testid="prob-bar"][data-token="${token}"]`);
+    for (let i = 0; i < 3; i++) {
+      expect(await el(page, i).getByTestId('bars-legend').textContent()).toMatch(/model.*final/);
+    }
+
+    // no click attribute: nothing happens, and the bars say no click does anything
+    const none = el(page, 0);
+    const tn = await second(none).getAttribute('data-token');
+    await second(none).locator('button').click();
+    await page.waitForTimeout(400);
+    expect(await barOf(none, tn).getAttribute('data-cut')).toBe('kept');
+    expect(await none.getByTestId('click-note').count()).toBe(0);
+    expect(await textIn(none)).toBe(text);
+    expect(await barOf(none, tn).locator('button').getAttribute('title')).not.toMatch(/click/i);
+
+    // click="ban": the token is banned, a line says so; Undo lifts the ban
+    const ban = el(page, 1);
+    const tb = await second(ban).getAttribute('data-token');
+    await second(ban).locator('button').click();
+    await until(async () => (await barOf(ban, tb).getAttribute('data-cut')) === 'bias');
+    expect(await ban.getByTestId('click-note').getAttribute('data-did')).toBe('ban');
+    expect(await ban.getByTestId('click-note').textContent()).toMatch(/^Banned ".*": the sampler will not pick it\. Undo$/);
+    await ban.getByTestId('click-undo').click();
+    await until(async () => (await barOf(ban, tb).getAttribute('data-cut')) === 'kept');
+    expect(await ban.getByTestId('click-note').count()).toBe(0);
+    expect(await textIn(ban)).toBe(text);
+
+    // click="force": the token is the next one, a line says so; Undo writes the text as it was
+    const force = el(page, 2);
+    const tf = await second(force).getAttribute('data-token');
+    await second(force).locator('button').click();
+    await until(async () => (await tokensIn(force).count()) === 4);
+    expect(await tokensIn(force).nth(3).getAttribute('data-token')).toBe(tf);
+    expect(await force.getByTestId('click-note').textContent()).toMatch(/^Picked ".*" as token 4\. Undo$/);
+    await force.getByTestId('click-undo').click();
+    await until(async () => (await tokensIn(force).count()) === 3);
+    expect(await textIn(force)).toBe(text);
+    expect(await force.getByTestId('click-note').count()).toBe(0);
+  });
+
+  it('the bars in dark mode: the model\'s grey bar stands out from the track (3 : 1); drag handles show on hover and focus only', async () => {
+    const s = await h.serve(null, {
+      mounts: { '/playground/': DIST },
+      files: { '/favicon.ico': '', '/dark.html': lesson('<sampler-playground theme="dark" model="logits:2,1,0,-3" view="bars"></sampler-playground>') },
+    });
+    const page = await open({ url: `${s.url}dark.html`, ready: 'sampler-playground [data-ready="true"]' });
+    const look = () => el(page).evaluate((host) => {
+      const root = host.shadowRoot;
+      const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+      const lum = ([r, g, b]) => [r, g, b].map((v) => { const x = v / 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; })
+        .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+      const ghost = lum(rgb(getComputedStyle(root.querySelector('.spg-bar-ghost')).backgroundColor));
+      const track = lum(rgb(getComputedStyle(root.querySelector('.spg-bar-track')).backgroundColor));
+      return {
+        contrast: (Math.max(ghost, track) + 0.05) / (Math.min(ghost, track) + 0.05),
+        handles: [...root.querySelectorAll('[data-testid="bar-handle"]')].map((x) => getComputedStyle(x).opacity),
+      };
+    });
+    const before = await look();
+    expect(before.contrast).toBeGreaterThanOrEqual(3);
+    expect(before.handles.length).toBe(4);
+    expect(before.handles.every((o) => o === '0')).toBe(true);
+    // hovered: that bar's handle shows
+    await el(page).locator('[data-testid="prob-bar"]').nth(3).hover();
+    await until(async () => (await look()).handles[3] === '1');
+    expect((await look()).handles.filter((o) => o === '1')).toHaveLength(1);
+  });
+
+  it('"Copy embed code" opens inside the page at 1024 and 1280 px, over nothing: the text card moves down', async () => {
+    for (const width of [1024, 1280]) {
+      const page = await open({ hash: '#seed=3&steps=2', width, height: 800 });
+      await page.getByTestId('copy-embed').click();
+      await page.getByTestId('embed-code').waitFor();
+      const box = await page.locator('.spg-embedcode-box').boundingBox();
+      const text = await page.locator('.spg-text').first().boundingBox();
+      expect(box.x, `${width}`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `${width}`).toBeLessThanOrEqual(width);
+      expect(box.y + box.height, `${width}`).toBeLessThanOrEqual(text.y);
+    }
+  });
+
+  it('<sampler-question> with a hand-made model the engine refuses says so on load, before Check', async () => {
+    const s = await h.serve(null, {
+      mounts: { '/playground/': DIST },
+      files: { '/favicon.ico': '', '/q.html': lesson('<sampler-question logits="2,1,x" ask="p1">The first token?</sampler-question>') },
+    });
+    const page = await open({ url: `${s.url}q.html`, wait: false });
+    const error = page.locator('sampler-question [data-testid="question-error"]');
+    await until(async () => (await error.isVisible()) && /x/.test(await error.textContent()), 15000);
+    expect(await page.locator('sampler-question [data-testid="question-result"]').textContent()).toBe('');
+  });
+
   it('model="URL" loads that llama2.c file (with its tokenizer); a missing one says so calmly and uses the bigram', async () => {
     pages['/files/tiny.bin'] = Buffer.from(randomCheckpoint({ vocab: 33, seqLen: 64 }));
     pages['/files/tok.bin'] = Buffer.from(charTokenizer());

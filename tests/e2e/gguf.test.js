@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { writeGguf } from '../helpers/gguf.js';
+import { str, writeGguf } from '../helpers/gguf.js';
 import { ggufBytes, ggufPath } from '../helpers/gguf-files.js';
 import { logitsModel } from '../helpers/gguf-models.js';
 import { loadEngineNode } from '../../web/src/engine/node.js';
@@ -197,6 +197,24 @@ describe.skipIf(skipWithoutChromium)('a model by URL in Chromium (model_url=)', 
     expect(await chosen(other)).toBe('Bigram names');
   });
 
+  it('a link with chat=1 opens with the Chat switch on and the prompt wrapped; turned off, the link drops it', async () => {
+    const site = await h.serve(DIST, { files: { '/m/qwen.gguf': Buffer.from(ggufBytes('tiny-qwen2-f32')) } });
+    const page = await open({ url: site.url, hash: '#model_url=m/qwen.gguf&prompt=The%20capital%20of%20France%20is&chat=1&seed=3' });
+    await until(async () => (await chosen(page)) === 'qwen.gguf', 30000);
+    await until(async () => (await page.getByTestId('chat-text').count()) === 1);
+    expect(await page.getByTestId('chat').isChecked()).toBe(true);
+    expect(await page.getByTestId('chat-text').textContent()).toBe('<|im_start|>user\nThe capital of France is<|im_end|>\n<|im_start|>assistant\n');
+    await until(async () => (await hashOf(page)).includes('&chat=1'));
+    await page.getByTestId('chat').uncheck();
+    await until(async () => !(await hashOf(page)).includes('chat='));
+    expect(await page.getByTestId('chat-text').count()).toBe(0);
+    // one download (the server saw one request); closing the page has been
+    // seen to log an aborted read of the file, after the test's end
+    expect(site.requests.filter((r) => r === '/m/qwen.gguf')).toHaveLength(1);
+    await page.close();
+    h.problems.splice(0, h.problems.length, ...h.problems.filter((p) => !/^request failed: \S+\/m\/qwen\.gguf net::ERR_ABORTED$/.test(p)));
+  }, 60_000);
+
   it('a slow download shows its bytes and rate and can be cancelled; a large one is asked for first', async () => {
     const qwen = ggufBytes('tiny-qwen2-f32');
     const site = await h.serve(DIST, {
@@ -224,6 +242,26 @@ describe.skipIf(skipWithoutChromium)('a model by URL in Chromium (model_url=)', 
     expect(aborted.map((p) => p.replace(/^request failed: http:\/\/[^/]+/, '').replace(/ net::ERR_ABORTED$/, '')).sort()).toEqual(['/m/big.gguf', '/m/qwen.gguf']);
     h.problems.splice(0, h.problems.length, ...h.problems.filter((p) => !aborted.includes(p)));
   });
+});
+
+describe.skipIf(skipWithoutChromium)('a large model by URL, accepted', () => {
+  const { h, open } = useBrowser();
+
+  it('the page asks before 52 MB, the learner says yes: it downloads with its progress and loads', async () => {
+    const m = logitsModel([0, 0, 0, 2, 1, 0, -1, 0.5], { name: 'big' });
+    m.metadata['general.description'] = str('x'.repeat(52 * 1000 * 1000)); // a valid file of 52 MB
+    const site = await h.serve(DIST, { files: { '/m/big.gguf': Buffer.from(writeGguf(m)) } });
+    const page = await open({ url: site.url, hash: '#model_url=m/big.gguf&seed=5', wait: false });
+    await until(async () => (await page.getByTestId('model-ask').count()) === 1, 20000);
+    expect(await page.getByTestId('model-ask').textContent()).toContain('big.gguf is 52.0 MB. Download it?');
+    await page.getByTestId('model-ask-yes').click();
+    await until(async () => (await chosen(page)) === 'big.gguf', 60000);
+    await until(async () => (await bars(page).count()) === 8);
+    expect(await page.getByTestId('model-ask').count()).toBe(0);
+    expect(site.requests.filter((r) => r === '/m/big.gguf')).toHaveLength(1);
+    await step(page).click();
+    await until(async () => (await tokens(page).count()) === 1);
+  }, 120_000);
 });
 
 describe.skipIf(skipWithoutChromium)('<sampler-playground model-url> in Chromium', () => {

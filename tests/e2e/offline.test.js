@@ -118,8 +118,10 @@ describe.skipIf(skipWithoutChromium)('offline, weight and first paint', () => {
     console.log(`e2e: first contentful paint ${paints.map(Math.round).join(' ms, ')} ms`);
     expect(files.some((f) => f.endsWith('.wasm'))).toBe(true);
     expect(files.some((f) => f.endsWith('.css'))).toBe(true);
-    // English is in the page; no other language's catalogue is fetched
+    // English is in the page; no other language's catalogue is fetched; the
+    // words only the page shows come with it (i18n/parts.js)
     expect(files.filter((f) => /\/assets\/(es|de|zh)-[\w-]+\.js$/.test(f))).toEqual([]);
+    expect(files.filter((f) => /\/assets\/page-words-/.test(f)).map((f) => f.replace(/^.*\/|-[\w-]{8}\.js$/g, ''))).toEqual(['page-words-en']);
     expect(total).toBeLessThanOrEqual(200 * 1024);
     expect(paints.every((t) => t > 0)).toBe(true); // painted (how fast: ./build.sh bench)
 
@@ -131,6 +133,8 @@ describe.skipIf(skipWithoutChromium)('offline, weight and first paint', () => {
       .map((u) => new URL(u).pathname.slice('/dist'.length));
     const embedTotal = embedFiles.reduce((a, f) => a + gz(path.join(DIST, f)), 0);
     console.log(`e2e: the element's weight ${kib(embedTotal)} gzipped (${embedFiles.join(', ')})`);
+    // an element loads neither the page's code nor the words only the page shows
+    expect(embedFiles.filter((f) => /\/assets\/(page|page-words-\w+)-[\w-]+\.(js|css)$/.test(f))).toEqual([]);
     expect(embedTotal).toBeLessThanOrEqual(200 * 1024);
   });
 });

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "build_files.h"
+#include "build_gguf.h"
 
 static const char *out_dir;
 
@@ -280,6 +281,82 @@ static void gguf_tokenizer_seeds(void) {
                          bpe, bpe_types, 10);
 }
 
+/* fuzz_gguf: a small model (gg_model_write's layout) with its matrices of
+ * `type` but ffn_down of down_type (the only matrix whose rows, `hidden`
+ * long, can hold the K types' 256-weight blocks in a model this small) */
+static void gguf_small(bb_bytes *out, const char *arch, uint32_t type,
+                       uint32_t down_type, int hidden, int tied, int version) {
+    gg_model m = gg_tiny_model(arch, type);
+    m.dim = 32, m.hidden = hidden, m.layers = 1, m.heads = 2, m.kv_heads = 1;
+    m.vocab = 20, m.ctx = 8, m.tied = tied;
+    gg_file f;
+    gg_init(&f);
+    gg_model_metadata(&f, &m);
+    int kv = m.dim / m.heads * m.kv_heads;
+    uint32_t sd = m.seed;
+    gg_random_tensor(&f, "token_embd.weight", type, m.vocab, m.dim, sd, 1, m.scale * 4, 0);
+    gg_random_tensor(&f, "output_norm.weight", GG_F32, 1, m.dim, sd, 2, 0.2f, 1);
+    if (!tied) gg_random_tensor(&f, "output.weight", type, m.vocab, m.dim, sd, 3, m.scale, 0);
+    gg_random_tensor(&f, "blk.0.attn_norm.weight", GG_F32, 1, m.dim, sd, 4, 0.2f, 1);
+    gg_random_tensor(&f, "blk.0.attn_q.weight", type, m.dim, m.dim, sd, 5, m.scale, 0);
+    gg_random_tensor(&f, "blk.0.attn_k.weight", type, kv, m.dim, sd, 6, m.scale, 0);
+    gg_random_tensor(&f, "blk.0.attn_v.weight", type, kv, m.dim, sd, 7, m.scale, 0);
+    gg_random_tensor(&f, "blk.0.attn_output.weight", type, m.dim, m.dim, sd, 8, m.scale, 0);
+    gg_random_tensor(&f, "blk.0.ffn_norm.weight", GG_F32, 1, m.dim, sd, 9, 0.2f, 1);
+    gg_random_tensor(&f, "blk.0.ffn_gate.weight", type, hidden, m.dim, sd, 10, m.scale, 0);
+    gg_random_tensor(&f, "blk.0.ffn_up.weight", type, hidden, m.dim, sd, 11, m.scale, 0);
+    gg_random_tensor(&f, "blk.0.ffn_down.weight", down_type, m.dim, hidden, sd, 12, m.scale, 0);
+    if (!strcmp(arch, "qwen2")) {
+        gg_random_tensor(&f, "blk.0.attn_q.bias", GG_F32, 1, m.dim, sd, 13, 0.5f, 0);
+        gg_random_tensor(&f, "blk.0.attn_k.bias", GG_F32, 1, kv, sd, 14, 0.5f, 0);
+        gg_random_tensor(&f, "blk.0.attn_v.bias", GG_F32, 1, kv, sd, 15, 0.5f, 0);
+    }
+    gg_finish(&f, (uint32_t)version, out);
+    gg_free(&f);
+}
+
+static void gguf_seeds(void) {
+    static const struct {
+        const char *name, *arch;
+        uint32_t type, down_type;
+        int hidden, tied, version;
+    } seeds[] = {
+        {"f32.gguf", "llama", GG_F32, GG_F32, 32, 0, 3},
+        {"f16_tied_v2.gguf", "llama", GG_F16, GG_F16, 32, 1, 2},
+        {"bf16.gguf", "llama", GG_BF16, GG_BF16, 32, 1, 3},
+        {"q8_0.gguf", "llama", GG_Q8_0, GG_Q8_0, 64, 1, 3},
+        {"q4_0_qwen2.gguf", "qwen2", GG_Q4_0, GG_Q4_0, 64, 0, 3},
+        {"q4_k_down.gguf", "llama", GG_Q8_0, GG_Q4_K, 256, 1, 3},
+        {"q6_k_down.gguf", "llama", GG_Q4_0, GG_Q6_K, 256, 1, 3},
+    };
+    bb_bytes b = {0};
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        gguf_small(&b, seeds[i].arch, seeds[i].type, seeds[i].down_type,
+                   seeds[i].hidden, seeds[i].tied, seeds[i].version);
+        save_b("fuzz_gguf", seeds[i].name, &b);
+        if (i == 3) { /* broken files, from the Q8_0 one */
+            bb_bytes t = {0};
+            bb_put(&t, b.data, b.len - 40); /* the last tensor cut short */
+            save_b("fuzz_gguf", "bad_truncated.gguf", &t);
+            bb_free(&t);
+            bb_put(&t, b.data, b.len);
+            t.data[4] = 4; /* version 4 */
+            save_b("fuzz_gguf", "bad_version.gguf", &t);
+            memcpy(t.data, b.data, b.len);
+            memset(t.data + 8, 0xff, 8); /* 2^64 - 1 tensors */
+            save_b("fuzz_gguf", "bad_tensor_count.gguf", &t);
+            memcpy(t.data, b.data, b.len);
+            /* the first scale of ffn_down's last row (two blocks of 34
+             * bytes; the file ends with it): inf */
+            t.data[b.len - 68] = 0x00;
+            t.data[b.len - 67] = 0x7c;
+            save_b("fuzz_gguf", "bad_inf_scale.gguf", &t);
+            bb_free(&t);
+        }
+        bb_free(&b);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_corpus DIR\n");
@@ -291,6 +368,7 @@ int main(int argc, char **argv) {
     checkpoint_seeds();
     tokenizer_seeds();
     gguf_tokenizer_seeds();
+    gguf_seeds();
     warp_seeds();
     generate_seeds();
     oom_seeds();

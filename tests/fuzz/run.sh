@@ -21,7 +21,7 @@ SECS=${1:-10}
 case "$SECS" in ''|*[!0-9]*) echo "usage: tests/fuzz/run.sh SECONDS" >&2; exit 2;; esac
 OUT=build/fuzz
 JOBS=${FUZZ_JOBS:-2}
-TARGETS=(${FUZZ_TARGETS:-fuzz_bigram fuzz_checkpoint fuzz_tokenizer fuzz_gguf_tokenizer fuzz_warp_request fuzz_generate fuzz_oom})
+TARGETS=(${FUZZ_TARGETS:-fuzz_bigram fuzz_checkpoint fuzz_tokenizer fuzz_gguf fuzz_gguf_tokenizer fuzz_warp_request fuzz_generate fuzz_oom})
 CC=${FUZZ_CC:-clang}
 mkdir -p "$OUT/obj" "$OUT/obj-oom" "$OUT/artifacts"
 
@@ -100,6 +100,7 @@ done
 max_len() {
   case "$1" in
     fuzz_checkpoint) echo 16384 ;;
+    fuzz_gguf) echo 32768 ;; # the seeds: small models of every weight type, up to 32 KB
     fuzz_bigram) echo 8192 ;;
     *) echo 4096 ;;
   esac

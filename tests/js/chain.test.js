@@ -16,6 +16,8 @@ const bigramBytes = () => new Uint8Array(fs.readFileSync(path.join(MODELS_DIR, '
 function valueFor(p) {
   if (p.name === 'mirostat') return 2;
   if (p.name === 'xtc_threshold') return 0.05;
+  // off below its slider (adaptive_target's -1): the value that turns it on
+  if (p.neutral < p.uiMin) return p.uiOn;
   const v = p.neutral === p.uiMax ? p.uiMin + p.uiStep : Math.min(p.uiMax, p.neutral + p.uiStep * (p.type === 'int' ? 2 : 3));
   return p.type === 'int' ? Math.round(v) : Number(v.toFixed(4));
 }
@@ -26,6 +28,7 @@ function companions(p) {
   if (p.stage === 'xtc') return { xtc_threshold: 0.05 };
   if (p.stage === 'dry' && p.name !== 'dry_multiplier') return { dry_multiplier: 1 };
   if (p.stage === 'mirostat' && p.name !== 'mirostat') return { mirostat: 2 };
+  if (p.stage === 'adaptive_p' && p.name !== 'adaptive_target') return { adaptive_target: 0.3 };
   if (p.name === 'dynatemp_exp') return { dynatemp_range: 0.5 };
   if (p.name === 'penalty_last_n') return { repetition_penalty: 1.5 };
   if (p.name === 'smoothing_curve') return { smoothing_factor: 1 };
@@ -50,9 +53,9 @@ describe('the registry', () => {
       expect(fromCli.probs.map((x) => Math.fround(x)), p.name).toEqual([...rec.probs]);
       // and the setting does something (a neutral one would prove nothing)
       const plain = s.warp(logits, history, companions(p));
-      // (the length stages act on a session's end-of-text tokens at its
+      // (a memory acts from the second step on; the length stages act on a session's end-of-text tokens at its
       // step: a bare warp knows neither, tests/c/test_chain.c runs them)
-      if (!['dry_penalty_last_n', 'penalty_last_n', 'mirostat_eta', 'min_new_tokens', 'exp_decay_start', 'exp_decay_factor'].includes(p.name)) {
+      if (!['dry_penalty_last_n', 'penalty_last_n', 'mirostat_eta', 'min_new_tokens', 'exp_decay_start', 'exp_decay_factor', 'adaptive_decay'].includes(p.name)) {
         expect([...rec.probs], `${p.name} changes the warp`).not.toEqual([...plain.probs]);
       }
     }

@@ -10,7 +10,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { engine, FIXTURES, needFixtures, runNative, runWasm, skipWithoutFixtures } from './helpers.js';
-import { ggufMissing, ggufPath } from '../helpers/gguf-files.js';
+import { ggufMissing, ggufPath, registerGguf } from '../helpers/gguf-files.js';
+import { llamaTensors, modelMetadata, randomWeights, vocabMetadata } from '../helpers/gguf-models.js';
+import { writeGguf } from '../helpers/gguf.js';
+import { TOKEN, qwen2Vocab } from '../helpers/vocab.js';
 
 const TYPES = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q4_k', 'q6_k'];
 const FILES = [...TYPES.map((t) => `tiny-spm-${t}`), 'tiny-qwen2-f32', 'tiny-llama3-f32', 'stories260K-f32'];
@@ -58,6 +61,42 @@ describe('GGUF models: native = WASM SIMD = WASM scalar, byte for byte', () => {
     const spec = await sameEverywhere(['generate', '--model', target, '--draft', draft, '--speculate', '4', ...greedy]);
     expect(spec).toBe(plain);
   }, 120_000);
+});
+
+describe('a padded vocabulary (Qwen2\'s 151 936 rows)', () => {
+  // Qwen2's output has 151 936 rows and its tokenizer 151 669 tokens;
+  // llama.cpp's converter fills the list up to the rows with "[PAD<id>]"
+  // tokens of type UNUSED, and that is what a Qwen2 GGUF holds
+  const ROWS = 151936;
+  registerGguf('tiny-qwen2-padded-f32', "tiny-qwen2's shape and vocabulary padded to 151 936 tokens with [PAD<id>] unused ones", () => {
+    const v = qwen2Vocab();
+    const tokens = [...v.tokens], types = [...v.types];
+    for (let i = tokens.length; i < ROWS; i++) {
+      tokens.push(`[PAD${i}]`);
+      types.push(TOKEN.UNUSED);
+    }
+    const shape = { dim: 64, ffn: 128, layers: 2, heads: 4, kvHeads: 2, ctx: 256, eps: 1e-6, ropeBase: 1000000 };
+    const w = randomWeights(shape, ROWS, { seed: 13, tied: true, biases: true });
+    return writeGguf({
+      metadata: { ...modelMetadata('qwen2', shape, ROWS, 'tiny-qwen2-padded'), ...vocabMetadata({ ...v, tokens, types }) },
+      tensors: llamaTensors(w, shape, ROWS),
+    });
+  });
+
+  it('loads with every row\'s logit, encodes as the unpadded tokenizer does, never to a pad token; the same bytes in every build', async () => {
+    const padded = ggufPath('tiny-qwen2-padded-f32'), plain = file('tiny-qwen2-f32');
+    if (!plain) return;
+    const logits = JSON.parse(await sameEverywhere(['logits', '--model', padded, '--tokens', '151643,9707,151935']));
+    expect(logits.logits.map((/** @type {number[]} */ l) => l.length)).toEqual([ROWS, ROWS, ROWS]);
+    expect(logits.logits.every((/** @type {number[]} */ l) => l.every(Number.isFinite))).toBe(true);
+    const text = 'Hello world, <|im_start|>user\n123 456 [PAD151700] x<|im_end|>';
+    const ids = JSON.parse(await sameEverywhere(['encode', '--tokenizer', padded, '--text', text])).ids;
+    const want = JSON.parse(runNative(['encode', '--tokenizer', plain, '--text', text]).stdout.toString()).ids;
+    expect(ids).toEqual(want);
+    expect(Math.max(...ids)).toBeLessThan(qwen2Vocab().tokens.length);
+    const gen = await sameEverywhere(['generate', '--model', padded, '--prompt', 'Hello', '--steps', '8', '--seed', '5', '--json']);
+    expect(gen.trim().split('\n').length).toBeGreaterThan(1);
+  }, 180_000);
 });
 
 describe('stories260K as GGUF', () => {

@@ -13,6 +13,8 @@ import {
   ENGLISH, LANGUAGES, PSEUDO, SOURCE, browserLanguage, createI18n, english, loadLanguage, msg, normalizeLang, specialOf,
 } from '../../web/src/i18n/index.js';
 import { pseudoText } from '../../web/src/i18n/pseudo.js';
+import { PAGE_WORDS, isPageWord } from '../../web/src/i18n/parts.js';
+import { PAGE_ONLY } from '../../vite.config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const OTHERS = LANGUAGES.map((l) => l.code).filter((c) => c !== SOURCE);
@@ -114,6 +116,24 @@ describe('the catalogues', () => {
     const missing = [...named].filter((k) => !Object.hasOwn(ENGLISH, k));
     expect(unused, 'keys no code uses').toEqual([]);
     expect(missing, 'keys the code uses that en.js lacks').toEqual([]);
+  });
+
+  it('the words only the page shows (i18n/parts.js): no code an element or a chapter runs names one', () => {
+    // the page's own modules (vite.config.js PAGE_ONLY) and compare mode's view (the page's only)
+    const pageFile = (f) => {
+      const rel = path.relative(path.join(ROOT, 'web/src'), f).split(path.sep).join('/');
+      return PAGE_ONLY.test(rel) || rel === 'components/CompareView.jsx' || rel === 'i18n/parts.js';
+    };
+    const pageKeys = Object.keys(ENGLISH).filter(isPageWord);
+    expect(pageKeys.length).toBeGreaterThan(50);
+    const found = [];
+    for (const f of sources().filter((x) => !pageFile(x))) {
+      const text = fs.readFileSync(f, 'utf8');
+      for (const k of pageKeys) if (new RegExp(`['"\`]${k.replace('.', '\\.')}['"\`]`).test(text)) found.push(`${path.relative(ROOT, f)}: ${k}`);
+      // a key made from a group's name ('chain.' + x, `link.${x}`)
+      for (const g of PAGE_WORDS.groups) if (new RegExp(`['"\`]${g}\\.(['"\`]|\\$\\{)`).test(text)) found.push(`${path.relative(ROOT, f)}: ${g}.…`);
+    }
+    expect(found).toEqual([]);
   });
 });
 

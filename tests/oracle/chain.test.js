@@ -13,7 +13,9 @@
 // feeds the prompt's tokens, BOS first, to its samplers); `samplers` is the
 // order; post_sampling_probs with n_probs 20 lists the whole vocabulary
 // after the chain.  Mirostat: llama.cpp runs temperature then mirostat
-// whatever the order says, one step (its μ starts at 2τ, as ours).  XTC:
+// whatever the order says, one step (its μ starts at 2τ, as ours).
+// Adaptive-p: one step (its sums start from the target, as ours), last in
+// llama.cpp's chain wherever `samplers` names it.  XTC:
 // probability 0 or 1 only (its draw and ours come from different streams).
 //
 // CHAIN_CASES (300), CHAIN_SEED (2026): how many cases, from which stream;
@@ -168,6 +170,16 @@ export function randomCase(rnd) {
     }
     ours.samplers = order.join(',');
     theirs.samplers = order.map((s) => STAGES[s]);
+    if (rnd() < 0.12) {
+      // adaptive-p, one step (its sums start as if the text had met the
+      // target): llama.cpp puts it last wherever `samplers` names it
+      const target = between(0, 1);
+      const decay = between(0, 0.99);
+      Object.assign(ours, { adaptive_target: target, adaptive_decay: decay });
+      Object.assign(theirs, { adaptive_target: target, adaptive_decay: decay });
+      theirs.samplers.splice(int(0, theirs.samplers.length), 0, 'adaptive_p');
+      order = [...order, 'adaptive_p'];
+    }
   }
   return { logits, prompt, history, ours, theirs, order };
 }
@@ -245,6 +257,6 @@ describe.skipIf(absent)('the sampler chain against llama.cpp (wllama in Chromium
     expect(failures).toEqual([]);
     expect(worst).toBeLessThanOrEqual(TOL);
     // every stage was tried, mirostat among them
-    for (const s of [...Object.keys(STAGES), 'mirostat']) expect(seen[s] ?? 0).toBeGreaterThan(0);
+    for (const s of [...Object.keys(STAGES), 'mirostat', 'adaptive_p']) expect(seen[s] ?? 0).toBeGreaterThan(0);
   });
 });

@@ -13,13 +13,14 @@ import { bindHash } from './app/url.js';
 import { CopyLink } from './components/CopyLink.jsx';
 import { EmbedCode } from './components/EmbedCode.jsx';
 import { I18nContext, LanguageSwitch, Rich, langTag, useI18n } from './components/I18n.jsx';
-import { lazy } from './components/lazy.js';
+import { decodersCode, lazy } from './components/lazy.js';
 import { Playground } from './components/Playground.jsx';
+import { withPageWords } from './i18n/index.js';
 import { registerServiceWorker } from './sw/register.js';
 import './styles.css';
 
 /** compare mode's view: fetched when the page shows it */
-const compareCode = lazy(() => import('./components/CompareView.jsx'));
+const compareCode = lazy(() => Promise.all([import('./components/CompareView.jsx'), decodersCode.get()]).then(([m]) => m));
 
 /** @param {{compare: import('./app/app.js').App['compare']}} props */
 function Compare({ compare }) {
@@ -156,7 +157,9 @@ export async function start(client) {
   const embedded = new URLSearchParams(window.location.search).get('embed') === '1';
   const app = createApp(client);
   // the link's language (or the browser's) is fetched before the first
-  // paint, so the page does not flash English first
+  // paint, so the page does not flash English first; with it, the words
+  // only the page shows (an element does without them: i18n/parts.js)
+  withPageWords();
   await app.language.choose(new URLSearchParams(window.location.hash.slice(1)).get('lang') ?? '');
   render(<App app={app} embedded={embedded} />, /** @type {HTMLElement} */ (document.getElementById('app')));
   const { loaded } = bindHash(/** @type {any} */ (app), window);

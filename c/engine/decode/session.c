@@ -46,6 +46,8 @@ struct sp_session {
     float *mu;        /* [cap + 1]: mirostat's target before generated step
                        * i (NaN: its start), kept so that a rewind or a look
                        * at the past finds it as it was */
+    float *ada;       /* [2 (cap + 1)]: adaptive-p's sum and weight before
+                       * generated step i (weight NaN: its start), alike */
     float *aside;     /* [vocab] the pending logits during sp_session_peek */
     char fault[SP_ERR_LEN]; /* why the model cannot go on, "" if it can */
     /* speculative decoding (speculative.c): a step may leave its token
@@ -61,6 +63,9 @@ struct sp_session {
                        * (sp_session_commit may append from it) */
     float *held;      /* [vocab] the pending logits, kept over a batched pass
                        * (which leaves its own last row in the state's) */
+    int *ends;        /* the tokens that end the text (the length stages'):
+                       * the model's end-of-generation tokens and its EOS */
+    int n_ends;
 };
 
 sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
@@ -92,8 +97,21 @@ sp_session *sp_session_new(const sp_model *m, const sp_tokenizer *tok,
     s->tokens = malloc(sizeof(int) * (size_t)s->cap);
     s->stats = malloc(sizeof(sp_token_stat) * (size_t)s->cap);
     s->mu = malloc(sizeof(float) * ((size_t)s->cap + 1));
-    if (!s->state || !s->sampler || !s->tokens || !s->stats || !s->mu)
+    s->ada = malloc(sizeof(float) * 2 * ((size_t)s->cap + 1));
+    if (!s->state || !s->sampler || !s->tokens || !s->stats || !s->mu ||
+        !s->ada)
         goto nomem;
+    /* the end-of-text tokens the length stages act on: the tokenizer's
+     * end-of-generation tokens (llama2.c's EOS and BOS, a GGUF file's EOG
+     * set) and its EOS (the bigram's boundary, which ends a word) */
+    int vocab = sp_tokenizer_vocab(tok), eos = sp_tokenizer_eos(tok);
+    for (int t = 0; t < vocab; t++)
+        if (t == eos || sp_tokenizer_is_eog(tok, t)) s->n_ends++;
+    s->ends = malloc(sizeof(int) * (size_t)(s->n_ends ? s->n_ends : 1));
+    if (!s->ends) goto nomem;
+    s->n_ends = 0;
+    for (int t = 0; t < vocab; t++)
+        if (t == eos || sp_tokenizer_is_eog(tok, t)) s->ends[s->n_ends++] = t;
     return s;
 nomem:
     sp_session_free(s);
@@ -112,6 +130,8 @@ void sp_session_free(sp_session *s) {
     free(s->held);
     sp_cvocab_free(s->cvocab);
     free(s->mu);
+    free(s->ada);
+    free(s->ends);
     free(s);
 }
 
@@ -127,7 +147,9 @@ static int push_token(sp_session *s, int token, char *err) {
         if (stats) s->stats = stats;
         float *mu = realloc(s->mu, sizeof(float) * ((size_t)cap + 1));
         if (mu) s->mu = mu;
-        if (!tokens || !stats || !mu)
+        float *ada = realloc(s->ada, sizeof(float) * 2 * ((size_t)cap + 1));
+        if (ada) s->ada = ada;
+        if (!tokens || !stats || !mu || !ada)
             return sp_fail(err, SP_ERR_NOMEM, "session: out of memory");
         s->cap = cap;
     }
@@ -234,6 +256,7 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
     s->n_prompt = n;
     s->started = 1;
     s->mu[0] = NAN; /* mirostat starts from 2 tau */
+    s->ada[0] = s->ada[1] = NAN; /* adaptive-p from its target */
     if (s->constraint)
         sp_cstate_start_prompt(s->constraint, &s->cstate, s->tok, s->tokens,
                                s->n_prompt);
@@ -242,8 +265,9 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
 
 /* What the warp of generated step `step` draws on besides the logits. */
 static void set_state(sp_session *s, int step) {
-    sp_sampler_state st = {sp_xtc_uniform(s->seed, step),
-                           s->mu[step]};
+    sp_sampler_state st = {sp_xtc_uniform(s->seed, step), s->mu[step],
+                           step, s->ends, s->n_ends, s->ada[2 * step],
+                           s->ada[2 * step + 1]};
     sp_sampler_set_state(s->sampler, &st);
 }
 
@@ -494,6 +518,7 @@ static int finish_step(sp_session *s, const sp_params *p, int force,
     sp_rng before = s->rng; /* a step that fails changes nothing */
     double u = sp_rng_uniform(&s->rng); /* consumed whether forced or not */
     sp_sampler_draw(&s->step, u);
+    int drawn = s->step.token;
     if (force >= 0) {
         s->step.token = force;
         s->step.p_token = s->step.probs[force];
@@ -501,6 +526,15 @@ static int finish_step(sp_session *s, const sp_params *p, int force,
     rc = push_token(s, s->step.token, err);
     if (rc != SP_OK) return rc;
     /* mirostat learns from the token drawn (its final probability) */
+    /* adaptive-p from the drawn token's probability before it (a forced
+     * token other than the drawn one teaches it nothing, as in llama.cpp,
+     * whose accept learns only from the token it picked) */
+    float *ada = s->ada + 2 * step_index;
+    ada[2] = ada[0];
+    ada[3] = ada[1];
+    if (s->step.probs_adaptive_in && (force < 0 || force == drawn))
+        sp_adaptive_update(p, &ada[2], &ada[3],
+                           s->step.probs_adaptive_in[s->step.token]);
     s->mu[step_index + 1] = sp_mirostat_update(p, s->mu[step_index],
                                                s->step.p_token);
     sp_token_stat *stat = &s->stats[s->n_tokens - 1 - s->n_prompt];

@@ -64,6 +64,13 @@ struct sp_sampler {
     int repeat_cap;
     sp_sel_item *sel;
     sp_sampler_state state; /* what a stage draws on besides the logits */
+    float *adaptive_in; /* [vocab] adaptive-p's input distribution (0 where
+                         * cut) */
+    int *adaptive_ids;  /* where adaptive_in is nonzero: the last run's
+                         * tokens (cleared one by one, not the vocabulary) */
+    int n_adaptive;
+    int adaptive_on;    /* the last warp ran adaptive-p */
+    float mirostat_mu, adaptive_average, adaptive_aim; /* the last warp's */
 };
 
 /* What a stage sees: the working logits and the candidates among them. */

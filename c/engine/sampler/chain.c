@@ -46,12 +46,17 @@ static int next_stage(const sp_params *p, int n_stages, int i) {
  * DRY and quadratic sampling (a logit of -inf is one they leave alone).  The others go by the
  * list and the cut marks. */
 /* Whether a stage after position i of the chain reads a logit's sign: the
- * repetition penalty (x > 0 ? x / r : x * r).  The temperature before it
+ * repetition penalty (x > 0 ? x / r : x * r), the exponential decay length
+ * penalty (x + |x| (factor^n - 1)).  The temperature before it
  * must then leave x / T (sp_apply_temperature). */
 static int sign_later(const sp_params *p, int n_stages, int i) {
-    if (p->repetition_penalty == 1.0f) return 0;
-    for (int j = i + 1; j < n_stages; j++)
-        if ((p->n_order ? p->order[j] : j) == SP_STAGE_PENALTIES) return 1;
+    for (int j = i + 1; j < n_stages; j++) {
+        int stage = p->n_order ? p->order[j] : j;
+        if (stage == SP_STAGE_PENALTIES && p->repetition_penalty != 1.0f)
+            return 1;
+        if (stage == SP_STAGE_EXP_DECAY && sp_stage_active(p, stage))
+            return 1; /* x + |x| (factor^n - 1) */
+    }
     return 0;
 }
 
@@ -219,6 +224,8 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     s->n_penalized = 0;
 
     memset(step, 0, sizeof *step);
+    s->mirostat_mu = s->adaptive_average = s->adaptive_aim = NAN;
+    s->adaptive_on = 0;
     step->vocab = v;
     step->argmax_raw = argmax;
     step->entropy_raw_bits = NAN;
@@ -249,6 +256,10 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     if (sp_stage_active(p, SP_STAGE_MIROSTAT)) { /* the last word, when on */
         if (!snapped) snapped = snapshot(s, v, m);
         STAGES[SP_STAGE_MIROSTAT](&c, p);
+    }
+    if (sp_stage_active(p, SP_STAGE_ADAPTIVE_P)) { /* or adaptive-p's */
+        if (!snapped) snapped = snapshot(s, v, m);
+        STAGES[SP_STAGE_ADAPTIVE_P](&c, p);
     }
     if (!snapped) snapshot(s, v, m);
     sp_cands_list(&c);
@@ -290,6 +301,10 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->n_kept = c.n;
     step->penalized = s->penalized;
     step->n_penalized = s->n_penalized;
+    step->mirostat_mu = s->mirostat_mu;
+    step->adaptive_average = s->adaptive_average;
+    step->adaptive_aim = s->adaptive_aim;
+    step->probs_adaptive_in = s->adaptive_on ? s->adaptive_in : NULL;
     step->token = -1;
     step->p_token = 0.0f;
     step->u = NAN;

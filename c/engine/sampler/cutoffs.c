@@ -317,6 +317,7 @@ void sp_stage_mirostat(sp_candidates *c, const sp_params *p) {
     if (c->n <= 1) return;
     double mu = c->s->state.mirostat_mu;
     if (mu != mu) mu = 2.0 * p->mirostat_tau;
+    c->s->mirostat_mu = (float)mu;
     double z;
     sp_cands_exp(c, &z);
     const float *ce = c->s->cand_exp;
@@ -372,6 +373,63 @@ void sp_stage_mirostat(sp_candidates *c, const sp_params *p) {
     for (int j = 0; j < c->n; j++)
         if ((double)ce[j] < kth) sp_cands_cut(c, c->ids[j], SP_CUT_MIROSTAT);
     sp_cands_compact(c);
+}
+
+/*
+ * Adaptive-p (llama.cpp's llama_sampler_adaptive_p, PR #17927), the
+ * chain's last stage when on.  It keeps a running average of the
+ * probabilities the drawn tokens had before it (sp_adaptive_update), and
+ * aims this step at aim = clamp(2 target - average, 0, 1): above the
+ * target after unlikely picks, below it after likely ones.  Each token
+ * alive, of probability p_i, gets the logit
+ *     5 - 10 d^2 / (1 + d),   d = |p_i - aim| / 0.3
+ * (quadratic near the aim, linear in the tails); the final softmax of
+ * those is what the draw samples.  Float arithmetic in llama.cpp's order.
+ */
+#define ADAPTIVE_INV_WIDTH (1.0f / 0.3f)
+#define ADAPTIVE_PEAK 5.0f
+#define ADAPTIVE_SHARPNESS 10.0f
+
+static void adaptive_start(const sp_params *p, float *sum, float *weight) {
+    *sum = p->adaptive_target / (1.0f - p->adaptive_decay);
+    *weight = 1.0f / (1.0f - p->adaptive_decay);
+}
+
+void sp_stage_adaptive_p(sp_candidates *c, const sp_params *p) {
+    if (p->adaptive_target < 0.0f) return;
+    sp_sampler *s = c->s;
+    sp_cands_list(c);
+    float sum = s->state.adaptive_sum, weight = s->state.adaptive_weight;
+    if (!(weight > 0.0f)) adaptive_start(p, &sum, &weight);
+    float target = p->adaptive_target > 1.0f ? 1.0f : p->adaptive_target;
+    float aim = 2.0f * target - sum / weight;
+    aim = aim < 0.0f ? 0.0f : aim > 1.0f ? 1.0f : aim;
+    s->adaptive_average = sum / weight;
+    s->adaptive_aim = aim;
+    s->adaptive_on = 1;
+    for (int j = 0; j < s->n_adaptive; j++) s->adaptive_in[s->adaptive_ids[j]] = 0.0f;
+    s->n_adaptive = 0;
+    if (c->n == 0) return;
+    double z;
+    sp_cands_exp(c, &z);
+    const float *ce = s->cand_exp;
+    for (int j = 0; j < c->n; j++) {
+        float pj = (float)((double)ce[j] / z);
+        s->adaptive_in[c->ids[j]] = pj;
+        float d = fabsf((pj - aim) * ADAPTIVE_INV_WIDTH);
+        c->logits[c->ids[j]] =
+            ADAPTIVE_PEAK - ADAPTIVE_SHARPNESS * d * d / (1.0f + d);
+    }
+    memcpy(s->adaptive_ids, c->ids, sizeof(int) * (size_t)c->n);
+    s->n_adaptive = c->n;
+}
+
+void sp_adaptive_update(const sp_params *p, float *sum, float *weight,
+                        float p_in) {
+    if (p->adaptive_target < 0.0f) return;
+    if (!(*weight > 0.0f)) adaptive_start(p, sum, weight);
+    *sum = p_in + p->adaptive_decay * *sum;
+    *weight = 1.0f + p->adaptive_decay * *weight;
 }
 
 float sp_mirostat_update(const sp_params *p, float mu, float p_token) {

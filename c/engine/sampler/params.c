@@ -115,6 +115,12 @@ static const param_def PARAMS[] = {
     P(mirostat_eta, "mirostat-eta", "me", "Mirostat rate",
       "how fast mirostat learns from each token",
       SP_STAGE_MIROSTAT, F, LO, 0, INF, 0.1, 0.01, 1, 0.01, 0.1),
+    P(adaptive_target, "adaptive-target", "at", "Adaptive-p target",
+      "pick tokens near this probability, adapted to the text; -1 = off",
+      SP_STAGE_ADAPTIVE_P, F, SW, -INF, 1, -1, 0, 1, 0.01, 0.3),
+    P(adaptive_decay, "adaptive-decay", "ad", "Adaptive-p memory",
+      "how long adaptive-p remembers: about 1 / (1 - decay) tokens",
+      SP_STAGE_ADAPTIVE_P, F, HI, 0, 1, 0.9, 0, 0.99, 0.01, 0.9),
     /* the field's newer samplers (issue 25), each off at its neutral value */
     P(top_h, "top-h", "th", "Top-H",
       "keep the likeliest tokens while their entropy stays within top-h "
@@ -135,6 +141,17 @@ static const param_def PARAMS[] = {
     P(smoothing_curve, "smoothing-curve", "sc", "Smoothing curve",
       "1: a parabola; above 1 the far tail falls off faster (a cubic)",
       SP_STAGE_QUADRATIC, F, 0, 1, INF, 1, 1, 4, 0.1, 1),
+    P(min_new_tokens, "min-new-tokens", "mn", "Min new tokens",
+      "the end of the text is banned until this many tokens are generated; "
+      "0 = off",
+      SP_STAGE_MIN_NEW_TOKENS, I, SW, 0, INF, 0, 0, 64, 1, 8),
+    P(exp_decay_start, "exp-decay-start", "xs", "Length penalty start",
+      "the generated tokens after which the end of the text is pushed up",
+      SP_STAGE_EXP_DECAY, I, 0, 0, INF, 0, 0, 64, 1, 0),
+    P(exp_decay_factor, "exp-decay-factor", "xf", "Length penalty factor",
+      "the end of the text's logit gains |logit| (factor^(n - start) - 1); "
+      "1 = off",
+      SP_STAGE_EXP_DECAY, F, LO | SW, 0, INF, 1, 0.5, 2, 0.01, 1.1),
 };
 #define N_PARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
 
@@ -277,6 +294,12 @@ int sp_params_check_ranges(const sp_params *p, int vocab, char *err) {
                                vocab - 1);
         }
     }
+    /* the terminal stages each pick the token their way: one at most */
+    if (sp_stage_active(p, SP_STAGE_MIROSTAT) &&
+        sp_stage_active(p, SP_STAGE_ADAPTIVE_P))
+        return sp_fail(err, SP_ERR_ARG, "mirostat and adaptive-target are "
+                       "both set: each picks the token its own way (turn one "
+                       "off)");
     if (p->n_order < 0 || p->n_order > SP_STAGE_COUNT)
         return sp_fail(err, SP_ERR_ARG, "samplers: %d stages (at most %d)",
                        p->n_order, SP_STAGE_COUNT);

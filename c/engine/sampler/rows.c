@@ -1,6 +1,6 @@
 /*
  * rows.c — what the stages' rows (sampler.h, SP_STAGE_ROWS and the
- * terminal row, mirostat) give the rest of the engine: each stage's name,
+ * terminal rows, mirostat and adaptive-p) give the rest of the engine: each stage's name,
  * label, doc, cut code and activity test, who cut what in a step, and the
  * chain's order (its presets, a --samplers list, its text).  The
  * parameters' table: params.c.
@@ -11,7 +11,7 @@
 #include "internal.h"
 
 /* The stages' names, labels, docs and cut codes: their rows (sampler.h,
- * SP_STAGE_ROWS and the terminal one, mirostat). */
+ * SP_STAGE_ROWS and the terminal ones, mirostat and adaptive-p). */
 #define ROW_TEXTS(id, name, cut, label, doc, ...) {name, label, doc},
 static const char *const STAGE_TEXTS[SP_STAGE_ALL][3] = {
     SP_STAGE_ALL_ROWS(ROW_TEXTS)};

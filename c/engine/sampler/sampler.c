@@ -33,13 +33,17 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->penalized = malloc(v * sizeof(int));
     s->pen_mark = calloc(v, 1);
     s->sel = malloc(v * sizeof(sp_sel_item));
+    s->adaptive_in = calloc(v, sizeof(float));
+    s->adaptive_ids = malloc(v * sizeof(int));
     s->state.xtc_u = 0.0;
     s->state.mirostat_mu = NAN;
+    s->state.adaptive_sum = s->state.adaptive_weight = NAN;
     if (!s->logits || !s->probs_raw || !s->probs_tempered || !s->work ||
         !s->probs || !s->probs_ids || !s->cut || !s->ids || !s->cand_logit ||
         !s->cand_exp || !s->heap || !s->listed_logits || !s->gmax ||
         !s->gmax_stale || !s->counts ||
-        !s->penalized || !s->pen_mark || !s->sel) {
+        !s->penalized || !s->pen_mark || !s->sel || !s->adaptive_in ||
+        !s->adaptive_ids) {
         sp_sampler_free(s);
         return NULL;
     }
@@ -54,6 +58,8 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->work);
     free(s->probs);
     free(s->probs_ids);
+    free(s->adaptive_in);
+    free(s->adaptive_ids);
     free(s->cut);
     free(s->ids);
     free(s->cand_logit);

@@ -3,7 +3,8 @@
  * hash.js — the playground's setup in the URL hash, so a lesson can link an
  * exact setup:  #model=transformer&temperature=0.7&top_k=40&top_p=0.9&seed=42&prompt=Once
  *
- * Keys: model, the sampler settings (params.js), seed, prompt, steps (how
+ * Keys: model, the sampler settings (params.js), seed, prompt, chat (1: the
+ * Chat switch on, the prompt wrapped in the model's chat template), steps (how
  * many times Step is pressed on load: tokens when sampling, expansions of
  * a beam search, rounds of speculative decoding) and forced (the learner's
  * picks: "index.token" pairs), changes (the settings each Step ran with
@@ -55,6 +56,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {import('./params.js').Params} params
  * @property {string} seed     decimal digits (up to 2^64 - 1)
  * @property {string} prompt
+ * @property {boolean} [chat]  the Chat switch: the prompt wrapped in the model's chat template (chat=1)
  * @property {number} steps
  * @property {Array<[number, number]>} forced  [generated index, token id]
  * @property {import('./lab.js').Strategy} strategy
@@ -66,7 +68,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {ConstraintState} constraint
  * @property {import('./lab.js').PanelSpec[]} panels  compare mode's panels
  * @property {number} speed    Play's steps per second
- * @property {'ban' | 'force'} barAction  what a click on a live bar does
+ * @property {'ban' | 'force' | 'none'} barAction  what a click on a bar does (none: nothing; an element's default)
  * @property {Theme} [theme]  the page's colours: the system's (auto), light or dark
  * @property {Change[]} [changes]  the settings each Step ran with, where
  *   they were not the link's (a slider moved while the text was written)
@@ -228,6 +230,10 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
       case 'prompt':
         state.prompt = value;
         break;
+      case 'chat':
+        if (value === '1' || value === '0') state.chat = value === '1';
+        else bad(key, value, msg('why.range', { name: key, range: '0, 1' }), '0');
+        break;
       case 'steps': {
         const v = Number(value);
         if (!/^[0-9]+$/.test(value) || v > MAX_STEPS) bad(key, value, msg('why.steps', { max: MAX_STEPS }), '0');
@@ -274,8 +280,8 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
         changes = value; // read once the link's own settings are known
         break;
       case 'click':
-        if (value === 'ban' || value === 'force') state.barAction = value;
-        else bad(key, value, msg('why.click'), 'ban');
+        if (value === 'ban' || value === 'force' || value === 'none') state.barAction = value;
+        else bad(key, value, msg('why.click'), source === 'element' ? 'none' : 'ban');
         break;
       case 'view':
         if (value === 'compare' || value === 'single') state.view = value;
@@ -470,6 +476,7 @@ export function serializeHash(state) {
   }
   search.set('seed', state.seed);
   if (state.prompt) search.set('prompt', state.prompt);
+  if (state.chat) search.set('chat', '1'); // a link without it: as before
   if (state.steps > 0) search.set('steps', String(state.steps));
   const strategy = state.strategy ?? 'sample';
   const forced = strategy === 'sample' ? state.forced.filter(([i]) => i < state.steps) : [];
@@ -493,6 +500,7 @@ export function serializeHash(state) {
   if (state.biases?.length) search.set('logit_bias', biasesText(state.biases, ','));
   if (state.dryBreakers?.length) search.set('dry_sequence_breakers', JSON.stringify(state.dryBreakers));
   if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
+  // (none, an element's default, is not written: a link opens the page, whose clicks ban)
   if (state.barAction === 'force') search.set('click', 'force');
   if (state.samplers) search.set('samplers', state.samplers);
   if (state.edits?.length) search.set('edits', serializeEdits(state.edits));

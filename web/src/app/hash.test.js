@@ -124,6 +124,20 @@ describe('serializeHash', () => {
     expect(parseHash(hash).state).toEqual(defaultState());
   });
 
+  it('carries the Chat switch as chat=1 after the prompt, and a link without it is unchanged', () => {
+    const hash = serializeHash({ ...defaultState(), model: 'url', modelUrl: 'models/qwen.gguf', prompt: 'Why is the sky blue?', chat: true });
+    expect(hash).toBe('#model=url&model_url=models%2Fqwen.gguf&temperature=1&top_k=0&top_p=1&seed=42&prompt=Why+is+the+sky+blue%3F&chat=1');
+    expect(parseHash(hash).state.chat).toBe(true);
+    expect(parseHash(hash).notices).toEqual([]);
+    // off: no key at all (every link written before the switch reads as it did)
+    expect(serializeHash({ ...defaultState(), prompt: 'Hi', chat: false })).toBe('#model=bigram&temperature=1&top_k=0&top_p=1&seed=42&prompt=Hi');
+    expect(parseHash('#chat=0').state.chat).toBe(false);
+    expect(parseHash('#prompt=Hi').state.chat).toBeUndefined();
+    const bad = parseHash('#chat=yes');
+    expect(bad.state.chat).toBeUndefined();
+    expect(bad.notices.map(String).join(' ')).toMatch(/chat="yes".*0, 1/);
+  });
+
   it('drops forced tokens past the generated text', () => {
     expect(serializeHash({ ...defaultState(), steps: 3, forced: [[1, 2], [5, 6]] }).endsWith('forced=1.2')).toBe(true);
   });

@@ -12,6 +12,8 @@ export const MODEL_CACHE = 'spg-models-v1';
 
 /** a download larger than this is asked for first */
 export const MODEL_ASK_BYTES = 50 * 1000 * 1000;
+/** a download of unknown size is checked against the engine's memory every this many bytes */
+export const UNSIZED_STEP = 16 * 1024 * 1024;
 
 /**
  * The URL a model is loaded from, or why not: resolved against the page;
@@ -47,14 +49,17 @@ export const urlFileName = (url) => decodeURIComponent(url.pathname.replace(/.*\
 /**
  * Downloads a model file: its size first (Content-Length), which
  * `beforeBody` may refuse (too large for the engine) or ask about (throws to
- * stop); then the bytes as they arrive, with progress and the rate.
+ * stop); then the bytes as they arrive, with progress and the rate.  When
+ * the server does not say the size, `unsized` is asked about the bytes so
+ * far every UNSIZED_STEP bytes (throws to stop: the file has outgrown the
+ * engine's memory), so an endless or huge answer is refused on the way.
  * @param {URL} url
  * @param {{signal?: AbortSignal, onProgress?: (p: {loaded: number, total: number, rate: number}) => void,
- *   beforeBody?: (total: number) => Promise<void>}} [opts]
+ *   beforeBody?: (total: number) => Promise<void>, unsized?: (loaded: number) => Promise<void>}} [opts]
  *   rate: bytes per second so far; total 0: the server does not say
  * @returns {Promise<Uint8Array>}
  */
-export async function downloadModel(url, { signal, onProgress, beforeBody } = {}) {
+export async function downloadModel(url, { signal, onProgress, beforeBody, unsized } = {}) {
   const name = urlFileName(url);
   /** @type {Response} */
   let res;
@@ -89,13 +94,22 @@ export async function downloadModel(url, { signal, onProgress, beforeBody } = {}
   const reader = res.body.getReader();
   /** @type {Uint8Array[]} */
   const parts = [];
-  let loaded = 0;
+  let loaded = 0, nextCheck = UNSIZED_STEP;
   report(0);
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     parts.push(value);
     loaded += value.length;
+    if (!total && unsized && loaded >= nextCheck) {
+      nextCheck = loaded + UNSIZED_STEP;
+      try {
+        await unsized(loaded);
+      } catch (err) {
+        reader.cancel().catch(() => {});
+        throw err;
+      }
+    }
     report(loaded);
   }
   const out = new Uint8Array(loaded);

@@ -90,8 +90,14 @@ export const SPEC = Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s]));
  * @type {Array<{name: string, label: string, doc: string}>}
  */
 export const STAGES = registry.stages.map((s) => ({ name: s.name, label: s.label, doc: s.doc }));
+/**
+ * The terminal stages, after the chain when on (no order moves them; at
+ * most one is on): mirostat, adaptive-p.
+ * @type {Array<{name: string, label: string, doc: string}>}
+ */
+export const TERMINAL = registry.terminal.map((s) => ({ name: s.name, label: s.label, doc: s.doc }));
 /** @type {Record<string, {name: string, label: string, doc: string}>} */
-export const STAGE = Object.fromEntries(STAGES.map((s) => [s.name, s]));
+export const STAGE = Object.fromEntries([...STAGES, ...TERMINAL].map((s) => [s.name, s]));
 
 /**
  * The order's presets, as the engine spells them out (stage names).

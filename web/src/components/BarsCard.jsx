@@ -140,14 +140,18 @@ export function SampleControls({ panel }) {
 /**
  * @param {{panel: Pick<Panel, 'barAction' | 'barScale' | 'canEdit' | 'clickBar' | 'editProb' | 'edits' | 'playing' |
  *     'resetModel' | 'shown' | 'shownSamples' | 'strategy' |
- *     'viewIndex'>, onBan?: (token: number) => void, playing?: boolean}} props
+ *     'viewIndex'>, onBan?: ((token: number) => void) | null, playing?: boolean,
+ *   onClicked?: (click: SaidClick) => void}} props
  *   playing: Play runs (a compare panel is played by compare mode; by default the panel's own Play)
- *   onBan: compare mode (a click bans; no forcing, so the panels stay in step)
+ *   onBan: compare mode (a click bans; no forcing, so the panels stay in step); null: a click does nothing
+ *   onClicked: what a click did (an element says it, with Undo: ClickNote)
  */
-export function Bars({ panel, onBan, playing }) {
+export function Bars({ panel, onBan, playing, onClicked }) {
   const { t } = useI18n();
   const live = panel.viewIndex.value === null;
   const force = panel.barAction.value === 'force' && panel.strategy.value === 'sample';
+  // click="none" (an element's default): a click on a bar does nothing (onBan null: a compare panel's element says so)
+  const clicks = onBan !== null && (!!onBan || panel.barAction.value !== 'none');
   const editable = !onBan && panel.canEdit.value;
   return (
     <>
@@ -158,8 +162,16 @@ export function Bars({ panel, onBan, playing }) {
       scale={panel.barScale.value}
       windowed={playing ?? !!panel.playing?.value}
       onEdit={editable ? (token, p) => { panel.editProb(token, p); } : null}
-      onPick={(token, e) => (onBan && live ? onBan(token) : panel.clickBar(token, { force: !onBan && !!e?.shiftKey }))}
-      pickHint={t(!live ? 'bars.hintBranch' : onBan ? 'bars.hintBan' : force ? 'bars.hintPick' : 'bars.hintBanShift')}
+      onPick={clicks ? (token, e) => {
+        if (onBan && live) return onBan(token);
+        // (the token's text as the bars show it now: after a pick, the next bars are another step's)
+        const s = panel.shown.value;
+        const at = s ? Array.prototype.indexOf.call(s.ids, token) : -1;
+        const did = panel.clickBar(token, { force: !onBan && !!e?.shiftKey });
+        if (did) onClicked?.({ ...did, piece: at >= 0 && s ? s.pieces[at] : null });
+        return undefined;
+      } : undefined}
+      pickHint={clicks ? t(!live ? 'bars.hintBranch' : onBan ? 'bars.hintBan' : force ? 'bars.hintPick' : 'bars.hintBanShift') : ''}
     />
     </>
   );
@@ -314,6 +326,34 @@ export function EditedBadge({ panel }) {
     <p class="spg-edited" data-testid="edited" data-edits={String(n)}>
       <span class="spg-badge" title={t('edited.hint')}>{t('edited.badge')}</span>
       <button type="button" class="spg-btn spg-btn-small" data-testid="reset-model" onClick={() => panel.resetModel()}>{t('edited.reset')}</button>
+    </p>
+  );
+}
+
+/** a click and its token's text @typedef {import('../app/panel/timeTravel.js').Click & {piece: string | null}} SaidClick */
+
+/**
+ * What the last click on a bar did, while it holds (the token is still
+ * banned; the forced token is still in the text), with Undo: an element
+ * whose author lets a click ban or force says so where the reader looks.
+ * @param {{panel: Pick<Panel, 'bans' | 'forced' | 'unclick'>, click: SaidClick | null,
+ *   onDone: () => void}} props
+ */
+export function ClickNote({ panel, click, onDone }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  if (!click || click.did === 'unban') return null;
+  const holds = click.did === 'ban'
+    ? panel.bans.value.includes(click.token)
+    : panel.forced.value.some(([i, tok]) => i === click.index && tok === click.token);
+  if (!holds) return null;
+  const piece = click.piece !== null ? JSON.stringify(click.piece) : `#${click.token}`;
+  return (
+    <p class="spg-click-note" role="status" data-testid="click-note" data-did={click.did} data-token={String(click.token)}>
+      {t(click.did === 'ban' ? 'click.banned' : 'click.picked', { piece, n: click.index + 1 })}{' '}
+      <button type="button" class="spg-btn spg-btn-small" data-testid="click-undo" onClick={() => { panel.unclick(click); onDone(); }}>
+        {t('click.undo')}
+      </button>
     </p>
   );
 }

@@ -13,7 +13,7 @@
 import { useComputed, useSignalEffect } from '@preact/signals';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
-import { ORDER_PRESETS, PARAM_SPECS, STAGES, orderOf } from '../app/params.js';
+import { ORDER_PRESETS, PARAM_SPECS, STAGES, TERMINAL, orderOf } from '../app/params.js';
 import { ParamSlider } from './Controls.jsx';
 import { useI18n } from './I18n.jsx';
 import { BanList, BiasList, BreakerList } from './LabControls.jsx';
@@ -154,7 +154,7 @@ export function ChainEditor({ panel, uid, onChanged }) {
           ))}
         </p>
       )}
-      <Mirostat panel={panel} uid={uid} onChanged={changed} />
+      {TERMINAL.map((s) => <Terminal key={s.name} stage={s.name} panel={panel} uid={uid} onChanged={changed} />)}
       <small class="spg-hint">{t('chain.hint')}</small>
       <span class="spg-sr" role="status" aria-live="polite">{said}</span>
     </fieldset>
@@ -286,38 +286,39 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
 }
 
 /**
- * Mirostat: after the chain, when on (it replaces the truncation stages'
- * draw with its own target surprise).
- * @param {{panel: Pick<Panel, 'model' | 'params' | 'setParam' | 'setStageOn' | 'shown' | 'stagesOn' |
+ * A terminal stage — mirostat, adaptive-p: after the chain, when on (each
+ * picks the token its own way and learns from it; one at a time).
+ * @param {{stage: string, panel: Pick<Panel, 'model' | 'params' | 'setParam' | 'setStageOn' | 'shown' | 'stagesOn' |
  *     'strategy'>, uid: string, onChanged: () => void}} props
  */
-function Mirostat({ panel, uid, onChanged }) {
+function Terminal({ stage, panel, uid, onChanged }) {
   const i18n = useI18n();
   const { t } = i18n;
-  const specs = PARAM_SPECS.filter((s) => s.stage === 'mirostat');
-  const on = panel.stagesOn.value.has('mirostat');
+  const specs = PARAM_SPECS.filter((s) => s.stage === stage);
+  const on = panel.stagesOn.value.has(stage);
   if (!specs.length) return null;
+  const mirostat = stage === 'mirostat';
   return (
-    <div class={`spg-stage spg-stage-last${on ? ' is-on' : ''}`} data-testid="stage" data-stage="mirostat" data-on={on ? 'true' : 'false'}>
+    <div class={`spg-stage spg-stage-last${on ? ' is-on' : ''}`} data-testid="stage" data-stage={stage} data-on={on ? 'true' : 'false'}>
       <div class="spg-stage-head">
         <span class="spg-stage-n" aria-hidden="true">⤓</span>
         <label class="spg-stage-label" title={t(`param.${specs[0].key}.doc`)}>
           <input
             type="checkbox"
             checked={on}
-            data-testid="stage-on-mirostat"
+            data-testid={`stage-on-${stage}`}
             onChange={(e) => {
-              panel.setStageOn('mirostat', /** @type {HTMLInputElement} */ (e.currentTarget).checked);
+              panel.setStageOn(stage, /** @type {HTMLInputElement} */ (e.currentTarget).checked);
               onChanged();
             }}
           />
-          {t('param.mirostat.label')} <span class="spg-hint">{t('chain.mirostatLast')}</span>
+          {t(mirostat ? 'param.mirostat.label' : `stage.${stage}.label`)} <span class="spg-hint">{t('chain.mirostatLast')}</span>
         </label>
-        <StageCut panel={panel} name="mirostat" />
+        <StageCut panel={panel} name={stage} />
       </div>
       {on && (
         <div class="spg-stage-settings">
-          <p class="spg-hint spg-stage-doc">{t('chain.mirostatDoc')}</p>
+          <p class="spg-hint spg-stage-doc">{t(mirostat ? 'chain.mirostatDoc' : `stage.${stage}.doc`)}</p>
           {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
         </div>
       )}

@@ -31,8 +31,11 @@ export function FastForward({ panel }) {
   if (panel.strategy.value !== 'sample') return null;
   const ready = !!panel.status.value?.ready && !panel.busy.value && !panel.playing.value;
   const room = Math.max(0, MAX_TOKENS - (panel.status.value?.nGenerated ?? 0));
-  const value = Math.min(room, Math.max(1, Math.round(Number(n)) || 1));
-  const go = () => { if (ready && room > 0) panel.generate(value); };
+  // a whole number from 1 (-5, 2.5 or nothing is said so, not read as 1)
+  const wanted = Number(n);
+  const valid = n.trim() !== '' && Number.isInteger(wanted) && wanted >= 1;
+  const value = valid ? Math.min(room, wanted) : 0;
+  const go = () => { if (ready && valid && room > 0) panel.generate(value); };
   return (
     <div class="spg-ff" data-testid="fast-forward">
       {!running && (
@@ -40,13 +43,14 @@ export function FastForward({ panel }) {
           <label class="spg-ff-label" for={uid}><span aria-hidden="true">{t('ff.title')}</span><span class="spg-sr">{t('ff.label')}</span></label>
           <input
             id={uid} class="spg-ff-n" type="number" inputMode="numeric" min={1} max={Math.max(1, room)} step={1} value={n}
-            disabled={!ready} data-testid="generate-n"
+            disabled={!ready} data-testid="generate-n" aria-invalid={valid ? undefined : 'true'} aria-describedby={valid ? undefined : `${uid}-bad`}
             onInput={(e) => setN(/** @type {HTMLInputElement} */ (e.currentTarget).value)}
             onKeyDown={(e) => { if (e.key === 'Enter') go(); }}
           />
-          <button type="button" class="spg-btn" onClick={go} disabled={!ready || room === 0} title={t('ff.buttonTitle')} data-testid="generate">
-            {t('ff.button', { count: value })}
+          <button type="button" class="spg-btn" onClick={go} disabled={!ready || room === 0 || !valid} title={t('ff.buttonTitle')} data-testid="generate">
+            {valid ? t('ff.button', { count: value }) : t('ff.buttonNone')}
           </button>
+          {!valid && <small class="spg-error" id={`${uid}-bad`} data-testid="generate-bad">{t('ff.invalid', { max: i18n.int(Math.max(1, room)) })}</small>}
         </div>
       )}
       {running && (
@@ -69,7 +73,7 @@ export function FastForward({ panel }) {
       )}
       {!running && last && last.count > 0 && (
         <small class="spg-hint" data-testid="generate-done" data-count={String(last.count)} data-stopped={String(last.stopped)}>
-          {t('ff.done', { count: last.count, secs: secsOf(i18n, last.ms), rate: last.ms > 0 ? i18n.int((1000 * last.count) / last.ms) : '—' })}
+          {t('ff.done', { count: last.count, secs: secsOf(i18n, last.ms), rate: last.ms >= 1 ? i18n.int((1000 * last.count) / last.ms) : '—' })}
           {last.stopped ? ` ${t('ff.stopped')}` : ''}
           {` ${t('ff.hint')}`}
         </small>

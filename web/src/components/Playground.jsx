@@ -9,10 +9,10 @@ import { Bars, BarsHelp, FindToken, SampleControls, StepHeading } from './BarsCa
 import { ChainEditor } from './ChainEditor.jsx';
 import { PromptBox, SeedField } from './Controls.jsx';
 import { ModelPicker } from './ModelPicker.jsx';
-import { BeamList, SpecRounds } from './Decoders.jsx';
 import { DraftName, MetricsCard, Nucleus } from './Cards.jsx';
 import { useI18n } from './I18n.jsx';
 import { KVPicture } from './KVPicture.jsx';
+import { decodersCode, useReadyAttr } from './lazy.js';
 import { ConstraintField, GreedyRoads, StrategyPicker } from './LabControls.jsx';
 import { KVView } from './LabViews.jsx';
 import { Notices, Output, StatusLine, TextExtras } from './TextCard.jsx';
@@ -62,8 +62,10 @@ export function Playground({ panel }) {
   const how = panel.strategy.value;
   // a phone: Step / Play / Reset move to the strip at the bottom
   const narrow = useMedia(NARROW);
+  const ready = useReadyAttr([how], panel.readyAttr);
+  const code = decodersCode.use(false);
   return (
-    <div class={panel.panelClass} data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-step-count={panel.stepsAttr} data-strategy={how}>
+    <div class={panel.panelClass} data-ready={ready} data-playing={panel.playingAttr} data-step-count={panel.stepsAttr} data-strategy={how}>
       <Notices panel={panel} />
       <div class="spg-layout">
         <aside class="spg-card spg-controls" aria-label={t('setup.label')}>
@@ -87,16 +89,16 @@ export function Playground({ panel }) {
             {/* a phone: these follow the bars, so text, bars and the strip share the screen */}
             {!narrow && <TextExtras panel={panel} />}
           </section>
-          {how === 'beam' && (
+          {how === 'beam' && code && (
             <section class="spg-card spg-beam-card" aria-labelledby={`${uid}-beams-h`}>
               <div class="spg-card-head"><h2 id={`${uid}-beams-h`}>{t('beams.heading')}</h2></div>
-              <BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
+              <code.BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
             </section>
           )}
-          {how === 'speculative' && (
+          {how === 'speculative' && code && (
             <section class="spg-card spg-spec-card" aria-labelledby={`${uid}-spec-h`}>
               <div class="spg-card-head"><h2 id={`${uid}-spec-h`}>{t('spec.heading')}</h2></div>
-              <SpecRounds spec={panel.spec.value} draftName={<DraftName panel={panel} />} />
+              <code.SpecRounds spec={panel.spec.value} draftName={<DraftName panel={panel} />} />
             </section>
           )}
           {/* beam search has no next-token distribution: the charts show a

@@ -6,7 +6,7 @@
  */
 import { DownloadAsk, ModelProgress } from './Controls.jsx';
 import { statusMsg } from '../app/errors.js';
-import { BeamText, SpecText } from './Decoders.jsx';
+import { decodersCode, usesDecoders } from './lazy.js';
 import { FastForward } from './FastForward.jsx';
 import { Say, useI18n } from './I18n.jsx';
 import { OutputText } from './OutputText.jsx';
@@ -34,17 +34,19 @@ export function Notices({ panel }) {
 export function Output({ panel }) {
   const how = panel.strategy.value;
   const live = !!panel.status.value?.ready;
+  const code = decodersCode.use(usesDecoders(how));
+  // (until their code is here, the part that shows the panel says it is not ready: lazy.js)
   if (how === 'beam') {
-    return (
-      <BeamText
+    return code && (
+      <code.BeamText
         prompt={panel.prompt.value} beam={panel.beam.value} live={panel.viewIndex.value === null && live} steps={panel.steps.value}
         focus={panel.focus.value} onHover={(i) => { panel.hover.value = i; }} onFocus={(i) => panel.pin(i)}
       />
     );
   }
   if (how === 'speculative') {
-    return (
-      <SpecText
+    return code && (
+      <code.SpecText
         prompt={panel.prompt.value} spec={panel.spec.value} live={panel.viewIndex.value === null && live}
         focus={panel.focus.value} onHover={(i) => { panel.hover.value = i; }} onFocus={(i) => panel.pin(i)}
       />

@@ -43,3 +43,23 @@ export function lazy(load) {
     },
   };
 }
+
+/** beam search's and speculative decoding's views (Decoders.jsx) */
+export const decodersCode = lazy(() => import('./Decoders.jsx'));
+
+/** Whether a strategy's text and views are drawn by Decoders.jsx. @param {string} how */
+export const usesDecoders = (how) => how === 'beam' || how === 'speculative';
+
+/**
+ * A panel's data-ready, from the part that shows it: not ready until the
+ * code its strategies draw with is here.
+ * @template R
+ * @param {string[]} strategies the strategies of the panels it shows
+ * @param {R} readyAttr the panel's own (a signal, so an attribute bound to it follows it)
+ * @returns {R | 'false'}
+ */
+export function useReadyAttr(strategies, readyAttr) {
+  const needs = strategies.some(usesDecoders);
+  const code = decodersCode.use(needs);
+  return needs && !code ? 'false' : readyAttr;
+}

@@ -7,8 +7,8 @@
  * sessions in the model's shared Worker).
  */
 import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../components/Controls.jsx';
-import { Bars, EditHint, SampleControls } from '../components/BarsCard.jsx';
-import { BeamList, SpecRounds } from '../components/Decoders.jsx';
+import { Bars, ClickNote, EditHint, SampleControls } from '../components/BarsCard.jsx';
+import { decodersCode, useReadyAttr } from '../components/lazy.js';
 import { DraftName, MetricsCard, Nucleus } from '../components/Cards.jsx';
 import { Notices, Output, StatusLine } from '../components/TextCard.jsx';
 import { Transport } from '../components/Transport.jsx';
@@ -16,6 +16,7 @@ import { I18nContext, langTag, useI18n } from '../components/I18n.jsx';
 import { KVPicture } from '../components/KVPicture.jsx';
 import { SLIDERS } from './attrs.js';
 import { PANEL_NAMES, describeSettings } from '../app/lab.js';
+import { useState } from 'preact/hooks';
 
 /** @typedef {Pick<import('./attrs.js').Config, 'controls' | 'transport' | 'parts'>} ViewConfig */
 
@@ -42,6 +43,8 @@ export function EmbedView({ app, config }) {
  */
 function EmbedParts({ app, config }) {
   const { t } = useI18n();
+  // what the last click on a bar did (click="ban" or "force"), said with Undo
+  const [clicked, setClicked] = useState(/** @type {import('../components/BarsCard.jsx').SaidClick | null} */ (null));
   const { controls, transport, parts } = config.value;
   if (parts[0] === 'compare') return <EmbedCompare app={app} controls={controls} transport={transport} />;
   const panel = app.main;
@@ -49,8 +52,10 @@ function EmbedParts({ app, config }) {
   const keys = sliderKeys(controls);
   const setup = controls.includes('prompt') || controls.includes('seed') || keys.length > 0;
   const how = panel.strategy.value;
+  const ready = useReadyAttr([how], panel.readyAttr);
+  const code = decodersCode.use(false);
   return (
-    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={panel.readyAttr} data-playing={panel.playingAttr} data-step-count={panel.stepsAttr} data-strategy={panel.strategy.value}>
+    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={ready} data-playing={panel.playingAttr} data-step-count={panel.stepsAttr} data-strategy={panel.strategy.value}>
       <Notices panel={panel} />
       <ModelProgress panel={panel} />
       <div class={`spg-embed-grid${setup ? '' : ' is-bare'}`}>
@@ -69,20 +74,26 @@ function EmbedParts({ app, config }) {
             </section>
           )}
           <StatusLine panel={panel} />
-          {parts.includes('beams') && how === 'beam' && (
+          {parts.includes('beams') && how === 'beam' && code && (
             <section class="spg-card spg-beam-card" aria-label={t('beams.heading')}>
-              <BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
+              <code.BeamList beam={panel.beam.value} prompt={panel.prompt.value} />
             </section>
           )}
-          {parts.includes('rounds') && how === 'speculative' && (
+          {parts.includes('rounds') && how === 'speculative' && code && (
             <section class="spg-card spg-spec-card" aria-label={t('spec.heading')}>
-              <SpecRounds spec={panel.spec.value} draftName={<DraftName panel={panel} />} />
+              <code.SpecRounds spec={panel.spec.value} draftName={<DraftName panel={panel} />} />
             </section>
           )}
           {(parts.includes('bars') || parts.includes('samples')) && how !== 'beam' && (
             <section class="spg-card spg-dist" aria-label={t('bars.label')}>
+              <p class="spg-legend" data-testid="bars-legend">
+                <span><i class="spg-key spg-key-ghost" /> {t('bars.model')}</span>
+                <span><i class="spg-key spg-key-fill" /> {t('bars.final')}</span>
+                {parts.includes('samples') && <span><i class="spg-key spg-key-tick" /> {t('bars.samples')}</span>}
+              </p>
               <EditHint panel={panel} />
-              <Bars panel={panel} />
+              <Bars panel={panel} onClicked={setClicked} />
+              <ClickNote panel={panel} click={clicked} onDone={() => setClicked(null)} />
               {parts.includes('samples') && how === 'sample' && <SampleControls panel={panel} />}
             </section>
           )}
@@ -114,8 +125,9 @@ function EmbedCompare({ app, controls, transport }) {
   const panels = compare.panels.value;
   const keys = sliderKeys(controls);
   const uid = `spg-${app.main.session}-cmp`;
+  const ready = useReadyAttr(panels.map((p) => p.strategy.value), compare.readyAttr);
   return (
-    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={compare.readyAttr} data-step-count={compare.stepsAttr} data-playing={compare.playing.value ? 'true' : 'false'}>
+    <div class="spg spg-embed" data-theme={app.theme.value} data-testid="embed" data-ready={ready} data-step-count={compare.stepsAttr} data-playing={compare.playing.value ? 'true' : 'false'}>
       <Notices panel={compare} />
       {panels[0] && <ModelProgress panel={panels[0]} />}
       {(controls.includes('prompt') || controls.includes('seed')) && (
@@ -126,7 +138,7 @@ function EmbedCompare({ app, controls, transport }) {
       )}
       {transport && <Transport panel={compare} label={t('compare.all')} />}
       <div class={`spg-embed-cpanels is-${panels.length}`}>
-        {panels.map((p, i) => <ComparePanel key={p.session} compare={compare} panel={p} index={i} sliders={keys} />)}
+        {panels.map((p, i) => <ComparePanel key={p.session} compare={compare} panel={p} index={i} sliders={keys} clicks={app.main.barAction.value !== 'none'} />)}
       </div>
     </div>
   );
@@ -137,9 +149,10 @@ function EmbedCompare({ app, controls, transport }) {
  * sliders, its text and its next-token bars (the page's panel, with its
  * preset, strategy, chain editor and metrics, is CompareView.jsx's).
  * @param {{compare: import('../app/compare.js').Compare, panel: import('../app/panel.js').Panel, index: number,
- *   sliders: string[]}} props
+ *   sliders: string[], clicks: boolean}} props
+ *   clicks: a click on a bar bans its token (click="ban" or "force"; a compare panel never forces)
  */
-function ComparePanel({ compare, panel, index, sliders }) {
+function ComparePanel({ compare, panel, index, sliders, clicks }) {
   const i18n = useI18n();
   const { t } = i18n;
   const uid = `spg-${panel.session}`;
@@ -156,7 +169,10 @@ function ComparePanel({ compare, panel, index, sliders }) {
       {how !== 'beam' && (
         <details class="spg-cpanel-more" open={compare.panels.value.some((p) => p.samplers.value !== '')}>
           <summary>{t('compare.next')}</summary>
-          <Bars panel={panel} playing={compare.playing.value} onBan={(token) => { panel.toggleBan(token); compare.retune(panel, { now: true }); }} />
+          <Bars
+            panel={panel} playing={compare.playing.value}
+            onBan={clicks ? (token) => { panel.toggleBan(token); compare.retune(panel, { now: true }); } : null}
+          />
         </details>
       )}
     </section>

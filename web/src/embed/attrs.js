@@ -22,7 +22,9 @@
  *                comma list, default text,bars; or compare (2-4 panels,
  *                `panels` as in a compare link)
  *   strategy, beams, length-penalty, draft, speculate, regex, grammar,
- *   ban, logit-bias, dry-sequence-breakers, forced, changes, click, scale, panels, theme, lang: as the URL hash keys
+ *   click        what a click on a bar does: ban (the token), force (it as
+ *                the next token) or none (the default: nothing)
+ *   ban, logit-bias, dry-sequence-breakers, forced, changes, scale, panels, theme, lang: as the URL hash keys
  *   of the same names (lang: without it, the element speaks its page's
  *   language when it is one of the playground's, else the browser's).
  *
@@ -86,6 +88,8 @@ export function parseAttributes(get, base) {
   const view = (get('view') ?? '').trim().toLowerCase();
   if (view === 'compare') search.set('view', 'compare');
   const { state, notices } = parseHash(search.toString(), { source: 'element', name: kebab });
+  // a click on a bar does nothing unless the author asks (click="ban" or "force")
+  if (state.barAction !== 'force' && get('click') !== 'ban') state.barAction = 'none';
 
   // the sliders: as a link's (a value the engine would refuse falls back to
   // the default, with a notice naming the range)

@@ -29,7 +29,8 @@ function attrsOf(code) {
 describe('parseAttributes', () => {
   it('no attributes: the bigram, the defaults, text and bars, Step / Play / Reset and no sliders', () => {
     const c = parse({});
-    expect(c.state).toEqual(defaultState());
+    // (a click on a bar does nothing unless the author asks: click="ban" or "force")
+    expect(c.state).toEqual({ ...defaultState(), barAction: 'none' });
     expect(c.model).toEqual({ id: 'bigram', key: 'bigram', entry: null });
     expect(c.controls).toEqual(DEFAULT_CONTROLS);
     expect(DEFAULT_CONTROLS).toEqual([]);
@@ -154,8 +155,22 @@ describe('embedCode', () => {
       const { code } = embedCode(state, SRC);
       const back = parse(attrsOf(code));
       expect(back.notices, link).toEqual([]);
-      expect(back.state, link).toEqual(state);
+      // the page's clicks ban by default; an element's do nothing unless its code says force
+      expect(back.state, link).toEqual({ ...state, barAction: state.barAction === 'force' ? 'force' : 'none' });
     }
+  });
+
+  it('click: ban, force or none; none without the attribute, and for a value it does not know (with a notice)', () => {
+    expect(parse({ click: 'ban' }).state.barAction).toBe('ban');
+    expect(parse({ click: 'force' }).state.barAction).toBe('force');
+    expect(parse({ click: 'none' }).state.barAction).toBe('none');
+    expect(parse({}).state.barAction).toBe('none');
+    const odd = parse({ click: 'zap' });
+    expect(odd.state.barAction).toBe('none');
+    expect(odd.notices.map(String)).toEqual(['Ignored click="zap": a click on a bar can ban, force or do nothing (none); using none.']);
+    // a link's: ban by default, none when asked (never written back: a link opens the page)
+    expect(parseHash('#click=none').state.barAction).toBe('none');
+    expect(parseHash('#seed=2').state.barAction).toBe('ban');
   });
 
   it('a model from a file cannot be embedded: the code says so and uses the bigram', () => {

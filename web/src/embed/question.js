@@ -91,7 +91,8 @@ export function questionConstraint(get) {
 
 /** @param {string} raw @returns {Ask | null} */
 export function parseAsk(raw) {
-  const a = raw.trim();
+  // (an attribute's own spaces only: a label may be a no-break space, U+00A0, which trim() would take)
+  const a = raw.replace(/^[ \t\n\r\f]+|[ \t\n\r\f]+$/g, '');
   let m = /^p([1-9]\d*)$/.exec(a);
   if (m) return { kind: 'rank', n: Number(m[1]) };
   if (a.startsWith('p:') && a.length > 2) return { kind: 'label', label: a.slice(2) };
@@ -358,6 +359,27 @@ export class SamplerQuestion extends HTMLElement {
   connectedCallback() {
     this.value = null;
     this.useLanguage();
+    this.precheck();
+  }
+
+  /**
+   * What is wrong with the question's own attributes is said on load, not
+   * after Check: a question it cannot ask, a hand-made model the engine
+   * refuses (logits="2,1,x").  (The answer itself is computed at Check:
+   * the prompt may be the playground's, as the reader left it.)
+   */
+  precheck() {
+    const q = this.question();
+    const fail = (/** @type {any} */ err) => {
+      if (!this.isConnected) return;
+      this.say('error', err?.said ?? errorMsg('engine', err));
+      this.error.hidden = false;
+    };
+    if (!q.ask) {
+      fail(said('question.badAsk', { ask: this.attr('ask') ?? '' }));
+      return;
+    }
+    if (isHandmadeSpec(q.model)) computeAnswer(this.engineClient(q), /** @type {any} */ (q)).catch(fail);
   }
 
   disconnectedCallback() {

@@ -59,6 +59,8 @@ export class Engine extends WasmModule {
     this.paramIndex = new Map();
     /** the chain's stages in their default order @type {string[]} */
     this.stages = [];
+    /** the terminal stages, after the chain when on: mirostat, adaptive_p @type {string[]} */
+    this.terminal = [];
     /** the names of what can cut a token (StepRecord.cut indexes them) @type {string[]} */
     this.cutNames = [];
     /** the engine's errors, by code (sampler.h SP_ERRORS) @type {ErrorInfo[]} */
@@ -70,10 +72,11 @@ export class Engine extends WasmModule {
     super.attach(instance);
     /** which kernels this build runs: "wasm-simd128" or "scalar" */
     this.backend = this.cstring(this.x.api_vec4_backend());
-    const { params, stages, cutNames } = readRegistry(this);
+    const { params, stages, terminal, cutNames } = readRegistry(this);
     this.params = params;
     this.paramIndex = new Map(params.map((p, i) => [p.name, i]));
     this.stages = stages;
+    this.terminal = terminal;
     this.cutNames = cutNames;
     this.errors = readErrors(this);
   }
@@ -108,7 +111,8 @@ export class Engine extends WasmModule {
 
   /**
    * The stages these settings turn on, as the engine decides: the chain's
-   * stage names (default order), then 'mirostat'.  XTC at probability 0.5
+   * stage names (default order), then the terminal ones ('mirostat',
+   * 'adaptive_p').  XTC at probability 0.5
    * and threshold 0.55 is not on: no token can be at or above a threshold
    * over 0.5 with another one.
    * @param {SamplerParams} params

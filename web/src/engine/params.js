@@ -86,7 +86,7 @@ export function writeParams(e, ptr, params, vocab, tokenizer = null) {
 /**
  * The stages settings turn on, as the engine decides (sp_stage_active, the
  * test the chain itself runs): the chain's stage names in their default
- * order, then 'mirostat'.  A stage whose switch is set but whose settings
+ * order, then the terminal ones ('mirostat', 'adaptive_p').  A stage whose switch is set but whose settings
  * do nothing is not on (XTC with a threshold above 0.5 removes nothing).
  * Settings the engine refuses throw as a warp would.
  * @param {import('./engine.js').Engine} e
@@ -101,7 +101,9 @@ export function activeStages(e, params, vocab = 0, tokenizer = null) {
   try {
     writeParams(e, ptr, params, vocab, tokenizer);
     const on = e.stages.filter((_, i) => e.x.api_stage_active(ptr, i) !== 0);
-    if (e.x.api_stage_active(ptr, -1) !== 0) on.push('mirostat');
+    e.terminal.forEach((name, i) => {
+      if (e.x.api_stage_active(ptr, -1 - i) !== 0) on.push(name);
+    });
     return on;
   } finally {
     e.x.api_params_free(ptr);

@@ -28,7 +28,7 @@
 /**
  * The registry, read from the engine's exports.
  * @param {import('./wasm.js').WasmModule} m
- * @returns {{params: ParamInfo[], stages: string[], cutNames: string[]}}
+ * @returns {{params: ParamInfo[], stages: string[], terminal: string[], cutNames: string[]}}
  */
 export function readRegistry(m) {
   const x = m.x;
@@ -48,6 +48,9 @@ export function readRegistry(m) {
   /** @type {string[]} */
   const stages = [];
   for (let i = 0; m.cstring(x.api_stage_name(i)); i++) stages.push(m.cstring(x.api_stage_name(i)));
+  /** @type {string[]} the terminal stages: stage -1, -2, ... of api_stage_active */
+  const terminal = [];
+  for (let i = 1; m.cstring(x.api_terminal_name(i)); i++) terminal.push(m.cstring(x.api_terminal_name(i)));
   /** @type {string[]} */
   const cutNames = [];
   for (let i = 0; ; i++) {
@@ -55,5 +58,5 @@ export function readRegistry(m) {
     if (name === 'unknown') break;
     cutNames.push(name);
   }
-  return { params, stages, cutNames };
+  return { params, stages, terminal, cutNames };
 }

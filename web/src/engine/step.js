@@ -38,6 +38,9 @@ export const RANK_ALL_MAX = 128;
  * @property {Array<{stage: string, cut: number}>} cuts  who cut how many tokens, in the chain's order
  * @property {Int32Array} kept        kept token ids, ascending
  * @property {Int32Array} penalized   the tokens a penalty or DRY changed
+ * @property {number} mirostatMu      the target surprise mirostat used (NaN: off)
+ * @property {number} adaptiveAverage adaptive-p's running average of the drawn tokens' probabilities before it (NaN: off)
+ * @property {number} adaptiveAim     the probability adaptive-p aimed at this step (NaN: off)
  * @property {Uint8Array} [pieceBytes] the chosen token's bytes (sessions)
  * @property {string} [piece]         the same, decoded (sessions)
  * @property {boolean} [end]          the token ended the text (sessions)
@@ -108,6 +111,9 @@ export function readStep(e, st, params = 0) {
     cuts: params ? stepCuts(e, st, params) : [],
     kept: e.ints(f.kept, f.n_kept).slice(),
     penalized: e.ints(f.penalized, f.n_penalized).slice(),
+    mirostatMu: f.mirostat_mu,
+    adaptiveAverage: f.adaptive_average,
+    adaptiveAim: f.adaptive_aim,
   };
 }
 

@@ -13,7 +13,10 @@
  * stage.NAME.label / .doc; the other catalogues translate them by key.
  *
  * English is bundled with the page; the other catalogues are separate
- * chunks loaded when a language is chosen (loadLanguage).  The
+ * chunks loaded when a language is chosen (loadLanguage).  The build
+ * cuts each catalogue in two (parts.js): the words an element shows, and
+ * those only the playground page shows, which the page fetches with its
+ * language (withPageWords) and an element never needs.  The
  * pseudo-locale en-XA is made from English at run time (pseudo.js): every
  * letter accented, every text about 40 % longer and in brackets, the page
  * right to left — what a layout must survive.
@@ -29,6 +32,8 @@
  * components say it in the language on hand (I18n.text), so a notice or
  * an error follows a change of language.
  */
+import { signal } from '@preact/signals';
+
 import registry from '../shared/registry.gen.js';
 import EN from './catalogues/en.js';
 import { pseudoCatalogue } from './pseudo.js';
@@ -53,7 +58,24 @@ const LOADERS = Object.fromEntries(Object.entries(catalogueFiles())
 /** The catalogue files, as Vite (the page, the package, Vitest) finds them; plain Node (a build script reading attrs.js) has English only. */
 function catalogueFiles() {
   try {
-    return import.meta.glob(['./catalogues/*.js', '!./catalogues/en.js']);
+    return import.meta.glob(['./catalogues/*.js', '!./catalogues/en.js'], { query: '?words=core' });
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The words only the page shows, English's too, one chunk per language
+ * (in the build; elsewhere the whole catalogue again, which changes
+ * nothing).
+ * @type {Record<string, () => Promise<{default: Catalogue}>>}
+ */
+const PAGE_LOADERS = Object.fromEntries(Object.entries(pageWordFiles())
+  .map(([file, load]) => [file.replace(/^.*\/|\.js$/g, ''), /** @type {() => Promise<{default: Catalogue}>} */ (load)]));
+
+function pageWordFiles() {
+  try {
+    return import.meta.glob('./catalogues/*.js', { query: '?words=page' });
   } catch {
     return {};
   }
@@ -112,7 +134,7 @@ export function registryCatalogue() {
     const special = specialOf(p);
     if (special) out[`param.${p.name}.special`] = special.word;
   }
-  for (const s of registry.stages) {
+  for (const s of [...registry.stages, ...registry.terminal]) {
     out[`stage.${s.name}.label`] = s.label;
     out[`stage.${s.name}.doc`] = s.doc;
   }
@@ -126,6 +148,54 @@ export const ENGLISH = /** @type {Catalogue} */ ({ ...EN, ...registryCatalogue()
 const catalogues = new Map([[SOURCE, ENGLISH]]);
 /** @type {Map<string, Promise<Catalogue>>} */
 const loading = new Map();
+
+/** the page's own words, by language, once here */
+/** @type {Map<string, Catalogue>} */
+const pageWords = new Map();
+/** @type {Map<string, Promise<void>>} */
+const pageLoading = new Map();
+/** whether this page shows its own words (the playground page does: withPageWords) */
+let withPage = false;
+/** how many languages' page words have come: what reads a word that was missing re-renders when they do */
+const pageWordsCame = signal(0);
+
+/**
+ * The playground page shows its own words too: each language's are
+ * fetched with its catalogue (loadLanguage) from now on.
+ */
+export function withPageWords() {
+  withPage = true;
+}
+
+/**
+ * Fetches a language's page words (once).
+ * @param {string} code
+ * @returns {Promise<void>}
+ */
+function loadPageWords(code) {
+  let p = pageLoading.get(code);
+  if (!p) {
+    const loader = PAGE_LOADERS[code];
+    p = loader ? loader().then((m) => {
+      pageWords.set(code, m.default);
+      pageWordsCame.value++;
+    }) : Promise.resolve();
+    p.catch(() => pageLoading.delete(code)); // offline: try again next time
+    pageLoading.set(code, p);
+  }
+  return p;
+}
+
+/**
+ * A key no loaded words have: if it may be one of the page's words not
+ * yet here (an element naming one), fetch them; what reads it re-renders
+ * when they come (it reads the signal).
+ * @param {string} code
+ */
+function missing(code) {
+  void pageWordsCame.value;
+  for (const c of new Set([code, SOURCE])) if (!pageLoading.has(c)) loadPageWords(c).catch(() => {});
+}
 
 /**
  * The language code a tag names, or '' when it is none of ours: "es-MX"
@@ -165,6 +235,13 @@ export function isLoaded(code) {
  * @returns {Promise<Catalogue>}
  */
 export function loadLanguage(code) {
+  const own = ownCatalogue(code);
+  if (!withPage) return own;
+  return Promise.all([own, loadPageWords(code === PSEUDO ? SOURCE : code)]).then(([c]) => c);
+}
+
+/** @param {string} code @returns {Promise<Catalogue>} */
+function ownCatalogue(code) {
   if (code === PSEUDO) return Promise.resolve(pseudoOnce());
   const have = catalogues.get(code);
   if (have) return Promise.resolve(have);
@@ -287,15 +364,34 @@ export function createI18n(code) {
     return `${m[1] ? sym.minus : ''}${int}${m[3] ? sym.decimal + m[3] : ''}${m[4] ?? ''}`;
   };
 
+  /** where this language's page words are (the pseudo-locale's are English's, made strange) */
+  const pageCode = lang === PSEUDO ? SOURCE : lang;
+  /**
+   * A key's entry: this language's, its page words' (once here), else
+   * English's.
+   * @param {string} key @returns {Entry | undefined}
+   */
+  const entryOf = (key) => {
+    if (Object.hasOwn(cat, key)) return cat[key];
+    const page = pageWords.get(pageCode);
+    if (page && Object.hasOwn(page, key)) return lang === PSEUDO ? pseudoCatalogue({ [key]: page[key] })[key] : page[key];
+    if (Object.hasOwn(ENGLISH, key)) return ENGLISH[key];
+    const english = pageWords.get(SOURCE);
+    return english && Object.hasOwn(english, key) ? english[key] : undefined;
+  };
+
   /** @type {I18n} */
   const self = {
     lang,
     locale: info.locale,
     dir: info.dir,
-    has: (key) => Object.hasOwn(cat, key) || Object.hasOwn(ENGLISH, key),
+    has: (key) => entryOf(key) !== undefined,
     template(key, count) {
-      const entry = Object.hasOwn(cat, key) ? cat[key] : ENGLISH[key];
-      if (entry === undefined) return key;
+      const entry = entryOf(key);
+      if (entry === undefined) {
+        missing(pageCode);
+        return key;
+      }
       if (typeof entry === 'string') return entry;
       const form = count === undefined ? 'other' : rules.select(count);
       return entry[form] ?? entry.other ?? Object.values(entry)[0] ?? key;

@@ -5,7 +5,7 @@
  * the engine's metrics of the best one (a session that follows it).
  */
 import { isEngineError } from '../engine/engine.js';
-import registry from '../shared/registry.gen.js';
+import { beamParams } from './beamParams.js';
 import { paramsAt } from './schedule.js';
 import { constraintError } from './protocol.js';
 import { summarize } from './summary.js';
@@ -140,21 +140,6 @@ function beamRun(host, s, params, count, schedule) {
 }
 
 const utf8 = new TextDecoder();
-
-/** beam.c's chain: the stages beam search ranks with */
-const BEAM_STAGES = new Set(['bias', 'penalties', 'dry', 'no_repeat_ngram']);
-/** the registry's parameters of those stages */
-const BEAM_PARAMS = registry.params.filter((p) => BEAM_STAGES.has(p.stage)).map((p) => p.name);
-
-/** The settings beam search ranks with: the logit bias and the parameters
- * of beam.c's stages in params (the registry's), temperature 1, nothing
- * cut. @param {Params} params */
-export function beamParams(params) {
-  /** @type {Params} */
-  const out = { temperature: 1 };
-  for (const k of [...BEAM_PARAMS, 'logit_bias', 'dry_breakers']) if (k in params) out[k] = params[k];
-  return out;
-}
 
 /**
  * Makes the replay session hold `tokens` (prompt included): rewinds to

@@ -6,7 +6,7 @@
  * (models, sessions, the answer's shape: host.js) and the request's args.
  */
 import { answer, status, stepOnce } from './answer.js';
-import { beamParams } from './beam.js';
+import { beamParams } from './beamParams.js';
 import { paramsAt } from './schedule.js';
 import { sampleSummary, summarize } from './summary.js';
 

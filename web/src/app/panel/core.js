@@ -70,7 +70,7 @@ export function createCore(client, session, models) {
   /** @type {import('@preact/signals').Signal<{row: number, logits: number[], pieces: string[]} | null>} */
   const modelRow = signal(null);
   /** what a click on a live bar does */
-  /** @type {import('@preact/signals').Signal<'ban' | 'force'>} */
+  /** @type {import('@preact/signals').Signal<'ban' | 'force' | 'none'>} */
   const barAction = signal('ban');
   /** how a bar's length shows its probability */
   /** @type {import('@preact/signals').Signal<import('../hash.js').BarScale>} */

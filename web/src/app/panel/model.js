@@ -152,7 +152,12 @@ export function createModelActions(p) {
     const q = Math.min(0.999, Math.max(0.001, Math.round(p * 1000) / 1000));
     const row = model.value?.kind === 'handmade' ? 0 : await client.request('contextToken', { session });
     if (!Number.isInteger(row) || row < 0) return false;
-    return selectModel(entry.id, { edits: [...edits.value, [row, token, q]], keepText: true });
+    // a second edit of the same bar (+ then PageUp, a drag after a key)
+    // replaces the first: one edit per token in the link; the model is
+    // made again from the list, so the page shows what the link gives
+    const last = edits.value[edits.value.length - 1];
+    const before = last && last[0] === row && last[1] === token ? edits.value.slice(0, -1) : edits.value;
+    return selectModel(entry.id, { edits: [...before, [row, token, q]], keepText: true });
   }
 
   /** Drops the edits: the model as it was loaded, the text written again. */
@@ -222,6 +227,8 @@ export function createModelActions(p) {
       const bytes = kept ? new Uint8Array(await kept.arrayBuffer()) : await downloadModel(url, {
         signal: controller.signal,
         onProgress: ({ loaded, total, rate }) => { progress.value = { name, loaded, total, rate, cancel }; },
+        // no Content-Length: the bytes so far, checked as they grow
+        unsized: (loaded) => client.request('checkSize', { size: loaded }),
         beforeBody: async (total) => {
           if (!total) return;
           await client.request('checkSize', { size: total });

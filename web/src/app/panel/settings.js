@@ -7,7 +7,7 @@
  */
 import { batch } from '@preact/signals';
 import { MAX_BANS, MAX_BIASES, presetParams } from '../lab.js';
-import { PARAM_SPECS, SPEC, clampParam, orderName, orderOf } from '../params.js';
+import { PARAM_SPECS, SPEC, TERMINAL, clampParam, orderName, orderOf } from '../params.js';
 import { errorMsg } from '../errors.js';
 import { engineParamsOf } from './engineArgs.js';
 import { SAMPLE_COUNT } from './core.js';
@@ -153,7 +153,7 @@ export function createSettingsActions(p) {
       if (before) Object.assign(next, before);
       else if (switches[0]) next[switches[0].key] = switches[0].on;
       const order = orderOf(samplers.value);
-      if (stage !== 'mirostat' && !order.includes(stage)) samplers.value = orderName([...order, stage]);
+      if (!TERMINAL.some((s) => s.name === stage) && !order.includes(stage)) samplers.value = orderName([...order, stage]);
     } else {
       offValues.set(stage, Object.fromEntries(switches.filter((s) => params.value[s.key] !== s.def).map((s) => [s.key, params.value[s.key]])));
       for (const s of switches) next[s.key] = s.def;

@@ -79,6 +79,7 @@ export function createSetup(p) {
       if (state.barAction !== undefined) barAction.value = state.barAction;
       barScale.value = state.barScale ?? 'linear';
       samplers.value = state.samplers ?? '';
+      p.chat.value = !!state.chat;
       setError('seed');
       setError('constraint');
       setError('spec');

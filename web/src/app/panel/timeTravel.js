@@ -5,6 +5,7 @@
  * and samples drawn from the distribution on screen.
  */
 import { batch } from '@preact/signals';
+import { changesOf } from '../hash.js';
 import { errorMsg } from '../errors.js';
 
 /**
@@ -12,15 +13,16 @@ import { errorMsg } from '../errors.js';
  * @typedef {{ensureRecord: import('./fastForward.js').FastForward['ensureRecord'],
  *   refreshPeek: import('./settings.js').SettingsActions['refreshPeek'],
  *   refreshPreview: import('./settings.js').SettingsActions['refreshPreview'],
- *   step: import('./generation.js').Generation['step'], toggleBan: import('./settings.js').SettingsActions['toggleBan']}} Needs
+ *   step: import('./generation.js').Generation['step'], restart: import('./generation.js').Generation['restart'],
+ *   toggleBan: import('./settings.js').SettingsActions['toggleBan']}} Needs
  */
 
 /**
  * @param {import('./core.js').Core & import('./view.js').View & Needs} p
  */
 export function createTimeTravel(p) {
-  const { client, session, runtime, barAction, stepSettings, peeked, steps, forced, focus, hover, samples, sampling, pause,
-    setError, sampleArg, applyNext, settings, engineParams, viewIndex, decoder } = p;
+  const { client, session, runtime, barAction, bans, stepSettings, peeked, steps, forced, focus, hover, samples, sampling, pause,
+    setError, sampleArg, applyNext, settings, engineParams, viewIndex, decoder, stepCount } = p;
 
   /** Pins a past step (time travel), or null: back to the next token. */
   function pin(/** @type {number | null} */ i) {
@@ -66,13 +68,45 @@ export function createTimeTravel(p) {
   /**
    * A click on a bar: at a past step it branches there; live, it bans the
    * token (or lifts its ban), or forces it when `force` (Shift+click) or
-   * the bar action says so.
+   * the bar action says so; with the bar action none (an element's
+   * default), nothing.  Says what it did: what an element's line says, and
+   * undoes (unclick).
    * @param {number} token @param {{force?: boolean}} [opts]
+   * @returns {Click | null}
    */
   function clickBar(token, { force = false } = {}) {
-    if (viewIndex.value !== null) return pick(token);
-    if ((force || barAction.value === 'force') && decoder.value.forcing) return p.step(token);
-    return p.toggleBan(token);
+    if (barAction.value === 'none') return null;
+    if (viewIndex.value !== null) {
+      pick(token);
+      return null;
+    }
+    if ((force || barAction.value === 'force') && decoder.value.forcing) {
+      const index = stepCount.value;
+      p.step(token);
+      return { did: 'force', token, index };
+    }
+    const banned = !bans.value.includes(token);
+    p.toggleBan(token);
+    return { did: banned ? 'ban' : 'unban', token, index: stepCount.value };
+  }
+
+  /**
+   * Undoes a click: lifts the ban it made, or writes the text again as it
+   * was before the token it forced (the same seed and picks give the same
+   * tokens up to there).
+   * @param {Click} click
+   */
+  function unclick(click) {
+    if (click.did === 'ban' || click.did === 'unban') {
+      if (bans.value.includes(click.token) === (click.did === 'ban')) p.toggleBan(click.token);
+      return Promise.resolve(true);
+    }
+    const at = click.index;
+    return p.restart({
+      steps: at,
+      forced: forced.value.filter(([i]) => i < at),
+      changes: changesOf(stepSettings.value.slice(0, at), settings.value),
+    });
   }
 
   // ---- samples --------------------------------------------------------
@@ -95,7 +129,9 @@ export function createTimeTravel(p) {
   }
 
 
-  return { pin, branch, pick, clickBar, drawSamples, clearSamples };
+  return { pin, branch, pick, clickBar, unclick, drawSamples, clearSamples };
 }
+
+/** What a click on a bar did: banned a token, lifted its ban, or forced it as the token at `index`. @typedef {{did: 'ban' | 'unban' | 'force', token: number, index: number}} Click */
 
 /** @typedef {ReturnType<typeof createTimeTravel>} TimeTravel */

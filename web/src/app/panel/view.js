@@ -78,6 +78,7 @@ export function createView(p) {
     params: params.value,
     seed: seed.value,
     prompt: prompt.value,
+    chat: p.chat.value,
     steps: stepCount.value,
     forced: forced.value,
     strategy: strategy.value,
