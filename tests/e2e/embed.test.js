@@ -308,6 +308,19 @@ describe.skipIf(skipWithoutChromium)('<sampler-playground> on lesson pages', () 
     expect((await look()).handles.filter((o) => o === '1')).toHaveLength(1);
   });
 
+  it('"Copy embed code" opens inside the page at 1024 and 1280 px, over nothing: the text card moves down', async () => {
+    for (const width of [1024, 1280]) {
+      const page = await open({ hash: '#seed=3&steps=2', width, height: 800 });
+      await page.getByTestId('copy-embed').click();
+      await page.getByTestId('embed-code').waitFor();
+      const box = await page.locator('.spg-embedcode-box').boundingBox();
+      const text = await page.locator('.spg-text').first().boundingBox();
+      expect(box.x, `${width}`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `${width}`).toBeLessThanOrEqual(width);
+      expect(box.y + box.height, `${width}`).toBeLessThanOrEqual(text.y);
+    }
+  });
+
   it('<sampler-question> with a hand-made model the engine refuses says so on load, before Check', async () => {
     const s = await h.serve(null, {
       mounts: { '/playground/': DIST },
