@@ -182,7 +182,7 @@ function packageConfig() {
     },
     worker: {
       format: 'es',
-      rolldownOptions: { output: { entryFileNames: '[name].js', assetFileNames: '[name][extname]' } },
+      rolldownOptions: { output: { entryFileNames: '[name].js', assetFileNames: '[name][extname]', codeSplitting: { groups: WORKER_CHUNKS } } },
     },
     experimental: {
       renderBuiltUrl: (/** @type {string} */ file, /** @type {{hostType: string}} */ { hostType }) => (hostType === 'js'
@@ -213,7 +213,24 @@ const inSrc = (/** @type {string} */ id) => {
 /** what only the playground page shows (an element and a chapter never load it) */
 export const PAGE_ONLY = /^(main\.jsx|components\/(Playground|ChainEditor|LabControls|ModelPicker|ModelMaker|CopyLink|EmbedCode)\.jsx)$/;
 /** fetched when first shown (components/lazy.js), by the page and an element alike */
-const ON_DEMAND = /^components\/(CompareView|Decoders)\.jsx$/;
+/**
+ * The engine Worker's chunks: everything its entry imports in one chunk
+ * (engine.host) beside the entry, and the code fetched on first use (beam
+ * search, speculative decoding) in chunks of its own.  Left to itself the
+ * bundler puts what those lazy chunks share with the entry into the entry,
+ * and a lazy chunk importing it would run the Worker's entry a second time
+ * under another URL — without its ?engine=lite, so a course chapter would
+ * fetch the whole engine too (and a second host answer the page).
+ */
+const WORKER_CHUNKS = [
+  {
+    name: 'engine.host',
+    test: (/** @type {string} */ id) => !/^worker\/(engine\.worker|beam|speculative)\.js$/.test(inSrc(id)),
+    priority: 1,
+  },
+];
+
+const ON_DEMAND = /^components\/(CompareView|Decoders|Tour)\.jsx$/;
 
 /**
  * The page's code in a few chunks, each loaded whole: the words and
@@ -269,7 +286,7 @@ const appConfig = {
     host: '127.0.0.1',
     fs: { allow: ['..'] },
   },
-  worker: { format: 'es' },
+  worker: { format: 'es', rolldownOptions: { output: { codeSplitting: { groups: WORKER_CHUNKS } } } },
   test: {
     root: '.',
     include: ['tests/js/**/*.test.js', 'web/src/**/*.test.{js,jsx}'],

@@ -31,9 +31,11 @@ static double hash_floats(const float *x, int n) {
 
 /* ---- the batched pass on any model ------------------------------------ */
 
-/* slots: 0 the bench model, 1 the shipped transformer, 2 and 3 its drafts,
- * 4 the stories15M-shaped model with its 32 000-token vocabulary */
-#define B_SLOTS 5
+/* slots: 0 the bench model, 1 the shipped transformer, 2 the stories15M-
+ * shaped model with its 32 000-token vocabulary, 3 on the transformer's
+ * drafts (bench/spec.mjs loads them in models/manifest.json's order) */
+#define B_SLOTS 8
+#define B_FIRST_DRAFT 3
 static sp_model *b_models[B_SLOTS];
 static sp_state *b_states[B_SLOTS];
 static sp_tokenizer *b_tok;
@@ -108,7 +110,9 @@ double bench_generate(int draft, int k, double temperature, double seed,
                       int max_tokens, double *out) {
     char err[SP_ERR_LEN];
     const sp_model *target = b_models[1];
-    if (!target || !b_tok || (draft && !b_models[1 + draft])) return -1;
+    if (draft < 0 || draft > B_SLOTS - B_FIRST_DRAFT) return -1;
+    if (!target || !b_tok || (draft && !b_models[B_FIRST_DRAFT - 1 + draft]))
+        return -1;
     sp_params p;
     sp_params_default(&p);
     p.temperature = (float)temperature;
@@ -120,7 +124,7 @@ double bench_generate(int draft, int k, double temperature, double seed,
     const char *prompt = "And God said";
     int rc;
     if (draft) {
-        sp = sp_spec_new(s, b_models[1 + draft], b_tok, k, err);
+        sp = sp_spec_new(s, b_models[B_FIRST_DRAFT - 1 + draft], b_tok, k, err);
         if (!sp) goto done;
         rc = sp_spec_start(sp, prompt, (uint64_t)seed, err);
         while (rc == SP_OK && sp_session_n_generated(s) < max_tokens &&

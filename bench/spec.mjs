@@ -12,13 +12,19 @@
 //              last logits only) against one sp_forward per token
 //   speculative  the shipped transformer from "And God said": plain greedy
 //              decoding against speculative decoding with each draft
-//              (bible-tiny, bible-bigram) and k = 1..4, the same greedy text
+//              (the transformer's drafts in models/manifest.json) and k = 1..4, the same greedy text
 //              (checked by hash); acceptance at T = 0 and T = 1 with k = 4
 import fs from 'node:fs';
 import path from 'node:path';
 
+// the shipped transformer and its drafts, from the one list of shipped models
+const MANIFEST = JSON.parse(fs.readFileSync(new URL('../models/manifest.json', import.meta.url), 'utf8')).models;
+const TARGET = MANIFEST.find((m) => m.name === 'transformer');
+const DRAFT_MODELS = MANIFEST.filter((m) => m.draft_of === TARGET.name);
+const MAIN_DRAFT = TARGET.draft; // its default draft: the one the budgets are about
+
 export const SPEC_BUDGET = {
-  accept_t0: 0.6, // bible-tiny, k = 4, at least
+  accept_t0: 0.6, // the default draft (bible-tiny), k = 4, at least
   accept_t1: 0.5,
   batch5_over_1: 2.5, // stories15M's shape, 32 000 tokens, WASM SIMD, at most
   speedup: 1.3, // speculative / plain greedy, WASM SIMD, at least
@@ -48,14 +54,15 @@ function timed(fn) {
  */
 export function benchSpeculative({ simd, scalar, ROOT, OUT, QUICK, stats, round, spreadOf, log }) {
   const models = path.join(ROOT, 'models');
-  // the slots of bench_spec.c
-  const files = [path.join(OUT, 'model.bin'), path.join(models, 'transformer.bin'),
-    path.join(models, 'bible_tiny.bin'), path.join(models, 'bible_bigram.bin'), path.join(OUT, 'model32k.bin')];
+  // the slots of bench_spec.c: the bench model, the shipped transformer, the
+  // stories15M-shaped model, then the transformer's drafts (models/manifest.json)
+  const files = [path.join(OUT, 'model.bin'), path.join(models, TARGET.file), path.join(OUT, 'model32k.bin'),
+    ...DRAFT_MODELS.map((m) => path.join(models, m.file))];
   for (const r of [simd, scalar]) {
     files.forEach((f, slot) => {
       if (loadInto(r.x, f, (p, n) => r.x.bench_spec_model_load(slot, p, n)) !== 0) throw new Error(`${r.name}: cannot load ${f}`);
     });
-    if (loadInto(r.x, path.join(models, 'transformer_tokenizer.bin'), (p, n) => r.x.bench_spec_tokenizer_load(p, n)) !== 0) throw new Error(`${r.name}: tokenizer`);
+    if (loadInto(r.x, path.join(models, TARGET.tokenizer), (p, n) => r.x.bench_spec_tokenizer_load(p, n)) !== 0) throw new Error(`${r.name}: tokenizer`);
   }
   const x = simd.x;
   const outs = new Map([simd, scalar].map((r) => [r, r.x.malloc(8 * 8)]));
@@ -70,7 +77,7 @@ export function benchSpeculative({ simd, scalar, ROOT, OUT, QUICK, stats, round,
   // ---- batch scaling ------------------------------------------------------
   const positionsFor = (b) => Math.floor(240 / b) * b;
   const batch = {};
-  for (const [name, slot] of [['stories15m', 4], ['bench_model', 0], ['transformer', 1]]) {
+  for (const [name, slot] of [['stories15m', 2], ['bench_model', 0], ['transformer', 1]]) {
     for (const b of BATCHES) x.bench_batch_run(slot, b, positionsFor(b)); // warm-up
     const per = Object.fromEntries(BATCHES.map((b) => [b, []]));
     const hashes = new Set();
@@ -118,7 +125,7 @@ export function benchSpeculative({ simd, scalar, ROOT, OUT, QUICK, stats, round,
   };
 
   // ---- speculative decoding -----------------------------------------------
-  const DRAFTS = { 'bible-tiny': 1, 'bible-bigram': 2 };
+  const DRAFTS = Object.fromEntries(DRAFT_MODELS.map((m, i) => [m.name, i + 1]));
   const KS = [1, 2, 3, 4];
   const plainRef = gen(simd, 0, 1, 0, 1);
   const runs = [['plain', 0, 1], ...Object.entries(DRAFTS).flatMap(([n, d]) => KS.map((k) => [`${n} k${k}`, d, k]))];
@@ -175,7 +182,7 @@ export function benchSpeculative({ simd, scalar, ROOT, OUT, QUICK, stats, round,
   const idSimd = gen(simd, 1, 4, 1, 1).hash, idScalar = gen(scalar, 1, 4, 1, 1).hash;
   const identical = idSimd === idScalar && gen(simd, 2, 3, 0.8, 7).hash === gen(scalar, 2, 3, 0.8, 7).hash;
 
-  const tinyRuns = KS.map((k) => [k, greedy[`bible-tiny k${k}`]]);
+  const tinyRuns = KS.map((k) => [k, greedy[`${MAIN_DRAFT} k${k}`]]);
   const [bestK, best] = tinyRuns.reduce((a, b) => (b[1].speedup > a[1].speedup ? b : a));
   const result = {
     batch,
@@ -192,10 +199,10 @@ export function benchSpeculative({ simd, scalar, ROOT, OUT, QUICK, stats, round,
   };
   const B = SPEC_BUDGET;
   const budgets = {
-    spec_acceptance_t0: { value: accept['bible-tiny T0'].acceptance, limit: `>= ${B.accept_t0}`, pass: accept['bible-tiny T0'].acceptance >= B.accept_t0 },
-    spec_acceptance_t1: { value: accept['bible-tiny T1'].acceptance, limit: `>= ${B.accept_t1}`, pass: accept['bible-tiny T1'].acceptance >= B.accept_t1 },
+    spec_acceptance_t0: { value: accept[`${MAIN_DRAFT} T0`].acceptance, limit: `>= ${B.accept_t0}`, pass: accept[`${MAIN_DRAFT} T0`].acceptance >= B.accept_t0 },
+    spec_acceptance_t1: { value: accept[`${MAIN_DRAFT} T1`].acceptance, limit: `>= ${B.accept_t1}`, pass: accept[`${MAIN_DRAFT} T1`].acceptance >= B.accept_t1 },
     batch5_over_single: { value: batch.stories15m.pass_over_single[5], limit: `<= ${B.batch5_over_1}`, pass: batch.stories15m.pass_over_single[5] <= B.batch5_over_1 },
-    spec_speedup: { value: best.speedup, limit: `>= ${B.speedup} (bible-tiny, best k = ${bestK})`, pass: best.speedup >= B.speedup && best.same_text_as_plain },
+    spec_speedup: { value: best.speedup, limit: `>= ${B.speedup} (${MAIN_DRAFT}, best k = ${bestK})`, pass: best.speedup >= B.speedup && best.same_text_as_plain },
     prefill_speedup: { value: prefill.speedup, limit: `>= ${B.prefill}`, pass: prefill.speedup >= B.prefill },
   };
   return { result, budgets, rows: tableRows(result, budgets) };
@@ -222,10 +229,10 @@ function tableRows(r, b) {
     const same = g.same_text_as_plain ? '' : ' TEXT DIFFERS';
     row(`  ${n}${same}`, f(g.ms, 1), `${f(g.speedup)}×`, f(g.tokens_per_target_pass), `${g.accepted}/${g.drafted} (${f(100 * g.acceptance, 1)}%)`);
   }
-  row(`  best: bible-tiny k=${r.speculative.best_k_bible_tiny}`, '', `${f(b.spec_speedup.value)}×`, '', `≥ ${SPEC_BUDGET.speedup}×  ${pf(b.spec_speedup)}`);
+  row(`  best: ${MAIN_DRAFT} k=${r.speculative.best_k_bible_tiny}`, '', `${f(b.spec_speedup.value)}×`, '', `≥ ${SPEC_BUDGET.speedup}×  ${pf(b.spec_speedup)}`);
   for (const [n, a] of Object.entries(r.speculative.acceptance)) {
-    const budget = n === 'bible-tiny T0' ? `≥ ${SPEC_BUDGET.accept_t0 * 100}%  ${pf(b.spec_acceptance_t0)}`
-      : n === 'bible-tiny T1' ? `≥ ${SPEC_BUDGET.accept_t1 * 100}%  ${pf(b.spec_acceptance_t1)}` : '';
+    const budget = n === `${MAIN_DRAFT} T0` ? `≥ ${SPEC_BUDGET.accept_t0 * 100}%  ${pf(b.spec_acceptance_t0)}`
+      : n === `${MAIN_DRAFT} T1` ? `≥ ${SPEC_BUDGET.accept_t1 * 100}%  ${pf(b.spec_acceptance_t1)}` : '';
     row(`  acceptance ${n}, k=4`, `${a.accepted}/${a.drafted}`, `${f(100 * a.acceptance, 1)}%`, `${f(a.tokens_per_target_pass)} tok/pass`, budget);
   }
   return rows;

@@ -32,7 +32,6 @@ Needs: apt-get install python3-torch bible-kjv libopenblas0-openmp
 
 import argparse
 import hashlib
-import math
 import os
 import struct
 import sys
@@ -187,31 +186,10 @@ def main():
     print(f"teacher logits for {n_win} windows of {T} tokens: "
           f"{time.time() - t0:.0f} s", flush=True)
 
-    decay = [p for p in model.parameters() if p.dim() >= 2]
-    no_decay = [p for p in model.parameters() if p.dim() < 2]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1},
-                             {"params": no_decay, "weight_decay": 0.0}],
-                            lr=args.lr, betas=(0.9, 0.95))
-    min_lr = args.lr / 10
-
-    def lr_at(step):
-        if step < args.warmup:
-            return args.lr * (step + 1) / args.warmup
-        frac = (step - args.warmup) / max(1, args.steps - args.warmup)
-        return min_lr + 0.5 * (args.lr - min_lr) * (1 + math.cos(math.pi * frac))
-
+    opt, lr_at = tt.optimizer(torch, model, args)
     gen = torch.Generator().manual_seed(args.seed)
     F = torch.nn.functional
-
-    def batch(data, offsets):
-        idx = offsets[:, None] + torch.arange(T + 1)[None, :]
-        w = data[idx]
-        return w[:, :-1], w[:, 1:]
-
-    def fixed_offsets(data, n):
-        last = len(data) - T - 1
-        count = min(n, last // T + 1)
-        return torch.linspace(0, last, count).long()
+    batch, fixed_offsets = tt.windows_of(torch, T)
 
     @torch.no_grad()
     def evaluate(data, offsets, bs=32):
@@ -273,16 +251,7 @@ def main():
     size = tt.export_legacy(model, args.out)
 
     # the export, read back by the reference reader (tests/py/llama2c_ref.py)
-    sys.path.insert(0, os.path.join(REPO, "tests", "py"))
-    import llama2c_ref
-    sample = val_ids[:200]
-    with torch.no_grad():
-        model.eval()
-        ours = model(torch.tensor([sample]))[0]
-    theirs = llama2c_ref.logits_for_tokens(args.out, sample)
-    max_diff = (ours - theirs).abs().max().item()
-    if max_diff > 1e-4:
-        sys.exit(f"export check FAILED: reader vs trained model max diff {max_diff}")
+    max_diff = tt.export_check(torch, model, args.out, val_ids[:200])
 
     print(f"final val: CE {ce:.4f} nats/char, KL(teacher || draft) {kl:.4f} "
           f"nats, greedy agreement {agree:.4f}, sum min(p, q) {overlap:.4f} "

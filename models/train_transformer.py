@@ -300,6 +300,58 @@ def export_legacy(model, path):
 
 # ----------------------------------------------------------------------------
 
+def optimizer(torch, model, args):
+    """AdamW as in llama2.c (weight decay on matrices only) and its learning
+    rate at each step: linear warm-up, then a cosine down to a tenth."""
+    decay = [p for p in model.parameters() if p.dim() >= 2]
+    no_decay = [p for p in model.parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1},
+                             {"params": no_decay, "weight_decay": 0.0}],
+                            lr=args.lr, betas=(0.9, 0.95))
+    min_lr = args.lr / 10
+
+    def lr_at(step):
+        if step < args.warmup:
+            return args.lr * (step + 1) / args.warmup
+        frac = (step - args.warmup) / max(1, args.steps - args.warmup)
+        return min_lr + 0.5 * (args.lr - min_lr) * (1 + math.cos(math.pi * frac))
+
+    return opt, lr_at
+
+
+def windows_of(torch, T):
+    """batch(data, offsets): inputs and next-token targets of the windows of
+    T tokens at the offsets; fixed_offsets(data, n): up to n offsets evenly
+    spread over data (the evaluation's windows)."""
+    def batch(data, offsets):
+        idx = offsets[:, None] + torch.arange(T + 1)[None, :]
+        w = data[idx]
+        return w[:, :-1], w[:, 1:]
+
+    def fixed_offsets(data, n):
+        last = len(data) - T - 1
+        count = min(n, last // T + 1)
+        return torch.linspace(0, last, count).long()
+
+    return batch, fixed_offsets
+
+
+def export_check(torch, model, path, sample):
+    """The export read back by the reference reader (tests/py/llama2c_ref.py,
+    a re-implementation of run.c): its logits on `sample` against the
+    trained model's; exits when they differ by more than 1e-4."""
+    sys.path.insert(0, os.path.join(REPO, "tests", "py"))
+    import llama2c_ref
+    with torch.no_grad():
+        model.eval()
+        ours = model(torch.tensor([sample]))[0]
+    theirs = llama2c_ref.logits_for_tokens(path, sample)
+    max_diff = (ours - theirs).abs().max().item()
+    if max_diff > 1e-4:
+        sys.exit(f"export check FAILED: reader vs trained model max diff {max_diff}")
+    return max_diff
+
+
 def main():
     ap = argparse.ArgumentParser(description="Train the tiny character-level "
                                  "Llama model and export it for llama2.c.")
@@ -380,32 +432,10 @@ def main():
     print("config:", cfg)
     print(f"parameters: {n_params(model)} (classifier tied to the embedding)")
 
-    # AdamW as in llama2.c: weight decay on matrices only
-    decay = [p for p in model.parameters() if p.dim() >= 2]
-    no_decay = [p for p in model.parameters() if p.dim() < 2]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1},
-                             {"params": no_decay, "weight_decay": 0.0}],
-                            lr=args.lr, betas=(0.9, 0.95))
-    min_lr = args.lr / 10
-
-    def lr_at(step):
-        if step < args.warmup:
-            return args.lr * (step + 1) / args.warmup
-        frac = (step - args.warmup) / max(1, args.steps - args.warmup)
-        return min_lr + 0.5 * (args.lr - min_lr) * (1 + math.cos(math.pi * frac))
-
+    opt, lr_at = optimizer(torch, model, args)
     T = args.seq_len
     gen = torch.Generator().manual_seed(args.seed)
-
-    def batch(data, offsets):
-        idx = offsets[:, None] + torch.arange(T + 1)[None, :]
-        w = data[idx]
-        return w[:, :-1], w[:, 1:]
-
-    def fixed_offsets(data, n):
-        last = len(data) - T - 1
-        count = min(n, last // T + 1)
-        return torch.linspace(0, last, count).long()
+    batch, fixed_offsets = windows_of(torch, T)
 
     @torch.no_grad()
     def evaluate(data, offsets, bs=32):
@@ -462,20 +492,12 @@ def main():
     ref_dir = os.path.join(REPO, "tests", "py")
     max_diff = None
     if os.path.exists(os.path.join(ref_dir, "llama2c_ref.py")):
-        sys.path.insert(0, ref_dir)
+        max_diff = export_check(torch, model, args.out, val_ids[:200])
         import llama2c_ref
-        sample = val_ids[:200]
-        with torch.no_grad():
-            model.eval()
-            ours = model(torch.tensor([sample]))[0]
-        theirs = llama2c_ref.logits_for_tokens(args.out, sample)
-        max_diff = (ours - theirs).abs().max().item()
         ck = llama2c_ref.Llama2cCheckpoint(args.out)
         assert ck.n_params() == n_params(model)
         _, tok_pieces = llama2c_ref.read_tokenizer(args.tokenizer_out, len(pieces))
         assert [p.decode() for p, _ in tok_pieces] == pieces
-        if max_diff > 1e-4:
-            sys.exit(f"export check FAILED: reader vs trained model max diff {max_diff}")
 
     print(f"final train loss {final_train:.4f} nats/char "
           f"({len(train_offsets)} windows of {T})")

@@ -107,7 +107,7 @@ int cli_cmd_warp(args *a) {
     /* who cut what, in the chain's order */
     const char *names[SP_STAGE_COUNT + 3];
     int counts[SP_STAGE_COUNT + 3];
-    int n_cuts = sp_step_cuts(&st, &p, names, counts);
+    int n_cuts = sp_step_cuts(&st, &p, names, counts, NULL);
     sp_buf_puts(&b, ",\"stages\":[");
     for (int i = 0; i < n_cuts; i++)
         sp_buf_printf(&b, "%s{\"stage\":\"%s\",\"cut\":%d}", i ? "," : "",

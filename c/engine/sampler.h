@@ -530,9 +530,11 @@ int sp_step_top(const sp_step *st, int n, int *ids, double *cum);
 /* Who cut what in a warp, in the chain's order: the mask and the
  * constraint first, then each stage of p's chain, then mirostat; an entry
  * for every one that cut at least one token.  Fills names[] and counts[]
- * (SP_STAGE_COUNT + 3 each at most) and returns the entries. */
+ * (SP_STAGE_COUNT + 3 each at most) and, unless NULL, masses[]: the model's
+ * probability (probs_raw) of the tokens each one cut (NaN when the sampler
+ * does not compute probs_raw).  Returns the entries. */
 int sp_step_cuts(const sp_step *st, const sp_params *p, const char **names,
-                 int *counts);
+                 int *counts, double *masses);
 
 /* Draws n tokens from the step's final distribution with a PRNG of its own
  * (seeded by seed; the generation's stream is not touched) into

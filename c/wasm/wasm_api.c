@@ -431,13 +431,13 @@ double api_step_sample_counts(const sp_step *st, double seed_lo,
     return sp_step_sample_counts(
         st, (uint64_t)(uint32_t)seed_hi << 32 | (uint32_t)seed_lo, n, counts);
 }
-/* Who cut what, in the chain's order: cut names' codes and counts
- * (SP_STAGE_COUNT + 3 each at most); returns the entries. */
+/* Who cut what, in the chain's order: cut names' codes, counts and the
+ * model's mass cut (SP_STAGE_COUNT + 3 each at most); returns the entries. */
 API("api_step_cuts")
 int api_step_cuts(const sp_step *st, const sp_params *p, int *codes,
-                  int *counts) {
+                  int *counts, double *masses) {
     const char *names[SP_STAGE_COUNT + 3];
-    int n = sp_step_cuts(st, p, names, counts);
+    int n = sp_step_cuts(st, p, names, counts, masses);
     for (int i = 0; i < n; i++)
         for (int c = 0; c < SP_CUT_COUNT; c++)
             if (!strcmp(sp_cut_name(c), names[i])) codes[i] = c;

@@ -428,7 +428,7 @@ int main(int argc, char **argv) {
     CHECK_STR_CONTAINS(err, "needs at least 2 tokens");
     sp_constraint *digits = sp_constraint_regex("[0-9]+", err);
     sp_session_start(s, "", 1, err);
-    CHECK_EQ_INT(sp_session_constrain(s, digits, 5, err), SP_ERR_ARG);
+    CHECK_EQ_INT(sp_session_constrain(s, digits, 5, err), SP_ERR_UNSATISFIABLE);
     CHECK_STR_CONTAINS(err, "no text this model's vocabulary can write");
     /* JSON with letters only: true, false and null are all it can write,
      * and a '-' (a bigram character) would lead nowhere: never chosen */
@@ -447,7 +447,7 @@ int main(int argc, char **argv) {
     sp_constraint_free(json_only);
     /* an object needs '{': the names' characters cannot write one */
     sp_session_start(s, "", 1, err);
-    CHECK_EQ_INT(sp_session_constrain(s, obj, 40, err), SP_ERR_ARG);
+    CHECK_EQ_INT(sp_session_constrain(s, obj, 40, err), SP_ERR_UNSATISFIABLE);
     CHECK_STR_CONTAINS(err, "no text this model's vocabulary can write");
     sp_constraint_free(obj);
     sp_session_free(s);

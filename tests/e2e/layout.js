@@ -41,8 +41,13 @@ export function textProblems({ root = 'body', tolerance = 1 } = {}) {
   };
   const hidden = (el) => {
     if (el.closest('.spg-sr, .learn-sr, [hidden], svg') || el.closest(CONTENT)) return true;
-    const closed = el.closest('details:not([open])'); // a closed <details> shows its summary only
-    return !!closed && !el.closest('summary');
+    // a closed <details> shows its own summary only (a <details> inside a
+    // closed one shows nothing, its summary neither)
+    for (let d = el.closest('details:not([open])'); d; d = d.parentElement?.closest('details:not([open])')) {
+      const summary = el.closest('summary');
+      if (!summary || summary.parentElement !== d) return true;
+    }
+    return false;
   };
   const shown = (el) => {
     const s = getComputedStyle(el);

@@ -38,6 +38,38 @@ static inline void fz_check_error(const char *err) {
 
 /* A step record's invariants: a distribution over the kept tokens, in
  * ascending order, zero where cut. */
+/* The model in data loaded twice, copied (not owned) and read in place
+ * (owned: malloc'd data + 28 is 4-aligned), into *m and *m2; both load or
+ * neither does, with the same message.  Returns 0 when there is nothing
+ * more to check (out of memory, or both refused and their messages
+ * checked). */
+static inline int fz_load_both(const uint8_t *data, size_t size, sp_model **m,
+                               sp_model **m2, char *err, char *err2) {
+    *m = *m2 = NULL;
+    uint8_t *copy = malloc(size ? size : 1);
+    if (!copy) return 0;
+    if (size) memcpy(copy, data, size);
+    err[0] = '\0';
+    *m = sp_model_load(copy, size, 0, err);
+    free(copy);
+    uint8_t *owned = malloc(size ? size : 1);
+    if (!owned) {
+        sp_model_free(*m);
+        *m = NULL;
+        return 0;
+    }
+    if (size) memcpy(owned, data, size);
+    err2[0] = '\0';
+    *m2 = sp_model_load(owned, size, 1, err2);
+    FZ_ASSERT((*m == NULL) == (*m2 == NULL));
+    if (!*m) {
+        fz_check_error(err);
+        FZ_ASSERT(strcmp(err, err2) == 0);
+        return 0;
+    }
+    return 1;
+}
+
 static inline void fz_check_step(const sp_step *st) {
     FZ_ASSERT(st->n_kept >= 1 && st->n_kept <= st->vocab);
     double sum = 0.0;

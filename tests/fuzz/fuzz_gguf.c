@@ -97,28 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char err[SP_ERR_LEN], err2[SP_ERR_LEN];
     check_reader(data, size);
 
-    /* the model: copied (not owned) and read in place (owned) */
-    uint8_t *copy = malloc(size ? size : 1);
-    if (!copy) return 0;
-    if (size) memcpy(copy, data, size);
-    err[0] = '\0';
-    sp_model *m = sp_model_load(copy, size, 0, err);
-    uint8_t *owned = malloc(size ? size : 1);
-    if (!owned) {
-        free(copy);
-        sp_model_free(m);
-        return 0;
-    }
-    if (size) memcpy(owned, data, size);
-    err2[0] = '\0';
-    sp_model *m2 = sp_model_load(owned, size, 1, err2);
-    free(copy);
-    FZ_ASSERT((m == NULL) == (m2 == NULL));
-    if (!m) {
-        fz_check_error(err);
-        FZ_ASSERT(strcmp(err, err2) == 0);
-        return 0;
-    }
+    sp_model *m, *m2;
+    if (!fz_load_both(data, size, &m, &m2, err, err2)) return 0;
     int vocab = sp_model_vocab(m), seq_len = sp_model_seq_len(m);
     FZ_ASSERT(vocab >= 1 && vocab == sp_model_vocab(m2) && seq_len == sp_model_seq_len(m2));
     sp_state *a = sp_state_new(m), *b = sp_state_new(m2);

@@ -81,6 +81,8 @@ describe('the registry', () => {
     ].filter((f) => /\.(js|jsx|c)$/.test(f) && !/\.test\./.test(f) && !f.endsWith('.gen.js') // (registry.gen.js: the engine's, written by the build)
       // (the catalogues translate the registry's entries by their keys, param.NAME.label: tests/js/i18n.test.js holds them to the registry)
       && !f.includes(path.join('i18n', 'catalogues'))
+      // (so do the teaching texts, stage.NAME.plain / .why: tests/js/teach.test.js holds them to the registry)
+      && !f.includes(path.join('teach', 'texts'))
       // (the course's chapters and words are lessons: they name settings as a lesson page's attributes and text do)
       && !f.includes(path.join('learn', 'chapters')) && !f.includes(path.join('learn', 'catalogues')));
     const hits = [];
@@ -105,7 +107,12 @@ describe('the order and the session', () => {
     expect(() => s.warp(x, [], { top_p: 0.8, samplers: 'top_k' })).toThrow(/top-p is set but the samplers' order leaves out top_p/);
     expect(() => s.warp(x, [], { samplers: 'top_k,spice' })).toThrow(/'spice' is not a stage/);
     const rec = s.warp(x, [], { top_k: 4, min_p: 0.3 });
-    expect(rec.cuts).toEqual([{ stage: 'top_k', cut: 2 }, { stage: 'min_p', cut: 1 }]);
+    expect(rec.cuts.map(({ stage, cut }) => ({ stage, cut }))).toEqual([{ stage: 'top_k', cut: 2 }, { stage: 'min_p', cut: 1 }]);
+    // and the model's probability each one cut: e^0 + e^-0.5 and e^0.5 over the sum (the engine's sum of probs_raw)
+    const z = x.reduce((a, v) => a + Math.exp(v), 0);
+    expect(rec.cuts[0].mass).toBeCloseTo((Math.exp(0) + Math.exp(-0.5)) / z, 6);
+    expect(rec.cuts[1].mass).toBeCloseTo(Math.exp(0.5) / z, 6);
+    expect(rec.cuts[0].mass).toBe(rec.probsRaw[4] + rec.probsRaw[5]);
     s.free();
   });
 

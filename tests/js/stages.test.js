@@ -24,7 +24,7 @@ describe.each(['simd', 'scalar'])('the stages settings turn on (%s)', (flavor) =
     const off = s.warp(logits, [], { xtc_probability: 1, xtc_threshold: 0.55 });
     expect(off.nKept).toBe(4);
     const on = s.warp(logits, [], { xtc_probability: 1, xtc_threshold: 0.3 });
-    expect(on.cuts).toEqual([{ stage: 'xtc', cut: 1 }]); // the top token goes, the second stays
+    expect(on.cuts).toEqual([{ stage: 'xtc', cut: 1, mass: on.probsRaw[0] }]); // the top token goes, the second stays
     s.free();
   });
 

@@ -6,7 +6,7 @@
  * an iframe).  Served over http(s), it registers the offline cache (sw.js).
  */
 import { render } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 
 import { createApp } from './app/app.js';
 import { bindHash } from './app/url.js';
@@ -15,6 +15,8 @@ import { EmbedCode } from './components/EmbedCode.jsx';
 import { I18nContext, LanguageSwitch, Rich, langTag, useI18n } from './components/I18n.jsx';
 import { decodersCode, lazy } from './components/lazy.js';
 import { Playground } from './components/Playground.jsx';
+import { StartHere } from './components/StartHere.jsx';
+import { isFirstVisit } from './teach/teach.js';
 import { withPageWords } from './i18n/index.js';
 import { registerServiceWorker } from './sw/register.js';
 import './styles.css';
@@ -93,8 +95,8 @@ function About({ compare, className }) {
   );
 }
 
-/** @param {{app: import('./app/app.js').App, embedded?: boolean}} props */
-function App({ app, embedded = false }) {
+/** @param {{app: import('./app/app.js').App, embedded?: boolean, first?: boolean}} props */
+function App({ app, embedded = false, first = false }) {
   const i18n = app.language.i18n.value;
   // the page's language and direction, and its title
   useEffect(() => {
@@ -104,15 +106,19 @@ function App({ app, embedded = false }) {
   }, [i18n]);
   return (
     <I18nContext.Provider value={i18n}>
-      <Page app={app} embedded={embedded} />
+      <Page app={app} embedded={embedded} first={first} />
     </I18nContext.Provider>
   );
 }
 
-/** @param {{app: import('./app/app.js').App, embedded?: boolean}} props */
-function Page({ app, embedded = false }) {
+/**
+ * @param {{app: import('./app/app.js').App, embedded?: boolean, first?: boolean}} props
+ *   first: a first visit (the "Start here" card; never in an embed)
+ */
+function Page({ app, embedded = false, first = false }) {
   const i18n = useI18n();
   const { t } = i18n;
+  const [start, setStart] = useState(first && !embedded);
   const compare = app.view.value === 'compare';
   if (embedded) {
     return (
@@ -137,6 +143,7 @@ function Page({ app, embedded = false }) {
           </div>
         </div>
         <About compare={compare} />
+        {start && <StartHere onDone={() => setStart(false)} />}
       </header>
       <main>{compare ? <Compare compare={app.compare} /> : <Playground panel={app.main} />}</main>
       <footer class="spg-footer">
@@ -155,13 +162,15 @@ function Page({ app, embedded = false }) {
  */
 export async function start(client) {
   const embedded = new URLSearchParams(window.location.search).get('embed') === '1';
+  // before the link is bound (it writes the setup into the hash)
+  const first = !embedded && isFirstVisit(window.location.hash);
   const app = createApp(client);
   // the link's language (or the browser's) is fetched before the first
   // paint, so the page does not flash English first; with it, the words
   // only the page shows (an element does without them: i18n/parts.js)
   withPageWords();
   await app.language.choose(new URLSearchParams(window.location.hash.slice(1)).get('lang') ?? '');
-  render(<App app={app} embedded={embedded} />, /** @type {HTMLElement} */ (document.getElementById('app')));
+  render(<App app={app} embedded={embedded} first={first} />, /** @type {HTMLElement} */ (document.getElementById('app')));
   const { loaded } = bindHash(/** @type {any} */ (app), window);
   registerServiceWorker(window, loaded);
 }

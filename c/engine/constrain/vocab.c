@@ -121,8 +121,10 @@ int sp_cvocab_open(const sp_constraint *c, const sp_tokenizer *t, int budget,
     int need = sp_cvocab_need(cv, &start);
     if (need < 0) {
         sp_cvocab_free(cv);
-        return sp_fail(err, SP_ERR_ARG, "constraint: no text this model's "
-                       "vocabulary can write matches it");
+        /* unsatisfiable, not a bad argument: the constraint is well formed
+         * and the page says so in its own words (error.unsatisfiable) */
+        return sp_fail(err, SP_ERR_UNSATISFIABLE, "constraint: no text this "
+                       "model's vocabulary can write matches it");
     }
     if (budget > 0 && need > budget) {
         sp_cvocab_free(cv);

@@ -161,6 +161,9 @@ int sp_gguf_str_is(sp_gguf_str s, const char *c);
 
 /* A metadata value type's name ("u32", "string", ...; "?" if unknown). */
 const char *sp_gguf_type_name(uint32_t type);
+/* The bytes of one value of a metadata type; 0 for strings, arrays and
+ * types GGUF does not define. */
+size_t sp_gguf_value_size(uint32_t type);
 /* A tensor type's name as llama.cpp writes it ("f32", "q8_0", "q4_K",
  * "bf16"), or NULL for an id ggml does not define. */
 const char *sp_ggml_type_name(uint32_t type);

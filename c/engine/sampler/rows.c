@@ -5,6 +5,7 @@
  * chain's order (its presets, a --samplers list, its text).  The
  * parameters' table: params.c.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,9 +57,14 @@ int sp_stage_cut(int stage) {
 }
 
 int sp_step_cuts(const sp_step *st, const sp_params *p, const char **names,
-                 int *counts) {
+                 int *counts, double *masses) {
     int by_cut[SP_CUT_COUNT] = {0};
+    double mass[SP_CUT_COUNT] = {0};
     for (int i = 0; i < st->vocab; i++) by_cut[st->cut[i]]++;
+    /* the model's probability each one removed (summed in token order, so
+     * every build adds the same numbers in the same order) */
+    if (masses && st->probs_raw)
+        for (int i = 0; i < st->vocab; i++) mass[st->cut[i]] += st->probs_raw[i];
     int n = 0;
     /* what comes before the chain, the chain, what ends it */
     int seq[SP_STAGE_COUNT + 3], ns = 0;
@@ -73,6 +79,7 @@ int sp_step_cuts(const sp_step *st, const sp_params *p, const char **names,
     for (int i = 0; i < ns; i++) {
         if (!by_cut[seq[i]]) continue;
         names[n] = sp_cut_name(seq[i]);
+        if (masses) masses[n] = st->probs_raw ? mass[seq[i]] : NAN;
         counts[n++] = by_cut[seq[i]];
     }
     return n;

@@ -86,17 +86,18 @@ export const SPEC = Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s]));
 
 /**
  * The chain's stages in their default order (the engine's names, labels
- * and one line each).
- * @type {Array<{name: string, label: string, doc: string}>}
+ * and one line each, and the cut name of the tokens each removes: 'kept'
+ * for a stage that only reshapes the scores).
+ * @type {Array<{name: string, label: string, doc: string, cut: string}>}
  */
-export const STAGES = registry.stages.map((s) => ({ name: s.name, label: s.label, doc: s.doc }));
+export const STAGES = registry.stages.map((s) => ({ name: s.name, label: s.label, doc: s.doc, cut: String(s.cut ?? '') }));
 /**
  * The terminal stages, after the chain when on (no order moves them; at
  * most one is on): mirostat, adaptive-p.
- * @type {Array<{name: string, label: string, doc: string}>}
+ * @type {Array<{name: string, label: string, doc: string, cut: string}>}
  */
-export const TERMINAL = registry.terminal.map((s) => ({ name: s.name, label: s.label, doc: s.doc }));
-/** @type {Record<string, {name: string, label: string, doc: string}>} */
+export const TERMINAL = registry.terminal.map((s) => ({ name: s.name, label: s.label, doc: s.doc, cut: String(/** @type {any} */ (s).cut ?? '') }));
+/** @type {Record<string, {name: string, label: string, doc: string, cut: string}>} */
 export const STAGE = Object.fromEntries([...STAGES, ...TERMINAL].map((s) => [s.name, s]));
 
 /**

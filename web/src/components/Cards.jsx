@@ -18,7 +18,7 @@ export function Nucleus({ panel, uid }) {
   const topP = panel.topP.value;
   return (
     <>
-      <Readouts summary={shown} />
+      <Readouts summary={shown} uid={uid} />
       <NucleusView
         uid={uid}
         summary={shown}

@@ -13,7 +13,8 @@
 import { useComputed, useSignalEffect } from '@preact/signals';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
-import { ORDER_PRESETS, PARAM_SPECS, STAGES, TERMINAL, orderOf } from '../app/params.js';
+import { ORDER_PRESETS, PARAM_SPECS, STAGE, STAGES, TERMINAL, orderOf } from '../app/params.js';
+import { chapterOf, chapterUrl, teachSay, useTeach, wantTeach } from '../teach/teach.js';
 import { ParamSlider } from './Controls.jsx';
 import { useI18n } from './I18n.jsx';
 import { BanList, BiasList, BreakerList } from './LabControls.jsx';
@@ -25,6 +26,12 @@ const PRESET_BUTTONS = /** @type {const} */ ([['', 'chain.default'], ['hf', 'cha
 
 /** the stages whose settings show without a click: the ones every lesson uses */
 const OPEN_AT_FIRST = new Set(['temperature', 'top_k', 'top_p', 'min_p']);
+/** the stages that reshape the scores and cut only now and then (a ban, T = 0): "cut nothing" says nothing about them (nor about a stage the registry says never cuts) */
+const RESHAPERS = new Set(['bias', 'temperature']);
+/** whether "cut nothing" is worth saying of a stage: one that cuts, as its trade */
+const cutter = (/** @type {string} */ name) => !RESHAPERS.has(name) && (name === 'mirostat' || (STAGE[name]?.cut ?? 'kept') !== 'kept');
+/** a stage's settings folded under a name of their own (the catalogue's key): a beginner needs the stage's first one only */
+const FOLDED = /** @type {Record<string, string>} */ ({ temperature: 'stageText.dynatemp' });
 
 /**
  * @param {{panel: Pick<Panel, 'askStages' | 'bans' | 'biases' | 'dryBreakers' | 'errors' | 'model' | 'next' | 'params' |
@@ -177,7 +184,9 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
   const i18n = useI18n();
   const { t } = i18n;
   const stageLabel = t(`stage.${name}.label`);
-  const stageDoc = t(`stage.${name}.doc`);
+  const texts = useTeach(i18n.lang);
+  // the plain sentence (teach/texts, once fetched), else the engine's one line
+  const stageDoc = teachSay(texts, i18n, `plain.${name}`) || t(`stage.${name}.doc`);
   const bias = name === 'bias';
   const specs = PARAM_SPECS.filter((s) => s.stage === name);
   // the row subscribes to its own stage's settings only (a slider of
@@ -268,11 +277,22 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
       </div>
       {shown && (
         <div class="spg-stage-settings" id={`${id}-settings`}>
-          {/* a stage of one setting: its slider's hint says what the stage does */}
-          <StageDoc panel={panel} name={name} doc={specs.length !== 1 ? stageDoc : ''} />
+          <p class="spg-hint spg-stage-doc">{stageDoc}</p>
+          <StageLive panel={panel} name={name} on={on} label={stageLabel} />
+          <StageMore name={name} />
           {bias && <BanList panel={panel} onChanged={onChanged} />}
           {bias && <BiasList panel={panel} uid={uid} onChanged={onChanged} />}
-          {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
+          {specs.filter((spec) => !FOLDED[name] || spec.key === name).map((spec) => (
+            <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />
+          ))}
+          {FOLDED[name] && specs.some((spec) => spec.key !== name) && (
+            <details class="spg-stage-fold" open={specs.some((spec) => spec.key !== name && params[spec.key] !== spec.def)} data-testid="stage-fold">
+              <summary>{teachSay(texts, i18n, FOLDED[name]) || t(`param.${specs.find((spec) => spec.key !== name)?.key}.label`)}</summary>
+              {specs.filter((spec) => spec.key !== name).map((spec) => (
+                <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />
+              ))}
+            </details>
+          )}
           {name === 'dry' && <BreakerList panel={panel} uid={uid} onChanged={onChanged} />}
           {onRemove && (
             <button type="button" class="spg-link" data-testid="stage-remove" onClick={onRemove}>
@@ -296,30 +316,67 @@ function Terminal({ stage, panel, uid, onChanged }) {
   const { t } = i18n;
   const specs = PARAM_SPECS.filter((s) => s.stage === stage);
   const on = panel.stagesOn.value.has(stage);
+  const texts = useTeach(i18n.lang);
   if (!specs.length) return null;
   const mirostat = stage === 'mirostat';
+  // Mirostat's version: off, 1 or 2 (the link's mirostat= number), a choice rather than a slider
+  const version = mirostat ? specs.find((s) => s.key === 'mirostat') : undefined;
+  const value = version ? Number(panel.params.value.mirostat) : 0;
+  const label = t(mirostat ? 'param.mirostat.label' : `stage.${stage}.label`);
+  const plain = teachSay(texts, i18n, `plain.${stage}`);
+  const choices = version ? Array.from({ length: version.max - version.min + 1 }, (_, i) => version.min + i) : [];
   return (
     <div class={`spg-stage spg-stage-last${on ? ' is-on' : ''}`} data-testid="stage" data-stage={stage} data-on={on ? 'true' : 'false'}>
       <div class="spg-stage-head">
         <span class="spg-stage-n" aria-hidden="true">⤓</span>
-        <label class="spg-stage-label" title={t(`param.${specs[0].key}.doc`)}>
-          <input
-            type="checkbox"
-            checked={on}
-            data-testid={`stage-on-${stage}`}
-            onChange={(e) => {
-              panel.setStageOn(stage, /** @type {HTMLInputElement} */ (e.currentTarget).checked);
-              onChanged();
-            }}
-          />
-          {t(mirostat ? 'param.mirostat.label' : `stage.${stage}.label`)} <span class="spg-hint">{t('chain.mirostatLast')}</span>
-        </label>
+        {version ? (
+          <span class="spg-stage-label" id={`${uid}-${stage}-l`} title={plain || t('param.mirostat.doc')}>
+            {label} <span class="spg-hint">{t('chain.mirostatLast')}</span>
+          </span>
+        ) : (
+          <label class="spg-stage-label" title={plain || t(`param.${specs[0].key}.doc`)}>
+            <input
+              type="checkbox"
+              checked={on}
+              data-testid={`stage-on-${stage}`}
+              onChange={(e) => {
+                panel.setStageOn(stage, /** @type {HTMLInputElement} */ (e.currentTarget).checked);
+                onChanged();
+              }}
+            />
+            {label} <span class="spg-hint">{t('chain.mirostatLast')}</span>
+          </label>
+        )}
         <StageCut panel={panel} name={stage} />
       </div>
+      {version && (
+        <div class="spg-choices spg-mirostat-version" role="radiogroup" aria-labelledby={`${uid}-${stage}-l`} data-testid="mirostat-version">
+          <span class="spg-hint" aria-hidden="true">{t('chain.mirostatVersion')}</span>
+          {choices.map((v) => (
+            <label key={v} class={`spg-choice${value === v ? ' is-on' : ''}`}>
+              <input
+                type="radio"
+                name={`${uid}-mirostat`}
+                value={String(v)}
+                checked={value === v}
+                data-testid={`mirostat-${v}`}
+                onChange={() => {
+                  if (v === 0) panel.setStageOn('mirostat', false);
+                  else panel.setParam('mirostat', v);
+                  onChanged();
+                }}
+              />
+              {v === version.def ? t('chain.off') : i18n.int(v)}
+            </label>
+          ))}
+        </div>
+      )}
       {on && (
         <div class="spg-stage-settings">
-          <p class="spg-hint spg-stage-doc">{t(mirostat ? 'chain.mirostatDoc' : `stage.${stage}.doc`)}</p>
-          {specs.map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
+          <p class="spg-hint spg-stage-doc">{plain || t(mirostat ? 'chain.mirostatDoc' : `stage.${stage}.doc`)}</p>
+          <StageLive panel={panel} name={stage} on={on} label={label} />
+          <StageMore name={stage} />
+          {specs.filter((spec) => spec !== version).map((spec) => <ParamSlider key={spec.key} panel={panel} uid={uid} spec={spec} onChanged={onChanged} />)}
         </div>
       )}
     </div>
@@ -348,17 +405,45 @@ function StageCut({ panel, name, title }) {
 }
 
 /**
- * An open stage's doc (a stage of several settings) and what it cut here.
- * @param {{panel: Pick<Panel, 'shown'>, name: string, doc: string}} props
+ * What a stage did to the step shown, live: "Top-k cut 13 tokens holding
+ * 8.2 % of the model's probability" — the engine's count and sum (the step
+ * record's cuts), never the page's.
+ * @param {{panel: Pick<Panel, 'shown'>, name: string, on: boolean, label: string}} props
  */
-function StageDoc({ panel, name, doc }) {
-  const { t } = useI18n();
-  const cut = useCut(panel, name);
-  if (!doc && !cut) return null;
+function StageLive({ panel, name, on, label }) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const texts = useTeach(i18n.lang);
+  const shown = panel.shown.value;
+  const c = shown?.cuts?.find((x) => x.stage === name);
+  let text = '';
+  if (c) {
+    text = (Number.isFinite(c.mass) && teachSay(texts, i18n, 'stageText.cutLive', { name: label, count: c.cut, mass: i18n.pct(c.mass) }))
+      || t('chain.cutHere', { count: c.cut });
+  } else if (shown && !shown.lazy && on && cutter(name)) {
+    text = teachSay(texts, i18n, 'stageText.cutNothing', { name: label });
+  }
+  if (!text) return null;
+  return <p class="spg-stage-live" data-testid="stage-live" data-cut={String(c?.cut ?? 0)}>{text}</p>;
+}
+
+/**
+ * "Why and when" (teach/texts, fetched when opened) and the stage's
+ * chapter in the course.
+ * @param {{name: string}} props
+ */
+function StageMore({ name }) {
+  const i18n = useI18n();
+  const texts = useTeach(i18n.lang);
+  if (!texts) return null; // (until the learner's first move)
+  const why = teachSay(texts, i18n, `whyWhen.${name}`) || i18n.t(`stage.${name}.doc`);
   return (
-    <p class="spg-hint spg-stage-doc">
-      {doc || null}
-      {cut ? ` ${t('chain.cutHere', { count: cut })}` : null}
-    </p>
+    <div class="spg-stage-more-info">
+      <details class="spg-why" data-testid="stage-why" onToggle={(e) => { if (/** @type {HTMLDetailsElement} */ (e.currentTarget).open) wantTeach(); }}>
+        <summary>{teachSay(texts, i18n, 'stageText.why')}</summary>
+        <p>{why}</p>
+      </details>
+      <a class="spg-chapter-link" href={chapterUrl(chapterOf(name), i18n.lang)} data-testid="stage-chapter">{teachSay(texts, i18n, 'stageText.chapter')} →</a>
+    </div>
   );
 }

@@ -5,10 +5,11 @@
  * (top.cum) as a curve, and a horizontal p-line that sets Top-p when
  * dragged (mouse, touch or pen) or moved with the arrow keys.
  */
-import { useRef } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 
 import { cutLabel, nucleusText } from '../app/format.js';
 import { SPEC, clampParam } from '../app/params.js';
+import { teachSay, useTeach } from '../teach/teach.js';
 import { useI18n } from './I18n.jsx';
 
 /**
@@ -143,38 +144,72 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
 }
 
 /**
- * The readouts: nucleus size, kept mass, entropy, P(argmax).
- * @param {{summary: import('../worker/summary.js').StepSummary | null}} props
+ * The readouts: nucleus size, kept mass, entropy, P(argmax).  Each name
+ * says what it means on hover, on focus and on a tap (teach/texts), in a
+ * box of its own outside the live region (a screen reader hears it as the
+ * name's description, not as a change of the numbers).
+ * @param {{summary: import('../worker/summary.js').StepSummary | null, uid?: string}} props
  */
-export function Readouts({ summary }) {
+export function Readouts({ summary, uid = 'spg' }) {
   const i18n = useI18n();
   const { t, pct } = i18n;
   const s = summary;
+  const texts = useTeach(i18n.lang);
+  /** the name whose meaning shows (hover or focus), and one a tap pinned */
+  const [over, setOver] = useState(/** @type {string | null} */ (null));
+  const [pinned, setPinned] = useState(/** @type {string | null} */ (null));
+  const open = over ?? pinned;
+  /** @param {string} key @param {string} label */
+  const term = (key, label) => (
+    <button
+      type="button"
+      class="spg-term"
+      aria-describedby={`${uid}-tip-${key}`}
+      aria-expanded={open === key ? 'true' : 'false'}
+      data-testid={`term-${key}`}
+      onMouseEnter={() => setOver(key)}
+      onMouseLeave={() => setOver(null)}
+      onFocus={() => setOver(key)}
+      onBlur={() => { setOver(null); setPinned(null); }}
+      onClick={() => setPinned(pinned === key ? null : key)}
+      onKeyDown={(e) => { if (e.key === 'Escape') { setOver(null); setPinned(null); } }}
+    >
+      {label}
+    </button>
+  );
+  const keys = ['size', 'mass', 'entropy', 'argmax'];
   return (
-    <dl class="spg-readouts" aria-live="polite" aria-atomic="false">
-      <div>
-        <dt>{t('readout.size')}</dt>
-        <dd>
-          <span data-testid="nucleus-size" data-value={s ? String(s.nKept) : ''}>{s ? i18n.int(s.nKept) : '–'}</span>
-          {s && <small> {t('readout.of', { count: s.vocab })}</small>}
-        </dd>
-      </div>
-      <div>
-        <dt>{t('readout.mass')}</dt>
-        <dd data-testid="kept-mass" data-value={s ? String(s.keptMass) : ''}>{s ? pct(s.keptMass) : '–'}</dd>
-      </div>
-      <div>
-        <dt>{t('readout.entropy')}</dt>
-        <dd data-testid="entropy" data-value={s ? String(s.entropyBits) : ''}>
-          {s ? i18n.fixed(s.entropyBits, 2) : '–'} <small class="spg-unit">{t('readout.bits')}</small>
-        </dd>
-        {s && <dd class="spg-sub">{t('readout.model', { value: i18n.fixed(s.entropyRawBits, 2) })}</dd>}
-      </div>
-      <div>
-        <dt>{t('readout.argmax')}</dt>
-        <dd data-testid="p-argmax" data-value={s ? String(s.pArgmax) : ''}>{s ? pct(s.pArgmax) : '–'}</dd>
-        {s && <dd class="spg-sub">{t('readout.model', { value: pct(s.pArgmaxRaw) })}</dd>}
-      </div>
-    </dl>
+    <div class="spg-readouts-box">
+      <dl class="spg-readouts" aria-live="polite" aria-atomic="false">
+        <div>
+          <dt>{term('size', t('readout.size'))}</dt>
+          <dd>
+            <span data-testid="nucleus-size" data-value={s ? String(s.nKept) : ''}>{s ? i18n.int(s.nKept) : '–'}</span>
+            {s && <small> {t('readout.of', { count: s.vocab })}</small>}
+          </dd>
+        </div>
+        <div>
+          <dt>{term('mass', t('readout.mass'))}</dt>
+          <dd data-testid="kept-mass" data-value={s ? String(s.keptMass) : ''}>{s ? pct(s.keptMass) : '–'}</dd>
+        </div>
+        <div>
+          <dt>{term('entropy', t('readout.entropy'))}</dt>
+          <dd data-testid="entropy" data-value={s ? String(s.entropyBits) : ''}>
+            {s ? i18n.fixed(s.entropyBits, 2) : '–'} <small class="spg-unit">{t('readout.bits')}</small>
+          </dd>
+          {s && <dd class="spg-sub">{t('readout.model', { value: i18n.fixed(s.entropyRawBits, 2) })}</dd>}
+        </div>
+        <div>
+          <dt>{term('argmax', t('readout.argmax'))}</dt>
+          <dd data-testid="p-argmax" data-value={s ? String(s.pArgmax) : ''}>{s ? pct(s.pArgmax) : '–'}</dd>
+          {s && <dd class="spg-sub">{t('readout.model', { value: pct(s.pArgmaxRaw) })}</dd>}
+        </div>
+      </dl>
+      {keys.map((key) => (
+        <p key={key} id={`${uid}-tip-${key}`} class="spg-tip" role="tooltip" hidden={open !== key} data-testid={`tip-${key}`}>
+          {teachSay(texts, i18n, `explain.${key}`) || '…'}
+        </p>
+      ))}
+    </div>
   );
 }

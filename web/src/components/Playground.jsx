@@ -17,6 +17,9 @@ import { ConstraintField, GreedyRoads, StrategyPicker } from './LabControls.jsx'
 import { KVView } from './LabViews.jsx';
 import { Notices, Output, StatusLine, TextExtras } from './TextCard.jsx';
 import { NARROW, PhoneStrip, Transport, useMedia } from './Transport.jsx';
+import { teachOnFirstMove } from '../teach/teach.js';
+import { useEffect, useRef } from 'preact/hooks';
+
 
 /** @typedef {import('../app/panel.js').Panel} Panel */
 
@@ -50,6 +53,33 @@ function SamplerNote({ panel }) {
   return null;
 }
 
+/** the parts of the settings column whose effect is on the bars: while they are used, the text, the bars and the nucleus stay in sight */
+const WATCHED = '.spg-chain, .spg-constraint';
+
+/**
+ * Beside a wide screen's settings column (sticky, scrolling on its own:
+ * layout.css), a setting of the chain or the constraint used — clicked,
+ * changed, or reached by the keyboard — brings the panel's top to the top
+ * of the screen, so the end of the text, the first bars and the nucleus
+ * readouts are on screen while it is used.  Not on a phone (one column:
+ * the strip does that there).  Returns the listeners' removal.
+ * @param {HTMLElement} aside @param {HTMLElement} layout
+ */
+function keepInSight(aside, layout) {
+  if (!aside || !layout || typeof window === 'undefined') return undefined;
+  const bring = (/** @type {Event} */ e) => {
+    const el = /** @type {Element} */ (e.target);
+    if (!el?.closest?.(WATCHED) || window.matchMedia(NARROW).matches) return;
+    // a focus from the keyboard only: a pointer's focus comes before its click, and the page must not move under it
+    if (e.type === 'focusin' && !el.matches(':focus-visible')) return;
+    const top = layout.getBoundingClientRect().top;
+    if (Math.abs(top) > 1) window.scrollBy({ top, behavior: 'instant' });
+  };
+  const events = ['click', 'change', 'focusin'];
+  for (const ev of events) aside.addEventListener(ev, bring);
+  return () => { for (const ev of events) aside.removeEventListener(ev, bring); };
+}
+
 /**
  * One panel's view.  Each part reads only the signals it shows, so a
  * slider move re-renders the sliders and, when the Worker answers, the
@@ -64,11 +94,16 @@ export function Playground({ panel }) {
   const narrow = useMedia(NARROW);
   const ready = useReadyAttr([how], panel.readyAttr);
   const code = decodersCode.use(false);
+  // the teaching texts: fetched at the learner's first move
+  useEffect(() => teachOnFirstMove(document), []);
+  const layout = useRef(/** @type {HTMLDivElement | null} */ (null));
+  const aside = useRef(/** @type {HTMLElement | null} */ (null));
+  useEffect(() => keepInSight(/** @type {HTMLElement} */ (aside.current), /** @type {HTMLElement} */ (layout.current)), []);
   return (
     <div class={panel.panelClass} data-ready={ready} data-playing={panel.playingAttr} data-step-count={panel.stepsAttr} data-strategy={how}>
       <Notices panel={panel} />
-      <div class="spg-layout">
-        <aside class="spg-card spg-controls" aria-label={t('setup.label')}>
+      <div class="spg-layout" ref={layout}>
+        <aside class="spg-card spg-controls" aria-label={t('setup.label')} ref={aside}>
           <ModelPicker panel={panel} uid={uid} />
           <PromptBox panel={panel} uid={uid} />
           <SeedField panel={panel} uid={uid} />

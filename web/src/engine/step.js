@@ -35,7 +35,7 @@ export const RANK_ALL_MAX = 128;
  * @property {Float32Array} logits    the model's logits
  * @property {Uint8Array} cut         per token: index into cutNames
  * @property {string[]} cutNames      the engine's names of what cuts (Engine.cutNames)
- * @property {Array<{stage: string, cut: number}>} cuts  who cut how many tokens, in the chain's order
+ * @property {Array<{stage: string, cut: number, mass: number}>} cuts  who cut how many tokens, in the chain's order
  * @property {Int32Array} kept        kept token ids, ascending
  * @property {Int32Array} penalized   the tokens a penalty or DRY changed
  * @property {number} mirostatMu      the target surprise mirostat used (NaN: off)
@@ -119,20 +119,24 @@ export function readStep(e, st, params = 0) {
 
 /**
  * Who cut what in a warp, in the chain's order (the mask and the
- * constraint first, mirostat last): only what cut a token.
+ * constraint first, mirostat last): only what cut a token, with the
+ * model's probability (probs_raw) of the tokens it cut (NaN when the
+ * sampler does not compute it).
  * @param {import('./engine.js').Engine} e @param {number} st pointer to an sp_step @param {number} params its settings
- * @returns {Array<{stage: string, cut: number}>}
+ * @returns {Array<{stage: string, cut: number, mass: number}>}
  */
 export function stepCuts(e, st, params) {
   const n = e.stages.length + 3;
-  const codes = e.malloc(8 * n);
+  // doubles first: malloc aligns to 8
+  const buf = e.malloc(16 * n);
   try {
-    const k = e.x.api_step_cuts(st, params, codes, codes + 4 * n);
-    const c = e.ints(codes, k).slice();
-    const counts = e.ints(codes + 4 * n, k).slice();
-    return Array.from(c, (code, i) => ({ stage: e.cutNames[code], cut: counts[i] }));
+    const k = e.x.api_step_cuts(st, params, buf + 8 * n, buf + 12 * n, buf);
+    const c = e.ints(buf + 8 * n, k).slice();
+    const counts = e.ints(buf + 12 * n, k).slice();
+    const mass = new Float64Array(/** @type {WebAssembly.Memory} */ (e.memory).buffer, buf, k).slice();
+    return Array.from(c, (code, i) => ({ stage: e.cutNames[code], cut: counts[i], mass: mass[i] }));
   } finally {
-    e.free(codes);
+    e.free(buf);
   }
 }
 

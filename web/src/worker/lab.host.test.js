@@ -119,7 +119,7 @@ describe('the lab in the Worker host', () => {
     expect(err).toMatchObject({ reason: 'regex', kind: 'arg' }); // the page's message is chosen by these
     const un = await host.handle('start', { session: 'a', prompt: '', seed: 8, params: {}, constraint: { regex: '[0-9]+' } }).catch((e) => e);
     expect(un.message).toMatch(/no text this model's vocabulary can write matches it/);
-    expect(un).toMatchObject({ name: 'ConstraintError', kind: 'arg' }); // refused before a step: a constraint it cannot use
+    expect(un).toMatchObject({ name: 'ConstraintError', kind: 'unsatisfiable' }); // refused before a step: well formed, but nothing this vocabulary writes matches it
     const more = await host.handle('step', { session: 'a', params: {} });
     expect(more.status.nGenerated).toBe(5);
     expect(more.steps[0].index).toBe(4);

@@ -62,8 +62,9 @@ export const TOP_BARS = 30;
  * @property {Float64Array} cum cumulative tempered mass after each row, from
  *   top.cum
  * @property {Uint8Array} penalized  1: a penalty applied to this token
- * @property {Array<{stage: string, cut: number}>} cuts  who cut how many
- *   tokens, in the chain's order (the engine's count, the whole vocabulary)
+ * @property {Array<{stage: string, cut: number, mass: number}>} cuts  who cut how many
+ *   tokens, in the chain's order (the engine's count, the whole vocabulary),
+ *   and the model's probability they held (the engine's sum; NaN when not computed)
  * @property {OtherMass | null} other  the tokens past the first `bars` rows
  * @property {Record<string, number>} params  the settings that produced it
  * @property {boolean} [lazy]  a fast-forwarded token (the page's Generate N)

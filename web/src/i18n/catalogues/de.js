@@ -754,4 +754,6 @@ export default {
   'question.rankPast': { one: 'p{n}: Das Modell hat {count} Token', other: 'p{n}: Das Modell hat {count} Tokens' },
   'question.noLabel': 'p:{label}: Kein Token heißt „{label}“',
   'question.unknown': 'unbekannte Frage',
+
+  'chain.mirostatVersion': 'Version',
 };

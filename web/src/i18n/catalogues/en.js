@@ -613,4 +613,6 @@ export default {
   'question.rankPast': { one: 'p{n}: the model has {count} token', other: 'p{n}: the model has {count} tokens' },
   'question.noLabel': 'p:{label}: no token is labelled "{label}"',
   'question.unknown': 'unknown question',
+
+  'chain.mirostatVersion': 'Version',
 };

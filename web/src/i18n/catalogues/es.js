@@ -754,4 +754,6 @@ export default {
   'question.rankPast': { one: 'p{n}: el modelo tiene {count} token', other: 'p{n}: el modelo tiene {count} tokens' },
   'question.noLabel': 'p:{label}: ningún token tiene la etiqueta «{label}»',
   'question.unknown': 'pregunta desconocida',
+
+  'chain.mirostatVersion': 'Versión',
 };

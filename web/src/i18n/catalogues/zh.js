@@ -753,4 +753,6 @@ export default {
   'question.rankPast': { other: 'p{n}：模型只有 {count} 个词元' },
   'question.noLabel': 'p:{label}：没有标签为“{label}”的词元',
   'question.unknown': '未知的问题',
+
+  'chain.mirostatVersion': '版本',
 };
