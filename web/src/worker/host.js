@@ -9,12 +9,10 @@
  */
 import { CONSTRAINT_BUDGET, MAX_TOKENS } from '../shared/limits.js';
 import { findToken } from './find.js';
-import { beamStart, beamStep } from './beam.js';
 import { fetchBytes, fetchUrl } from './fetch.js';
 import { lab } from './answer.js';
 import { loadModel, modelRow } from './models.js';
 import { branch, constrain, generate, peek, preview, start, step } from './sample.js';
-import { specRound, specStart } from './speculative.js';
 import { stagesOn } from './stages.js';
 import { constraintError } from './protocol.js';
 
@@ -31,14 +29,29 @@ export { CONSTRAINT_BUDGET, MAX_TOKENS };
 /** @typedef {import('./fetch.js').OnProgress} OnProgress */
 
 /**
+ * A strategy's request whose module is fetched on first use: beam search
+ * and speculative decoding are each a chunk of their own, so the Worker
+ * a page starts with is smaller (each page's weight is budgeted).
+ * (vite.config.js WORKER_CHUNKS keeps what they share with the Worker's
+ * entry out of the entry: importing the entry again, under a URL without
+ * its ?engine=lite, would start the whole engine a second time.)
+ * @param {() => Promise<Record<string, any>>} load @param {string} name
+ * @returns {(host: EngineHost, args: any, ctx: {progress?: OnProgress}) => Promise<any>}
+ */
+const later = (load, name) => async (host, args, ctx) => (await load())[name](host, args, ctx);
+const beamCode = () => import('./beam.js');
+const specCode = () => import('./speculative.js');
+
+/**
  * The requests of each decoding strategy, by name: sampling (sample.js),
- * beam search (beam.js), speculative decoding (speculative.js).  (All in
- * the Worker's own chunk: a chunk fetched later would import the Worker's
- * module again under another URL, without its ?engine=lite, and start the
- * whole engine a second time.)
+ * beam search (beam.js), speculative decoding (speculative.js).
  * @type {Record<string, (host: EngineHost, args: any, ctx: {progress?: OnProgress}) => any>}
  */
-const STRATEGY_OPS = { start, step, preview, branch, constrain, peek, generate, beamStart, beamStep, specStart, specRound };
+const STRATEGY_OPS = {
+  start, step, preview, branch, constrain, peek, generate,
+  beamStart: later(beamCode, 'beamStart'), beamStep: later(beamCode, 'beamStep'),
+  specStart: later(specCode, 'specStart'), specRound: later(specCode, 'specRound'),
+};
 
 export class EngineHost {
   /**
