@@ -138,13 +138,17 @@ build_wasm() { # engine|engine-lite|cli simd|scalar
     # the page's engines are built for size (a page's budget: 200 KiB of
     # gzipped code with its engine) but for what runs per token: -O3 for
     # the kernels and the forward pass (and, in the whole engine, the
-    # sampler, decoders and constraints), -Os for loading and parsing;
+    # sampler and constraints), -Os for loading, parsing and the decoders'
+    # bookkeeping;
     # optimisation levels keep IEEE arithmetic as written, so the bits are
     # the same (tests/js/lite.test.js, the browser matrix against the CLI)
     local objs=() f o level
     mkdir -p "$out.obj"
     for f in "${src[@]}"; do
       case $what:$f in
+        # (a row's conversion once a token, and a step's bookkeeping: the
+        # per-token work is in the model, the sampler and the constraint)
+        engine:c/engine/kernels/quant.c | engine:c/engine/decode/*) level=-Os ;;
         *:c/engine/kernels/kernels.c | *:c/engine/kernels/matmul.c | *:c/engine/kernels/mathx.c | engine-lite:c/lite/f32_only.c | *:c/engine/model/transformer.c) level=-O3 ;;
         engine:c/engine/kernels/* | engine:c/engine/sampler/* | engine:c/engine/decode/* | engine:c/engine/constrain/* | engine:c/engine/model/gguf_model.c | engine:c/engine/model/bigram.c) level=-O3 ;;
         *) level=-Os ;;
