@@ -182,7 +182,9 @@ function packageConfig() {
     },
     worker: {
       format: 'es',
-      rolldownOptions: { output: { entryFileNames: '[name].js', assetFileNames: '[name][extname]', codeSplitting: { groups: WORKER_CHUNKS } } },
+      // one file: a lesson's bundler copies the Worker as an asset, without
+      // chunks it would import (beam search and speculative decoding inlined)
+      rolldownOptions: { output: { entryFileNames: '[name].js', assetFileNames: '[name][extname]', codeSplitting: false } },
     },
     experimental: {
       renderBuiltUrl: (/** @type {string} */ file, /** @type {{hostType: string}} */ { hostType }) => (hostType === 'js'

@@ -67,6 +67,10 @@ describe.skipIf(skipWithoutChromium)('accessibility', () => {
 
   it('every control is reached with Tab, in order, and shows its focus', async () => {
     const page = await open({ hash: '#seed=5&steps=8' });
+    // the teaching texts (each stage's "why and when" and chapter link) come
+    // at the learner's first move: move, and wait for them, before counting
+    await page.mouse.move(5, 5);
+    await page.getByTestId('stage-chapter').first().waitFor({ state: 'attached' });
     // what a keyboard should reach: every visible, enabled control
     const controls = await page.evaluate(() => {
       // (a radio group is one tab stop, at its checked radio; a closed

@@ -261,6 +261,10 @@ describe.skipIf(skipWithoutChromium)('a large model by URL, accepted', () => {
     expect(site.requests.filter((r) => r === '/m/big.gguf')).toHaveLength(1);
     await step(page).click();
     await until(async () => (await tokens(page).count()) === 1);
+    // Chromium may log the finished download read through a stream as
+    // aborted when the page closes (worker/fetch.js): the count above shows
+    // it came whole, once
+    h.problems.splice(0, h.problems.length, ...h.problems.filter((p) => !/^request failed: \S+\/m\/big\.gguf net::ERR_ABORTED$/.test(p)));
   }, 120_000);
 });
 
@@ -298,7 +302,7 @@ describe.skipIf(skipWithoutChromium)('<sampler-playground model-url> in Chromium
     // Chromium may log a finished download read through a stream as aborted
     // when its page closes (worker/fetch.js says so too): the counts above
     // show each file came whole, once a visit
-    h.problems.splice(0, h.problems.length, ...h.problems.filter((p) => !/^request failed: \S+\/l\/m\/a\.gguf net::ERR_ABORTED$/.test(p)));
+    h.problems.splice(0, h.problems.length, ...h.problems.filter((p) => !/^request failed: \S+\/l\/m\/[ab]\.gguf net::ERR_ABORTED$/.test(p)));
   });
 
   it('loads a GGUF beside the lesson; another site only when model-origins allows it', async () => {

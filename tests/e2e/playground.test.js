@@ -132,6 +132,11 @@ describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
 
   it('dragging the p-line sets Top-p and the nucleus shrinks', async () => {
     const page = await open();
+    // the teaching texts come at the first move and change the layout:
+    // move, wait for them, then measure where the plot is
+    await page.mouse.move(5, 5);
+    await page.getByTestId('stage-chapter').first().waitFor({ state: 'attached' });
+    await page.waitForTimeout(200);
     const plot = page.getByTestId('nucleus-plot');
     const box = await plot.boundingBox();
     const x = box.x + box.width * 0.6;
