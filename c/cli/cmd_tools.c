@@ -18,6 +18,18 @@ static void put_json_text(sp_buf *b, const char *key, const char *value) {
     sp_buf_json_str(b, value, strlen(value));
 }
 
+/* One stage of `sampler params`: {name, label, doc, cut}, after a comma
+ * unless it is the first of its list. */
+static void put_stage(sp_buf *b, int s, int first) {
+    sp_buf_printf(b, "%s{", first ? "" : ",");
+    put_json_text(b, "name", sp_stage_name(s));
+    sp_buf_puts(b, ",");
+    put_json_text(b, "label", sp_stage_label(s));
+    sp_buf_puts(b, ",");
+    put_json_text(b, "doc", sp_stage_doc(s));
+    sp_buf_printf(b, ",\"cut\":\"%s\"}", sp_cut_name(sp_stage_cut(s)));
+}
+
 /* `sampler params`: the engine's registry as JSON, for the page's build
  * and the docs (one object: the stages in their default order, the
  * parameters with every field of their declaration). */
@@ -28,24 +40,12 @@ int cli_cmd_params(args *a) {
     sp_buf b = {0};
     sp_buf_puts(&b, "{\"stages\":[");
     for (int s = 0; s < SP_STAGE_COUNT; s++) {
-        sp_buf_printf(&b, "%s{", s ? "," : "");
-        put_json_text(&b, "name", sp_stage_name(s));
-        sp_buf_puts(&b, ",");
-        put_json_text(&b, "label", sp_stage_label(s));
-        sp_buf_puts(&b, ",");
-        put_json_text(&b, "doc", sp_stage_doc(s));
-        sp_buf_printf(&b, ",\"cut\":\"%s\"}", sp_cut_name(sp_stage_cut(s)));
+        put_stage(&b, s, s == 0);
     }
     /* the terminal stages (after the chain, when on: no order moves them) */
     sp_buf_puts(&b, "],\"terminal\":[");
     for (int s = SP_STAGE_COUNT; s < SP_STAGE_ALL; s++) {
-        sp_buf_printf(&b, "%s{", s > SP_STAGE_COUNT ? "," : "");
-        put_json_text(&b, "name", sp_stage_name(s));
-        sp_buf_puts(&b, ",");
-        put_json_text(&b, "label", sp_stage_label(s));
-        sp_buf_puts(&b, ",");
-        put_json_text(&b, "doc", sp_stage_doc(s));
-        sp_buf_printf(&b, ",\"cut\":\"%s\"}", sp_cut_name(sp_stage_cut(s)));
+        put_stage(&b, s, s == SP_STAGE_COUNT);
     }
     sp_buf_puts(&b, "],\"params\":[");
     for (int i = 0; i < sp_param_count(); i++) {
