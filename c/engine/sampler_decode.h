@@ -82,10 +82,22 @@ typedef struct sp_beam_search sp_beam_search;
  * [0, SP_BEAM_MAX_LENGTH_PENALTY]; SP_ERR_ARG and a message otherwise. */
 int sp_beam_check_width(int width, char *err);
 int sp_beam_check_length_penalty(double alpha, char *err);
+/* Diverse beam search: width splits into groups of width / groups beams,
+ * each a beam search of its own; a group's candidates lose diversity
+ * times the number of earlier groups' beams that chose the same token at
+ * this step (Hugging Face's num_beam_groups and diversity_penalty).
+ * groups in 1..SP_BEAM_MAX_WIDTH dividing width, diversity in
+ * [0, SP_BEAM_MAX_DIVERSITY]; 1 group is plain beam search.  Before
+ * sp_beam_start. */
+#define SP_BEAM_MAX_DIVERSITY 100
+int sp_beam_check_groups(int width, int groups, char *err);
+int sp_beam_check_diversity(double penalty, char *err);
 sp_beam_search *sp_beam_new(const sp_model *m, const sp_tokenizer *tok,
                             int width, float length_penalty, int max_tokens,
                             char *err);
 void sp_beam_free(sp_beam_search *b);
+int sp_beam_set_groups(sp_beam_search *b, int groups, float diversity,
+                       char *err);
 /* Constrains every hypothesis's generated text to the regex or grammar c
  * (borrowed; NULL lifts it), within budget generated tokens (0 = no
  * limit), as sp_session_constrain does a session's; before sp_beam_start. */
@@ -108,6 +120,12 @@ const int *sp_beam_tokens(const sp_beam_search *b, int i, int *n);
 double sp_beam_logprob(const sp_beam_search *b, int i);
 double sp_beam_score(const sp_beam_search *b, int i);
 int sp_beam_finished(const sp_beam_search *b, int i);
+/* The group of the i-th hypothesis (0 .. groups - 1), the number of
+ * groups, and the diversity penalties the hypothesis collected (its score
+ * is (logprob - penalty) / length^alpha). */
+int sp_beam_group(const sp_beam_search *b, int i);
+int sp_beam_groups(const sp_beam_search *b);
+double sp_beam_penalty(const sp_beam_search *b, int i);
 /* Whether token ends a hypothesis's text (EOS, or BOS for llama2.c
  * models): its piece is not text. */
 int sp_beam_is_end(const sp_beam_search *b, int token);
@@ -132,6 +150,19 @@ int sp_spec_check_draft(int n_draft, char *err);
 sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
                            const sp_tokenizer *draft_tok, int n_draft,
                            char *err);
+/* Prompt-lookup decoding: the same rounds, the drafts copied from the
+ * text (the tokens after the first earlier occurrence of its last ngram
+ * .. 1 tokens; Hugging Face's prompt_lookup_num_tokens = n_draft and
+ * max_matching_ngram_size = ngram) instead of drawn from a draft model. */
+#define SP_SPEC_MAX_NGRAM 8
+int sp_spec_check_ngram(int ngram, char *err);
+sp_speculator *sp_spec_new_lookup(sp_session *target, int n_draft, int ngram,
+                                  char *err);
+/* Prompt lookup's longest n-gram (0: a draft model drafts), and where the
+ * last round's draft was copied from: the index in the text of its first
+ * token (-1: no match, no draft) and the n-gram matched in *ngram. */
+int sp_spec_lookup(const sp_speculator *sp);
+int sp_spec_round_match(const sp_speculator *sp, int *ngram);
 void sp_spec_free(sp_speculator *sp);
 /* Starts the target session (and the draft) on prompt with seed. */
 int sp_spec_start(sp_speculator *sp, const char *prompt, uint64_t seed,
