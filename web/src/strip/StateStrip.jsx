@@ -9,7 +9,7 @@
  * between steps; the step shown is highlighted in the text and here, and
  * said in words (a live line).  Each row's name explains it on hover and
  * on focus.  Its own chunk (lazy.js: fetched when a stateful stage is
- * on), with its words (texts/LANG.js, fetched with it).
+ * on), with its words (texts/LANG.js, fetched with it) and its styles.
  */
 import { Component } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -18,7 +18,9 @@ import { timeTravelHandlers } from '../components/timeTravel.js';
 import { useI18n } from '../components/I18n.jsx';
 import { teachSay } from '../teach/teach.js';
 import { stripRows } from './rows.js';
-import './strip.css';
+// its styles with it, in the strip itself: the same in the page and in an
+// element's shadow root (whose sheet is the page's styles.css, without it)
+import css from './strip.css?inline';
 
 /** @typedef {import('../teach/teach.js').Texts} Texts */
 
@@ -66,13 +68,14 @@ export function StateStrip({ steps, stagesOn, shown, focus, onHover, onFocus, ui
   const at = shown ?? (n ? n - 1 : null);
   const width = Math.max(n, 1) * W;
   return (
-    <div class="spg-strip" data-testid="state-strip" data-steps={String(n)}>
-      <div class="spg-strip-names">
+    <div class="spg-states" data-testid="state-strip" data-steps={String(n)}>
+      <style>{css}</style>
+      <div class="spg-states-names">
         {rows.map((row) => (
-          <div key={row.id} class="spg-strip-name">
+          <div key={row.id} class="spg-states-name">
             <button
               type="button"
-              class="spg-strip-term"
+              class="spg-states-term"
               aria-describedby={`${uid}-strip-tip-${row.id}`}
               aria-expanded={tip === row.id ? 'true' : 'false'}
               data-testid={`strip-term-${row.id}`}
@@ -89,7 +92,7 @@ export function StateStrip({ steps, stagesOn, shown, focus, onHover, onFocus, ui
         ))}
       </div>
       <div
-        class="spg-strip-track"
+        class="spg-states-track"
         tabIndex={0}
         role="group"
         aria-label={say('label') || 'state'}
@@ -98,17 +101,17 @@ export function StateStrip({ steps, stagesOn, shown, focus, onHover, onFocus, ui
         {...timeTravelHandlers(n, focus, onHover, onFocus)}
       >
         {rows.map((row) => (
-          <svg key={row.id} class={`spg-strip-row is-${row.id}`} width={width} height={H} viewBox={`0 0 ${width} ${H}`}
+          <svg key={row.id} class={`spg-states-row is-${row.id}`} width={width} height={H} viewBox={`0 0 ${width} ${H}`}
             data-testid="strip-row" data-row={row.id} aria-hidden="true">
             {row.marks.map((m) => <MarkView key={m.i} m={m} row={row} focused={m.i === at} />)}
           </svg>
         ))}
       </div>
-      <p class="spg-strip-now spg-hint" id={`${uid}-strip-now`} aria-live="polite" data-testid="strip-now">
+      <p class="spg-states-now spg-hint" id={`${uid}-strip-now`} aria-live="polite" data-testid="strip-now">
         {at === null ? say('empty') : describe(rows, at, say, i18n)}
       </p>
       {rows.map((row) => (
-        <p key={row.id} id={`${uid}-strip-tip-${row.id}`} class="spg-strip-tip" role="tooltip" hidden={tip !== row.id} data-testid={`strip-tip-${row.id}`}>
+        <p key={row.id} id={`${uid}-strip-tip-${row.id}`} class="spg-states-tip" role="tooltip" hidden={tip !== row.id} data-testid={`strip-tip-${row.id}`}>
           {say(`${row.id}Tip`) || '…'}
         </p>
       ))}
@@ -146,13 +149,13 @@ function markView({ m, row, focused }) {
   return (
     <g data-step={String(m.i)} data-testid="strip-mark" data-ran={m.ran ? 'true' : 'false'}
       data-bar={String(m.bar)} data-dot={String(m.dot)} data-count={String(m.count)} class={focused ? 'is-focus' : undefined}>
-      <rect class="spg-strip-hit" x={x} y={0} width={W} height={H} />
+      <rect class="spg-states-hit" x={x} y={0} width={W} height={H} />
       {m.ran && Number.isFinite(m.bar) && (green
-        ? <rect class={m.bar > 0 ? 'spg-strip-green' : 'spg-strip-red'} x={x + 1} y={4} width={W - 2} height={H - 8} />
-        : <rect class="spg-strip-bar" x={x + 1} y={y(m.bar)} width={W - 2} height={Math.max(H - 2 - y(m.bar), 1)} />)}
-      {m.ran && Number.isFinite(m.line) && <line class="spg-strip-line" x1={x} x2={x + W} y1={y(m.line)} y2={y(m.line)} />}
-      {m.ran && Number.isFinite(m.dot) && <circle class="spg-strip-dot" cx={x + W / 2} cy={y(m.dot)} r={1.8} />}
-      {!m.fetched && <circle class="spg-strip-later" cx={x + W / 2} cy={H / 2} r={1} />}
+        ? <rect class={m.bar > 0 ? 'spg-states-green' : 'spg-states-red'} x={x + 1} y={4} width={W - 2} height={H - 8} />
+        : <rect class="spg-states-bar" x={x + 1} y={y(m.bar)} width={W - 2} height={Math.max(H - 2 - y(m.bar), 1)} />)}
+      {m.ran && Number.isFinite(m.line) && <line class="spg-states-line" x1={x} x2={x + W} y1={y(m.line)} y2={y(m.line)} />}
+      {m.ran && Number.isFinite(m.dot) && <circle class="spg-states-dot" cx={x + W / 2} cy={y(m.dot)} r={1.8} />}
+      {!m.fetched && <circle class="spg-states-later" cx={x + W / 2} cy={H / 2} r={1} />}
     </g>
   );
 }
