@@ -34,7 +34,13 @@
     X(n_penalized, st->n_penalized)                                      \
     X(mirostat_mu, st->mirostat_mu)                                      \
     X(adaptive_average, st->adaptive_average)                            \
-    X(adaptive_aim, st->adaptive_aim)
+    X(adaptive_aim, st->adaptive_aim)                                    \
+    X(surprise_bits, sp_surprise_bits(st->p_token))                      \
+    X(penalties_n, st->penalties_n)                                      \
+    X(penalty_count_token, st->token >= 0 ? st->penalty_count[st->token] : 0) \
+    X(dry_n, st->dry_n)                                                  \
+    X(dry_longest, st->dry_longest)                                      \
+    X(dry_length_token, st->token >= 0 ? st->dry_length[st->token] : 0)
 
 #define STEP_NAME(name, value) #name ","
 #define STEP_VALUE(name, value) out[i++] = (double)(value);
