@@ -41,6 +41,10 @@ export const RANK_ALL_MAX = 128;
  * @property {number} mirostatMu      the target surprise mirostat used (NaN: off)
  * @property {number} adaptiveAverage adaptive-p's running average of the drawn tokens' probabilities before it (NaN: off)
  * @property {number} adaptiveAim     the probability adaptive-p aimed at this step (NaN: off)
+ * @property {number} watermarkGreen  the watermark: the drawn token green (1), red (0), or -1 (off, a preview, no previous token)
+ * @property {number} greenMass       the green list's mass in the distribution the watermark saw, before its bias (NaN: off)
+ * @property {number} spikeEntropy    that distribution's spike entropy, the paper's measure of what a step can carry (NaN: off)
+ * @property {Uint8Array | null} green  the step's green list, 1 per green token (null: off)
  * @property {Uint8Array} [pieceBytes] the chosen token's bytes (sessions)
  * @property {string} [piece]         the same, decoded (sessions)
  * @property {boolean} [end]          the token ended the text (sessions)
@@ -114,6 +118,10 @@ export function readStep(e, st, params = 0) {
     mirostatMu: f.mirostat_mu,
     adaptiveAverage: f.adaptive_average,
     adaptiveAim: f.adaptive_aim,
+    watermarkGreen: f.watermark_green,
+    greenMass: f.green_mass,
+    spikeEntropy: f.spike_entropy,
+    green: f.green ? e.bytes(f.green, vocab).slice() : null,
   };
 }
 
