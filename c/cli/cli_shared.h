@@ -106,6 +106,9 @@ typedef struct {
     const char *grammar; /* --grammar NAME (one of GRAMMARS), or NULL */
     int beams;           /* --beams B: beam search; 0: sampling */
     double length_penalty;
+    int beam_groups;     /* --num-beam-groups G (0: not given, 1 group) */
+    double diversity;    /* --diversity-penalty F */
+    int lookup, lookup_ngram; /* --prompt-lookup N, --prompt-lookup-ngram M */
     const char *draft, *draft_tokenizer; /* --draft MODEL, or NULL */
     int speculate;       /* --speculate N (with --draft) */
     sampler_texts texts; /* --dry-sequence-breaker TEXT... */

@@ -66,6 +66,34 @@ static int parse_generate(args *a, gen_request *g) {
                 sp_spec_check_draft(g->speculate, NULL) != SP_OK)
                 return cli_say_error(EXIT_BAD_ARG, "--speculate: '%s' is not an "
                                  "integer in 1..%d", v, SP_SPEC_MAX_DRAFT);
+        } else if (cli_is_opt(a, "--num-beam-groups")) {
+            NEED_VALUE(a, v);
+            if (!cli_parse_int(v, &g->beam_groups) ||
+                sp_beam_check_groups(g->beam_groups, g->beam_groups, NULL) !=
+                    SP_OK)
+                return cli_say_error(EXIT_BAD_ARG, "--num-beam-groups: '%s' is "
+                                 "not an integer in 1..%d", v,
+                                 SP_BEAM_MAX_WIDTH);
+        } else if (cli_is_opt(a, "--diversity-penalty")) {
+            NEED_VALUE(a, v);
+            if (!cli_parse_double(v, &g->diversity) ||
+                sp_beam_check_diversity(g->diversity, NULL) != SP_OK)
+                return cli_say_error(EXIT_BAD_ARG, "--diversity-penalty: '%s' "
+                                 "is not a number in [0, %d]", v,
+                                 SP_BEAM_MAX_DIVERSITY);
+        } else if (cli_is_opt(a, "--prompt-lookup")) {
+            NEED_VALUE(a, v);
+            if (!cli_parse_int(v, &g->lookup) ||
+                sp_spec_check_draft(g->lookup, NULL) != SP_OK)
+                return cli_say_error(EXIT_BAD_ARG, "--prompt-lookup: '%s' is not "
+                                 "an integer in 1..%d", v, SP_SPEC_MAX_DRAFT);
+        } else if (cli_is_opt(a, "--prompt-lookup-ngram")) {
+            NEED_VALUE(a, v);
+            if (!cli_parse_int(v, &g->lookup_ngram) ||
+                sp_spec_check_ngram(g->lookup_ngram, NULL) != SP_OK)
+                return cli_say_error(EXIT_BAD_ARG, "--prompt-lookup-ngram: '%s' "
+                                 "is not an integer in 1..%d", v,
+                                 SP_SPEC_MAX_NGRAM);
         } else if (cli_is_opt(a, "--length-penalty")) {
             NEED_VALUE(a, v);
             if (!cli_parse_double(v, &g->length_penalty) ||
@@ -137,6 +165,20 @@ static int check_generate(const gen_request *g) {
                          "--metrics or --draft");
     if (!g->draft != !g->speculate)
         return cli_say_error(EXIT_BAD_ARG, "--draft and --speculate go together");
+    if ((g->beam_groups || g->diversity != 0.0) && !g->beams)
+        return cli_say_error(EXIT_BAD_ARG, "--num-beam-groups and "
+                         "--diversity-penalty need --beams");
+    if (g->beam_groups) {
+        char err[SP_ERR_LEN];
+        if (sp_beam_check_groups(g->beams, g->beam_groups, err) != SP_OK)
+            return cli_say_error(EXIT_BAD_ARG, "--%s", err);
+    }
+    if (g->lookup_ngram && !g->lookup)
+        return cli_say_error(EXIT_BAD_ARG, "--prompt-lookup-ngram needs "
+                         "--prompt-lookup N");
+    if (g->lookup && (g->beams || g->draft || g->metrics))
+        return cli_say_error(EXIT_BAD_ARG, "--prompt-lookup cannot be combined "
+                         "with --beams, --draft or --metrics");
     return cli_check_params(&g->params, 0);
 }
 
@@ -209,7 +251,8 @@ int cli_cmd_generate(args *a) {
     if (!status) status = cli_check_params(&g.params, sp_model_vocab(l.model));
     if (!status) {
         if (g.beams) status = cli_run_beams(&l, &g, constraint);
-        else if (g.draft) status = cli_run_speculative(&l, &g, constraint);
+        else if (g.draft || g.lookup)
+            status = cli_run_speculative(&l, &g, constraint);
         else status = cli_run_sampling(&l, &g, constraint);
     }
     sp_constraint_free(constraint);

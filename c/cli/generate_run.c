@@ -192,8 +192,14 @@ static void put_beams(sp_buf *b, const sp_beam_search *bs, long long i) {
         sp_buf_num(b, sp_beam_logprob(bs, k));
         sp_buf_puts(b, ",\"score\":");
         sp_buf_num(b, sp_beam_score(bs, k));
-        sp_buf_printf(b, ",\"finished\":%s}",
+        sp_buf_printf(b, ",\"finished\":%s",
                       sp_beam_finished(bs, k) ? "true" : "false");
+        if (sp_beam_groups(bs) > 1) { /* diverse beam search */
+            sp_buf_printf(b, ",\"group\":%d,\"penalty\":",
+                          sp_beam_group(bs, k));
+            sp_buf_num(b, sp_beam_penalty(bs, k));
+        }
+        sp_buf_puts(b, "}");
     }
     sp_buf_puts(b, "]}\n");
 }
@@ -206,6 +212,12 @@ int cli_run_beams(const loaded *l, const gen_request *g,
     sp_beam_search *bs = sp_beam_new(l->model, l->tokenizer, g->beams,
                                      (float)g->length_penalty, max_tokens, err);
     if (!bs) return cli_say_error(EXIT_BAD_ARG, "--%s", err);
+    if (g->beam_groups &&
+        sp_beam_set_groups(bs, g->beam_groups, (float)g->diversity, err) !=
+            SP_OK) {
+        sp_beam_free(bs);
+        return cli_say_error(EXIT_BAD_ARG, "--%s", err);
+    }
     if (constraint &&
         sp_beam_constrain(bs, constraint, (int)g->steps, err) != SP_OK) {
         sp_beam_free(bs);
@@ -273,7 +285,12 @@ static void put_round(sp_buf *b, const sp_session *s,
     if (json) {
         const int *drafted;
         int nd = sp_spec_round_drafted(sp, &drafted);
-        sp_buf_printf(b, "{\"round\":%lld,\"drafted\":[", round);
+        sp_buf_printf(b, "{\"round\":%lld,", round);
+        if (sp_spec_lookup(sp)) { /* where the draft was copied from */
+            int ngram, at = sp_spec_round_match(sp, &ngram);
+            sp_buf_printf(b, "\"match\":%d,\"ngram\":%d,", at, ngram);
+        }
+        sp_buf_puts(b, "\"drafted\":[");
         for (int i = 0; i < nd; i++)
             sp_buf_printf(b, i ? ",%d" : "%d", drafted[i]);
         sp_buf_puts(b, "],\"tokens\":[");
@@ -332,19 +349,22 @@ static int speculate_rounds(sp_speculator *sp, sp_session *s,
     sp_buf_free(&b);
     long long drafted, accepted, rounds, positions;
     sp_spec_totals(sp, &drafted, &accepted, &rounds, &positions);
-    cli_say_error(0, "speculative: %lld of %lld drafted tokens accepted (%.1f%%) "
+    cli_say_error(0, "%s: %lld of %lld drafted tokens accepted (%.1f%%) "
               "in %lld rounds; %lld target positions for %d tokens",
+              sp_spec_lookup(sp) ? "prompt lookup" : "speculative",
               accepted, drafted, drafted ? 100.0 * accepted / drafted : 0.0,
               rounds, positions, sp_session_n_generated(s));
     return status;
 }
 
-/* Speculative sampling: --draft MODEL proposes, the model verifies. */
+/* Speculative sampling: --draft MODEL proposes, the model verifies; or
+ * --prompt-lookup: the text itself proposes. */
 int cli_run_speculative(const loaded *target, const gen_request *g,
                            const sp_constraint *constraint) {
     char err[SP_ERR_LEN];
-    loaded d;
-    int status = cli_load_model(g->draft, g->draft_tokenizer, 1, &d);
+    loaded d = {0};
+    int status = g->draft ? cli_load_model(g->draft, g->draft_tokenizer, 1, &d)
+                          : 0;
     if (status) return status;
     sp_session *s = sp_session_new(target->model, target->tokenizer, err);
     if (!s) {
@@ -358,9 +378,15 @@ int cli_run_speculative(const loaded *target, const gen_request *g,
         const char *why = strchr(err, ':') ? strchr(err, ':') + 2 : err;
         status = cli_say_error(EXIT_BAD_ARG, "--%s%s",
                            g->regex ? "regex: " : "grammar: ", why);
-    } else if (!(sp = sp_spec_new(s, d.model, d.tokenizer, g->speculate,
-                                  err))) {
-        status = cli_say_error(EXIT_BAD_ARG, "--draft: %s", err);
+    } else if (!(sp = g->lookup ? sp_spec_new_lookup(s, g->lookup,
+                                                     g->lookup_ngram
+                                                         ? g->lookup_ngram
+                                                         : 2,
+                                                     err)
+                                : sp_spec_new(s, d.model, d.tokenizer,
+                                              g->speculate, err))) {
+        status = cli_say_error(EXIT_BAD_ARG, g->lookup ? "--%s" : "--draft: %s",
+                               err);
     } else {
         int rc = sp_spec_start(sp, g->prompt, g->seed, err);
         if (rc != SP_OK)
@@ -374,9 +400,11 @@ int cli_run_speculative(const loaded *target, const gen_request *g,
             say_work("target", s);
             cli_say_error(0, "work: verification: %lld batched passes over %lld "
                       "positions (the last token and the drafts)%s", passes,
-                      fed, sp_spec_matched(sp) ? "; the draft speaks the "
+                      fed, sp_spec_lookup(sp) ? "; drafts copied from the "
+                      "text" : sp_spec_matched(sp) ? "; the draft speaks the "
                       "target's tokenizer" : "; draft tokens mapped by text");
-            say_work("draft", sp_spec_draft_session(sp));
+            if (!sp_spec_lookup(sp))
+                say_work("draft", sp_spec_draft_session(sp));
         }
     }
     sp_spec_free(sp);

@@ -268,7 +268,7 @@ struct sp_state {
     sp_counters counters; /* sp_state_counters */
 };
 
-/* ---- speculative decoding's hooks into a session (session.c) ----------- */
+/* ---- speculative decoding's hooks into a session (session*.c) ---------- */
 
 /* One batched pass of the session's model over its last token, when a
  * step left it unfed, and the drafted tokens[0..n) that fit in the

@@ -13,6 +13,14 @@
  * Ties are broken by parent beam and token id, so the search is exactly
  * deterministic: no randomness at all.
  *
+ * Diverse beam search (sp_beam_set_groups; Vijayakumar et al. 2016, HF's
+ * group beam search and HammingDiversityLogitsProcessor): G groups of B/G
+ * beams, each a search of its own from the prompt, expand in order; a
+ * group's candidates lose F times the number of earlier groups' beams that
+ * chose the same token this step, a loss kept in the score from then on
+ * (as HF's running score).  G = 1 is plain beam search; with F = 0 the
+ * groups are G identical searches of width B/G.
+ *
  * Every beam has its own model state (KV cache); a surviving candidate
  * copies its parent's cache rows and feeds its token.  The prompt goes
  * through the batched forward pass (sp_forward_batch).
@@ -33,6 +41,7 @@ typedef struct {
     int *tokens;     /* prompt + generated */
     int n;
     double logprob;  /* of the generated tokens */
+    double penalty;  /* the diversity penalties it collected */
     double score;
     int finished;
     sp_state *state; /* after feeding tokens[0..n-1] (live beams) */
@@ -41,7 +50,7 @@ typedef struct {
 } hyp;
 
 typedef struct {
-    double score, logprob;
+    double score, logprob, penalty;
     int parent, token;
 } candidate;
 
@@ -53,6 +62,7 @@ static void extend(hyp *d, const hyp *parent, const candidate *cd,
     d->tokens[parent->n] = cd->token;
     d->n = parent->n + 1;
     d->logprob = cd->logprob;
+    d->penalty = cd->penalty;
     d->score = cd->score;
     d->finished = finished;
     d->cstate = cs;
@@ -63,6 +73,10 @@ struct sp_beam_search {
     const sp_tokenizer *tok;
     int width;
     float length_penalty;
+    int groups, group_width;    /* G groups of width / G beams */
+    float diversity;            /* the diversity penalty F */
+    int group_live[SP_BEAM_MAX_WIDTH], group_done[SP_BEAM_MAX_WIDTH];
+    int chosen[SP_BEAM_MAX_WIDTH], n_chosen; /* this step's tokens so far */
     int n_prompt, seq_len, cap; /* cap: tokens each hypothesis can hold */
     hyp *live, *next;           /* [width] each; states double-buffered */
     int n_live;
@@ -143,17 +157,14 @@ void sp_beam_free(sp_beam_search *b) {
     free(b);
 }
 
-int sp_beam_check_width(int width, char *err) {
-    if (width < 1 || width > SP_BEAM_MAX_WIDTH)
-        return sp_fail(err, SP_ERR_ARG, "beams must be in 1..%d (got %d)",
-                       SP_BEAM_MAX_WIDTH, width);
-    return SP_OK;
-}
-
-int sp_beam_check_length_penalty(double alpha, char *err) {
-    if (!(alpha >= 0.0 && alpha <= SP_BEAM_MAX_LENGTH_PENALTY))
-        return sp_fail(err, SP_ERR_ARG, "length-penalty must be in [0, %d] "
-                       "(got %g)", SP_BEAM_MAX_LENGTH_PENALTY, alpha);
+int sp_beam_set_groups(sp_beam_search *b, int groups, float diversity,
+                       char *err) {
+    if (sp_beam_check_groups(b->width, groups, err) != SP_OK ||
+        sp_beam_check_diversity((double)diversity, err) != SP_OK)
+        return SP_ERR_ARG;
+    b->groups = groups;
+    b->group_width = b->width / groups;
+    b->diversity = diversity;
     return SP_OK;
 }
 
@@ -174,6 +185,8 @@ sp_beam_search *sp_beam_new(const sp_model *m, const sp_tokenizer *tok,
     b->tok = tok;
     b->width = width;
     b->length_penalty = length_penalty;
+    b->groups = 1;
+    b->group_width = width;
     b->seq_len = sp_model_seq_len(m);
     b->cap = max_tokens > 0 ? max_tokens : 1;
     b->live = calloc((size_t)width, sizeof(hyp));
@@ -210,10 +223,15 @@ static const hyp *hyp_at(const sp_beam_search *b, int id) {
 }
 
 static void rebuild_order(sp_beam_search *b) {
-    /* live and finished hypotheses by score (desc), live first on ties */
-    int n = 0;
-    for (int i = 0; i < b->n_live; i++) b->order[n++] = i;
-    for (int i = 0; i < b->n_done; i++) b->order[n++] = b->width + i;
+    /* live and finished hypotheses by score (desc), live first on ties;
+     * group k's live beams are slots k * group_width .. (and its finished
+     * ones the same slots of done) */
+    int n = 0, gw = b->group_width;
+    for (int k = 0; k < b->groups; k++)
+        for (int i = 0; i < b->group_live[k]; i++) b->order[n++] = k * gw + i;
+    for (int k = 0; k < b->groups; k++)
+        for (int i = 0; i < b->group_done[k]; i++)
+            b->order[n++] = b->width + k * gw + i;
     for (int i = 1; i < n; i++) /* insertion sort: n <= 128 */
         for (int j = i; j > 0; j--) {
             const hyp *x = hyp_at(b, b->order[j - 1]);
@@ -255,11 +273,15 @@ int sp_beam_start(sp_beam_search *b, const char *prompt, char *err) {
     if (b->constraint)
         sp_cstate_start_prompt(b->constraint, &h->cstate, b->tok, h->tokens, n);
     h->n = n;
-    h->logprob = h->score = 0.0;
+    h->logprob = h->penalty = h->score = 0.0;
     h->finished = 0;
     b->n_prompt = n;
     b->n_live = 1;
     b->n_done = 0;
+    /* every group starts from the prompt (expand_group's first step) */
+    memset(b->group_live, 0, sizeof b->group_live);
+    memset(b->group_done, 0, sizeof b->group_done);
+    b->group_live[0] = 1;
     b->steps = 0;
     rebuild_order(b);
     return SP_OK;
@@ -272,10 +294,10 @@ static int cmp_candidate(const void *x, const void *y) {
     return (p->token > q->token) - (p->token < q->token);
 }
 
-/* the finished hypothesis with the lowest score, or -1 */
-static int worst_done(const sp_beam_search *b) {
-    int w = -1;
-    for (int i = 0; i < b->n_done; i++)
+/* group k's finished hypothesis with the lowest score (a slot), or -1 */
+static int worst_done(const sp_beam_search *b, int k) {
+    int w = -1, base = k * b->group_width;
+    for (int i = base; i < base + b->group_done[k]; i++)
         if (w < 0 || b->done[i].score < b->done[w].score) w = i;
     return w;
 }
@@ -290,19 +312,25 @@ int sp_beam_chain(const uint8_t **stages) {
     return (int)sizeof BEAM_CHAIN;
 }
 
-int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
-    if (b->n_live == 0)
-        return sp_fail(err, SP_ERR_FINISHED, "beams: every hypothesis is "
-                       "finished");
-    int len = b->live[0].n; /* all live beams have the same length */
-    if (len >= b->cap || (b->seq_len > 0 && len >= b->seq_len))
-        return sp_fail(err, SP_ERR_CONTEXT_FULL, "context full: %d tokens", len);
-    sp_params p = *params;
-    p.n_order = (int)sizeof BEAM_CHAIN;
-    memcpy(p.order, BEAM_CHAIN, sizeof BEAM_CHAIN);
-    p.mirostat = 0;
+/* How many beams of the earlier groups chose token at this step. */
+static int times_chosen(const sp_beam_search *b, int token) {
+    int c = 0;
+    for (int i = 0; i < b->n_chosen; i++) c += b->chosen[i] == token;
+    return c;
+}
+
+/* Group k's expansion: its live beams' candidates (each losing the
+ * diversity penalty for the tokens the earlier groups chose at this step),
+ * the best group_width of them surviving into next (or finished into
+ * done): SP_OK with their number in *survivors, or the warp's error. */
+static int expand_group(sp_beam_search *b, int k, const sp_params *p,
+                        int len, int *survivors, char *err) {
+    int gw = b->group_width, base = k * gw;
+    /* the first step expands the prompt (live[0]) in every group */
+    int first = b->steps == 0 ? 0 : base;
+    int count = b->steps == 0 ? 1 : b->group_live[k];
     int n_cands = 0;
-    for (int i = 0; i < b->n_live; i++) {
+    for (int i = first; i < first + count; i++) {
         hyp *h = &b->live[i];
         sp_step st;
         if (b->constraint) {
@@ -315,22 +343,27 @@ int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
             if (n_ok == 0) continue; /* this beam cannot go on */
             sp_sampler_set_mask(b->sampler, b->allowed);
         }
-        int rc = sp_sampler_warp(b->sampler, h->pending, h->tokens, h->n, &p,
+        int rc = sp_sampler_warp(b->sampler, h->pending, h->tokens, h->n, p,
                                  &st, err);
         sp_sampler_set_mask(b->sampler, NULL);
         if (rc != SP_OK) return rc;
-        int k = sp_step_top(&st, b->width, b->top_ids, b->top_cum);
-        for (int j = 0; j < k; j++) {
+        /* (the top `width` hold the group's best: at most width -
+         * group_width tokens are penalized) */
+        int top = sp_step_top(&st, b->width, b->top_ids, b->top_cum);
+        for (int j = 0; j < top; j++) {
             int t = b->top_ids[j];
             if (!(st.probs[t] > 0.0f)) continue; /* cut or underflow */
             double lp = h->logprob + sp_log((double)st.probs[t]);
-            b->cands[n_cands++] =
-                (candidate){beam_score(b, lp, h->n + 1 - b->n_prompt), lp, i, t};
+            double pen = h->penalty;
+            int times = b->diversity != 0.0f ? times_chosen(b, t) : 0;
+            if (times) pen += (double)b->diversity * times; /* else exact */
+            b->cands[n_cands++] = (candidate){
+                beam_score(b, lp - pen, h->n + 1 - b->n_prompt), lp, pen, i, t};
         }
     }
     qsort(b->cands, (size_t)n_cands, sizeof(candidate), cmp_candidate);
     int n_next = 0;
-    for (int c = 0; c < n_cands && n_next < b->width; c++) {
+    for (int c = 0; c < n_cands && n_next < gw; c++) {
         const candidate *cd = &b->cands[c];
         const hyp *parent = &b->live[cd->parent];
         sp_cstate cs = parent->cstate;
@@ -344,36 +377,71 @@ int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
                        !sp_cstate_can_extend(b->constraint, &cs);
         }
         if (sp_beam_is_end(b, cd->token) || complete) {
-            /* a finished hypothesis: keep it if it is among the best B */
-            int slot = b->n_done < b->width ? b->n_done : worst_done(b);
-            if (b->n_done == b->width && !(cd->score > b->done[slot].score))
-                continue;
+            /* a finished hypothesis: keep it if it is among the group's
+             * best group_width */
+            int full = b->group_done[k] == gw;
+            int slot = full ? worst_done(b, k) : base + b->group_done[k];
+            if (full && !(cd->score > b->done[slot].score)) continue;
             extend(&b->done[slot], parent, cd, cs, 1);
-            if (b->n_done < b->width) b->n_done++;
+            if (!full) b->group_done[k]++;
             continue;
         }
-        hyp *h = &b->next[n_next++];
+        hyp *h = &b->next[base + n_next++];
         extend(h, parent, cd, cs, 0);
         sp_state_copy(b->model, h->state, parent->state, parent->n);
         h->pending = NULL;
     }
-    /* feed the survivors (after all copies: parents are read above) */
-    for (int i = 0; i < n_next; i++) {
-        hyp *h = &b->next[i];
-        if (b->seq_len > 0 && h->n >= b->seq_len) continue; /* full */
-        h->pending = sp_forward(b->model, h->state, h->tokens[h->n - 1],
-                                h->n - 1);
+    for (int i = 0; i < n_next; i++)
+        b->chosen[b->n_chosen++] = b->next[base + i].tokens[len];
+    *survivors = n_next;
+    return SP_OK;
+}
+
+int sp_beam_step(sp_beam_search *b, const sp_params *params, char *err) {
+    if (b->n_live == 0)
+        return sp_fail(err, SP_ERR_FINISHED, "beams: every hypothesis is "
+                       "finished");
+    int gw = b->group_width;
+    int len = 0; /* all live beams have the same length */
+    for (int k = 0; k < b->groups && !len; k++)
+        if (b->group_live[k]) len = b->live[k * gw].n;
+    if (len >= b->cap || (b->seq_len > 0 && len >= b->seq_len))
+        return sp_fail(err, SP_ERR_CONTEXT_FULL, "context full: %d tokens", len);
+    sp_params p = *params;
+    p.n_order = (int)sizeof BEAM_CHAIN;
+    memcpy(p.order, BEAM_CHAIN, sizeof BEAM_CHAIN);
+    p.mirostat = 0;
+    int next_live[SP_BEAM_MAX_WIDTH];
+    b->n_chosen = 0;
+    for (int k = 0; k < b->groups; k++) {
+        next_live[k] = 0;
+        if (b->steps > 0 && b->group_live[k] == 0) continue; /* finished */
+        int rc = expand_group(b, k, &p, len, &next_live[k], err);
+        if (rc != SP_OK) return rc;
     }
+    /* feed the survivors (after all copies: parents are read above) */
+    for (int k = 0; k < b->groups; k++)
+        for (int i = k * gw; i < k * gw + next_live[k]; i++) {
+            hyp *h = &b->next[i];
+            if (b->seq_len > 0 && h->n >= b->seq_len) continue; /* full */
+            h->pending = sp_forward(b->model, h->state, h->tokens[h->n - 1],
+                                    h->n - 1);
+        }
     hyp *t = b->live;
     b->live = b->next;
     b->next = t;
-    b->n_live = n_next;
     b->steps++;
-    /* with no length penalty scores only fall: finished ones that beat
-     * every live beam cannot be overtaken */
-    if (b->length_penalty == 0.0f && b->n_done == b->width && b->n_live > 0) {
-        int w = worst_done(b);
-        if (b->live[0].score <= b->done[w].score) b->n_live = 0;
+    b->n_live = b->n_done = 0;
+    for (int k = 0; k < b->groups; k++) {
+        b->group_live[k] = next_live[k];
+        /* with no length penalty scores only fall: finished ones that beat
+         * every live beam of their group cannot be overtaken */
+        if (b->length_penalty == 0.0f && b->group_done[k] == gw &&
+            b->group_live[k] > 0 &&
+            b->live[k * gw].score <= b->done[worst_done(b, k)].score)
+            b->group_live[k] = 0;
+        b->n_live += b->group_live[k];
+        b->n_done += b->group_done[k];
     }
     rebuild_order(b);
     return SP_OK;
@@ -393,6 +461,14 @@ double sp_beam_logprob(const sp_beam_search *b, int i) {
 }
 double sp_beam_score(const sp_beam_search *b, int i) {
     return hyp_at(b, b->order[i])->score;
+}
+int sp_beam_group(const sp_beam_search *b, int i) {
+    int id = b->order[i];
+    return (id < b->width ? id : id - b->width) / b->group_width;
+}
+int sp_beam_groups(const sp_beam_search *b) { return b->groups; }
+double sp_beam_penalty(const sp_beam_search *b, int i) {
+    return hyp_at(b, b->order[i])->penalty;
 }
 int sp_beam_finished(const sp_beam_search *b, int i) {
     return hyp_at(b, b->order[i])->finished;

@@ -36,6 +36,15 @@
  * round yields 1..N + 1 tokens: that is the speed-up.  The logits are the
  * bits single passes give, so the text is the same either way.
  *
+ * Prompt lookup (sp_spec_new_lookup; Saxena 2023, HF's
+ * PromptLookupCandidateGenerator): no draft model; the N tokens after the
+ * FIRST (leftmost, as HF's) earlier occurrence of the text's last M, then
+ * M - 1, ..., 1 tokens are the draft, cut before an end-of-text token or
+ * one the constraint forbids.  q_i is one-hot on x_i: x_i is accepted with
+ * probability p_i(x_i), else replaced from max(0, p_i - q_i) = p_i without
+ * x_i, and the text is the model's own in distribution.  No match: one
+ * ordinary step.
+ *
  * Constraints: with a regex or grammar on the target session, every
  * drafted token is masked by what the constraint allows after the text and
  * the tokens drafted before it, and the target's own steps mask as usual.
@@ -47,7 +56,10 @@
 
 struct sp_speculator {
     sp_session *target;      /* borrowed */
-    sp_session *draft;       /* owned */
+    sp_session *draft;       /* owned; NULL: prompt lookup */
+    int ngram;               /* prompt lookup: the longest n-gram matched */
+    int round_match;         /* where the round's draft was copied from */
+    int round_ngram;         /* the n-gram it matched, 0: none */
     const sp_tokenizer *ttok, *dtok;
     int n_draft, tvocab, dvocab;
     int *d2t;                /* draft id -> target id, -1 = none */
@@ -182,9 +194,75 @@ nomem:
     return NULL;
 }
 
+int sp_spec_check_ngram(int ngram, char *err) {
+    if (ngram < 1 || ngram > SP_SPEC_MAX_NGRAM)
+        return sp_fail(err, SP_ERR_ARG, "prompt-lookup-ngram must be in 1..%d "
+                       "(got %d)", SP_SPEC_MAX_NGRAM, ngram);
+    return SP_OK;
+}
+
+sp_speculator *sp_spec_new_lookup(sp_session *target, int n_draft, int ngram,
+                                  char *err) {
+    if (n_draft < 1 || n_draft > SP_SPEC_MAX_DRAFT) {
+        sp_fail(err, SP_ERR_ARG, "prompt-lookup must be in 1..%d (got %d)",
+                SP_SPEC_MAX_DRAFT, n_draft);
+        return NULL;
+    }
+    if (sp_spec_check_ngram(ngram, err) != SP_OK) return NULL;
+    sp_speculator *sp = calloc(1, sizeof *sp);
+    if (!sp) goto nomem;
+    sp->target = target;
+    sp->n_draft = n_draft;
+    sp->ngram = ngram;
+    sp->round_rejected = sp->round_match = -1;
+    sp->ttok = sp_session_tokenizer(target);
+    sp->tvocab = sp_session_vocab(target);
+    sp->q = calloc((size_t)n_draft * (size_t)sp->tvocab, sizeof(float));
+    sp->residual = malloc(sizeof(float) * (size_t)sp->tvocab);
+    sp->rejected_p = calloc((size_t)sp->tvocab, sizeof(float));
+    sp->target_ok = calloc((size_t)sp->tvocab, 1);
+    if (!sp->q || !sp->residual || !sp->rejected_p || !sp->target_ok)
+        goto nomem;
+    sp->matched = 1; /* its drafts are the target's own ids */
+    return sp;
+nomem:
+    sp_spec_free(sp);
+    sp_fail(err, SP_ERR_NOMEM, "prompt lookup: out of memory");
+    return NULL;
+}
+
+/* Prompt lookup's draft (see the top), q_i one-hot; returns its length. */
+static int lookup_draft(sp_speculator *sp) {
+    sp_session *tgt = sp->target;
+    const int *t = sp_session_tokens(tgt);
+    int len = sp_session_n_tokens(tgt), n = 0;
+    sp->round_match = -1;
+    sp->round_ngram = 0;
+    for (int m = sp->ngram < len - 1 ? sp->ngram : len - 1; m >= 1 && !n; m--)
+        for (int i = 0; i + m < len && !n; i++) { /* t[i..i+m), then more */
+            if (memcmp(t + i, t + len - m, sizeof(int) * (size_t)m)) continue;
+            for (int x; n < sp->n_draft && i + m + n < len; n++) {
+                x = t[i + m + n];
+                if (sp_session_is_end(tgt, x) ||
+                    (sp_session_constraint_after(tgt, sp->round_drafted, n,
+                                                 sp->target_ok) >= 0 &&
+                     !sp->target_ok[x]))
+                    break;
+                sp->round_drafted[n] = x;
+                float *q = sp->q + (size_t)n * sp->tvocab;
+                memset(q, 0, sizeof(float) * (size_t)sp->tvocab);
+                q[x] = 1.0f;
+            }
+            sp->round_match = n ? i + m : -1; /* none usable: the next */
+            sp->round_ngram = n ? m : 0;
+        }
+    return n;
+}
+
 /* Brings the draft session to the target's text: restart it and feed the
  * target's tokens, mapped. */
 static int sync_draft(sp_speculator *sp, const sp_params *p, char *err) {
+    if (!sp->draft) return SP_OK; /* prompt lookup: nothing to bring */
     int rc = sp_session_start(sp->draft, "", 0, err);
     if (rc != SP_OK) return rc;
     const int *t = sp_session_tokens(sp->target);
@@ -248,7 +326,8 @@ int sp_spec_round(sp_speculator *sp, const sp_params *p, char *err) {
     sp->round_fed = 0;
     /* 1. draft N tokens; q_i kept over the target's ids */
     int n = 0, constrained = 0;
-    for (; n < sp->n_draft; n++) {
+    if (!dft) n = lookup_draft(sp);
+    for (; dft && n < sp->n_draft; n++) {
         /* under a constraint, the draft may propose only what the target's
          * constraint allows after the text and the drafts before */
         int ok = sp_session_constraint_after(tgt, sp->round_drafted, n,
@@ -352,6 +431,7 @@ static int verify(sp_speculator *sp, const sp_params *p, int n, char *err) {
         if (status != SP_SPEC_ACCEPTED || sp_session_finished(tgt)) break;
     }
     sp->round_n = appended;
+    if (!dft) return SP_OK; /* prompt lookup: no draft model to bring back */
     /* the draft goes back to the accepted text, then takes the last token */
     int keep = sp_session_n_generated(dft) - (sp->round_n_drafted - appended);
     if (appended > 0 && sp->round_status[appended - 1] != SP_SPEC_ACCEPTED)
@@ -394,6 +474,13 @@ void sp_spec_work(const sp_speculator *sp, long long *target_passes,
 int sp_spec_round_fed(const sp_speculator *sp) { return sp->round_fed; }
 
 int sp_spec_matched(const sp_speculator *sp) { return sp->matched; }
+
+int sp_spec_round_match(const sp_speculator *sp, int *ngram) {
+    *ngram = sp->round_ngram;
+    return sp->round_match;
+}
+
+int sp_spec_lookup(const sp_speculator *sp) { return sp->draft ? 0 : sp->ngram; }
 
 int sp_spec_round_rejection(const sp_speculator *sp, int *drafted,
                             const float **p, const float **q,
