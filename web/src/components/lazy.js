@@ -47,9 +47,6 @@ export function lazy(load) {
 /** beam search's and speculative decoding's views (Decoders.jsx) */
 export const decodersCode = lazy(() => import('./Decoders.jsx'));
 
-/** the watermark's view (Watermark.jsx), when its stage is on */
-export const watermarkCode = lazy(() => import('./Watermark.jsx'));
-
 /** Whether a strategy's text and views are drawn by Decoders.jsx. @param {string} how */
 export const usesDecoders = (how) => how === 'beam' || how === 'speculative';
 
