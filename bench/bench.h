@@ -1,7 +1,7 @@
 /*
- * bench.h — the benchmark's workloads (bench_core.c), compiled into the
- * native harness (bench_native.c) and into the bench WASM modules (driven by
- * bench.mjs).  Every function runs a whole batch inside the engine, so that
+ * bench.h — the benchmark's workloads (bench_core.c, bench_model.c,
+ * bench_spec.c), compiled into the native harness (bench_native.c) and into
+ * the bench WASM modules (driven by bench.mjs).  Every function runs a whole batch inside the engine, so that
  * the caller's clock brackets real work and not call overhead; the returned
  * values are checksums, so that nothing can be optimized away and the
  * builds can be compared bit for bit.
