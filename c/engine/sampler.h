@@ -339,6 +339,16 @@ typedef struct {
      * measure of how much a step can carry) */
     const uint8_t *green;
     double green_mass, spike_entropy;
+    /* what the repeat stages saw, for the page's strip of the samplers'
+     * state: how many distinct tokens of the penalty window the penalties
+     * changed (-1: the stage did not run) and each one's count in it
+     * ([vocab], 0 elsewhere); how many candidates DRY penalized (-1: it
+     * did not run), the longest repeat any of them would have extended,
+     * and each one's ([vocab], 0 elsewhere) */
+    int penalties_n;
+    const int *penalty_count;
+    int dry_n, dry_longest;
+    const int *dry_length;
     /* filled by sp_sampler_draw */
     int token;              /* the chosen token, -1 before a draw */
     float p_token;          /* its final probability */
@@ -386,6 +396,9 @@ void sp_sampler_set_state(sp_sampler *s, const sp_sampler_state *state);
 /* Mirostat's target after a token of final probability p_token was drawn
  * (mu NaN: its start, 2 tau); mu itself when mirostat is off. */
 float sp_mirostat_update(const sp_params *p, float mu, float p_token);
+/* The surprise mirostat learns from, -log2 p_token in bits (0 when
+ * p_token is 0: no token drawn). */
+double sp_surprise_bits(float p_token);
 /* Adaptive-p's sums after a token was drawn whose probability before the
  * stage was p_in (sp_step.probs_adaptive_in[token]): sum = p_in + decay sum,
  * weight = 1 + decay weight, from the start when *weight is not > 0.

@@ -35,13 +35,19 @@
     X(mirostat_mu, st->mirostat_mu)                                      \
     X(adaptive_average, st->adaptive_average)                            \
     X(adaptive_aim, st->adaptive_aim)                                    \
+    X(surprise_bits, sp_surprise_bits(st->p_token))                      \
+    X(penalties_n, st->penalties_n)                                      \
+    X(penalty_count_token, st->token >= 0 ? st->penalty_count[st->token] : 0) \
+    X(dry_n, st->dry_n)                                                  \
+    X(dry_longest, st->dry_longest)                                      \
+    X(dry_length_token, st->token >= 0 ? st->dry_length[st->token] : 0) \
     /* the watermark: the drawn token green (1), red (0), neither (-1: off, \
      * a preview, no previous token); the green list's model mass, the     \
      * spike entropy (NaN: off), the list itself ([vocab] bytes, 0: off) */ \
     X(watermark_green, st->green && st->token >= 0 ? st->green[st->token] : -1) \
-    X(green_mass, st->green_mass)                                        \
-    X(spike_entropy, st->spike_entropy)                                  \
-    X(green, (uintptr_t)st->green)
+    X(watermark_green_mass, st->green_mass)                              \
+    X(watermark_spike_entropy, st->spike_entropy)                        \
+    X(green_list, (uintptr_t)st->green)
 
 #define STEP_NAME(name, value) #name ","
 #define STEP_VALUE(name, value) out[i++] = (double)(value);

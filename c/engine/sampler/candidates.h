@@ -60,6 +60,11 @@ struct sp_sampler {
     int *penalized;    /* [vocab] the tokens a penalty changed this warp */
     int n_penalized;
     uint8_t *pen_mark; /* [vocab] 1 where penalized holds it */
+    /* the step record's view of the repeat stages (zero between warps but
+     * where penalized holds the token): each token's count in the penalty
+     * window and its DRY repeat length; how many of each, the longest */
+    int *pen_count, *dry_len;
+    int penalties_n, dry_n, dry_longest;
     int *repeat;       /* DRY's repeat lengths, [repeat_cap] */
     int repeat_cap;
     sp_sel_item *sel;

@@ -227,8 +227,14 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     int g0 = 0;
     while (g0 < s->gmax_groups - 1 && !(s->gmax[g0] >= m)) g0++;
     int argmax = sp_scan_ge(logits, m, g0 * s->gmax_size, v);
-    for (int i = 0; i < s->n_penalized; i++) s->pen_mark[s->penalized[i]] = 0;
+    for (int i = 0; i < s->n_penalized; i++) {
+        int id = s->penalized[i];
+        s->pen_mark[id] = 0;
+        s->pen_count[id] = s->dry_len[id] = 0;
+    }
     s->n_penalized = 0;
+    s->penalties_n = s->dry_n = -1; /* -1: the stage did not run */
+    s->dry_longest = 0;
 
     memset(step, 0, sizeof *step);
     s->mirostat_mu = s->adaptive_average = s->adaptive_aim = NAN;
@@ -313,6 +319,11 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->mirostat_mu = s->mirostat_mu;
     step->adaptive_average = s->adaptive_average;
     step->adaptive_aim = s->adaptive_aim;
+    step->penalties_n = s->penalties_n;
+    step->penalty_count = s->pen_count;
+    step->dry_n = s->dry_n;
+    step->dry_longest = s->dry_longest;
+    step->dry_length = s->dry_len;
     step->probs_adaptive_in = s->adaptive_on ? s->adaptive_in : NULL;
     step->green = s->wm_on ? s->wm_green : NULL;
     step->green_mass = s->wm_green_mass;

@@ -32,6 +32,8 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->counts = calloc(v, sizeof(int));
     s->penalized = malloc(v * sizeof(int));
     s->pen_mark = calloc(v, 1);
+    s->pen_count = calloc(v, sizeof(int));
+    s->dry_len = calloc(v, sizeof(int));
     s->sel = malloc(v * sizeof(sp_sel_item));
     s->adaptive_in = calloc(v, sizeof(float));
     s->adaptive_ids = malloc(v * sizeof(int));
@@ -45,7 +47,8 @@ sp_sampler *sp_sampler_new(int vocab) {
         !s->probs || !s->probs_ids || !s->cut || !s->ids || !s->cand_logit ||
         !s->cand_exp || !s->heap || !s->listed_logits || !s->gmax ||
         !s->gmax_stale || !s->counts ||
-        !s->penalized || !s->pen_mark || !s->sel || !s->adaptive_in ||
+        !s->penalized || !s->pen_mark || !s->pen_count || !s->dry_len ||
+        !s->sel || !s->adaptive_in ||
         !s->adaptive_ids || !s->wm_green || !s->wm_perm || !s->wm_exp) {
         sp_sampler_free(s);
         return NULL;
@@ -77,6 +80,8 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->counts);
     free(s->penalized);
     free(s->pen_mark);
+    free(s->pen_count);
+    free(s->dry_len);
     free(s->repeat);
     free(s->sel);
     free(s);

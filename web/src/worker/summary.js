@@ -9,7 +9,7 @@
  * said where it happens.  No Preact, no DOM: it runs in the Worker and in
  * Node tests.
  */
-import { RANK_ALL_MAX } from '../engine/step.js';
+import { RANK_ALL_MAX, TOKEN_STATE } from '../engine/step.js';
 
 /** vocabularies up to this size get a bar for every token (the engine ranks them all) */
 export const ALL_BARS_MAX = RANK_ALL_MAX;
@@ -67,6 +67,9 @@ export const TOP_BARS = 30;
  *   and the model's probability they held (the engine's sum; NaN when not computed)
  * @property {OtherMass | null} other  the tokens past the first `bars` rows
  * @property {Record<string, number>} params  the settings that produced it
+ * @property {Record<string, number>} state  the stateful stages' numbers
+ *   (StepRecord.state); a peek has no drawn token: its numbers about the
+ *   drawn token (TOKEN_STATE) are NaN
  * @property {boolean} [lazy]  a fast-forwarded token (the page's Generate N)
  *   whose record has not been fetched: only kind, index, token, piece, p and
  *   the stats (nKept, entropies) are set; the rows are empty
@@ -174,6 +177,7 @@ export function summarize(rec, ctx) {
     cuts: rec.cuts,
     params: { ...ctx.params },
     ...(rec.green ? { watermark: watermarkStep(rec, ids) } : {}),
+    state: Object.fromEntries(Object.entries(rec.state ?? {}).map(([k, v]) => [k, ctx.kind !== 'step' && TOKEN_STATE.test(k) ? NaN : v])),
   };
 }
 
