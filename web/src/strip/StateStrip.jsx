@@ -43,7 +43,7 @@ function useTexts(lang) {
 
 /** a mark's width and its row's height, px */
 const W = 7;
-const H = 26;
+const H = 34;
 
 /**
  * @param {{
