@@ -110,7 +110,8 @@ static const char *const STAGE_NAMES[BENCH_N_STAGES + 1] = {
     "dynamic temperature ±0.5", "no-repeat-ngram 3", "mirostat v1 5 / 0.1",
     "mirostat v2 5 / 0.1", "top-H 0.4", "p-less", "tail-free 0.95",
     "quadratic sampling 0.3 / 1", "min-new-tokens 8 (step 3)",
-    "exp. decay length penalty 0, 1.1 (step 3)", "adaptive-p 0.3 / 0.9"};
+    "exp. decay length penalty 0, 1.1 (step 3)", "adaptive-p 0.3 / 0.9",
+    "watermark 0.25 / 2"};
 
 const char *bench_stage_name(int which) {
     return which >= 0 && which <= BENCH_N_STAGES ? STAGE_NAMES[which] : NULL;
@@ -140,6 +141,9 @@ int bench_sampler_config(int which) {
     case 16: g_params.exp_decay_factor = 1.1f; break;
     /* a bare sampler's adaptive-p state is its start: the transform's cost */
     case 17: g_params.adaptive_target = 0.3f; break; /* decay 0.9 */
+    /* a new green list at every step: the history's variants change the
+     * previous token */
+    case 18: g_params.watermark_delta = 2.0f; break; /* gamma 0.25 */
     default: return 1;
     }
     static const int end[1] = {0}; /* token 0 ends the text, step 3 */

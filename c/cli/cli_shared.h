@@ -12,6 +12,7 @@
  *   cmd_generate.c   generate: its options and the command
  *   generate_run.c   generate: sampling, beam search, speculative sampling
  *   cmd_tools.c      params, logits, encode, train-bigram
+ *   cmd_detect.c     detect (a watermark's z-score)
  *
  * Exit status: 0 done, 1 a bad or missing file / a runtime failure, 2 a bad
  * argument.  Every error is one line on stderr that names what is wrong.
@@ -148,5 +149,6 @@ int cli_cmd_params(args *a);
 int cli_cmd_logits(args *a);
 int cli_cmd_encode(args *a);
 int cli_cmd_train_bigram(args *a);
+int cli_cmd_detect(args *a); /* cmd_detect.c: watermark detection */
 
 #endif /* SP_CLI_SHARED_H */

@@ -204,6 +204,36 @@ describe.skipIf(skipWithoutChromium)('the course', () => {
     expect(await bars(pg)).toEqual(shown);
   });
 
+  it('chapter 14: "Open in the playground" carries the bigram the learner trained (its text in the link) and the same settings', async () => {
+    const page = await openChapter(open, chapterUrl('train'), { lang: 'es' });
+    const widget = page.locator('sampler-playground#yours');
+    await page.getByTestId('train-box').fill('kiwi\nkaki\nkumquat\nlima & limón\n');
+    await page.getByTestId('train-go').click();
+    await page.getByTestId('train-done').waitFor();
+    // the learner's model, a few letters written and the temperature moved
+    await widget.getByTestId('value-temperature').waitFor();
+    const slider = widget.getByRole('slider').first();
+    await slider.focus();
+    await slider.press('ArrowLeft');
+    for (let i = 0; i < 3; i++) await widget.getByTestId('step').click();
+    await until(async () => (await widget.locator('[data-step-count]').first().getAttribute('data-step-count')) === '3');
+    const bars = (scope) => scope.locator('[data-testid="prob-bar"]').evaluateAll((bs) => bs.map((b) => `${b.dataset.piece} ${b.dataset.prob}`));
+    const link = page.locator('[data-testid="open-playground"][data-for="yours"]');
+    await link.hover();
+    const link2 = new URLSearchParams((await link.getAttribute('href')).split('#')[1]);
+    expect([link2.get('model'), link2.get('train'), link2.get('lang')]).toEqual(['text', 'kiwi\nkaki\nkumquat\nlima & limón\n', 'es']);
+    const pg = await open({ url: new URL(await link.getAttribute('href'), page.url()).href });
+    expect(await pg.getByTestId('notice').count()).toBe(0);
+    await until(async () => (await pg.locator('[data-step-count]').first().getAttribute('data-step-count')) === '3');
+    for (const id of ['output', 'value-temperature']) {
+      expect(await pg.getByTestId(id).first().textContent(), id).toBe(await widget.getByTestId(id).first().textContent());
+    }
+    expect(await pg.getByTestId('model-info').first().textContent()).toMatch(/\b1[0-9] /); // the learner's letters, not the names' 54
+    expect(await bars(pg)).toEqual(await bars(widget));
+    // the learner's words in the playground's own box, to read and change
+    expect(await pg.getByTestId('train-text').inputValue()).toBe('kiwi\nkaki\nkumquat\nlima & limón\n');
+  });
+
   it('a chapter printed to PDF shows every row of its bars (the names bigram\'s 54), each token with its percentage', async () => {
     const page = await openChapter(open, chapterUrl('train'));
     const bars = page.locator('sampler-playground').first().locator('[data-testid="prob-bar"]');

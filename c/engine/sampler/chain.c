@@ -43,7 +43,8 @@ static int next_stage(const sp_params *p, int n_stages, int i) {
 
 /* Whether a stage after position i of the chain reads the working logits
  * token by token: the temperature (its max, its division), the penalties,
- * DRY and quadratic sampling (a logit of -inf is one they leave alone).  The others go by the
+ * DRY, quadratic sampling and the watermark (a logit of -inf is one they
+ * leave alone).  The others go by the
  * list and the cut marks. */
 /* Whether a stage after position i of the chain reads a logit's sign: the
  * repetition penalty (x > 0 ? x / r : x * r), the exponential decay length
@@ -64,7 +65,8 @@ static int read_later(const sp_params *p, int n_stages, int i) {
     for (int j = i + 1; j < n_stages; j++) {
         int stage = p->n_order ? p->order[j] : j;
         if ((stage == SP_STAGE_TEMPERATURE || stage == SP_STAGE_PENALTIES ||
-             stage == SP_STAGE_DRY || stage == SP_STAGE_QUADRATIC) &&
+             stage == SP_STAGE_DRY || stage == SP_STAGE_QUADRATIC ||
+             stage == SP_STAGE_WATERMARK) &&
             sp_stage_active(p, stage))
             return 1;
     }
@@ -193,6 +195,11 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
         if (read[i] < 0 || read[i] >= v)
             return sp_fail(err, SP_ERR_ARG, "history token %d is outside the "
                            "vocabulary (0..%d)", read[i], v - 1);
+    /* the watermark's green list comes from the last token */
+    if (p->watermark_delta != 0.0f && n_history > 0 &&
+        (history[n_history - 1] < 0 || history[n_history - 1] >= v))
+        return sp_fail(err, SP_ERR_ARG, "history token %d is outside the "
+                       "vocabulary (0..%d)", history[n_history - 1], v - 1);
     if (p->dry_multiplier != 0.0f && n_history > s->repeat_cap) {
         int *grown = realloc(s->repeat, sizeof(int) * (size_t)n_history);
         if (!grown) return sp_fail(err, SP_ERR_NOMEM, "sampler: out of memory");
@@ -232,6 +239,8 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     memset(step, 0, sizeof *step);
     s->mirostat_mu = s->adaptive_average = s->adaptive_aim = NAN;
     s->adaptive_on = 0;
+    s->wm_on = 0;
+    s->wm_green_mass = s->wm_spike = NAN;
     step->vocab = v;
     step->argmax_raw = argmax;
     step->entropy_raw_bits = NAN;
@@ -316,6 +325,9 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->dry_longest = s->dry_longest;
     step->dry_length = s->dry_len;
     step->probs_adaptive_in = s->adaptive_on ? s->adaptive_in : NULL;
+    step->green = s->wm_on ? s->wm_green : NULL;
+    step->green_mass = s->wm_green_mass;
+    step->spike_entropy = s->wm_spike;
     step->token = -1;
     step->p_token = 0.0f;
     step->u = NAN;

@@ -37,6 +37,9 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->sel = malloc(v * sizeof(sp_sel_item));
     s->adaptive_in = calloc(v, sizeof(float));
     s->adaptive_ids = malloc(v * sizeof(int));
+    s->wm_green = calloc(v, 1);
+    s->wm_perm = malloc(v * sizeof(int));
+    s->wm_exp = malloc(v * sizeof(float));
     s->state.xtc_u = 0.0;
     s->state.mirostat_mu = NAN;
     s->state.adaptive_sum = s->state.adaptive_weight = NAN;
@@ -46,7 +49,7 @@ sp_sampler *sp_sampler_new(int vocab) {
         !s->gmax_stale || !s->counts ||
         !s->penalized || !s->pen_mark || !s->pen_count || !s->dry_len ||
         !s->sel || !s->adaptive_in ||
-        !s->adaptive_ids) {
+        !s->adaptive_ids || !s->wm_green || !s->wm_perm || !s->wm_exp) {
         sp_sampler_free(s);
         return NULL;
     }
@@ -63,6 +66,9 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->probs_ids);
     free(s->adaptive_in);
     free(s->adaptive_ids);
+    free(s->wm_green);
+    free(s->wm_perm);
+    free(s->wm_exp);
     free(s->cut);
     free(s->ids);
     free(s->cand_logit);

@@ -41,6 +41,10 @@ export const RANK_ALL_MAX = 128;
  * @property {number} mirostatMu      the target surprise mirostat used (NaN: off)
  * @property {number} adaptiveAverage adaptive-p's running average of the drawn tokens' probabilities before it (NaN: off)
  * @property {number} adaptiveAim     the probability adaptive-p aimed at this step (NaN: off)
+ * @property {number} watermarkGreen  the watermark: the drawn token green (1), red (0), or -1 (off, a preview, no previous token)
+ * @property {number} greenMass       the green list's mass in the distribution the watermark saw, before its bias (NaN: off)
+ * @property {number} spikeEntropy    that distribution's spike entropy, the paper's measure of what a step can carry (NaN: off)
+ * @property {Uint8Array | null} green  the step's green list, 1 per green token (null: off)
  * @property {Record<string, number>} state  the stateful stages' numbers of
  *   this step, by their STEP_FIELDS names (STATE_FIELDS, and any field
  *   named watermark_*): the page's strip of the samplers' state
@@ -143,6 +147,10 @@ export function readStep(e, st, params = 0) {
     mirostatMu: f.mirostat_mu,
     adaptiveAverage: f.adaptive_average,
     adaptiveAim: f.adaptive_aim,
+    watermarkGreen: f.watermark_green,
+    greenMass: f.watermark_green_mass,
+    spikeEntropy: f.watermark_spike_entropy,
+    green: f.green_list ? e.bytes(f.green_list, vocab).slice() : null,
     state: stateOf(f),
   };
 }

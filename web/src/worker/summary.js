@@ -75,6 +75,16 @@ export const TOP_BARS = 30;
  *   the stats (nKept, entropies) are set; the rows are empty
  * @property {boolean} [fastForwarded]  a fast-forwarded token's record,
  *   fetched afterwards (peek with the settings it ran with): `u` is unknown
+ * @property {WatermarkStep | null} [watermark]  the watermark's step, when
+ *   it ran (absent or null: off, or no token before this step)
+ */
+
+/**
+ * @typedef {Object} WatermarkStep  what the watermark did at a step (engine numbers)
+ * @property {number} green   the drawn token green (1) or red (0); -1 for a preview
+ * @property {number} mass    the green list's mass in the distribution the stage saw, before its bias
+ * @property {number} spike   that distribution's spike entropy (Kirchenbauer et al.)
+ * @property {Uint8Array} rows  per row: 1 where the token is on the green list
  */
 
 /**
@@ -166,8 +176,19 @@ export function summarize(rec, ctx) {
     other,
     cuts: rec.cuts,
     params: { ...ctx.params },
+    ...(rec.green ? { watermark: watermarkStep(rec, ids) } : {}),
     state: Object.fromEntries(Object.entries(rec.state ?? {}).map(([k, v]) => [k, ctx.kind !== 'step' && TOKEN_STATE.test(k) ? NaN : v])),
   };
+}
+
+/**
+ * The watermark's step: the engine's numbers and the green list at the rows.
+ * @param {import('../engine/engine.js').StepRecord} rec @param {Int32Array} ids
+ * @returns {WatermarkStep}
+ */
+function watermarkStep(rec, ids) {
+  const list = /** @type {Uint8Array} */ (rec.green);
+  return { green: rec.watermarkGreen, mass: rec.greenMass, spike: rec.spikeEntropy, rows: Uint8Array.from(ids, (id) => list[id]) };
 }
 
 /**
