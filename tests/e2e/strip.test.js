@@ -110,6 +110,16 @@ describe.skipIf(skipWithoutChromium)('the strip of the samplers\' state', () => 
     await until(async () => (await page.getByTestId('strip-now').textContent()).startsWith('Token 15'));
   });
 
+  it('the watermark\'s row: each drawn token green or red, as the engine says', async () => {
+    const page = await open({ hash: '#seed=6&steps=12&watermark_delta=2&watermark_gamma=0.5' });
+    await until(async () => (await marks(page, 'watermark').count()) === 12);
+    const recs = await engineStates({ seed: 6, params: { watermark_delta: 2, watermark_gamma: 0.5 }, steps: 12 });
+    const want = recs.map((r) => (r.state.watermark_green >= 0 ? r.state.watermark_green : NaN));
+    expect(await marks(page, 'watermark').evaluateAll((els) => els.map((el) => Number(el.dataset.bar)))).toEqual(want);
+    expect(want.filter((g) => g === 1).length).toBeGreaterThan(6); // δ = 2 makes most tokens green
+    expect(await page.locator('[data-testid="strip-row"][data-row="watermark"] .spg-states-green').count()).toBe(want.filter((g) => g === 1).length);
+  });
+
   it('no stateful stage on: no strip, and its code is not fetched', async () => {
     const page = await open({ hash: '#seed=3&steps=5&top_k=10' });
     await until(async () => (await tokens(page).count()) === 5);
