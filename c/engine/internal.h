@@ -10,11 +10,25 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sampler.h"
 #include "kernels/vec4.h"
 
 /* ---- math (mathx.c) ---------------------------------------------------- */
+
+/* A float's bits and the float of bits (memcpy: no aliasing, no
+ * conversion). */
+static inline uint32_t sp_float_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline float sp_bits_float(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
 
 /* Constants of the float exp.  Inputs below SP_EXP_LO give exactly 0 (the
  * masked tokens' -inf among them); SP_EXP_HI keeps 2^k a normal float. */
@@ -268,7 +282,7 @@ struct sp_state {
     sp_counters counters; /* sp_state_counters */
 };
 
-/* ---- speculative decoding's hooks into a session (session.c) ----------- */
+/* ---- speculative decoding's hooks into a session (session*.c) ---------- */
 
 /* One batched pass of the session's model over its last token, when a
  * step left it unfed, and the drafted tokens[0..n) that fit in the

@@ -43,6 +43,7 @@
 #include "check.h"
 #include "internal.h"
 #include "sampler.h"
+#include "testutil.h"
 
 static sp_sampler *sampler;
 static sp_step step;
@@ -58,15 +59,9 @@ static sp_params params(void) {
 /* Warps logits[n] after history; reference: the chain's reference path. */
 static int warp(const float *logits, int n, const int *hist, int nh,
                 const sp_params *p, int reference) {
-    if (!sampler || sp_sampler_vocab(sampler) != n) {
-        sp_sampler_free(sampler);
-        sampler = sp_sampler_new(n);
-    }
+    sampler = tu_sampler_for(sampler, n);
     sp_sampler_set_reference(sampler, reference);
-    sp_sampler_state none = {0.0, NAN, 0, NULL, 0, NAN, NAN};
-    sp_sampler_set_state(sampler, &none);
-    err[0] = '\0';
-    int rc = sp_sampler_warp(sampler, logits, hist, nh, p, &step, err);
+    int rc = tu_warp(&sampler, logits, n, hist, nh, p, &step, err);
     sp_sampler_set_reference(sampler, 0);
     return rc;
 }

@@ -7,18 +7,6 @@
 #include "check.h"
 #include "internal.h"
 
-static uint32_t bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float from_bits(uint32_t u) {
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 /* sp_expf the long way round (as it was written first): clamp to [LO, HI],
  * 2^k built as a float from the integer k, one multiplication.  The engine's
  * leaves out the low clamp and the multiplication (internal.h says why);
@@ -36,7 +24,7 @@ static float expf_long_way(float x) {
     p = p * r + SP_EXP_C2;
     p = p * r + 1.0f;
     p = p * r + 1.0f;
-    float scale = from_bits((uint32_t)((int32_t)k + 127) << 23);
+    float scale = sp_bits_float((uint32_t)((int32_t)k + 127) << 23);
     return x >= SP_EXP_LO ? p * scale : 0.0f;
 }
 
@@ -48,26 +36,26 @@ static void test_exp_long_way(void) {
     int bad = 0, n = 0;
     float xs[4];
     for (uint64_t u = 0; u < (1ull << 32); u += 4099) {
-        float x = from_bits((uint32_t)u);
-        bad += bits(sp_expf(x)) != bits(expf_long_way(x));
+        float x = sp_bits_float((uint32_t)u);
+        bad += sp_float_bits(sp_expf(x)) != sp_float_bits(expf_long_way(x));
         n++;
         /* the softmaxes' exp, without the clamp: lanes <= HI and NaNs */
         if (!(x > SP_EXP_HI)) {
             float out[4];
             v4_store(out, v4_exp_upto_hi(v4_splat(x)));
-            bad += bits(out[0]) != bits(expf_long_way(x));
+            bad += sp_float_bits(out[0]) != sp_float_bits(expf_long_way(x));
         }
     }
     const float ends[] = {SP_EXP_LO, SP_EXP_HI, -86.98f, -87.34f, 0.0f};
     for (int e = 0; e < 5; e++) {
-        uint32_t b = bits(ends[e]);
+        uint32_t b = sp_float_bits(ends[e]);
         for (uint32_t d = 0; d < 40000; d++) {
-            for (int l = 0; l < 4; l++) xs[l] = from_bits(b - 20000 + d + (uint32_t)l * 40000u);
+            for (int l = 0; l < 4; l++) xs[l] = sp_bits_float(b - 20000 + d + (uint32_t)l * 40000u);
             float out[4];
             v4_store(out, v4_exp(v4_load(xs)));
             for (int l = 0; l < 4; l++) {
-                bad += bits(out[l]) != bits(expf_long_way(xs[l]));
-                bad += bits(sp_expf(xs[l])) != bits(out[l]);
+                bad += sp_float_bits(out[l]) != sp_float_bits(expf_long_way(xs[l]));
+                bad += sp_float_bits(sp_expf(xs[l])) != sp_float_bits(out[l]);
             }
             n += 4;
         }
@@ -97,7 +85,7 @@ int main(void) {
     CHECK(sp_expf(1000.0f) > 1e38f && sp_expf(1000.0f) < INFINITY);
 
     test_exp_long_way();
-    CHECK(bits(sp_expf(-0.0f)) == bits(sp_expf(0.0f))); /* snapshot() */
+    CHECK(sp_float_bits(sp_expf(-0.0f)) == sp_float_bits(sp_expf(0.0f))); /* snapshot() */
 
     /* the vector exp is the scalar exp, lane by lane, to the bit */
     float xs[16] = {-90.0f, -87.0f, -86.99f, -20.5f, -1.0f, -0.5f, -1e-8f, 0.0f,
@@ -106,7 +94,7 @@ int main(void) {
         float out[4];
         v4_store(out, v4_exp(v4_load(xs + i)));
         for (int l = 0; l < 4; l++)
-            CHECK_EQ_INT(bits(out[l]), bits(sp_expf(xs[i + l])));
+            CHECK_EQ_INT(sp_float_bits(out[l]), sp_float_bits(sp_expf(xs[i + l])));
     }
 
     /* doubles: relative error near the last bit */
@@ -151,6 +139,6 @@ int main(void) {
         q[l] = (lanes[l] + lanes[4 + l]) + (lanes[8 + l] + lanes[12 + l]);
     float expect = (q[0] + q[1]) + (q[2] + q[3]);
     for (int i = 32; i < 37; i++) expect += a[i] * b[i];
-    CHECK_EQ_INT(bits(sp_dot(a, b, 37)), bits(expect));
+    CHECK_EQ_INT(sp_float_bits(sp_dot(a, b, 37)), sp_float_bits(expect));
     CHECK_DONE();
 }

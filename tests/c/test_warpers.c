@@ -15,9 +15,7 @@ static char err[SP_ERR_LEN];
 
 static int warp(const float *logits, int n, const int *hist, int nh,
                 const sp_params *p) {
-    sampler = tu_sampler_for(sampler, n);
-    err[0] = '\0';
-    return sp_sampler_warp(sampler, logits, hist, nh, p, &step, err);
+    return tu_warp(&sampler, logits, n, hist, nh, p, &step, err);
 }
 
 /* --- references, by sorting --- */

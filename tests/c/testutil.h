@@ -94,6 +94,20 @@ static inline sp_sampler *tu_sampler_for(sp_sampler *s, int n) {
     return sp_sampler_new(n);
 }
 
+/* One warp of logits[n] after hist[nh] into *step, with *s made for n
+ * tokens (tu_sampler_for) and a bare sampler's state (no XTC draw,
+ * mirostat and adaptive-p at their start, no end tokens); err cleared
+ * first.  Returns the warp's rc. */
+static inline int tu_warp(sp_sampler **s, const float *logits, int n,
+                          const int *hist, int nh, const sp_params *p,
+                          sp_step *step, char *err) {
+    *s = tu_sampler_for(*s, n);
+    sp_sampler_state none = {0.0, NAN, 0, NULL, 0, NAN, NAN};
+    sp_sampler_set_state(*s, &none);
+    err[0] = '\0';
+    return sp_sampler_warp(*s, logits, hist, nh, p, step, err);
+}
+
 /* models/<file> under root, loaded (the model owns the bytes), or NULL
  * with err set. */
 static inline sp_model *tu_load_model(const char *root, const char *file,

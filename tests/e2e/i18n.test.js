@@ -8,14 +8,16 @@
 // German, the longest real language, laid out with no text clipped, cut
 // short, off screen or over other text at 360 px and 1280 px (the boxes
 // of every text on the page: layout.js).  Screenshots of each layout are
-// written to build/e2e/ to look at.
+// written to build/e2e/ to look at.  In every language, at 1280 px and
+// 390 px, no word of a label or a readout is broken across two lines
+// ("Nukleusgröß / e").
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { ROOT } from './fixtures.js';
 import { engineText, generated, hashOf, skipWithoutChromium, lesson, until, useBrowser } from './harness.js';
-import { textProblems } from './layout.js';
+import { textProblems, wordBreaks } from './layout.js';
 
 const SHOTS = path.join(ROOT, 'build/e2e');
 const tokens = (scope) => scope.locator('[data-testid="output-token"]');
@@ -157,9 +159,34 @@ describe.skipIf(skipWithoutChromium)('the playground in other languages', () => 
       expect(await layout(page, `${lang}-360`)).toEqual([]);
       if (lang === 'de') {
         // the check sees what it must: labels kept on one line, cut at their box
-        await page.addStyleTag({ content: '.spg-readouts dt { white-space: nowrap; overflow: hidden; }' });
+        await page.addStyleTag({ content: '.spg-readouts > div { min-width: 0; } .spg-readouts dt { white-space: nowrap; overflow: hidden; }' });
         expect((await page.evaluate(textProblems)).filter((p) => p.startsWith('cut short: dt')).length).toBeGreaterThan(0);
       }
     }
+  });
+
+  for (const width of [1280, 390]) {
+    it(`at ${width} px, in English, German, Spanish and Chinese: no word of a label or a readout broken across two lines`, async () => {
+      const found = {};
+      for (const lang of ['en', 'de', 'es', 'zh']) {
+        const page = await open({ width, height: 844, hash: `#lang=${lang}&seed=9&steps=5` });
+        // every fold open: the chain's stages, the metrics, the model's parts
+        await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+        await page.waitForTimeout(300);
+        found[lang] = await page.evaluate(wordBreaks);
+        // a chapter's labels and its playground's readouts too
+        const chapter = await open({ url: `${h.server.url}learn/top-p.html`, hash: `#lang=${lang}`, width, height: 844 });
+        found[`${lang} top-p`] = await chapter.evaluate(wordBreaks);
+      }
+      expect(found).toEqual({ en: [], de: [], es: [], zh: [], 'en top-p': [], 'de top-p': [], 'es top-p': [], 'zh top-p': [] });
+    });
+  }
+
+  it('the word check sees a word broken across two lines', async () => {
+    const page = await open({ width: 1280, height: 844, hash: '#lang=de&seed=9&steps=5' });
+    // the readouts as narrow as they were when "Nukleusgröße" broke after its ß
+    await page.addStyleTag({ content: '.spg-readouts > div { flex: 0 0 82px; } .spg-readouts dt { overflow-wrap: anywhere; }' });
+    const found = await page.evaluate(wordBreaks);
+    expect(found.filter((p) => /^word broken: button\.spg-term "Nukleusgr\S* \/ \S*e"$/.test(p)), found.join('\n')).toHaveLength(1);
   });
 });

@@ -141,3 +141,55 @@ export function textProblems({ root = 'body', tolerance = 1 } = {}) {
   }
   return problems;
 }
+
+/**
+ * Words broken across two lines in the labels and readouts (run in the
+ * page with page.evaluate(wordBreaks)): each text's words, as the
+ * browser's word segmenter finds them in the text's language
+ * (Intl.Segmenter: "Nukleusgröße", "保留" and "质量"), must each lie on one
+ * line — each character's box (Range.getClientRects) on the line of the
+ * one before it.  A break at a soft hyphen is a hyphenation, not a break
+ * inside a word; a compound's own hyphen ends a word.  Prose (a hint, a
+ * paragraph) is left out: Chinese prose breaks between any two characters.
+ * @param {{root?: string}} [options]
+ * @returns {string[]} one line per broken word
+ */
+export function wordBreaks({ root = 'body' } = {}) {
+  const LABELS = '.spg-readouts dt, .spg-readouts dd, label, legend, summary, button, th, h1, h2, h3';
+  const problems = [];
+  const elements = [];
+  const walk = (node) => {
+    for (const el of node.querySelectorAll('*')) {
+      elements.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document.querySelector(root) ?? document.body);
+  /** @type {Record<string, Intl.Segmenter>} */
+  const segmenters = {};
+  const range = document.createRange();
+  for (const el of elements) {
+    if (!el.matches(LABELS) || el.closest('.spg-sr, .learn-sr, [hidden], svg') || !el.getClientRects().length) continue;
+    const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = texts.nextNode(); n; n = texts.nextNode()) {
+      const lang = n.parentElement?.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || 'en';
+      const words = (segmenters[lang] ??= new Intl.Segmenter(lang, { granularity: 'word' })).segment(n.textContent ?? '');
+      for (const { segment, index, isWordLike } of words) {
+        if (!isWordLike || segment.length < 2) continue;
+        let top = null;
+        for (let i = 0; i < segment.length; i++) {
+          range.setStart(n, index + i);
+          range.setEnd(n, index + i + 1);
+          const box = [...range.getClientRects()].find((r) => r.width > 0);
+          if (!box) continue;
+          if (top !== null && box.top > top + box.height / 2 && segment[i - 1] !== '\u00AD') {
+            const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+            problems.push(`word broken: ${el.tagName.toLowerCase()}${cls} "${segment.slice(0, i)} / ${segment.slice(i)}"`);
+          }
+          top = box.top;
+        }
+      }
+    }
+  }
+  return problems;
+}

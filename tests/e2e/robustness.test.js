@@ -192,7 +192,7 @@ describe.skipIf(skipWithoutChromium)('the page under stress in Chromium', () => 
     // the bars on screen are a distribution (the engine's final probabilities)
     await until(async () => Math.abs((await probSum(page)) - 1) < 1e-3);
     expect(await alerts(page).count()).toBe(0);
-  });
+  }, 180000); // 165 drags while playing: seconds idle, a minute or more on a busy machine
 
   it('-1, 2, 1e9, "abc" and nothing typed into the number fields: clamped or reverted, never an error in the page', async () => {
     const page = await open({ hash: '#seed=5' });

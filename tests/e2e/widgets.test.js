@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { needTransformer, skipWithoutTransformer } from './fixtures.js';
 import { generated, hashOf, skipWithoutChromium, until, useBrowser } from './harness.js';
+import { textProblems } from './layout.js';
 
 const bar = (page, token) => page.locator(`[data-testid="prob-bar"][data-token="${token}"]`).first();
 const raw = async (page, token) => Number(await bar(page, token).getAttribute('data-raw'));
@@ -28,13 +29,29 @@ describe.skipIf(skipWithoutChromium)('lesson widgets', () => {
     expect(Number(await page.getByTestId('handmade-p').nth(0).getAttribute('data-value')).toFixed(3)).toBe('0.665');
   });
 
+  it('the presets are shown whole at 1280 and 390 px, in English and German ("Worked example: logits 2, 1, (" was cut)', async () => {
+    for (const width of [1280, 390]) {
+      for (const lang of ['en', 'de']) {
+        const page = await open({ width, height: 844, hash: `#model=logits:2,1,0&lang=${lang}` });
+        const presets = page.getByTestId('handmade-preset').getByRole('radio');
+        expect(await presets.count()).toBe(4);
+        expect(await page.getByTestId('handmade-preset-worked-t').isChecked()).toBe(true);
+        // each entry's whole text on screen, inside its box, over nothing else
+        expect(await page.evaluate(textProblems, { root: '[data-testid="handmade"]' }), `${lang} ${width}`).toEqual([]);
+        const names = await page.getByTestId('handmade-preset').locator('.spg-seg-opt').allTextContents();
+        expect(names[0], `${lang} ${width}`).toMatch(/: Logits 2, 1, 0$/i);
+        expect(names[1], `${lang} ${width}`).toMatch(/0[.,]02$/);
+      }
+    }
+  });
+
   it('switches presets: confident, then long-tailed', async () => {
     const page = await open({ hash: '#model=logits:2,1,0' });
-    await page.getByTestId('handmade-preset').selectOption('confident');
+    await page.getByTestId('handmade-preset-confident').check();
     await until(async () => (await page.locator('[data-testid="prob-bar"]').count()) === 8);
     const top = await prob(page, 0);
     expect(top).toBeGreaterThan(0.9);
-    await page.getByTestId('handmade-preset').selectOption('long-tailed');
+    await page.getByTestId('handmade-preset-long-tailed').check();
     await until(async () => (await page.locator('[data-testid="prob-bar"]').count()) === 24);
     expect(await prob(page, 0)).toBeLessThan(0.3);
     // the link is written a moment after the change

@@ -6,7 +6,7 @@
  *   constraint.c  one interface over both: where the text stands (sp_cstate)
  *   vocab.c       a constraint as one vocabulary's tokens can meet it
  *
- * The session (decode/session.c) drives them through internal.h.
+ * The session (decode/session*.c) drives them through internal.h.
  */
 #ifndef SP_CONSTRAINT_H
 #define SP_CONSTRAINT_H

@@ -32,16 +32,6 @@ size_t sp_qtype_row_bytes(uint32_t type, int cols) {
 
 /* ---- half floats ---------------------------------------------------------- */
 
-static float from_bits(uint32_t b) {
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-static uint32_t to_bits(float f) {
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
 static uint16_t read_u16(const uint8_t *p) {
     uint16_t v;
     memcpy(&v, p, 2);
@@ -51,16 +41,16 @@ static uint16_t read_u16(const uint8_t *p) {
 float sp_f16_to_f32(uint16_t h) {
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
-    if (exp == 0x1f) return from_bits(sign | 0x7f800000u | mant << 13);
+    if (exp == 0x1f) return sp_bits_float(sign | 0x7f800000u | mant << 13);
     /* normal and subnormal halves alike: the bits shifted into a float's
      * place, scaled by 2^112 (exact: the result is a normal float) -- the
      * same operation the SIMD kernels do four at a time */
-    float mag = from_bits((uint32_t)(h & 0x7fffu) << 13) * 0x1p112f;
-    return from_bits(to_bits(mag) | sign);
+    float mag = sp_bits_float((uint32_t)(h & 0x7fffu) << 13) * 0x1p112f;
+    return sp_bits_float(sp_float_bits(mag) | sign);
 }
 
 uint16_t sp_f32_to_f16(float f) {
-    uint32_t x = to_bits(f), sign = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
+    uint32_t x = sp_float_bits(f), sign = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
     if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u); /* NaN */
     if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* >= 65520: inf */
     uint32_t e = a >> 23;
@@ -81,10 +71,10 @@ uint16_t sp_f32_to_f16(float f) {
     return (uint16_t)(sign | q);
 }
 
-float sp_bf16_to_f32(uint16_t h) { return from_bits((uint32_t)h << 16); }
+float sp_bf16_to_f32(uint16_t h) { return sp_bits_float((uint32_t)h << 16); }
 
 uint16_t sp_f32_to_bf16(float f) {
-    uint32_t x = to_bits(f);
+    uint32_t x = sp_float_bits(f);
     if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 64u);
     return (uint16_t)((x + (0x7fffu + ((x >> 16) & 1u))) >> 16);
 }
@@ -237,7 +227,7 @@ static int round_away(float v) {
 static int round_even(float v) {
     if (!(v >= -128.0f && v <= 128.0f)) return 0;
     float r = v + 12582912.0f; /* 1.5 * 2^23: the sum rounds v */
-    return (int)(to_bits(r) & 0x7fffffu) - 0x400000;
+    return (int)(sp_float_bits(r) & 0x7fffffu) - 0x400000;
 }
 
 /* Q8_0 blocks, as ggml's quantize_row_q8_0_ref: d = amax / 127,

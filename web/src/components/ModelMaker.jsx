@@ -86,21 +86,23 @@ export function HandmadeEditor({ panel, uid }) {
   return (
     <section class="spg-handmade" data-testid="handmade" aria-labelledby={`${uid}-hm-h`}>
       <h3 id={`${uid}-hm-h`} class="spg-sub">{t('handmade.table')}</h3>
-      <div class="spg-field">
-        <label for={`${uid}-hm-preset`}>{t('handmade.preset')}</label>
-        <select
-          id={`${uid}-hm-preset`} data-testid="handmade-preset" value={PRESETS.find((p) => p.spec === spec)?.id ?? ''}
-          onChange={(e) => {
-            const p = PRESETS.find((x) => x.id === /** @type {HTMLSelectElement} */ (e.currentTarget).value);
-            if (p) {
-              setDraft(rowsOfSpec(p.spec));
-              panel.setHandmade(p.spec);
-            }
-          }}
-        >
-          <option value="" disabled>—</option>
-          {PRESETS.map((p) => <option key={p.id} value={p.id}>{t(p.label)}</option>)}
-        </select>
+      {/* the presets as choices that wrap: a menu cut its entries short ("Worked example: logits 2, 1, (") */}
+      <div class="spg-field" role="radiogroup" aria-labelledby={`${uid}-hm-preset`} data-testid="handmade-preset">
+        <label id={`${uid}-hm-preset`}>{t('handmade.preset')}</label>
+        <div class="spg-seg spg-seg-small">
+          {PRESETS.map((p) => (
+            <label key={p.id} class={`spg-seg-opt${p.spec === spec ? ' is-on' : ''}`}>
+              <input
+                type="radio" name={`${uid}-hm-preset`} value={p.id} checked={p.spec === spec} data-testid={`handmade-preset-${p.id}`}
+                onChange={() => {
+                  setDraft(rowsOfSpec(p.spec));
+                  panel.setHandmade(p.spec);
+                }}
+              />
+              <span>{t(p.label)}</span>
+            </label>
+          ))}
+        </div>
       </div>
       <div class="spg-seg spg-seg-small" role="radiogroup" aria-label={t('handmade.editAs')}>
         <span class="spg-hint" aria-hidden="true">{t('handmade.editAsColon')}</span>

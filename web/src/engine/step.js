@@ -48,7 +48,7 @@ export const RANK_ALL_MAX = 128;
 
 /**
  * A step record's numbers and array addresses, read in one call
- * (wasm_api.c STEP_FIELDS names them, in order).
+ * (wasm_step.c STEP_FIELDS names them, in order).
  * @param {import('./engine.js').Engine} e @param {number} st pointer to an sp_step
  * @returns {Record<string, number>}
  */

@@ -1,0 +1,73 @@
+/*
+ * wasm_step.c — the step record: its fields in one call, its ranks,
+ * its draws, who cut what.
+ * (the WASM exports: see wasm_api.c)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "wasm_api.h"
+
+/* ---- the step record ------------------------------------------------ */
+
+/* The record's numbers and arrays in one call: the fields below, in this
+ * order, as doubles into out[] (an address fits a double exactly), so the
+ * JS wrapper reads a record with one call and one view.  The names go to JS
+ * as one string (api_step_fields): the order is written here only. */
+#define STEP_FIELDS(X)                                                    \
+    X(vocab, st->vocab)                                                   \
+    X(token, st->token)                                                   \
+    X(p, st->p_token)                                                     \
+    X(u, st->u)                                                           \
+    X(n_kept, st->n_kept)                                                 \
+    X(kept_mass, st->kept_mass)                                           \
+    X(entropy_bits, st->entropy_bits)                                     \
+    X(entropy_raw_bits, st->entropy_raw_bits)                             \
+    X(argmax_raw, st->argmax_raw)                                         \
+    X(probs, (uintptr_t)st->probs)                                        \
+    X(probs_raw, (uintptr_t)st->probs_raw)                                \
+    X(probs_tempered, (uintptr_t)st->probs_tempered)                      \
+    X(logits, (uintptr_t)st->logits)                                      \
+    X(cut, (uintptr_t)st->cut)                                            \
+    X(kept, (uintptr_t)st->kept)                                          \
+    X(penalized, (uintptr_t)st->penalized)                                \
+    X(n_penalized, st->n_penalized)                                      \
+    X(mirostat_mu, st->mirostat_mu)                                      \
+    X(adaptive_average, st->adaptive_average)                            \
+    X(adaptive_aim, st->adaptive_aim)
+
+#define STEP_NAME(name, value) #name ","
+#define STEP_VALUE(name, value) out[i++] = (double)(value);
+
+API("api_step_fields") const char *api_step_fields(void) {
+    return STEP_FIELDS(STEP_NAME);
+}
+API("api_step_read") void api_step_read(const sp_step *st, double *out) {
+    int i = 0;
+    STEP_FIELDS(STEP_VALUE)
+}
+API("api_step_top")
+int api_step_top(const sp_step *st, int n, int *ids, double *cum) {
+    return sp_step_top(st, n, ids, cum);
+}
+API("api_step_sample_counts")
+double api_step_sample_counts(const sp_step *st, double seed_lo,
+                              double seed_hi, int n, int *counts) {
+    return sp_step_sample_counts(
+        st, (uint64_t)(uint32_t)seed_hi << 32 | (uint32_t)seed_lo, n, counts);
+}
+/* Who cut what, in the chain's order: cut names' codes, counts and the
+ * model's mass cut (SP_STAGE_COUNT + 3 each at most); returns the entries. */
+API("api_step_cuts")
+int api_step_cuts(const sp_step *st, const sp_params *p, int *codes,
+                  int *counts, double *masses) {
+    const char *names[SP_STAGE_COUNT + 3];
+    int n = sp_step_cuts(st, p, names, counts, masses);
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < SP_CUT_COUNT; c++)
+            if (!strcmp(sp_cut_name(c), names[i])) codes[i] = c;
+    return n;
+}
+API("api_cut_name") const char *api_cut_name(int cut) {
+    return sp_cut_name(cut);
+}
