@@ -1,7 +1,7 @@
 /*
- * bench.h — the benchmark's workloads (bench_core.c), compiled into the
- * native harness (bench_native.c) and into the bench WASM modules (driven by
- * bench.mjs).  Every function runs a whole batch inside the engine, so that
+ * bench.h — the benchmark's workloads (bench_core.c, bench_model.c,
+ * bench_spec.c), compiled into the native harness (bench_native.c) and into
+ * the bench WASM modules (driven by bench.mjs).  Every function runs a whole batch inside the engine, so that
  * the caller's clock brackets real work and not call overhead; the returned
  * values are checksums, so that nothing can be optimized away and the
  * builds can be compared bit for bit.
@@ -60,7 +60,7 @@ BENCH_API("bench_softmax_pass") double bench_softmax_pass(int n, int what);
 /* The pipeline's settings: 0 = the benchmark's (above); 1..BENCH_N_STAGES =
  * the benchmark's plus one more stage of the chain on (its name:
  * bench_stage_name).  0 = ok, 1 = no such setting. */
-#define BENCH_N_STAGES 17
+#define BENCH_N_STAGES 18
 BENCH_API("bench_sampler_config") int bench_sampler_config(int which);
 const char *bench_stage_name(int which);
 

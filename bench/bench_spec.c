@@ -10,24 +10,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_shared.h"
 #include "internal.h"
-
-static uint64_t mix(uint64_t h, uint32_t w) {
-    for (int i = 0; i < 4; i++) {
-        h ^= (w >> (8 * i)) & 0xffu;
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-static double hash_floats(const float *x, int n) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (int i = 0; i < n; i++) {
-        uint32_t w;
-        memcpy(&w, &x[i], 4);
-        h = mix(h, w);
-    }
-    return (double)(h >> 12);
-}
 
 /* ---- the batched pass on any model ------------------------------------ */
 
@@ -140,9 +124,9 @@ double bench_generate(int draft, int k, double temperature, double seed,
     int n = sp_session_n_generated(s);
     if (n > max_tokens) n = max_tokens; /* a last round may overshoot */
     const int *t = sp_session_tokens(s) + sp_session_n_prompt(s);
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (int i = 0; i < n; i++) h = mix(h, (uint32_t)t[i]);
-    result = (double)(h >> 12);
+    uint64_t h = HASH_SEED;
+    for (int i = 0; i < n; i++) h = hash_u32(h, (uint32_t)t[i]);
+    result = hash_out(h);
     sp_counters c;
     sp_session_counters(s, &c);
     long long drafted = 0, accepted = 0, rounds = 0, positions = 0;

@@ -29,7 +29,7 @@ eval "$(awk '/^CFLAGS_COMMON=\(/{p=1} p{print} p&&/\)/{exit}' build.sh)"
   echo "bench/run.sh: cannot read ENGINE_SRC / CFLAGS_COMMON from build.sh" >&2
   exit 1
 }
-BENCH_SRC=(bench/bench_core.c bench/bench_spec.c)
+BENCH_SRC=(bench/bench_core.c bench/bench_model.c bench/bench_spec.c)
 
 say "bench: native harness ($OUT/bench-native)"
 # build_native's flags

@@ -73,6 +73,34 @@ const char *cli_opt_value(args *a) {
     return a->argv[++a->i];
 }
 
+int cli_table_option(args *a, const cli_opt *opts) {
+    for (const cli_opt *o = opts; o->name; o++) {
+        if (!cli_is_opt(a, o->name) && !(o->alias && cli_is_opt(a, o->alias)))
+            continue;
+        if (o->flag) {
+            if (a->value) continue; /* a flag takes no value */
+            *o->flag = 1;
+            return 1;
+        }
+        const char *v = cli_opt_value(a);
+        if (!v) return -cli_say_error(EXIT_BAD_ARG, "%s needs a value", a->name);
+        *o->text = v;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_table_options(args *a, const char *cmd, const cli_opt *opts) {
+    for (a->i = 2; a->i < a->argc; a->i++) {
+        int r = cli_table_option(a, opts);
+        if (r < 0) return -r;
+        if (r == 0)
+            return cli_say_error(EXIT_BAD_ARG, "%s: unknown option '%s' (see "
+                                 "sampler --help)", cmd, a->argv[a->i]);
+    }
+    return 0;
+}
+
 int cli_parse_double(const char *s, double *out) {
     if (!s || !*s) return 0;
     char *end;

@@ -12,6 +12,7 @@
  *   cmd_generate.c   generate: its options and the command
  *   generate_run.c   generate: sampling, beam search, speculative sampling
  *   cmd_tools.c      params, logits, encode, train-bigram
+ *   cmd_detect.c     detect (a watermark's z-score)
  *
  * Exit status: 0 done, 1 a bad or missing file / a runtime failure, 2 a bad
  * argument.  Every error is one line on stderr that names what is wrong.
@@ -64,6 +65,21 @@ int cli_parse_long(const char *s, long long lo, long long hi, long long *out);
 int cli_parse_int(const char *s, int *out);
 int cli_parse_seed(const char *s, uint64_t *out);
 int cli_sampler_option(args *a, sp_params *p, sampler_texts *texts);
+
+/* A command's own options, one row each (the table ends with a NULL
+ * name): --name VALUE (or -alias VALUE, --name=VALUE) stored in *text, or
+ * a flag without a value setting *flag to 1. */
+typedef struct {
+    const char *name, *alias;
+    const char **text;
+    int *flag;
+} cli_opt;
+/* Reads argv[i] when it is one of opts: 1; 0 when it is none of them;
+ * -EXIT_BAD_ARG after "NAME needs a value". */
+int cli_table_option(args *a, const cli_opt *opts);
+/* A command whose options are all in opts: reads them all; 0, or the exit
+ * status after saying which is missing its value or unknown. */
+int cli_table_options(args *a, const char *cmd, const cli_opt *opts);
 int cli_check_params(const sp_params *p, int vocab);
 
 #define NEED_VALUE(a, v)                                                    \
@@ -133,5 +149,6 @@ int cli_cmd_params(args *a);
 int cli_cmd_logits(args *a);
 int cli_cmd_encode(args *a);
 int cli_cmd_train_bigram(args *a);
+int cli_cmd_detect(args *a); /* cmd_detect.c: watermark detection */
 
 #endif /* SP_CLI_SHARED_H */

@@ -113,18 +113,11 @@ int cli_cmd_params(args *a) {
 
 int cli_cmd_logits(args *a) {
     const char *model = NULL, *tokens_text = NULL;
-    for (a->i = 2; a->i < a->argc; a->i++) {
-        if (cli_is_opt(a, "--model")) {
-            NEED_VALUE(a, v);
-            model = v;
-        } else if (cli_is_opt(a, "--tokens")) {
-            NEED_VALUE(a, v);
-            tokens_text = v;
-        } else {
-            return cli_say_error(EXIT_BAD_ARG, "logits: unknown option '%s' (see "
-                             "sampler --help)", a->argv[a->i]);
-        }
-    }
+    const cli_opt opts[] = {{"--model", NULL, &model, NULL},
+                            {"--tokens", NULL, &tokens_text, NULL},
+                            {NULL, NULL, NULL, NULL}};
+    int bad = cli_table_options(a, "logits", opts);
+    if (bad) return bad;
     if (!model || !tokens_text)
         return cli_say_error(EXIT_BAD_ARG, "logits: --model and --tokens are "
                          "required");
@@ -179,27 +172,15 @@ done:
 int cli_cmd_encode(args *a) {
     const char *tok_path = NULL, *model = NULL, *text = NULL;
     int bos = 0, eos = 0, chat = 0;
-    for (a->i = 2; a->i < a->argc; a->i++) {
-        if (cli_is_opt(a, "--tokenizer")) {
-            NEED_VALUE(a, v);
-            tok_path = v;
-        } else if (cli_is_opt(a, "--model")) {
-            NEED_VALUE(a, v);
-            model = v;
-        } else if (cli_is_opt(a, "--text")) {
-            NEED_VALUE(a, v);
-            text = v;
-        } else if (cli_is_opt(a, "--bos") && !a->value) {
-            bos = 1;
-        } else if (cli_is_opt(a, "--eos") && !a->value) {
-            eos = 1;
-        } else if (cli_is_opt(a, "--chat") && !a->value) {
-            chat = 1;
-        } else {
-            return cli_say_error(EXIT_BAD_ARG, "encode: unknown option '%s' (see "
-                             "sampler --help)", a->argv[a->i]);
-        }
-    }
+    const cli_opt opts[] = {{"--tokenizer", NULL, &tok_path, NULL},
+                            {"--model", NULL, &model, NULL},
+                            {"--text", NULL, &text, NULL},
+                            {"--bos", NULL, NULL, &bos},
+                            {"--eos", NULL, NULL, &eos},
+                            {"--chat", NULL, NULL, &chat},
+                            {NULL, NULL, NULL, NULL}};
+    int bad = cli_table_options(a, "encode", opts);
+    if (bad) return bad;
     if ((!tok_path && !model) || !text)
         return cli_say_error(EXIT_BAD_ARG, "encode: --text and --tokenizer (or "
                          "--model) are required");
@@ -254,14 +235,14 @@ int cli_cmd_train_bigram(args *a) {
     const char *text_path = NULL, *out_path = NULL;
     double alpha = 0.1;
     char err[SP_ERR_LEN];
+    const cli_opt opts[] = {{"--text", NULL, &text_path, NULL},
+                            {"-o", "--out", &out_path, NULL},
+                            {NULL, NULL, NULL, NULL}};
     for (a->i = 2; a->i < a->argc; a->i++) {
-        if (cli_is_opt(a, "--text")) {
-            NEED_VALUE(a, v);
-            text_path = v;
-        } else if (cli_is_opt(a, "-o") || cli_is_opt(a, "--out")) {
-            NEED_VALUE(a, v);
-            out_path = v;
-        } else if (cli_is_opt(a, "--alpha")) {
+        int r = cli_table_option(a, opts);
+        if (r < 0) return -r;
+        if (r > 0) continue;
+        if (cli_is_opt(a, "--alpha")) {
             NEED_VALUE(a, v);
             if (!cli_parse_double(v, &alpha) || !(alpha > 0 && alpha <= 100))
                 return cli_say_error(EXIT_BAD_ARG, "--alpha must be a number in "

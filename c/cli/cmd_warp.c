@@ -24,6 +24,13 @@ void cli_put_step_report(sp_buf *b, const sp_step *st) {
     sp_buf_puts(b, ",\"entropy_raw_bits\":");
     sp_buf_num(b, st->entropy_raw_bits);
     sp_buf_printf(b, ",\"argmax_raw\":%d", st->argmax_raw);
+    if (st->green) { /* the watermark, when on */
+        sp_buf_puts(b, ",\"green_mass\":");
+        sp_buf_num(b, st->green_mass);
+        sp_buf_puts(b, ",\"spike_entropy\":");
+        sp_buf_num(b, st->spike_entropy);
+        if (st->token >= 0) sp_buf_printf(b, ",\"green\":%d", st->green[st->token]);
+    }
 }
 
 int cli_cmd_warp(args *a) {

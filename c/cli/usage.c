@@ -59,6 +59,13 @@ static const char USAGE[] =
     "  sampler train-bigram --text FILE -o OUT [--alpha A]\n"
     "      trains a character bigram on FILE (UTF-8; one word per line) as\n"
     "      models/train_bigram.py does, byte for byte (alpha 0.1)\n"
+    "  sampler detect --model PATH|NAME --text FILE [--prompt TEXT]\n"
+    "      [--watermark-gamma G] [--watermark-key K]\n"
+    "      tokenizes the prompt and FILE's text as a generation's tokens\n"
+    "      and counts the text's green tokens, each by the green list of\n"
+    "      the token before it; prints {\"tokens\", \"green\", \"z\",\n"
+    "      \"p_value\", \"ids\", \"per_token\"} (z = (green - G tokens) /\n"
+    "      sqrt(tokens G (1 - G)); defaults G 0.25, K 15485863)\n"
     "  sampler params\n"
     "      prints the sampler's registry: every stage and parameter, as JSON\n"
     "SAMPLER OPTIONS (the chain's stages in their default order):\n";

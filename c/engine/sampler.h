@@ -26,7 +26,7 @@
  *
  *   [constraint mask] -> logit bias -> penalties (repetition, frequency,
  *   presence) -> DRY -> no-repeat-ngram -> min-new-tokens -> exponential
- *   decay length penalty -> temperature (dynamic
+ *   decay length penalty -> watermark -> temperature (dynamic
  *   temperature) -> quadratic sampling -> top-nσ -> top-k -> top-p -> top-H -> min-p -> p-less ->
  *   typical-p -> epsilon -> eta -> tail-free -> top-a -> XTC -> [mirostat]
  *   -> softmax -> draw
@@ -202,6 +202,10 @@ typedef struct {
     int min_new_tokens;       /* >= 0; 0 off */
     int exp_decay_start;      /* >= 0; default 0 */
     float exp_decay_factor;   /* > 0; 1 off */
+    /* watermarking (Kirchenbauer et al. 2023; watermark.c) */
+    float watermark_gamma;    /* (0, 1): the green list's share; 0.25 */
+    float watermark_delta;    /* >= 0: added to green logits; 0 off */
+    int watermark_key;        /* >= 0: the hash key; 15485863 */
     int n_bias;
     sp_bias bias[SP_MAX_BIAS];
     /* DRY's sequence breakers: token sequences that end a repeat */
@@ -326,6 +330,25 @@ typedef struct {
     /* the distribution adaptive-p reshaped ([vocab], 0 where cut; NULL
      * when it is off): its state learns from the drawn token's entry */
     const float *probs_adaptive_in;
+    /* the watermark (NULL / NaN when off, or at a step with no previous
+     * token): green[vocab] is 1 on this step's green list; green_mass the
+     * green list's probability in the distribution the stage saw (before
+     * its bias: what the model alone gives green); spike_entropy that
+     * distribution's spike entropy, sum p / (1 + zeta p) with zeta =
+     * (1 - gamma)(e^delta - 1) / (1 + (e^delta - 1) gamma) (the paper's
+     * measure of how much a step can carry) */
+    const uint8_t *green;
+    double green_mass, spike_entropy;
+    /* what the repeat stages saw, for the page's strip of the samplers'
+     * state: how many distinct tokens of the penalty window the penalties
+     * changed (-1: the stage did not run) and each one's count in it
+     * ([vocab], 0 elsewhere); how many candidates DRY penalized (-1: it
+     * did not run), the longest repeat any of them would have extended,
+     * and each one's ([vocab], 0 elsewhere) */
+    int penalties_n;
+    const int *penalty_count;
+    int dry_n, dry_longest;
+    const int *dry_length;
     /* filled by sp_sampler_draw */
     int token;              /* the chosen token, -1 before a draw */
     float p_token;          /* its final probability */
@@ -373,6 +396,9 @@ void sp_sampler_set_state(sp_sampler *s, const sp_sampler_state *state);
 /* Mirostat's target after a token of final probability p_token was drawn
  * (mu NaN: its start, 2 tau); mu itself when mirostat is off. */
 float sp_mirostat_update(const sp_params *p, float mu, float p_token);
+/* The surprise mirostat learns from, -log2 p_token in bits (0 when
+ * p_token is 0: no token drawn). */
+double sp_surprise_bits(float p_token);
 /* Adaptive-p's sums after a token was drawn whose probability before the
  * stage was p_in (sp_step.probs_adaptive_in[token]): sum = p_in + decay sum,
  * weight = 1 + decay weight, from the start when *weight is not > 0.
@@ -421,6 +447,40 @@ double sp_step_sample_counts(const sp_step *st, uint64_t seed, int n,
 /* Picks the token for uniform u in [0, 1) by inverse CDF over the kept
  * tokens in ascending id order; fills step->token, p_token, u. */
 int sp_sampler_draw(sp_step *step, double u);
+
+/* ----------------------------------------------------------- watermark */
+
+/* Watermarking (Kirchenbauer et al. 2023, "A Watermark for Large Language
+ * Models"; watermark.c).  The green list after token prev is the first
+ * floor(vocab gamma) ids of a permutation of the vocabulary drawn by a
+ * Fisher-Yates shuffle from PCG32 seeded with (key << 32) | prev: integer
+ * arithmetic only, the same list in every build.  green[vocab] gets 1 on
+ * the list and 0 elsewhere (perm[vocab]: scratch); returns the list's size.
+ * gamma outside (0, 1), a prev or key < 0: -1. */
+int sp_watermark_green(int vocab, float gamma, int key, int prev,
+                       uint8_t *green, int *perm);
+/* Whether token is on the green list after prev (perm[vocab]: scratch);
+ * -1 for bad arguments. */
+int sp_watermark_is_green(int vocab, float gamma, int key, int prev,
+                          int token, int *perm);
+
+/* Detection: the tokens ids[first .. n) are each judged green or red by
+ * the green list of the token before it (first >= 1: ids[0 .. first) are
+ * context, e.g. the prompt; first 0 counts from ids[1]).  T tokens, G
+ * green, z = (G - gamma T) / sqrt(T gamma (1 - gamma)) (the paper's plain
+ * count: repeated pairs count every time), p_value the normal upper tail
+ * of z (0.5 erfc(z / sqrt 2), to about 1e-7 relative).  per_token[n]
+ * (may be NULL): 1 green, 0 red, -1 not judged (context); running[n] (may
+ * be NULL): the z of the tokens scored up to and with token i (NaN for the
+ * context).  SP_ERR_ARG for a token outside the vocabulary or a bad gamma
+ * or key. */
+typedef struct {
+    int tokens, green;
+    double z, p_value;
+} sp_watermark_score;
+int sp_watermark_detect(int vocab, float gamma, int key, const int *ids,
+                        int n, int first, int8_t *per_token,
+                        double *running, sp_watermark_score *out, char *err);
 
 /* Models, tokenizers and constraints: sampler_models.h. */
 #include "sampler_models.h"

@@ -75,6 +75,9 @@ const char *sp_cut_name(int cut); /* "kept", "bias", "temperature", "top_k", ...
     X(EXP_DECAY, "exp_decay_length_penalty", NONE, "Length penalty",        \
       "pushes the end of the text up, more with every token past a start",  \
       sp_stage_exp_decay, p->exp_decay_factor != 1.0f)                      \
+    X(WATERMARK, "watermark", NONE, "Watermark",                            \
+      "adds delta to a green list of tokens that the previous token and a "  \
+      "key choose", sp_stage_watermark, p->watermark_delta != 0.0f)         \
     X(TEMPERATURE, "temperature", TEMPERATURE, "Temperature",               \
       "sharpens (below 1) or flattens (above 1) the distribution",          \
       sp_stage_temperature,                                                 \

@@ -34,7 +34,20 @@
     X(n_penalized, st->n_penalized)                                      \
     X(mirostat_mu, st->mirostat_mu)                                      \
     X(adaptive_average, st->adaptive_average)                            \
-    X(adaptive_aim, st->adaptive_aim)
+    X(adaptive_aim, st->adaptive_aim)                                    \
+    X(surprise_bits, sp_surprise_bits(st->p_token))                      \
+    X(penalties_n, st->penalties_n)                                      \
+    X(penalty_count_token, st->token >= 0 ? st->penalty_count[st->token] : 0) \
+    X(dry_n, st->dry_n)                                                  \
+    X(dry_longest, st->dry_longest)                                      \
+    X(dry_length_token, st->token >= 0 ? st->dry_length[st->token] : 0) \
+    /* the watermark: the drawn token green (1), red (0), neither (-1: off, \
+     * a preview, no previous token); the green list's model mass, the     \
+     * spike entropy (NaN: off), the list itself ([vocab] bytes, 0: off) */ \
+    X(watermark_green, st->green && st->token >= 0 ? st->green[st->token] : -1) \
+    X(watermark_green_mass, st->green_mass)                              \
+    X(watermark_spike_entropy, st->spike_entropy)                        \
+    X(green_list, (uintptr_t)st->green)
 
 #define STEP_NAME(name, value) #name ","
 #define STEP_VALUE(name, value) out[i++] = (double)(value);
@@ -70,4 +83,22 @@ int api_step_cuts(const sp_step *st, const sp_params *p, int *codes,
 }
 API("api_cut_name") const char *api_cut_name(int cut) {
     return sp_cut_name(cut);
+}
+
+/* Watermark detection (sampler.h sp_watermark_detect): ids[first .. n)
+ * scored, per_token[n] 1 green / 0 red / -1 context, running[n] the z so
+ * far (both may be 0); out[4]: tokens, green, z, p-value. */
+API("api_watermark_detect")
+int api_watermark_detect(int vocab, double gamma, int key, const int *ids,
+                         int n, int first, int8_t *per_token, double *running,
+                         double *out) {
+    sp_watermark_score sc;
+    int rc = sp_watermark_detect(vocab, (float)gamma, key, ids, n, first,
+                                 per_token, running, &sc, last_error);
+    if (rc != SP_OK) return rc;
+    out[0] = sc.tokens;
+    out[1] = sc.green;
+    out[2] = sc.z;
+    out[3] = sc.p_value;
+    return SP_OK;
 }

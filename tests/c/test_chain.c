@@ -101,13 +101,13 @@ static void test_order(void) {
     sp_params p = params();
     sp_params_order_text(&p, text, sizeof text);
     CHECK(!strcmp(text, "bias,penalties,dry,no_repeat_ngram,min_new_tokens,"
-                        "exp_decay_length_penalty,temperature,"
+                        "exp_decay_length_penalty,watermark,temperature,"
                         "quadratic_sampling,top_n_sigma,top_k,top_p,top_h,min_p,p_less,"
                         "typical_p,epsilon,eta,tfs,top_a,xtc"));
     CHECK_EQ_INT(sp_params_set_order(&p, "hf", err), SP_OK);
     sp_params_order_text(&p, text, sizeof text);
     CHECK(!strcmp(text, "bias,penalties,no_repeat_ngram,temperature,top_h,"
-                        "top_k,top_p,min_p,typical_p,epsilon,eta"));
+                        "top_k,top_p,min_p,typical_p,epsilon,eta,watermark"));
     CHECK_EQ_INT(sp_params_set_order(&p, "llama.cpp", err), SP_OK);
     sp_params_order_text(&p, text, sizeof text);
     CHECK(!strcmp(text, "bias,penalties,dry,top_n_sigma,top_k,typical_p,"
@@ -569,6 +569,54 @@ static void test_dry(void) {
     CHECK_NEAR(step.probs[1], 1 / z, 1e-6);
 }
 
+/* What the step record says the repeat stages saw, for the page's strip:
+ * DRY's candidates and their repeat lengths (the cases above), the
+ * penalties' window counts; cleared at the next warp. */
+static void test_repeat_state(void) {
+    float x5[5] = {0, 0, 0, 0, 0};
+    sp_params p = params();
+    p.dry_multiplier = 1.0f;
+    p.dry_base = 1.1f;
+    p.dry_allowed_length = 2;
+    p.dry_penalty_last_n = 5;
+    CHECK_EQ_INT(warp(x5, 5, (const int[]){0, 1, 2, 0, 1}, 5, &p), SP_OK);
+    CHECK_EQ_INT(step.dry_n, 1); /* 2 would extend "0 1" */
+    CHECK_EQ_INT(step.dry_longest, 2);
+    CHECK_EQ_INT(step.dry_length[2], 2);
+    CHECK_EQ_INT(step.dry_length[0], 0);
+    CHECK_EQ_INT(step.penalties_n, -1); /* off */
+    p = params();
+    p.dry_multiplier = 0.8f;
+    int h[10] = {0, 1, 2, 3, 4, 0, 1, 2, 3, 4};
+    CHECK_EQ_INT(warp(x5, 5, h, 10, &p), SP_OK);
+    CHECK_EQ_INT(step.dry_n, 1); /* 0 would extend "0 1 2 3 4" */
+    CHECK_EQ_INT(step.dry_longest, 5);
+    CHECK_EQ_INT(step.dry_length[0], 5);
+    CHECK_EQ_INT(step.dry_length[2], 0); /* the last warp's, cleared */
+    p = params();
+    p.frequency_penalty = 0.5f;
+    CHECK_EQ_INT(warp(x5, 5, (const int[]){0, 1, 1, 2, 1}, 5, &p), SP_OK);
+    CHECK_EQ_INT(step.penalties_n, 3);
+    CHECK_EQ_INT(step.penalty_count[1], 3);
+    CHECK_EQ_INT(step.penalty_count[0], 1);
+    CHECK_EQ_INT(step.penalty_count[3], 0);
+    CHECK_EQ_INT(step.dry_n, -1);
+    CHECK_EQ_INT(step.dry_length[0], 0);
+    p = params();
+    p.repetition_penalty = 1.5f; /* the same counts with the other penalty */
+    CHECK_EQ_INT(warp(x5, 5, (const int[]){4, 4}, 2, &p), SP_OK);
+    CHECK_EQ_INT(step.penalties_n, 1);
+    CHECK_EQ_INT(step.penalty_count[4], 2);
+    CHECK_EQ_INT(step.penalty_count[1], 0);
+    p = params(); /* off: nothing */
+    CHECK_EQ_INT(warp(x5, 5, (const int[]){4, 4}, 2, &p), SP_OK);
+    CHECK_EQ_INT(step.penalties_n, -1);
+    CHECK_EQ_INT(step.penalty_count[4], 0);
+    /* the surprise mirostat learns from */
+    CHECK_NEAR(sp_surprise_bits(0.25f), 2.0, 1e-12);
+    CHECK(sp_surprise_bits(0.0f) == 0.0);
+}
+
 static void test_dynatemp(void) {
     float x[4];
     log_of(P4, 4, x);
@@ -762,6 +810,7 @@ int main(int argc, char **argv) {
     test_top_n_sigma();
     test_xtc();
     test_dry();
+    test_repeat_state();
     test_dynatemp();
     test_epsilon_eta_top_a();
     test_no_repeat_ngram();

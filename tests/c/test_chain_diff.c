@@ -48,6 +48,10 @@ typedef struct {
     double x[MAXV];
     uint8_t cut[MAXV];
     int on_line; /* a decision within rounding of its line */
+    /* a reshaping stage that bends the logits (quadratic sampling,
+     * adaptive-p) multiplies the rounding its input carries: each token's
+     * final probability may move by slack[i] (relative) more */
+    double slack[MAXV];
 } naive;
 
 /* Where a decision is this close to its line (relatively), float and
@@ -84,6 +88,17 @@ static double softmax(const naive *n, double *p) {
     for (int i = 0; i < n->v; i++) z += p[i] = alive(n, i) ? exp(n->x[i] - m) : 0;
     for (int i = 0; i < n->v; i++) p[i] /= z;
     return m;
+}
+
+/* A bending stage left token i's logit e[i] off (its input's rounding times
+ * the stage's slope): p_i moves by e_i and by the mean of the e's it is
+ * normalized with. */
+static void add_slack(naive *n, const double *e) {
+    static double pr[MAXV];
+    softmax(n, pr);
+    double mean = 0;
+    for (int i = 0; i < n->v; i++) mean += alive(n, i) ? pr[i] * e[i] : 0;
+    for (int i = 0; i < n->v; i++) n->slack[i] += alive(n, i) ? e[i] + mean : 0;
 }
 
 static double entropy(const naive *n, const double *p) {
@@ -432,12 +447,18 @@ static void naive_adaptive_p(naive *n, const sp_params *p) {
     static double pr[MAXV];
     if (n_alive(n) == 0) return;
     softmax(n, pr);
-    double aim = p->adaptive_target > 1 ? 1 : p->adaptive_target;
+    static double e[MAXV];
+    double aim = p->adaptive_target > 1 ? 1 : p->adaptive_target, top = -INFINITY;
+    for (int i = 0; i < n->v; i++) top = n->x[i] > top ? n->x[i] : top;
     for (int i = 0; i < n->v; i++) {
         if (!alive(n, i)) continue;
         double d = fabs(pr[i] - aim) / 0.3;
+        /* p_i's rounding (relative, its logit's and the top's), through the
+         * slope 10 / 0.3 d (2 + d) / (1 + d)^2 <= 33.4 */
+        e[i] = 10 / 0.3 * d * (2 + d) / ((1 + d) * (1 + d)) * pr[i] * 4 * FLT_EPSILON * (fabs(n->x[i]) + fabs(top) + 1);
         n->x[i] = 5 - 10 * d * d / (1 + d);
     }
+    add_slack(n, e);
 }
 
 /* ---- the field's newer samplers (issue 25) ---- */
@@ -524,13 +545,17 @@ static void naive_tfs(naive *n, const sp_params *p) {
 /* Quadratic sampling: x -> max - k f d^2 + s f d^3, d = x - max */
 static void naive_quadratic(naive *n, const sp_params *p) {
     double m = -INFINITY, f = p->smoothing_factor, c = p->smoothing_curve;
+    static double e[MAXV];
     double k = (3 - c) / 2, s = (c - 1) / 2;
     for (int i = 0; i < n->v; i++) m = n->x[i] > m ? n->x[i] : m;
     for (int i = 0; i < n->v; i++) {
         if (!alive(n, i)) continue;
         double d = n->x[i] - m;
+        /* d's rounding (its logit's and the max's) through the slope */
+        e[i] = fabs(-2 * k * f * d + 3 * s * f * d * d) * 4 * FLT_EPSILON * (fabs(n->x[i]) + fabs(m));
         n->x[i] = finite_float(-(k * f * d * d) + s * f * d * d * d + m);
     }
+    add_slack(n, e);
 }
 
 /* The length stages, at step `at` with one end-of-text token `end`:
@@ -547,6 +572,31 @@ static void naive_exp_decay(naive *n, const sp_params *p) {
     n->x[len_end] = finite_float(x + fabs(x) * (pow(p->exp_decay_factor, over) - 1));
 }
 
+/* The watermark (Kirchenbauer et al. 2023): the green list after the last
+ * token h[nh - 1] is the first floor(v gamma) ids of the vocabulary
+ * shuffled by Fisher-Yates from the front, PCG32 seeded with
+ * (key << 32) | prev, each swap's partner j + r, r uniform in [0, v - j)
+ * as the high word of u32 x (v - j), redrawn while the low word is below
+ * 2^32 mod (v - j); delta is added to the green tokens alive. */
+static void naive_watermark(naive *n, const sp_params *p, const int *h, int nh) {
+    static int perm[MAXV];
+    if (nh < 1) return;
+    sp_rng r;
+    sp_rng_seed(&r, (uint64_t)(uint32_t)p->watermark_key << 32 | (uint32_t)h[nh - 1]);
+    for (int i = 0; i < n->v; i++) perm[i] = i;
+    int green = (int)floor((double)n->v * (double)p->watermark_gamma);
+    for (int j = 0; j < green; j++) {
+        uint64_t range = (uint64_t)(n->v - j), m;
+        do m = (uint64_t)sp_rng_u32(&r) * range;
+        while ((uint32_t)m < (uint32_t)((1ull << 32) % range));
+        int k = j + (int)(m >> 32), t = perm[k];
+        perm[k] = perm[j];
+        perm[j] = t;
+    }
+    for (int j = 0; j < green; j++)
+        if (alive(n, perm[j])) n->x[perm[j]] = finite_float(n->x[perm[j]] + p->watermark_delta);
+}
+
 static void naive_chain(naive *n, const float *logits, const uint8_t *mask,
                         const int *h, int nh, const sp_params *p, double xtc_u,
                         double *probs) {
@@ -556,6 +606,7 @@ static void naive_chain(naive *n, const float *logits, const uint8_t *mask,
         if (mask && !mask[i] && alive(n, i)) cut(n, i, SP_CUT_CONSTRAINT);
     }
     n->on_line = 0;
+    memset(n->slack, 0, sizeof n->slack);
     int stages = p->n_order ? p->n_order : SP_STAGE_COUNT;
     for (int j = 0; j < stages; j++) {
         switch (p->n_order ? p->order[j] : j) {
@@ -579,6 +630,7 @@ static void naive_chain(naive *n, const float *logits, const uint8_t *mask,
         case SP_STAGE_QUADRATIC: if (p->smoothing_factor > 0) naive_quadratic(n, p); break;
         case SP_STAGE_MIN_NEW_TOKENS: if (p->min_new_tokens > 0) naive_min_new_tokens(n, p); break;
         case SP_STAGE_EXP_DECAY: if (p->exp_decay_factor != 1.0f) naive_exp_decay(n, p); break;
+        case SP_STAGE_WATERMARK: if (p->watermark_delta != 0) naive_watermark(n, p, h, nh); break;
         }
     }
     if (p->mirostat) naive_mirostat(n, p);
@@ -672,6 +724,11 @@ static void random_chain(sp_params *p, int v, int nh) {
             p->exp_decay_start = (int)below(10);
             p->exp_decay_factor = (float)uniform(0.5, 2);
             break;
+        case SP_STAGE_WATERMARK:
+            p->watermark_gamma = (float)uniform(0.05, 0.95);
+            p->watermark_delta = (float)uniform(0.1, 5);
+            p->watermark_key = (int)below(1000000);
+            break;
         case SP_STAGE_QUADRATIC:
             p->smoothing_factor = (float)uniform(0.05, 3);
             if (below(2)) p->smoothing_curve = (float)uniform(1, 4);
@@ -710,7 +767,7 @@ static int same_result(const sp_step *a, const sp_step *b, int v) {
  * a temperature of 0.1 makes logits of 100, whose ulp moves p by 1e-5). */
 static double tolerance(const naive *n, int i, double top) {
     if (!alive(n, i)) return 0;
-    return 1e-6 + 4 * FLT_EPSILON * (fabs(n->x[i]) + fabs(top));
+    return 1e-6 + 4 * FLT_EPSILON * (fabs(n->x[i]) + fabs(top)) + n->slack[i];
 }
 
 /* naive and reference: the same kept tokens, cut by the same stages,

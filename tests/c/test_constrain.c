@@ -2,227 +2,14 @@
  * regexec (an independent matcher), the JSON automaton against documents,
  * and generation that always matches, whatever the seed and temperature,
  * for a character vocabulary (the bigram) and a BPE one (the Llama 2
- * tokenizer on a random 32 000-token model). */
-#include <regex.h>
-#include <stdlib.h>
-#include <string.h>
+ * tokenizer on a random 32 000-token model).
+ * JSON mode (bounded whitespace, an object with a member, a prompt that
+ * opens one): test_json_mode.c; what both share: constrain_util.h. */
+#include "constrain_util.h"
 
-#include "check.h"
-#include "internal.h"
-#include "testutil.h"
-
-static char err[SP_ERR_LEN];
-
-static int rx_matches(const sp_constraint *c, const char *text) {
-    sp_cstate s;
-    sp_cstate_start(c, &s);
-    return sp_cstate_feed(c, &s, text, (int)strlen(text)) &&
-           sp_cstate_accepting(c, &s);
-}
-
-static int posix_matches(const char *pattern, const char *text) {
-    char anchored[1200];
-    snprintf(anchored, sizeof anchored, "^(%s)$", pattern);
-    regex_t re;
-    if (regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB)) return -1;
-    int m = regexec(&re, text, 0, NULL, 0) == 0;
-    regfree(&re);
-    return m;
-}
-
-static int json_complete(const sp_constraint *c, const char *text) {
-    sp_cstate s;
-    sp_cstate_start(c, &s);
-    return sp_cstate_feed(c, &s, text, (int)strlen(text)) &&
-           sp_cstate_accepting(c, &s);
-}
-
-/* A character vocabulary of every printable ASCII byte and the newline (id
- * 0, a stand-in boundary, is no character): with it a constraint's "fewest
- * tokens" is its fewest bytes. */
-static sp_tokenizer *ascii_tokenizer(void) {
-    static char text[97][2];
-    const char *pieces[97];
-    pieces[0] = "\x01";
-    for (int i = 1; i < 97; i++) {
-        text[i][0] = (char)(i < 96 ? 31 + i : '\n');
-        pieces[i] = text[i];
-    }
-    return sp_tokenizer_new_chars(pieces, 97, 0, err);
-}
-
-/* A random model over printable ASCII (so every JSON character is a
- * token), its tokenizer and a session on them; session NULL on failure. */
-typedef struct {
-    sp_model *model;
-    sp_tokenizer *tok;
-    sp_session *session;
-} ascii_run;
-
-static ascii_run ascii_run_new(void) {
-    size_t size;
-    uint8_t *data = random_checkpoint(8, 16, 1, 2, 1, 97, 128, 5, 1.0f, -0.5f,
-                                      &size);
-    ascii_run r = {sp_model_load(data, size, 1, err), ascii_tokenizer(), NULL};
-    if (r.model && r.tok) r.session = sp_session_new(r.model, r.tok, err);
-    return r;
-}
-
-static void ascii_run_free(ascii_run *r) {
-    sp_session_free(r->session);
-    sp_tokenizer_free(r->tok);
-    sp_model_free(r->model);
-}
-
-static int need(const sp_constraint *c, const sp_cstate *s) {
-    sp_tokenizer *t = ascii_tokenizer();
-    sp_cvocab *v = sp_cvocab_new(c, t, err);
-    int n = sp_cvocab_need(v, s);
-    sp_cvocab_free(v);
-    sp_tokenizer_free(t);
-    return n;
-}
-
-static int json_viable(const sp_constraint *c, const char *text) {
-    sp_cstate s;
-    sp_cstate_start(c, &s);
-    return sp_cstate_feed(c, &s, text, (int)strlen(text));
-}
-
-/* generates under constraint c and returns the generated text (malloc'd) */
-static char *generate(sp_session *s, const sp_constraint *c, const char *prompt,
-                      uint64_t seed, const sp_params *p, int budget, int *ok) {
-    /* start, then constrain: the new text is empty, so it fits */
-    *ok = sp_session_start(s, prompt, seed, err) == SP_OK &&
-          sp_session_constrain(s, c, budget, err) == SP_OK;
-    size_t cap = 4096, n = 0;
-    char *text = malloc(cap);
-    text[0] = '\0';
-    const sp_tokenizer *tok = sp_session_tokenizer(s);
-    for (int i = 0; *ok && i < budget && !sp_session_finished(s); i++) {
-        if (sp_session_step(s, p, -1, err) != SP_OK) {
-            *ok = 0;
-            break;
-        }
-        const int *t = sp_session_tokens(s);
-        int last = sp_session_n_tokens(s) - 1, len;
-        if (sp_session_is_end(s, t[last])) break;
-        const char *piece = sp_decode(tok, t[last - 1], t[last], &len);
-        if (n + (size_t)len + 1 > cap) text = realloc(text, cap *= 2);
-        memcpy(text + n, piece, (size_t)len);
-        n += (size_t)len;
-        text[n] = '\0';
-    }
-    return text;
-}
-
-/* json.gbnf's whitespace (llama.cpp grammars/json.gbnf):
- *   ws ::= | " " | "\n" [ \t]{0,20}
- * between the tokens of a document, never a longer run */
-static void test_json_whitespace_bounded(void) {
-    sp_constraint *js = sp_constraint_json(err);
-    char text[64];
-    CHECK(json_complete(js, "{ \"a\" : 1 , \"b\" : [ 2 ] }"));
-    CHECK(json_complete(js, "{\n  \"a\": [\n\t1,\n  2\n ]\n}"));
-    CHECK(!json_viable(js, "{  "));      /* two spaces: one is the most */
-    CHECK(!json_viable(js, " {"));       /* none before the document */
-    CHECK(!json_viable(js, "\n1"));
-    CHECK(!json_viable(js, "[\t"));      /* a run starts with " " or "\n" */
-    CHECK(!json_viable(js, "[1,\r\n2]")); /* no carriage return */
-    CHECK(!json_viable(js, "[1 \n"));    /* " " ends the run */
-    CHECK(!json_viable(js, "{\n\n"));    /* one newline a run */
-    /* "\n" and 20 spaces or tabs is the longest run; 21 is refused */
-    snprintf(text, sizeof text, "[\n%20s1]", "");
-    CHECK(json_complete(js, text));
-    snprintf(text, sizeof text, "[\n%21s", "");
-    CHECK(!json_viable(js, text));
-    CHECK(json_viable(js, "[\n \t \t"));
-    /* inside a string a space is a character, not whitespace */
-    snprintf(text, sizeof text, "\"%30s\"", "");
-    CHECK(json_complete(js, text));
-    sp_constraint_free(js);
-}
-
-/* json-object: an object with at least one member */
-static void test_json_object_has_a_member(void) {
-    sp_constraint *obj = sp_constraint_json_object(err);
-    CHECK(!json_viable(obj, "{}"));
-    CHECK(!json_viable(obj, "{ }"));
-    CHECK(json_complete(obj, "{\"a\":{}}")); /* inner objects may be empty */
-    CHECK(json_complete(obj, "{\"a\":[]}"));
-    /* what completing costs, one byte a token: {"":0} is six */
-    struct { const char *prefix; int need; } pre[] = {
-        {"", 6}, {"{", 5}, {"{\"", 4}, {"{\"a\"", 3}, {"{\"a\":", 2},
-        {"{\"a\":1", 1}, {"{\"a\":{", 2},
-    };
-    for (size_t i = 0; i < sizeof pre / sizeof *pre; i++) {
-        sp_cstate s;
-        sp_cstate_start(obj, &s);
-        CHECK(sp_cstate_feed(obj, &s, pre[i].prefix, (int)strlen(pre[i].prefix)));
-        if (need(obj, &s) != pre[i].need)
-            fprintf(stderr, "json-object: \"%s\" needs %d, engine says %d\n",
-                    pre[i].prefix, pre[i].need, need(obj, &s));
-        CHECK_EQ_INT(need(obj, &s), pre[i].need);
-    }
-    sp_constraint_free(obj);
-}
-
-/* A prompt that opens a document is continued: the constraint starts where
- * the prompt leaves it, not at a new document (the prompt's text before
- * its first '{' is prose). */
-static void test_json_prompt_continued(void) {
-    sp_constraint *obj = sp_constraint_json_object(err);
-    sp_constraint *js = sp_constraint_json(err);
-    sp_cstate s;
-    static const char *open[] = {
-        "{\"name\": \"", "Here: {\"a\": [1, ", "{\"a\": {\"b\": tr", "x {y} {\"k\":",
-    };
-    for (size_t i = 0; i < sizeof open / sizeof *open; i++) {
-        sp_cstate_start_after(obj, &s, open[i], (int)strlen(open[i]));
-        CHECK(s.depth > 0); /* inside the prompt's object */
-    }
-    /* a prompt with no open document starts one */
-    static const char *closed[] = {"Once upon a time", "{\"a\": 1}", "{oops", ""};
-    for (size_t i = 0; i < sizeof closed / sizeof *closed; i++) {
-        sp_cstate_start_after(js, &s, closed[i], (int)strlen(closed[i]));
-        CHECK_EQ_INT(s.depth, 0);
-        CHECK(sp_cstate_feed(js, &s, "[1]", 3) && sp_cstate_accepting(js, &s));
-    }
-    /* a regex starts at its start whatever the prompt */
-    sp_constraint *rx = sp_constraint_regex("[a-z]+", err);
-    sp_cstate_start_after(rx, &s, "{\"a\": \"", 7);
-    CHECK_EQ_INT(s.mode, 0);
-    sp_constraint_free(rx);
-
-    /* generated: the prompt's object is completed */
-    ascii_run run = ascii_run_new();
-    sp_session *as = run.session;
-    CHECK(as != NULL);
-    for (int seed = 0; as && seed < 8; seed++) {
-        sp_params p;
-        sp_params_default(&p);
-        int ok;
-        const char *prompt = "{\"name\": \"";
-        char *text = generate(as, obj, prompt, (uint64_t)seed, &p, 30, &ok);
-        char whole[4200];
-        snprintf(whole, sizeof whole, "%s%s", prompt, text);
-        int good = ok && json_complete(obj, whole);
-        if (!good) fprintf(stderr, "continued seed %d: \"%s\" %s\n", seed, whole, ok ? "" : err);
-        CHECK(good);
-        free(text);
-    }
-    ascii_run_free(&run);
-    sp_constraint_free(js);
-    sp_constraint_free(obj);
-}
-
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
-    test_json_whitespace_bounded();
-    test_json_object_has_a_member();
-    test_json_prompt_continued();
-
-    /* ---- the regex DFA agrees with POSIX ------------------------------ */
+/* The regex DFA agrees with POSIX regexec on every pattern and text of a
+ * table; escapes, limits, and the refused patterns with their messages. */
+static void test_regex_posix(void) {
     static const char *patterns[] = {
         "ab", "a|b", "(ab|c)+d?", "x{0,3}", "a{2,}", "[A-Z][a-z]{2,5}",
         "[0-9]+(\\.[0-9]{1,2})?", "(a|b)*abb", "[^a-c]x", "(((a)))|b{3}",
@@ -284,8 +71,11 @@ int main(int argc, char **argv) {
     sp_cstate_feed(c, &cs, "abcd", 4);
     CHECK(sp_cstate_accepting(c, &cs) && !sp_cstate_can_extend(c, &cs));
     sp_constraint_free(c);
+}
 
-    /* ---- the JSON automaton ------------------------------------------ */
+/* The JSON automaton: valid and invalid documents, viable prefixes and
+ * what completing them costs. */
+static void test_json(void) {
     sp_constraint *js = sp_constraint_json(err);
     static const char *valid[] = {
         "0", "-12.5e+3", "true", "null", "\"a\\\"b\\u00e9\"", "[]", "{}",
@@ -324,8 +114,13 @@ int main(int argc, char **argv) {
                     pre[i].prefix, pre[i].need, need(js, &s));
         if (v) CHECK_EQ_INT(need(js, &s), pre[i].need);
     }
+    sp_constraint_free(js);
+}
 
-    /* ---- "JSON object": the same grammar, an object at the top --------- */
+/* "JSON object": the same grammar with an object at the top; generated
+ * under it by a random model over printable ASCII, an object every time. */
+static void test_json_object(void) {
+    sp_constraint *js = sp_constraint_json(err);
     sp_constraint *obj = sp_constraint_json_object(err);
     CHECK(obj != NULL);
     CHECK_STR_CONTAINS(sp_constraint_describe(obj), "json-object");
@@ -376,8 +171,14 @@ int main(int argc, char **argv) {
         CHECK_EQ_INT(objects_ok, 16);
         ascii_run_free(&run);
     }
+    sp_constraint_free(obj);
+    sp_constraint_free(js);
+}
 
-    /* ---- generation always matches: the bigram (characters) ----------- */
+/* Generation always matches: the bigram (characters) under regexes and
+ * JSON; the mask in the step record, budgets, unsatisfiable patterns. */
+static void test_bigram_generation(const char *root) {
+    sp_constraint *obj = sp_constraint_json_object(err);
     sp_model *m = tu_load_model(root, "bigram.bin", err);
     CHECK(m != NULL);
     sp_session *s = sp_session_new(m, NULL, err);
@@ -454,8 +255,12 @@ int main(int argc, char **argv) {
     sp_constraint_free(upper);
     sp_constraint_free(digits);
     sp_model_free(m);
+}
 
-    /* ---- a BPE vocabulary: the Llama 2 tokenizer, random model -------- */
+/* A BPE vocabulary (the Llama 2 tokenizer, a random model): dates and
+ * JSON, whatever the merges. */
+static void test_bpe_vocabulary(const char *root) {
+    sp_constraint *js = sp_constraint_json(err);
     char path[4096];
     size_t size;
     snprintf(path, sizeof path, "%s/../shared/fixtures/llama2c/tokenizer.bin",
@@ -464,19 +269,20 @@ int main(int argc, char **argv) {
     if (!tdata) {
         fixtures_missing("the BPE part");
         sp_constraint_free(js);
-        CHECK_DONE();
+        return;
     }
     sp_tokenizer *bpe = sp_tokenizer_load(tdata, size, 32000, err);
     free(tdata);
     size_t msize;
     uint8_t *mdata = random_checkpoint(8, 16, 1, 2, 1, 32000, 64, 11, 1.0f,
                                        -0.5f, &msize);
-    m = sp_model_load(mdata, msize, 1, err);
+    sp_model *m = sp_model_load(mdata, msize, 1, err);
     CHECK(m && bpe);
-    s = sp_session_new(m, bpe, err);
+    sp_session *s = sp_session_new(m, bpe, err);
     sp_constraint *date = sp_constraint_regex(
         "(19|20)[0-9]{2}-(0[1-9]|1[0-2])-[0-3][0-9]", err);
     int bpe_ok = 0, multi_char = 0;
+    sp_params p;
     for (int seed = 0; seed < 12; seed++) {
         sp_params_default(&p);
         p.temperature = 1.0f + (float)(seed % 3);
@@ -508,6 +314,15 @@ int main(int argc, char **argv) {
     sp_tokenizer_free(bpe);
     sp_model_free(m);
     sp_constraint_free(js);
+}
+
+int main(int argc, char **argv) {
+    const char *root = argc > 1 ? argv[1] : ".";
+    test_regex_posix();
+    test_json();
+    test_json_object();
+    test_bigram_generation(root);
+    test_bpe_vocabulary(root);
     (void)json_viable;
     CHECK_DONE();
 }

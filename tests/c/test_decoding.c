@@ -219,18 +219,8 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 2; k++) {
         const sp_params *ps = &settings[k];
         /* the exact distributions of token 1 and of token 2 */
-        double p1[64] = {0}, p2[64] = {0};
-        sp_session_start(plain, "Ka", 1, err);
-        sp_session_preview(plain, ps, err);
-        for (int a = 0; a < v; a++) p1[a] = sp_session_last_step(plain)->probs[a];
-        for (int a = 0; a < v; a++) {
-            if (p1[a] == 0) continue;
-            sp_session_rewind(plain, 0, err);
-            sp_session_step(plain, ps, a, err);
-            sp_session_preview(plain, ps, err);
-            for (int c2 = 0; c2 < v; c2++)
-                p2[c2] += p1[a] * sp_session_last_step(plain)->probs[c2];
-        }
+        double p1[64], p2[64];
+        tu_two_token_probs(plain, "Ka", ps, v, p1, p2, err);
         long c1[64] = {0}, c2[64] = {0};
         const long runs = 6000;
         long corrected = 0, acc = 0;

@@ -94,6 +94,27 @@ static inline sp_sampler *tu_sampler_for(sp_sampler *s, int n) {
     return sp_sampler_new(n);
 }
 
+/* The exact distributions of the first two tokens a session generates
+ * from prompt under p: p1[v] the first's (the preview), p2[v] the second's
+ * (each first token a forced, then the preview after it, weighted by
+ * p1[a]); both zeroed first.  The seed is 1 (p draws nothing here). */
+static inline void tu_two_token_probs(sp_session *s, const char *prompt,
+                                      const sp_params *p, int v, double *p1,
+                                      double *p2, char *err) {
+    for (int a = 0; a < v; a++) p1[a] = p2[a] = 0.0;
+    sp_session_start(s, prompt, 1, err);
+    sp_session_preview(s, p, err);
+    for (int a = 0; a < v; a++) p1[a] = sp_session_last_step(s)->probs[a];
+    for (int a = 0; a < v; a++) {
+        if (p1[a] == 0) continue;
+        sp_session_rewind(s, 0, err);
+        sp_session_step(s, p, a, err);
+        sp_session_preview(s, p, err);
+        for (int c = 0; c < v; c++)
+            p2[c] += p1[a] * sp_session_last_step(s)->probs[c];
+    }
+}
+
 /* One warp of logits[n] after hist[nh] into *step, with *s made for n
  * tokens (tu_sampler_for) and a bare sampler's state (no XTC draw,
  * mirostat and adaptive-p at their start, no end tokens); err cleared

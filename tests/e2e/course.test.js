@@ -6,7 +6,8 @@
 // the index; "Open in the playground" carries the widget's state; axe finds
 // nothing serious or critical; no text is clipped or overlaps at 390 and
 // 1280 px; each chapter weighs at most 200 KiB gzipped with its engine;
-// the course works offline and from a sub-path.
+// the course works offline and from a sub-path; a chapter printed to PDF
+// shows every row of its bars.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -17,6 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CHAPTERS, COURSE_LANGUAGES } from '../../web/src/learn/course.js';
 import { DIST } from './fixtures.js';
 import { skipWithoutChromium, until, useBrowser } from './harness.js';
+import { pdfText, squeeze } from '../helpers/pdftext.js';
 import { textProblems } from './layout.js';
 import { USE } from './course.widgets.js';
 
@@ -200,6 +202,63 @@ describe.skipIf(skipWithoutChromium)('the course', () => {
     const shown = await bars(widget);
     const pg = await open({ url: new URL(href, page.url()).href });
     expect(await bars(pg)).toEqual(shown);
+  });
+
+  it('chapter 14: "Open in the playground" carries the bigram the learner trained (its text in the link) and the same settings', async () => {
+    const page = await openChapter(open, chapterUrl('train'), { lang: 'es' });
+    const widget = page.locator('sampler-playground#yours');
+    await page.getByTestId('train-box').fill('kiwi\nkaki\nkumquat\nlima & limón\n');
+    await page.getByTestId('train-go').click();
+    await page.getByTestId('train-done').waitFor();
+    // the learner's model, a few letters written and the temperature moved
+    await widget.getByTestId('value-temperature').waitFor();
+    const slider = widget.getByRole('slider').first();
+    await slider.focus();
+    await slider.press('ArrowLeft');
+    for (let i = 0; i < 3; i++) await widget.getByTestId('step').click();
+    await until(async () => (await widget.locator('[data-step-count]').first().getAttribute('data-step-count')) === '3');
+    const bars = (scope) => scope.locator('[data-testid="prob-bar"]').evaluateAll((bs) => bs.map((b) => `${b.dataset.piece} ${b.dataset.prob}`));
+    const link = page.locator('[data-testid="open-playground"][data-for="yours"]');
+    await link.hover();
+    const link2 = new URLSearchParams((await link.getAttribute('href')).split('#')[1]);
+    expect([link2.get('model'), link2.get('train'), link2.get('lang')]).toEqual(['text', 'kiwi\nkaki\nkumquat\nlima & limón\n', 'es']);
+    const pg = await open({ url: new URL(await link.getAttribute('href'), page.url()).href });
+    expect(await pg.getByTestId('notice').count()).toBe(0);
+    await until(async () => (await pg.locator('[data-step-count]').first().getAttribute('data-step-count')) === '3');
+    for (const id of ['output', 'value-temperature']) {
+      expect(await pg.getByTestId(id).first().textContent(), id).toBe(await widget.getByTestId(id).first().textContent());
+    }
+    expect(await pg.getByTestId('model-info').first().textContent()).toMatch(/\b1[0-9] /); // the learner's letters, not the names' 54
+    expect(await bars(pg)).toEqual(await bars(widget));
+    // the learner's words in the playground's own box, to read and change
+    expect(await pg.getByTestId('train-text').inputValue()).toBe('kiwi\nkaki\nkumquat\nlima & limón\n');
+  });
+
+  it('a chapter printed to PDF shows every row of its bars (the names bigram\'s 54), each token with its percentage', async () => {
+    const page = await openChapter(open, chapterUrl('train'));
+    const bars = page.locator('sampler-playground').first().locator('[data-testid="prob-bar"]');
+    const rows = await bars.evaluateAll((bs) => bs.map((b) => `${b.querySelector('.spg-bar-tok')?.textContent}${b.querySelector('.spg-bar-val')?.textContent ?? ''}`));
+    expect(rows.length).toBe(54);
+    // on paper (print media): each row drawn (not skipped as off screen) and
+    // cut by no box around it (the list's scrolling box showed 18 of 54)
+    await page.emulateMedia({ media: 'print' });
+    const hidden = await bars.evaluateAll((bs) => bs.filter((b) => {
+      const tok = b.querySelector('.spg-bar-tok');
+      if (!tok?.checkVisibility({ contentVisibilityAuto: true })) return true;
+      const r = b.getBoundingClientRect();
+      for (let p = b.parentElement; p; p = p.parentElement ?? p.getRootNode()?.host) {
+        const s = getComputedStyle(p);
+        if (!/hidden|clip|auto|scroll/.test(s.overflowY + s.overflowX)) continue;
+        const c = p.getBoundingClientRect();
+        if (r.top < c.top - 1 || r.bottom > c.bottom + 1) return true;
+      }
+      return false;
+    }).map((b) => b.querySelector('.spg-bar-tok')?.textContent));
+    expect(hidden).toEqual([]);
+    // and the PDF itself has the chapter's words and every row's
+    const printed = squeeze(pdfText(await page.pdf({ format: 'A4' })));
+    expect(printed).toContain(squeeze('A bigram model predicts the next character'));
+    expect(rows.filter((r) => !printed.includes(squeeze(r)))).toEqual([]);
   });
 
   it('axe: nothing serious or critical on the index and any chapter (English, and Chinese at 390 px)', async () => {

@@ -3,7 +3,25 @@
 // control moved, and what the engine shows changing with it.
 import { expect } from 'vitest';
 
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { loadEngineNode } from '../../web/src/engine/node.js';
+import { MODELS } from './fixtures.js';
 import { until } from './harness.js';
+
+/** The bigram's step records in Node for a text of `steps` tokens (the engine's state fields: StepRecord.state). */
+async function engineStates({ seed, params, steps }) {
+  const e = await loadEngineNode('simd');
+  const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, 'bigram.bin'))));
+  const s = e.createSession(m, null);
+  s.start('', seed);
+  const out = [];
+  for (let i = 0; i < steps; i++) out.push(s.step(params));
+  s.free();
+  m.free();
+  return out;
+}
 
 /** a playground of the page by its id (its shadow root is pierced by the locators) */
 const widget = (page, id) => page.locator(`sampler-playground#${id}`);
@@ -211,6 +229,17 @@ export const USE = {
     await until(async () => (await nucleus()) < at2, 20000);
     await setter.getByTestId('set-mirostat-tau').fill('4');
     await until(async () => (await nucleus()) > at2, 20000);
+    // under the text, μ and each drawn letter's surprise over the 150 steps: the engine's step records
+    const strip = m.locator('[data-testid="strip-row"][data-row="mirostat"] [data-testid="strip-mark"]');
+    const drawn = () => strip.evaluateAll((els) => els.map((el) => [Number(el.dataset.bar), Number(el.dataset.dot)]));
+    const recs = await engineStates({ seed: 1, params: { mirostat: 2, mirostat_tau: 4 }, steps: 150 });
+    const want = recs.map((r) => [r.state.mirostat_mu, r.state.surprise_bits]);
+    await until(async () => JSON.stringify(await drawn()) === JSON.stringify(want), 20000);
+    expect(want[0][0]).toBe(8); // 2τ
+    // Play writes on, a mark a letter
+    await m.getByTestId('play').click();
+    await until(async () => (await strip.count()) > 152, 20000);
+    await m.getByTestId('play').click();
   },
 
   // ---- chapters 9–14 (parts order, decoding, speed, yours)

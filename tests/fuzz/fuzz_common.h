@@ -151,4 +151,34 @@ static inline void fz_generate(const sp_model *m, const sp_tokenizer *tok,
     sp_session_free(s);
 }
 
+/* The two loads of one model (fz_load_both) compute the same logits, bit
+ * for bit, at its first positions (up to max_positions, tokens taken from
+ * the input's bytes), and sp_forward refuses a token or a position out of
+ * range. */
+static inline void fz_same_logits(const sp_model *m, const sp_model *m2,
+                                  const uint8_t *data, size_t size,
+                                  int max_positions) {
+    int vocab = sp_model_vocab(m), seq_len = sp_model_seq_len(m);
+    sp_state *a = sp_state_new(m), *b = sp_state_new(m2);
+    if (a && b) {
+        int positions = seq_len > 0 && seq_len < max_positions ? seq_len
+                                                                 : max_positions;
+        for (int pos = 0; pos < positions; pos++) {
+            int token = size ? (int)(data[(size_t)pos * 131 % size] %
+                                     (unsigned)vocab)
+                             : 0;
+            float *la = sp_forward(m, a, token, pos);
+            float *lb = sp_forward(m2, b, token, pos);
+            FZ_ASSERT(la && lb);
+            FZ_ASSERT(memcmp(la, lb, sizeof(float) * (size_t)vocab) == 0);
+        }
+        FZ_ASSERT(sp_forward(m, a, vocab, 0) == NULL);
+        FZ_ASSERT(sp_forward(m, a, -1, 0) == NULL);
+        FZ_ASSERT(sp_forward(m, a, 0, -1) == NULL);
+        if (seq_len > 0) FZ_ASSERT(sp_forward(m, a, 0, seq_len) == NULL);
+    }
+    sp_state_free(a);
+    sp_state_free(b);
+}
+
 #endif

@@ -33,6 +33,7 @@ function companions(p) {
   if (p.name === 'penalty_last_n') return { repetition_penalty: 1.5 };
   if (p.name === 'smoothing_curve') return { smoothing_factor: 1 };
   if (p.name === 'exp_decay_start') return { exp_decay_factor: 1.5 };
+  if (p.stage === 'watermark' && p.name !== 'watermark_delta') return { watermark_delta: 2 };
   return {};
 }
 

@@ -25,11 +25,11 @@ describe('the teaching texts', () => {
     }
   });
 
-  it('the course\'s stages and Mirostat have a plain sentence and a "why and when", and every text names a stage of the registry (a newer stage without one shows the registry\'s own line); a readout each its meaning; the tour three steps', async () => {
+  it('the course\'s stages, Mirostat and adaptive-p have a plain sentence and a "why and when", and every text names a stage of the registry (a newer stage without one shows the registry\'s own line); a readout each its meaning; the tour three steps', async () => {
     const en = await texts('en');
-    const names = [...registry.stages.map((s) => s.name), 'mirostat'];
+    const names = [...registry.stages, ...registry.terminal].map((s) => s.name);
     for (const name of ['bias', 'penalties', 'dry', 'no_repeat_ngram', 'temperature', 'top_n_sigma', 'top_k', 'top_p', 'min_p', 'typical_p',
-      'epsilon', 'eta', 'top_a', 'xtc', 'mirostat']) {
+      'epsilon', 'eta', 'top_a', 'xtc', 'mirostat', 'adaptive_p']) {
       expect(en[`plain.${name}`], name).toBeTruthy();
       expect(en[`whyWhen.${name}`], name).toBeTruthy();
     }

@@ -60,6 +60,11 @@ struct sp_sampler {
     int *penalized;    /* [vocab] the tokens a penalty changed this warp */
     int n_penalized;
     uint8_t *pen_mark; /* [vocab] 1 where penalized holds it */
+    /* the step record's view of the repeat stages (zero between warps but
+     * where penalized holds the token): each token's count in the penalty
+     * window and its DRY repeat length; how many of each, the longest */
+    int *pen_count, *dry_len;
+    int penalties_n, dry_n, dry_longest;
     int *repeat;       /* DRY's repeat lengths, [repeat_cap] */
     int repeat_cap;
     sp_sel_item *sel;
@@ -71,6 +76,15 @@ struct sp_sampler {
     int n_adaptive;
     int adaptive_on;    /* the last warp ran adaptive-p */
     float mirostat_mu, adaptive_average, adaptive_aim; /* the last warp's */
+    /* the watermark's green list (watermark.c): wm_green[vocab] marks it,
+     * wm_perm[0 .. wm_n) holds its ids, drawn for wm_prev and wm_key
+     * (wm_valid: drawn at all); wm_exp[vocab] scratch; what the last warp
+     * found (wm_on: the stage ran) */
+    uint8_t *wm_green;
+    int *wm_perm;
+    float *wm_exp;
+    int wm_n, wm_prev, wm_key, wm_valid, wm_on;
+    double wm_green_mass, wm_spike;
 };
 
 /* What a stage sees: the working logits and the candidates among them. */

@@ -43,7 +43,8 @@ static int next_stage(const sp_params *p, int n_stages, int i) {
 
 /* Whether a stage after position i of the chain reads the working logits
  * token by token: the temperature (its max, its division), the penalties,
- * DRY and quadratic sampling (a logit of -inf is one they leave alone).  The others go by the
+ * DRY, quadratic sampling and the watermark (a logit of -inf is one they
+ * leave alone).  The others go by the
  * list and the cut marks. */
 /* Whether a stage after position i of the chain reads a logit's sign: the
  * repetition penalty (x > 0 ? x / r : x * r), the exponential decay length
@@ -64,7 +65,8 @@ static int read_later(const sp_params *p, int n_stages, int i) {
     for (int j = i + 1; j < n_stages; j++) {
         int stage = p->n_order ? p->order[j] : j;
         if ((stage == SP_STAGE_TEMPERATURE || stage == SP_STAGE_PENALTIES ||
-             stage == SP_STAGE_DRY || stage == SP_STAGE_QUADRATIC) &&
+             stage == SP_STAGE_DRY || stage == SP_STAGE_QUADRATIC ||
+             stage == SP_STAGE_WATERMARK) &&
             sp_stage_active(p, stage))
             return 1;
     }
@@ -193,6 +195,11 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
         if (read[i] < 0 || read[i] >= v)
             return sp_fail(err, SP_ERR_ARG, "history token %d is outside the "
                            "vocabulary (0..%d)", read[i], v - 1);
+    /* the watermark's green list comes from the last token */
+    if (p->watermark_delta != 0.0f && n_history > 0 &&
+        (history[n_history - 1] < 0 || history[n_history - 1] >= v))
+        return sp_fail(err, SP_ERR_ARG, "history token %d is outside the "
+                       "vocabulary (0..%d)", history[n_history - 1], v - 1);
     if (p->dry_multiplier != 0.0f && n_history > s->repeat_cap) {
         int *grown = realloc(s->repeat, sizeof(int) * (size_t)n_history);
         if (!grown) return sp_fail(err, SP_ERR_NOMEM, "sampler: out of memory");
@@ -220,12 +227,20 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     int g0 = 0;
     while (g0 < s->gmax_groups - 1 && !(s->gmax[g0] >= m)) g0++;
     int argmax = sp_scan_ge(logits, m, g0 * s->gmax_size, v);
-    for (int i = 0; i < s->n_penalized; i++) s->pen_mark[s->penalized[i]] = 0;
+    for (int i = 0; i < s->n_penalized; i++) {
+        int id = s->penalized[i];
+        s->pen_mark[id] = 0;
+        s->pen_count[id] = s->dry_len[id] = 0;
+    }
     s->n_penalized = 0;
+    s->penalties_n = s->dry_n = -1; /* -1: the stage did not run */
+    s->dry_longest = 0;
 
     memset(step, 0, sizeof *step);
     s->mirostat_mu = s->adaptive_average = s->adaptive_aim = NAN;
     s->adaptive_on = 0;
+    s->wm_on = 0;
+    s->wm_green_mass = s->wm_spike = NAN;
     step->vocab = v;
     step->argmax_raw = argmax;
     step->entropy_raw_bits = NAN;
@@ -304,7 +319,15 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->mirostat_mu = s->mirostat_mu;
     step->adaptive_average = s->adaptive_average;
     step->adaptive_aim = s->adaptive_aim;
+    step->penalties_n = s->penalties_n;
+    step->penalty_count = s->pen_count;
+    step->dry_n = s->dry_n;
+    step->dry_longest = s->dry_longest;
+    step->dry_length = s->dry_len;
     step->probs_adaptive_in = s->adaptive_on ? s->adaptive_in : NULL;
+    step->green = s->wm_on ? s->wm_green : NULL;
+    step->green_mass = s->wm_green_mass;
+    step->spike_entropy = s->wm_spike;
     step->token = -1;
     step->p_token = 0.0f;
     step->u = NAN;

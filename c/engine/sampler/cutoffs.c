@@ -313,11 +313,11 @@ static int top_masses(sp_candidates *c, int m, double *out) {
  */
 void sp_stage_mirostat(sp_candidates *c, const sp_params *p) {
     if (!p->mirostat) return;
-    sp_cands_list(c);
-    if (c->n <= 1) return;
     double mu = c->s->state.mirostat_mu;
     if (mu != mu) mu = 2.0 * p->mirostat_tau;
-    c->s->mirostat_mu = (float)mu;
+    c->s->mirostat_mu = (float)mu; /* the step record's, one token left too */
+    sp_cands_list(c);
+    if (c->n <= 1) return;
     double z;
     sp_cands_exp(c, &z);
     const float *ce = c->s->cand_exp;
@@ -432,9 +432,13 @@ void sp_adaptive_update(const sp_params *p, float *sum, float *weight,
     *weight = 1.0f + p->adaptive_decay * *weight;
 }
 
+double sp_surprise_bits(float p_token) {
+    return p_token > 0.0f ? -sp_log((double)p_token) / LN2 : 0.0;
+}
+
 float sp_mirostat_update(const sp_params *p, float mu, float p_token) {
     if (!p->mirostat) return mu;
     double m = mu != mu ? 2.0 * p->mirostat_tau : mu;
-    double surprise = p_token > 0.0f ? -sp_log((double)p_token) / LN2 : 0.0;
+    double surprise = sp_surprise_bits(p_token);
     return (float)(m - (double)p->mirostat_eta * (surprise - p->mirostat_tau));
 }

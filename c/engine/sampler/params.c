@@ -152,6 +152,17 @@ static const param_def PARAMS[] = {
       "the end of the text's logit gains |logit| (factor^(n - start) - 1); "
       "1 = off",
       SP_STAGE_EXP_DECAY, F, LO | SW, 0, INF, 1, 0.5, 2, 0.01, 1.1),
+    /* watermarking (Kirchenbauer et al. 2023; watermark.c) */
+    P(watermark_gamma, "watermark-gamma", "wg", "Green share",
+      "the share of the vocabulary on each step's green list",
+      SP_STAGE_WATERMARK, F, LO | HI, 0, 1, 0.25, 0.05, 0.95, 0.05, 0.25),
+    P(watermark_delta, "watermark-delta", "wd", "Green bias",
+      "added to the logits of the green list's tokens; 0 = off",
+      SP_STAGE_WATERMARK, F, SW, 0, INF, 0, 0, 10, 0.1, 2),
+    P(watermark_key, "watermark-key", "wk", "Watermark key",
+      "the secret number that, with the previous token, picks the green list",
+      SP_STAGE_WATERMARK, I, 0, 0, INF, 15485863, 0, 99999999, 1,
+      15485863),
 };
 #define N_PARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
 

@@ -23,6 +23,7 @@
  */
 void sp_stage_dry(sp_candidates *c, const sp_params *p) {
     if (p->dry_multiplier == 0.0f || p->dry_base < 1.0f) return;
+    c->s->dry_n = 0; /* on (the step record's -1: off) */
     int n = c->n_all;
     if (p->dry_penalty_last_n > 0 && p->dry_penalty_last_n < n)
         n = p->dry_penalty_last_n;
@@ -105,6 +106,10 @@ void sp_stage_dry(sp_candidates *c, const sp_params *p) {
                          sp_pow((double)p->dry_base, (double)e);
         c->logits[id] = sp_clamp_finite((float)(c->logits[id] - penalty));
         sp_cands_penalized(c, id);
+        /* for the step record (cleared through the penalized list) */
+        c->s->dry_len[id] = len;
+        c->s->dry_n++;
+        if (len > c->s->dry_longest) c->s->dry_longest = len;
     }
 }
 

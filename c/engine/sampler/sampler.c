@@ -32,9 +32,14 @@ sp_sampler *sp_sampler_new(int vocab) {
     s->counts = calloc(v, sizeof(int));
     s->penalized = malloc(v * sizeof(int));
     s->pen_mark = calloc(v, 1);
+    s->pen_count = calloc(v, sizeof(int));
+    s->dry_len = calloc(v, sizeof(int));
     s->sel = malloc(v * sizeof(sp_sel_item));
     s->adaptive_in = calloc(v, sizeof(float));
     s->adaptive_ids = malloc(v * sizeof(int));
+    s->wm_green = calloc(v, 1);
+    s->wm_perm = malloc(v * sizeof(int));
+    s->wm_exp = malloc(v * sizeof(float));
     s->state.xtc_u = 0.0;
     s->state.mirostat_mu = NAN;
     s->state.adaptive_sum = s->state.adaptive_weight = NAN;
@@ -42,8 +47,9 @@ sp_sampler *sp_sampler_new(int vocab) {
         !s->probs || !s->probs_ids || !s->cut || !s->ids || !s->cand_logit ||
         !s->cand_exp || !s->heap || !s->listed_logits || !s->gmax ||
         !s->gmax_stale || !s->counts ||
-        !s->penalized || !s->pen_mark || !s->sel || !s->adaptive_in ||
-        !s->adaptive_ids) {
+        !s->penalized || !s->pen_mark || !s->pen_count || !s->dry_len ||
+        !s->sel || !s->adaptive_in ||
+        !s->adaptive_ids || !s->wm_green || !s->wm_perm || !s->wm_exp) {
         sp_sampler_free(s);
         return NULL;
     }
@@ -60,6 +66,9 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->probs_ids);
     free(s->adaptive_in);
     free(s->adaptive_ids);
+    free(s->wm_green);
+    free(s->wm_perm);
+    free(s->wm_exp);
     free(s->cut);
     free(s->ids);
     free(s->cand_logit);
@@ -71,6 +80,8 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->counts);
     free(s->penalized);
     free(s->pen_mark);
+    free(s->pen_count);
+    free(s->dry_len);
     free(s->repeat);
     free(s->sel);
     free(s);

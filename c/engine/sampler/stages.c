@@ -75,6 +75,15 @@ static void warp_frequency_presence(sp_candidates *c, const sp_params *p) {
 void sp_stage_penalties(sp_candidates *c, const sp_params *p) {
     warp_repetition_penalty(c, p);
     warp_frequency_presence(c, p);
+    if (p->repetition_penalty == 1.0f && p->frequency_penalty == 0.0f &&
+        p->presence_penalty == 0.0f)
+        return;
+    /* for the step record: each window token's count (every one of them
+     * is in the penalized list, which clears them at the next warp) */
+    sp_sampler *s = c->s;
+    s->penalties_n = 0;
+    for (int i = 0; i < c->n_history; i++)
+        if (!s->pen_count[c->history[i]]++) s->penalties_n++;
 }
 
 /* Greedy: the largest candidate logit alone (ties -> the lowest id). */

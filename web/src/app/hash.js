@@ -54,6 +54,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @typedef {Object} HashState
  * @property {'single' | 'compare'} view
  * @property {string} model
+ * @property {string} [trainText]  the text a trained bigram (model=text) is counted from (train=; a short text only: TRAIN_LINK_BYTES)
  * @property {string} [modelUrl]  model_url: a model file's URL, resolved against the page (the page's origin only)
  * @property {string[]} [modelOrigins]  other origins a model_url may load from (an element's model-origins; never in a link)
  * @property {boolean} [modelCache]  keep the model_url file on the device (an element's model-cache="keep"; never in a link)
@@ -204,10 +205,13 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
       case 'model':
         if (HASH_MODELS.includes(value)) state.model = value;
         else if (/^(logits|probs):/.test(value)) state.model = value; // a hand-made model: the engine checks it
-        else if (value === 'text') notices.push(msg('notice.textModel'));
+        else if (value === 'text') state.model = value; // its text comes with train= (below)
         else if (value === 'file') notices.push(msg('notice.fileModel'));
         else if (value === 'url') break; // model_url says which
         else bad(key, value, msg('why.model', { list: HASH_MODELS.join(', ') }), 'bigram');
+        break;
+      case 'train':
+        state.trainText = value;
         break;
       case 'model_url':
         if (value.trim()) state.modelUrl = value.trim();
@@ -372,6 +376,12 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
     bad('num_beam_groups', String(state.beam.groups), msg('why.range', { name: 'num_beam_groups', range: `divisors of beams=${state.beam.width}` }), '1');
     delete state.beam.groups;
   }
+  // a trained bigram: its text, or (a text too long for a link) the names bigram and a word why
+  if (state.model === 'text' && !state.trainText) {
+    notices.push(msg('notice.textModel'));
+    state.model = 'bigram';
+  }
+  if (state.model !== 'text') delete state.trainText;
   // links made before the length penalty's default became 1 meant 0
   if ((state.strategy === 'beam' || present.has('beams')) && !present.has('length_penalty')) {
     state.beam.lengthPenalty = LEGACY_LENGTH_PENALTY;
@@ -421,6 +431,7 @@ export function serializeHash(state) {
   }
   search.set('model', state.modelUrl ? 'url' : state.model);
   if (state.modelUrl) search.set('model_url', state.modelUrl);
+  if (state.model === 'text' && state.trainText) search.set('train', state.trainText);
   for (const spec of PARAM_SPECS) {
     const v = /** @type {any} */ (state.params)[spec.key];
     if (!spec.inLink && v === spec.def) continue; // the others: only when on

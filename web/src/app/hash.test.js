@@ -77,6 +77,21 @@ describe('parseHash', () => {
     expect(notices).toEqual(['This link was made with a model loaded from a file, which a link cannot carry: load it with "Load a model file…". Using bigram.']);
   });
 
+  it('carries a trained bigram\'s text (train=); without it, says the link cannot carry the model', () => {
+    const words = 'apple\npear & plum\n# 50% = "yes", ~1+1';
+    const { state, notices } = parseHash(serializeHash({ ...defaultState(), model: 'text', trainText: words, seed: '5' }));
+    expect(notices).toEqual([]);
+    expect(state.model).toBe('text');
+    expect(state.trainText).toBe(words);
+    expect(serializeHash({ ...defaultState(), model: 'text', trainText: 'ab' })).toMatch(/^#model=text&train=ab&/);
+    const bare = parseHash('#model=text&seed=3');
+    expect(bare.state.model).toBe('bigram');
+    expect(bare.state.trainText).toBeUndefined();
+    expect(bare.notices).toEqual(['This link was made with a model trained on a text of the learner\'s own, which a link cannot carry: paste the text under "Your text". Using bigram.']);
+    // a text without model=text is no model of the link's
+    expect(parseHash('#model=bigram&train=ab').state).toEqual(parseHash('#model=bigram').state);
+  });
+
   it('names unknown keys', () => {
     const { notices } = parseHash('#temprature=2');
     expect(notices).toEqual(['Ignored the unknown setting "temprature" in the link.']);

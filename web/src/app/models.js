@@ -49,5 +49,7 @@ export function modelLabel(entry) {
 
 /** Whether a model name is a hand-made model's spec. @param {string} name */
 export const isHandmadeSpec = (name) => /^(logits|probs):/.test(name);
+/** a trained bigram's text up to this many bytes (UTF-8) travels in its link (train=); a longer one cannot */
+export const TRAIN_LINK_BYTES = 16384;
 /** a text larger than this trains with a progress bar */
 export const TRAIN_PROGRESS_BYTES = 1 << 20;

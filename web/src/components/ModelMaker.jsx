@@ -142,11 +142,16 @@ function fmt(/** @type {number} */ x) {
   return String(Number(x.toPrecision(6)));
 }
 
-/** @param {{panel: Pick<Panel, 'model' | 'modelId' | 'trainOn'>, uid: string}} props */
+/** @param {{panel: Pick<Panel, 'model' | 'modelId' | 'models' | 'trainOn'>, uid: string}} props */
 export function TextTrainer({ panel, uid }) {
   const i18n = useI18n();
   const { t } = i18n;
   const [text, setText] = useState('');
+  // a model trained from a link's text (train=): its text in the box, to read and change
+  const bytes = panel.models.value.find((m) => m.id === 'text')?.text;
+  useEffect(() => {
+    if (bytes && !text) setText(new TextDecoder().decode(bytes));
+  }, [bytes]);
   const [over, setOver] = useState(false);
   const info = panel.model.value;
   const trained = panel.modelId.value === 'text' ? info?.trained : undefined;

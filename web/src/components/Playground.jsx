@@ -15,7 +15,7 @@ import { KVPicture } from './KVPicture.jsx';
 import { decodersCode, useReadyAttr } from './lazy.js';
 import { ConstraintField, GreedyRoads, StrategyPicker } from './LabControls.jsx';
 import { KVView } from './LabViews.jsx';
-import { Notices, Output, StatusLine, TextExtras } from './TextCard.jsx';
+import { Notices, Output, StatusLine, StripSlot, TextExtras } from './TextCard.jsx';
 import { NARROW, PhoneStrip, Transport, useMedia } from './Transport.jsx';
 import { teachOnFirstMove } from '../teach/teach.js';
 import { useEffect, useRef } from 'preact/hooks';
@@ -120,6 +120,7 @@ export function Playground({ panel }) {
               {!narrow && <Transport panel={panel} />}
             </div>
             <Output panel={panel} />
+            <StripSlot panel={panel} uid={uid} />
             <StatusLine panel={panel} />
             {/* a phone: these follow the bars, so text, bars and the strip share the screen */}
             {!narrow && <TextExtras panel={panel} />}

@@ -4,9 +4,11 @@
  * the status line and the engine's errors, fast-forward and the legend of
  * the text's tint, and the notices a link or an element's attributes left.
  */
+import { useSignalEffect } from '@preact/signals';
+
 import { DownloadAsk, ModelProgress } from './Controls.jsx';
 import { statusMsg } from '../app/errors.js';
-import { decodersCode, usesDecoders } from './lazy.js';
+import { STRIP_STAGES, decodersCode, stripCode, usesDecoders } from './lazy.js';
 import { FastForward } from './FastForward.jsx';
 import { Say, useI18n } from './I18n.jsx';
 import { OutputText } from './OutputText.jsx';
@@ -60,6 +62,31 @@ export function Output({ panel }) {
       live={panel.viewIndex.value === null && live}
       onHover={(i) => panel.hoverStep(i)}
       onFocus={(i) => panel.pin(i)}
+    />
+  );
+}
+
+/**
+ * The strip of the samplers' state under a sampled text, while a stateful
+ * stage is on (or always, when `always`: an element's view names it): its
+ * code comes then (lazy.js).
+ * @param {{panel: Pick<Panel, 'askStages' | 'focus' | 'hoverStep' | 'paramsKey' | 'pin' | 'stagesOn' | 'steps' | 'strategy' |
+ *   'viewIndex'>, uid?: string, always?: boolean}} props
+ */
+export function StripSlot({ panel, uid, always = false }) {
+  // an element has no chain editor to ask which stages are on: this asks
+  useSignalEffect(() => {
+    panel.paramsKey.value;
+    if (always) panel.askStages();
+  });
+  const on = panel.stagesOn.value;
+  const want = panel.strategy.value === 'sample' && (always || STRIP_STAGES.some((s) => on.has(s)));
+  const code = stripCode.use(want);
+  if (!want || !code) return null;
+  return (
+    <code.StateStrip
+      steps={panel.steps.value} stagesOn={on} shown={panel.viewIndex.value} focus={panel.focus.value} uid={uid}
+      onHover={(i) => panel.hoverStep(i)} onFocus={(i) => panel.pin(i)}
     />
   );
 }

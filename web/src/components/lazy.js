@@ -47,6 +47,12 @@ export function lazy(load) {
 /** beam search's and speculative decoding's views (Decoders.jsx) */
 export const decodersCode = lazy(() => import('./Decoders.jsx'));
 
+/** the strip of the samplers' state under the text (strip/StateStrip.jsx, its words and its CSS) */
+export const stripCode = lazy(() => import('../strip/StateStrip.jsx'));
+
+/** the stateful stages, each a row of the strip (strip/rows.js ROWS): its code is fetched when one is on */
+export const STRIP_STAGES = ['mirostat', 'adaptive_p', 'penalties', 'dry', 'watermark'];
+
 /** Whether a strategy's text and views are drawn by Decoders.jsx. @param {string} how */
 export const usesDecoders = (how) => how === 'beam' || how === 'speculative';
 

@@ -10,7 +10,7 @@ import { ModelProgress, PromptBox, SamplerSliders, SeedField } from '../componen
 import { Bars, ClickNote, EditHint, SampleControls } from '../components/BarsCard.jsx';
 import { decodersCode, useReadyAttr } from '../components/lazy.js';
 import { DraftName, MetricsCard, Nucleus } from '../components/Cards.jsx';
-import { Notices, Output, StatusLine } from '../components/TextCard.jsx';
+import { Notices, Output, StatusLine, StripSlot } from '../components/TextCard.jsx';
 import { Transport } from '../components/Transport.jsx';
 import { I18nContext, langTag, useI18n } from '../components/I18n.jsx';
 import { KVPicture } from '../components/KVPicture.jsx';
@@ -71,6 +71,7 @@ function EmbedParts({ app, config }) {
           {parts.includes('text') && (
             <section class="spg-card spg-text" aria-label={t('text.heading')}>
               <Output panel={panel} />
+              {parts.includes('strip') && <StripSlot panel={panel} uid={uid} always />}
             </section>
           )}
           <StatusLine panel={panel} />

@@ -15,7 +15,9 @@
  *                top-k, top-p, min-p, repetition-penalty, prompt, seed, or
  *                all (default: none, just Step / Play / Reset); "" hides
  *                Step / Play / Reset too
- *   view         text, bars, samples ("Draw 1000 samples" and the KL under
+ *   view         text, strip (under the text, the state of the stateful
+ *                stages that are on: Mirostat's μ, adaptive-p's average,
+ *                the penalties' and DRY's counts), bars, samples ("Draw 1000 samples" and the KL under
  *                the bars), nucleus, kv, metrics (the text's measures and
  *                their chart), beams (beam search's hypotheses), rounds
  *                (speculative decoding's rounds and its last residual): a
@@ -45,7 +47,7 @@ export const SLIDERS = /** @type {Record<string, string>} */ (Object.fromEntries
 export const CONTROLS = [...Object.keys(SLIDERS), 'prompt', 'seed'];
 /** with no `controls` attribute: no sliders (Step / Play / Reset only) */
 export const DEFAULT_CONTROLS = /** @type {string[]} */ ([]);
-export const VIEW_PARTS = ['text', 'bars', 'samples', 'nucleus', 'kv', 'metrics', 'beams', 'rounds'];
+export const VIEW_PARTS = ['text', 'strip', 'bars', 'samples', 'nucleus', 'kv', 'metrics', 'beams', 'rounds'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'num-beam-groups', 'diversity-penalty',

@@ -41,10 +41,43 @@ export const RANK_ALL_MAX = 128;
  * @property {number} mirostatMu      the target surprise mirostat used (NaN: off)
  * @property {number} adaptiveAverage adaptive-p's running average of the drawn tokens' probabilities before it (NaN: off)
  * @property {number} adaptiveAim     the probability adaptive-p aimed at this step (NaN: off)
+ * @property {number} watermarkGreen  the watermark: the drawn token green (1), red (0), or -1 (off, a preview, no previous token)
+ * @property {number} greenMass       the green list's mass in the distribution the watermark saw, before its bias (NaN: off)
+ * @property {number} spikeEntropy    that distribution's spike entropy, the paper's measure of what a step can carry (NaN: off)
+ * @property {Uint8Array | null} green  the step's green list, 1 per green token (null: off)
+ * @property {Record<string, number>} state  the stateful stages' numbers of
+ *   this step, by their STEP_FIELDS names (STATE_FIELDS, and any field
+ *   named watermark_*): the page's strip of the samplers' state
  * @property {Uint8Array} [pieceBytes] the chosen token's bytes (sessions)
  * @property {string} [piece]         the same, decoded (sessions)
  * @property {boolean} [end]          the token ended the text (sessions)
  */
+
+/**
+ * The step record's numbers that tell the stateful stages' state
+ * (c/wasm/wasm_api.c STEP_FIELDS): mirostat's target μ and the surprise
+ * of the drawn token in bits; adaptive-p's running average and aim (NaN:
+ * off); how many tokens the penalties changed and the drawn token's count
+ * in their window, how many candidates DRY penalized, the longest repeat
+ * among them and the drawn token's (penalties_n, dry_n -1: off).  The
+ * surprise and the drawn token's numbers need a drawn token.
+ */
+export const STATE_FIELDS = ['mirostat_mu', 'surprise_bits', 'adaptive_average', 'adaptive_aim', 'penalties_n', 'penalty_count_token',
+  'dry_n', 'dry_longest', 'dry_length_token'];
+/** the state fields that are about the drawn token (a watermark's too) */
+export const TOKEN_STATE = /^(surprise_bits|penalty_count_token|dry_length_token|watermark_.*)$/;
+
+/**
+ * The state fields of a step's numbers (those the engine has: a field it
+ * does not name is left out).
+ * @param {Record<string, number>} f @returns {Record<string, number>}
+ */
+export function stateOf(f) {
+  /** @type {Record<string, number>} */
+  const out = {};
+  for (const [k, v] of Object.entries(f)) if (STATE_FIELDS.includes(k) || k.startsWith('watermark_')) out[k] = v;
+  return out;
+}
 
 /**
  * A step record's numbers and array addresses, read in one call
@@ -114,6 +147,11 @@ export function readStep(e, st, params = 0) {
     mirostatMu: f.mirostat_mu,
     adaptiveAverage: f.adaptive_average,
     adaptiveAim: f.adaptive_aim,
+    watermarkGreen: f.watermark_green,
+    greenMass: f.watermark_green_mass,
+    spikeEntropy: f.watermark_spike_entropy,
+    green: f.green_list ? e.bytes(f.green_list, vocab).slice() : null,
+    state: stateOf(f),
   };
 }
 

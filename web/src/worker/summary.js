@@ -9,7 +9,7 @@
  * said where it happens.  No Preact, no DOM: it runs in the Worker and in
  * Node tests.
  */
-import { RANK_ALL_MAX } from '../engine/step.js';
+import { RANK_ALL_MAX, TOKEN_STATE } from '../engine/step.js';
 
 /** vocabularies up to this size get a bar for every token (the engine ranks them all) */
 export const ALL_BARS_MAX = RANK_ALL_MAX;
@@ -67,11 +67,24 @@ export const TOP_BARS = 30;
  *   and the model's probability they held (the engine's sum; NaN when not computed)
  * @property {OtherMass | null} other  the tokens past the first `bars` rows
  * @property {Record<string, number>} params  the settings that produced it
+ * @property {Record<string, number>} state  the stateful stages' numbers
+ *   (StepRecord.state); a peek has no drawn token: its numbers about the
+ *   drawn token (TOKEN_STATE) are NaN
  * @property {boolean} [lazy]  a fast-forwarded token (the page's Generate N)
  *   whose record has not been fetched: only kind, index, token, piece, p and
  *   the stats (nKept, entropies) are set; the rows are empty
  * @property {boolean} [fastForwarded]  a fast-forwarded token's record,
  *   fetched afterwards (peek with the settings it ran with): `u` is unknown
+ * @property {WatermarkStep | null} [watermark]  the watermark's step, when
+ *   it ran (absent or null: off, or no token before this step)
+ */
+
+/**
+ * @typedef {Object} WatermarkStep  what the watermark did at a step (engine numbers)
+ * @property {number} green   the drawn token green (1) or red (0); -1 for a preview
+ * @property {number} mass    the green list's mass in the distribution the stage saw, before its bias
+ * @property {number} spike   that distribution's spike entropy (Kirchenbauer et al.)
+ * @property {Uint8Array} rows  per row: 1 where the token is on the green list
  */
 
 /**
@@ -163,7 +176,19 @@ export function summarize(rec, ctx) {
     other,
     cuts: rec.cuts,
     params: { ...ctx.params },
+    ...(rec.green ? { watermark: watermarkStep(rec, ids) } : {}),
+    state: Object.fromEntries(Object.entries(rec.state ?? {}).map(([k, v]) => [k, ctx.kind !== 'step' && TOKEN_STATE.test(k) ? NaN : v])),
   };
+}
+
+/**
+ * The watermark's step: the engine's numbers and the green list at the rows.
+ * @param {import('../engine/engine.js').StepRecord} rec @param {Int32Array} ids
+ * @returns {WatermarkStep}
+ */
+function watermarkStep(rec, ids) {
+  const list = /** @type {Uint8Array} */ (rec.green);
+  return { green: rec.watermarkGreen, mass: rec.greenMass, spike: rec.spikeEntropy, rows: Uint8Array.from(ids, (id) => list[id]) };
 }
 
 /**

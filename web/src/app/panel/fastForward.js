@@ -125,7 +125,7 @@ export function createFastForward(p) {
       entropyBits: stat ? stat.entropyBits : NaN, entropyRawBits: stat ? stat.entropyRawBits : NaN,
       argmaxRaw: -1, pArgmax: NaN, pArgmaxRaw: NaN, full: false, bars: 0,
       ids: new Int32Array(0), pieces: [], raw: new Float32Array(0), tempered: new Float32Array(0), final: new Float32Array(0),
-      cut: [], cum: new Float64Array(0), penalized: new Uint8Array(0), cuts: [], other: null, params: {}, lazy: true,
+      cut: [], cum: new Float64Array(0), penalized: new Uint8Array(0), cuts: [], other: null, params: {}, state: {}, lazy: true,
     };
   }
 

@@ -5,7 +5,7 @@
  */
 import { batch } from '@preact/signals';
 import { MAX_SEED, defaultState, normalizeSeed, randomSeed, seedError } from '../hash.js';
-import { BUILTIN_MODELS, HANDMADE_ID, isHandmadeSpec, modelLabel } from '../models.js';
+import { BUILTIN_MODELS, HANDMADE_ID, TEXT_ID, isHandmadeSpec, modelLabel } from '../models.js';
 import { msg } from '../../i18n/index.js';
 
 /**
@@ -92,6 +92,13 @@ export function createSetup(p) {
       sameSpec = models.value.find((m) => m.id === HANDMADE_ID)?.handmade === modelWanted;
       if (!sameSpec) models.value = [...models.value.filter((m) => m.id !== HANDMADE_ID), entry];
       modelWanted = HANDMADE_ID;
+    }
+    // a bigram trained on the link's text (train=): trained again, the same bytes
+    if (modelWanted === TEXT_ID && state.trainText !== undefined) {
+      const text = new TextEncoder().encode(state.trainText);
+      const had = models.value.find((m) => m.id === TEXT_ID)?.text;
+      sameSpec = !!had && had.length === text.length && had.every((b, i) => b === text[i]);
+      if (!sameSpec) models.value = [...models.value.filter((m) => m.id !== TEXT_ID), { id: TEXT_ID, name: 'Your text', builtin: false, text }];
     }
     const linkEdits = state.edits ?? [];
     let ok = state.modelUrl

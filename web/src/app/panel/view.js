@@ -10,7 +10,7 @@ import { computed } from '@preact/signals';
 
 import { changesOf, defaultState } from '../hash.js';
 import { matchPreset } from '../lab.js';
-import { BUILTIN_MODELS, TEXT_ID } from '../models.js';
+import { BUILTIN_MODELS, TEXT_ID, TRAIN_LINK_BYTES } from '../models.js';
 import { DECODERS } from '../decoders/index.js';
 import { engineParamsOf } from './engineArgs.js';
 
@@ -73,6 +73,7 @@ export function createView(p) {
   const hashState = computed(() => ({
     ...defaultState(),
     model: hashModel(),
+    trainText: trainText(),
     ...(modelLinkUrl() ? { modelUrl: modelLinkUrl() } : {}),
     edits: edits.value,
     params: params.value,
@@ -113,6 +114,17 @@ export function createView(p) {
     const entry = models.value.find((m) => m.id === id);
     if (entry?.handmade) return entry.handmade;
     return id === TEXT_ID ? TEXT_ID : 'file';
+  }
+
+  /** the trained bigram's text, for its link: a short one, in UTF-8 (a BOM kept: the same bytes, the same model) */
+  function trainText() {
+    const bytes = modelId.value === TEXT_ID ? models.value.find((m) => m.id === TEXT_ID)?.text : undefined;
+    if (!bytes || bytes.length > TRAIN_LINK_BYTES) return undefined;
+    try {
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      return undefined; // not UTF-8: a link cannot spell it
+    }
   }
 
   return {

@@ -38,6 +38,7 @@ export default {
   'plain.top_a': 'Descarta los tokens menos probables que a por el cuadrado de la probabilidad máxima.',
   'plain.xtc': 'De vez en cuando elimina los tokens más probables y deja solo el más débil de los fuertes, para un texto menos previsible.',
   'plain.mirostat': 'Decide en cada paso cuántos tokens conservar para que la sorpresa del texto se mantenga cerca de un objetivo.',
+  'plain.adaptive_p': "Favorece los tokens cuya probabilidad está cerca de un objetivo que ajusta a medida que avanza el texto: ni el token obvio ni la larga cola.",
 
   'whyWhen.bias': 'Sirve para prohibir una palabra (un sesgo de −∞), para limitar un clasificador a unas pocas respuestas o para empujar un token hacia arriba o hacia abajo. Actúa sobre las puntuaciones antes que nada, así que todas las etapas siguientes ven el cambio.',
   'whyWhen.penalties': 'Los modelos pequeños entran en bucle: una palabra que aparece se vuelve más probable. La penalización por repetición (llama.cpp, Hugging Face) escala la puntuación de cada token visto; las de frecuencia y presencia (la API de OpenAI) restan un poco por cada uso o una sola vez. Empieza cerca de 1,1 o 0,3; mucho más y el texto evita incluso palabras necesarias, como «el».',
@@ -54,6 +55,7 @@ export default {
   'whyWhen.top_a': 'Otro corte relativo: el umbral es a × (probabilidad máxima)², así que sube mucho cuando el modelo está seguro y casi desaparece cuando no lo está.',
   'whyWhen.xtc': 'XTC («excluir las opciones principales») es para escritura creativa: con cierta probabilidad elimina a todos los candidatos fuertes salvo el más débil, de modo que el texto evita sus giros más previsibles. Probabilidad 0,5 y umbral 0,1 son un buen comienzo; un umbral por encima de 0,5 lo apaga.',
   'whyWhen.mirostat': 'Mirostat dirige la sorpresa en lugar de cortar con una regla fija: tras cada token compara lo sorprendente que fue con su objetivo τ y conserva más o menos tokens la próxima vez. Las versiones 1 y 2 difieren en cómo eligen el corte; τ en torno a 5 es lo típico.',
+  'whyWhen.adaptive_p': "Adaptive-p (llama.cpp) es para un texto que no debe ir a lo seguro ni divagar: se fija una probabilidad objetivo, por ejemplo 0,3, y reforma la distribución para que los tokens cercanos a esa probabilidad sean los más probables. Lleva una media móvil de lo probables que fueron los tokens elegidos y apunta más alto tras elecciones improbables y más bajo tras las probables, de modo que el texto se mantiene en promedio cerca del objetivo. No elimina nada; el decaimiento (0,9) fija cuántos tokens recuerda. Como Mirostat, es la última etapa; lo habitual es un min-p suave antes.",
 
   'explain.size': 'Cuántos tokens conservó el muestreador en este paso: los que aún puede extraer. 1 significa que la elección ya está hecha.',
   'explain.mass': 'Cuánta de la probabilidad del propio modelo tenían los tokens conservados. 100 % significa que el muestreador no cortó nada que el modelo considerase posible; con T = 0 solo queda el primer token, así que es su probabilidad.',

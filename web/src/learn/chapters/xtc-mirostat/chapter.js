@@ -2,7 +2,9 @@
 // Chapter 8: cutting the top on purpose and steering surprise — XTC on the
 // six words (threshold 0.1 removes the two likeliest), then Mirostat 2
 // keeping the name model's surprise near a target, its cut moving step by
-// step (the metrics' chart: the nucleus size per step).
+// step: under the text the strip draws μ and each drawn token's surprise
+// over the steps (the engine's step records), the metrics' chart the
+// nucleus size per step.
 import { playground, points, question, text, widget } from '../../blocks.js';
 import { Setter } from '../../widgets/Setter.jsx';
 import { SIX } from '../top-p/steps.js';
@@ -18,7 +20,7 @@ export default {
     playground('xtc', { model: SIX, 'xtc-probability': 1, 'xtc-threshold': 0.1, view: 'bars', controls: 'xtc-threshold,xtc-probability' }, { note: 'tryXtc' }),
     text('surprise'),
     text('mirostat'),
-    playground('mirostat', { model: 'bigram', seed: 1, steps: 150, mirostat: 2, 'mirostat-tau': 2, view: 'text,metrics', controls: '' }, {
+    playground('mirostat', { model: 'bigram', seed: 1, steps: 150, mirostat: 2, 'mirostat-tau': 2, view: 'text,strip,metrics' }, {
       note: 'tryMirostat',
       control: widget(Setter, {
         target: 'mirostat',

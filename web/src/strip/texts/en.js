@@ -1,0 +1,26 @@
+// The strip of the samplers' state, in English (StateStrip.jsx; de.js,
+// es.js and zh.js hold the same keys).  A chunk of its own, fetched with
+// the strip.
+export default {
+  'states.label': 'The samplers\' state, one mark per token of the text',
+  'states.empty': 'No token yet: each step adds a mark.',
+  'states.step': 'Token {n}:',
+  'states.later': 'not fetched yet (point at it)',
+  'states.off': '{name} off',
+  'states.mirostat': 'Mirostat μ',
+  'states.adaptive': 'Adaptive-p',
+  'states.penalties': 'Penalties',
+  'states.dry': 'DRY',
+  'states.watermark': 'Watermark',
+  'states.mirostatTip': 'Bars: the surprise budget μ Mirostat used at each step, in bits. Dots: how surprising the drawn token was. Line: the target τ. μ goes down after a surprising token and up after a predictable one.',
+  'states.adaptiveTip': 'Bars: the running average of how likely the drawn tokens were. Dots: the probability adaptive-p aimed at at that step. Line: its target. After likely picks it aims lower, after unlikely ones higher.',
+  'states.penaltiesTip': 'Bars: how many different tokens of the window the penalties pushed down at that step. Dots: how many times the drawn token was already in the window.',
+  'states.dryTip': 'Bars: the longest repeat that one of the tokens DRY penalized would have continued. Dots: the drawn token\'s repeat (0: it continued none). DRY penalizes from its allowed length on.',
+  'states.watermarkTip': 'Green: the drawn token is on the watermark\'s green list for that step; red: it is not. A watermarked text has far more green than chance.',
+  'states.sayMirostat': 'Mirostat μ {mu} bits, surprise {surprise} bits (τ {tau})',
+  'states.sayAdaptive': 'adaptive-p average {average}, aim {aim} (target {target})',
+  'states.sayPenalties': { one: 'penalties on {n} token, drawn token {times}× before', other: 'penalties on {n} tokens, drawn token {times}× before' },
+  'states.sayDry': { one: 'DRY penalized {n} token, longest repeat {longest}, drawn token\'s {token}', other: 'DRY penalized {n} tokens, longest repeat {longest}, drawn token\'s {token}' },
+  'states.sayGreen': 'watermark: green',
+  'states.sayRed': 'watermark: red',
+};
