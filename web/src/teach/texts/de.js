@@ -78,5 +78,5 @@ export default {
   "lookup.match": "kopiert ab Token {at}: das {ngram}-Gramm davor passte",
   "lookup.matchPrompt": "aus dem Prompt kopiert: das {ngram}-Gramm davor passte",
   "lookup.noMatch": "kein früheres Vorkommen: kein Entwurf, ein gewöhnlicher Schritt",
-  "lookup.name": "der Text selbst (Prompt-Lookup)",
+  "lookup.name": "Der Text selbst (Prompt-Lookup)",
 };

@@ -82,5 +82,5 @@ export default {
   "lookup.match": "copied from token {at}: the {ngram}-gram before it matched",
   "lookup.matchPrompt": "copied from the prompt: the {ngram}-gram before it matched",
   "lookup.noMatch": "no earlier match: no draft, one ordinary step",
-  "lookup.name": "the text itself (prompt lookup)",
+  "lookup.name": "The text itself (prompt lookup)",
 };

@@ -78,5 +78,5 @@ export default {
   "lookup.match": "copiado desde el token {at}: coincidió el {ngram}-grama anterior",
   "lookup.matchPrompt": "copiado del prompt: coincidió el {ngram}-grama anterior",
   "lookup.noMatch": "ninguna aparición anterior: sin borrador, un paso normal",
-  "lookup.name": "el propio texto (búsqueda en el prompt)",
+  "lookup.name": "El propio texto (búsqueda en el prompt)",
 };
