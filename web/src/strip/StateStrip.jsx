@@ -35,8 +35,13 @@ function useTexts(lang) {
   useEffect(() => {
     if (loaded[code]) return undefined;
     let live = true;
-    LOADERS[`./texts/${code}.js`]().then((m) => { loaded[code] = m.default; if (live) redraw((n) => n + 1); }, () => {});
-    return () => { live = false; };
+    const load = () => LOADERS[`./texts/${code}.js`]().then((m) => { loaded[code] = m.default; if (live) redraw((n) => n + 1); }, () => {});
+    // English's words, the first time, a moment later: an element or a
+    // chapter speaks English until its own language's catalogue is here,
+    // and the strip would fetch English's words for nothing
+    const wait = last || code !== 'en' ? 0 : 1500;
+    const timer = setTimeout(load, wait);
+    return () => { live = false; clearTimeout(timer); };
   }, [code]);
   // (while another language's words come, the last ones: the strip stays)
   const have = loaded[code] ?? last;
