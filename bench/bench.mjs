@@ -17,6 +17,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+import { benchLookup, lookupTable } from './lookup.mjs';
 import { benchSpeculative } from './spec.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -405,6 +406,9 @@ try {
   // ---- batched forward pass, speculative decoding (spec.mjs) ----------
   const spec = benchSpeculative({ simd, scalar, ROOT, OUT, QUICK, stats, round, spreadOf, log });
   Object.assign(result, spec.result);
+  // ---- prompt lookup (lookup.mjs): counts, no timing ------------------
+  result.prompt_lookup = await benchLookup({ ROOT });
+  log(lookupTable(result.prompt_lookup));
 
   // ---- budgets, table -------------------------------------------------
   const budgets = {

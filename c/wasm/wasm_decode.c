@@ -18,6 +18,16 @@ sp_beam_search *api_beam_new(const sp_model *m, const sp_tokenizer *t,
                        last_error);
 }
 API("api_beam_free") void api_beam_free(sp_beam_search *b) { sp_beam_free(b); }
+API("api_beam_set_groups")
+int api_beam_set_groups(sp_beam_search *b, int groups, double diversity) {
+    return sp_beam_set_groups(b, groups, (float)diversity, last_error);
+}
+API("api_beam_group") int api_beam_group(const sp_beam_search *b, int i) {
+    return sp_beam_group(b, i);
+}
+API("api_beam_penalty") double api_beam_penalty(const sp_beam_search *b, int i) {
+    return sp_beam_penalty(b, i);
+}
 API("api_beam_start") int api_beam_start(sp_beam_search *b, const char *prompt) {
     return sp_beam_start(b, prompt, last_error);
 }
@@ -63,6 +73,19 @@ sp_speculator *api_spec_new(sp_session *target, const sp_model *draft,
                             const sp_tokenizer *draft_tok, int n_draft) {
     last_error[0] = '\0';
     return sp_spec_new(target, draft, draft_tok, n_draft, last_error);
+}
+API("api_spec_new_lookup")
+sp_speculator *api_spec_new_lookup(sp_session *target, int n_draft, int ngram) {
+    last_error[0] = '\0';
+    return sp_spec_new_lookup(target, n_draft, ngram, last_error);
+}
+/* where the last round's draft was copied from (prompt lookup): the index
+ * of its first token in the text (-1: none) and the n-gram matched */
+API("api_spec_round_match")
+void api_spec_round_match(const sp_speculator *sp, double *out) {
+    int ngram = 0;
+    out[0] = sp_spec_round_match(sp, &ngram);
+    out[1] = ngram;
 }
 API("api_spec_free") void api_spec_free(sp_speculator *sp) { sp_spec_free(sp); }
 API("api_spec_start")

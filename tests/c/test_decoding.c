@@ -203,11 +203,7 @@ int main(int argc, char **argv) {
     sp_session *plain = sp_session_new(bigram, NULL, err);
     sp_session_start(plain, "Jo", 5, err);
     for (int i = 0; i < 80; i++) sp_session_step(plain, &greedy, -1, err);
-    CHECK_EQ_INT(sp_spec_start(sp, "Jo", 9, err), SP_OK);
-    while (sp_session_n_generated(s) < 80)
-        CHECK_EQ_INT(sp_spec_round(sp, &greedy, err), SP_OK);
-    CHECK(memcmp(sp_session_tokens(s), sp_session_tokens(plain),
-                 sizeof(int) * (size_t)sp_session_n_tokens(plain)) == 0);
+    CHECK(tu_spec_is_greedy(sp, s, plain, &greedy, err));
     long long drafted, accepted, rounds, positions;
     sp_spec_totals(sp, &drafted, &accepted, &rounds, &positions);
     CHECK(drafted > 0 && accepted < drafted); /* the draft is a poor one */
@@ -219,18 +215,8 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 2; k++) {
         const sp_params *ps = &settings[k];
         /* the exact distributions of token 1 and of token 2 */
-        double p1[64] = {0}, p2[64] = {0};
-        sp_session_start(plain, "Ka", 1, err);
-        sp_session_preview(plain, ps, err);
-        for (int a = 0; a < v; a++) p1[a] = sp_session_last_step(plain)->probs[a];
-        for (int a = 0; a < v; a++) {
-            if (p1[a] == 0) continue;
-            sp_session_rewind(plain, 0, err);
-            sp_session_step(plain, ps, a, err);
-            sp_session_preview(plain, ps, err);
-            for (int c2 = 0; c2 < v; c2++)
-                p2[c2] += p1[a] * sp_session_last_step(plain)->probs[c2];
-        }
+        double p1[64], p2[64];
+        tu_two_token_probs(plain, "Ka", ps, v, p1, p2, err);
         long c1[64] = {0}, c2[64] = {0};
         const long runs = 6000;
         long corrected = 0, acc = 0;

@@ -253,11 +253,7 @@ static void test_prompt_lookup(const sp_model *bigram) {
     sp_speculator *sp = sp_spec_new_lookup(s, 5, 3, err);
     CHECK(sp != NULL);
     CHECK_EQ_INT(sp_spec_lookup(sp), 3);
-    CHECK_EQ_INT(sp_spec_start(sp, "Jo", 9, err), SP_OK);
-    while (sp_session_n_generated(s) < 80)
-        CHECK_EQ_INT(sp_spec_round(sp, &greedy, err), SP_OK);
-    CHECK(memcmp(sp_session_tokens(s), sp_session_tokens(plain),
-                 sizeof(int) * (size_t)sp_session_n_tokens(plain)) == 0);
+    CHECK(tu_spec_is_greedy(sp, s, plain, &greedy, err));
     long long drafted, accepted, rounds, positions;
     sp_spec_totals(sp, &drafted, &accepted, &rounds, &positions);
     fprintf(stderr, "prompt lookup (greedy, 80 tokens): %lld of %lld drafted "
@@ -276,18 +272,8 @@ static void test_prompt_lookup(const sp_model *bigram) {
     sp = sp_spec_new_lookup(s, 4, 2, err);
     for (int k = 0; k < 2; k++) {
         const sp_params *ps = &settings[k];
-        double p1[64] = {0}, p2[64] = {0};
-        sp_session_start(plain, prompt, 1, err);
-        sp_session_preview(plain, ps, err);
-        for (int a = 0; a < v; a++) p1[a] = sp_session_last_step(plain)->probs[a];
-        for (int a = 0; a < v; a++) {
-            if (p1[a] == 0) continue;
-            sp_session_rewind(plain, 0, err);
-            sp_session_step(plain, ps, a, err);
-            sp_session_preview(plain, ps, err);
-            for (int c2 = 0; c2 < v; c2++)
-                p2[c2] += p1[a] * sp_session_last_step(plain)->probs[c2];
-        }
+        double p1[64], p2[64];
+        tu_two_token_probs(plain, prompt, ps, v, p1, p2, err);
         long c1[64] = {0}, c2[64] = {0};
         const long runs = 6000;
         int n0 = 0;

@@ -94,6 +94,41 @@ static inline sp_sampler *tu_sampler_for(sp_sampler *s, int n) {
     return sp_sampler_new(n);
 }
 
+/* Speculative decoding at temperature 0 is greedy decoding: sp's target
+ * session s, started on "Jo" with seed 9 and run for 80 tokens in rounds,
+ * holds the tokens of plain (greedy on "Jo").  Returns 1 when every round
+ * succeeded and the tokens are the same. */
+static inline int tu_spec_is_greedy(sp_speculator *sp, sp_session *s,
+                                    const sp_session *plain,
+                                    const sp_params *greedy, char *err) {
+    int ok = sp_spec_start(sp, "Jo", 9, err) == SP_OK;
+    while (ok && sp_session_n_generated(s) < 80)
+        ok = sp_spec_round(sp, greedy, err) == SP_OK;
+    return ok && memcmp(sp_session_tokens(s), sp_session_tokens(plain),
+                        sizeof(int) * (size_t)sp_session_n_tokens(plain)) == 0;
+}
+
+/* The exact distributions of the first two tokens a session generates
+ * from prompt under p: p1[v] the first's (the preview), p2[v] the second's
+ * (each first token a forced, then the preview after it, weighted by
+ * p1[a]); both zeroed first.  The seed is 1 (p draws nothing here). */
+static inline void tu_two_token_probs(sp_session *s, const char *prompt,
+                                      const sp_params *p, int v, double *p1,
+                                      double *p2, char *err) {
+    for (int a = 0; a < v; a++) p1[a] = p2[a] = 0.0;
+    sp_session_start(s, prompt, 1, err);
+    sp_session_preview(s, p, err);
+    for (int a = 0; a < v; a++) p1[a] = sp_session_last_step(s)->probs[a];
+    for (int a = 0; a < v; a++) {
+        if (p1[a] == 0) continue;
+        sp_session_rewind(s, 0, err);
+        sp_session_step(s, p, a, err);
+        sp_session_preview(s, p, err);
+        for (int c = 0; c < v; c++)
+            p2[c] += p1[a] * sp_session_last_step(s)->probs[c];
+    }
+}
+
 /* One warp of logits[n] after hist[nh] into *step, with *s made for n
  * tokens (tu_sampler_for) and a bare sampler's state (no XTC draw,
  * mirostat and adaptive-p at their start, no end tokens); err cleared

@@ -35,7 +35,7 @@ describe.skipIf(skipWithoutChromium)('the strip of the samplers\' state', () => 
   it('Mirostat 2: Play adds a mark per token, μ and the surprise the engine\'s; a branch keeps the marks before it', async () => {
     const page = await open({ hash: '#seed=5&mirostat=2&mirostat_tau=3' });
     await until(async () => (await page.getByTestId('state-strip').count()) === 1);
-    expect(await page.getByTestId('strip-now').textContent()).toContain('No token yet');
+    await until(async () => (await page.getByTestId('strip-now').textContent()).includes('No token yet'));
     await page.getByTestId('play').click();
     await until(async () => (await stepCount(page)) >= 20, { timeout: 20000 });
     await page.getByTestId('play').click(); // pause
@@ -55,7 +55,9 @@ describe.skipIf(skipWithoutChromium)('the strip of the samplers\' state', () => 
     expect(await page.locator('[data-testid="strip-row"]').evaluateAll((els) => els.map((el) => el.dataset.row))).toEqual(['mirostat']);
 
     // pointing at a mark shows its step (the bars' heading) and says its numbers
-    await marks(page, 'mirostat').nth(3).hover();
+    // (the mouse itself: Playwright's hover waits for an SVG rect to be "stable" and, on this page, times out)
+    const box = await marks(page, 'mirostat').nth(3).boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await until(async () => (await page.getByTestId('step-heading').textContent()).startsWith('Step 4'));
     const said = await page.getByTestId('strip-now').textContent();
     expect(said).toContain('Token 4');
@@ -108,6 +110,16 @@ describe.skipIf(skipWithoutChromium)('the strip of the samplers\' state', () => 
     await until(async () => (await page.getByTestId('strip-now').textContent()).startsWith('Token 15'));
   });
 
+  it('the watermark\'s row: each drawn token green or red, as the engine says', async () => {
+    const page = await open({ hash: '#seed=6&steps=12&watermark_delta=2&watermark_gamma=0.5' });
+    await until(async () => (await marks(page, 'watermark').count()) === 12);
+    const recs = await engineStates({ seed: 6, params: { watermark_delta: 2, watermark_gamma: 0.5 }, steps: 12 });
+    const want = recs.map((r) => (r.state.watermark_green >= 0 ? r.state.watermark_green : NaN));
+    expect(await marks(page, 'watermark').evaluateAll((els) => els.map((el) => Number(el.dataset.bar)))).toEqual(want);
+    expect(want.filter((g) => g === 1).length).toBeGreaterThan(6); // δ = 2 makes most tokens green
+    expect(await page.locator('[data-testid="strip-row"][data-row="watermark"] .spg-states-green').count()).toBe(want.filter((g) => g === 1).length);
+  });
+
   it('no stateful stage on: no strip, and its code is not fetched', async () => {
     const page = await open({ hash: '#seed=3&steps=5&top_k=10' });
     await until(async () => (await tokens(page).count()) === 5);
@@ -119,9 +131,9 @@ describe.skipIf(skipWithoutChromium)('the strip of the samplers\' state', () => 
     const body = '<sampler-playground model="bigram" seed="4" steps="12" mirostat="2" mirostat-tau="2.5" view="text,strip" lang="de"></sampler-playground>';
     const server = await h.serve(null, { mounts: { '/playground/': DIST }, files: { '/favicon.ico': '', '/lesson.html': lesson(body) } });
     const page = await open({ url: `${server.url}lesson.html`, wait: false });
-    await until(async () => (await marks(page, 'mirostat').count()) === 12);
     const recs = await engineStates({ seed: 4, params: { mirostat: 2, mirostat_tau: 2.5 }, steps: 12 });
-    expect(await marks(page, 'mirostat').evaluateAll((els) => els.map((el) => Number(el.dataset.bar)))).toEqual(recs.map((r) => r.state.mirostat_mu));
+    const want = JSON.stringify(recs.map((r) => r.state.mirostat_mu));
+    await until(async () => JSON.stringify(await marks(page, 'mirostat').evaluateAll((els) => els.map((el) => Number(el.dataset.bar)))) === want);
     await until(async () => (await page.getByTestId('strip-term-mirostat').textContent()) === 'Mirostat μ');
     expect(await page.getByTestId('strip-now').textContent()).toContain('Bit');
   });

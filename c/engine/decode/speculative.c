@@ -135,7 +135,7 @@ sp_speculator *sp_spec_new(sp_session *target, const sp_model *draft_model,
     if (!sp->d2t || !sp->t2d || !sp->draft_allowed || !sp->q ||
         !sp->residual || !sp->rejected_p || !sp->draft_mask || !sp->target_ok)
         goto nomem;
-    sp->round_rejected = -1;
+    sp->round_rejected = sp->round_match = -1;
     sp->matched = sp_tokenizers_equal(sp->ttok, sp->dtok) &&
                   sp->tvocab == sp->dvocab;
     if (sp->matched) { /* the same ids: nothing to map */

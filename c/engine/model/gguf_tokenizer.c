@@ -78,6 +78,17 @@ static int optional(int rc, char *err) {
     return rc;
 }
 
+/* An array of one entry per token (scores, token types): SP_OK when it has
+ * at least n_tokens entries, else SP_ERR_FORMAT with "N <what> for M
+ * tokens". */
+static int per_token(const sp_gguf_array *a, uint64_t n_tokens,
+                     const char *what, char *err) {
+    if (a->n >= n_tokens) return SP_OK;
+    return sp_fail(err, SP_ERR_FORMAT, "tokenizer: %llu %s for %llu tokens",
+                   (unsigned long long)a->n, what,
+                   (unsigned long long)n_tokens);
+}
+
 sp_tokenizer *sp_tokenizer_from_gguf(const sp_gguf *g, char *err) {
     sp_gguf_vocab_spec spec;
     sp_gguf_vocab_spec_init(&spec);
@@ -126,12 +137,7 @@ sp_tokenizer *sp_tokenizer_from_gguf(const sp_gguf *g, char *err) {
                     "holds %s, not f32 or i32", sp_gguf_type_name(scores.type));
             goto done;
         }
-        if (scores.n < tokens.n) {
-            sp_fail(err, SP_ERR_FORMAT, "tokenizer: %llu scores for %llu "
-                    "tokens", (unsigned long long)scores.n,
-                    (unsigned long long)tokens.n);
-            goto done;
-        }
+        if (per_token(&scores, tokens.n, "scores", err) != SP_OK) goto done;
         score_v = malloc(sizeof(float) * (size_t)tokens.n);
         if (!score_v) goto nomem;
         for (uint64_t i = 0; i < tokens.n; i++)
@@ -146,12 +152,8 @@ sp_tokenizer *sp_tokenizer_from_gguf(const sp_gguf *g, char *err) {
     rc = optional(sp_gguf_get_array(g, "tokenizer.ggml.token_type",
                                     SP_GGUF_I32, &types, err), err);
     if (rc == SP_OK) {
-        if (types.n < tokens.n) {
-            sp_fail(err, SP_ERR_FORMAT, "tokenizer: %llu token types for "
-                    "%llu tokens", (unsigned long long)types.n,
-                    (unsigned long long)tokens.n);
+        if (per_token(&types, tokens.n, "token types", err) != SP_OK)
             goto done;
-        }
         type_v = malloc(sizeof(int32_t) * (size_t)tokens.n);
         if (!type_v) goto nomem;
         for (uint64_t i = 0; i < tokens.n; i++)

@@ -20,8 +20,9 @@
  * ignored with a notice.
  */
 import {
-  BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, defaultDraft, LEGACY_LENGTH_PENALTY, MAX_REGEX, SPECULATE, defaultPanelSpec,
-  biasesText, orderFromField, paramError, parseBans, parseBiases, parseBreakers, parsePanelSpec, penaltyError, serializePanelSpec, settingFields, speculateError, widthError,
+  BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, LOOKUP, LOOKUP_NGRAM, defaultDraft, diversityError, groupsError, LEGACY_LENGTH_PENALTY, MAX_REGEX, ngramError,
+  SPECULATE, defaultPanelSpec, biasesText, orderFromField, paramError, parseBans, parseBiases, parseBreakers, parsePanelSpec, penaltyError, serializePanelSpec,
+  settingFields, speculateError, widthError,
 } from './lab.js';
 import { parseChanges } from './changes.js';
 import { PARAM_SPECS, STAGES, defaultParams } from './params.js';
@@ -64,8 +65,8 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {number} steps
  * @property {Array<[number, number]>} forced  [generated index, token id]
  * @property {import('./lab.js').Strategy} strategy
- * @property {{width: number, lengthPenalty: number}} beam
- * @property {{draft: string, n: number}} spec
+ * @property {{width: number, lengthPenalty: number, groups?: number, diversity?: number}} beam  groups, diversity: diverse beam search
+ * @property {{draft: string, n: number, ngram?: number}} spec  draft 'lookup': prompt lookup (ngram: its longest n-gram)
  * @property {number[]} bans
  * @property {Array<[number, number]>} [biases]  finite logit biases [token id, value]
  * @property {string[]} [dryBreakers]  DRY's sequence breakers (texts)
@@ -302,6 +303,18 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
       case 'speculate':
         option(speculateError, String(SPECULATE.def), (v) => { state.spec.n = v; });
         break;
+      case 'num_beam_groups':
+        option(groupsError, '1', (v) => { state.beam.groups = v; });
+        break;
+      case 'diversity_penalty':
+        option(diversityError, '0', (v) => { state.beam.diversity = v; });
+        break;
+      case 'prompt_lookup': // speculative decoding drafted by the text itself
+        option(speculateError, String(SPECULATE.def), (v) => { state.spec = { ...state.spec, draft: LOOKUP, n: v }; });
+        break;
+      case 'prompt_lookup_ngram':
+        option(ngramError, String(LOOKUP_NGRAM.def), (v) => { state.spec.ngram = v; });
+        break;
       case 'draft':
         if (DRAFT_MODELS.includes(value)) state.spec.draft = value;
         else if (value === 'file') notices.push(msg('notice.fileDraft'));
@@ -357,6 +370,11 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
       default:
         notices.push(msg('notice.unknown', { key }));
     }
+  }
+  // the groups split the beams evenly (else plain beam search)
+  if (state.beam.groups && state.beam.width % state.beam.groups !== 0) {
+    bad('num_beam_groups', String(state.beam.groups), msg('why.range', { name: 'num_beam_groups', range: `divisors of beams=${state.beam.width}` }), '1');
+    delete state.beam.groups;
   }
   // a trained bigram: its text, or (a text too long for a link) the names bigram and a word why
   if (state.model === 'text' && !state.trainText) {
@@ -438,8 +456,18 @@ export function serializeHash(state) {
   // written with the beams (a link without it means the old default, 0)
   if (search.has('beams') || beam.lengthPenalty !== LENGTH_PENALTY.def) search.set('length_penalty', String(beam.lengthPenalty));
   // the draft is written when it is not what the model gets by default
-  if (strategy === 'speculative' || spec.draft !== defaultDraft(state.model ?? 'bigram')) search.set('draft', DRAFT_MODELS.includes(spec.draft) ? spec.draft : 'file');
-  if (strategy === 'speculative' || spec.n !== SPECULATE.def) search.set('speculate', String(spec.n));
+  // diverse beam search: written when on (never in older links)
+  if ((beam.groups ?? 1) !== 1 || (beam.diversity ?? 0) !== 0) {
+    search.set('num_beam_groups', String(beam.groups ?? 1));
+    search.set('diversity_penalty', String(beam.diversity ?? 0));
+  }
+  if (spec.draft === LOOKUP) { // prompt lookup: the text drafts
+    search.set('prompt_lookup', String(spec.n));
+    search.set('prompt_lookup_ngram', String(spec.ngram ?? LOOKUP_NGRAM.def));
+  } else {
+    if (strategy === 'speculative' || spec.draft !== defaultDraft(state.model ?? 'bigram')) search.set('draft', DRAFT_MODELS.includes(spec.draft) ? spec.draft : 'file');
+    if (strategy === 'speculative' || spec.n !== SPECULATE.def) search.set('speculate', String(spec.n));
+  }
   constraint();
   if (state.bans?.length) search.set('ban', state.bans.join(','));
   if (state.biases?.length) search.set('logit_bias', biasesText(state.biases, ','));

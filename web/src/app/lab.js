@@ -41,6 +41,14 @@ export const LENGTH_PENALTY = { min: 0, max: 2, step: 0.1, def: 1 };
  * the default was 0 (such links keep their texts) */
 export const LEGACY_LENGTH_PENALTY = 0;
 export const SPECULATE = { min: 1, max: 8, def: 4 };
+/** diverse beam search: the beams' groups (1: plain beam search; a group
+ * count must divide the width) and the diversity penalty */
+export const BEAM_GROUPS = { min: 1, max: 8, def: 1 };
+export const DIVERSITY = { min: 0, max: 5, step: 0.1, def: 0 };
+/** prompt lookup: the draft "model" that is the text itself, and the
+ * longest n-gram it matches (its draft length is SPECULATE's) */
+export const LOOKUP = 'lookup';
+export const LOOKUP_NGRAM = { min: 1, max: 4, def: 2 };
 /** the models a link can name as the draft */
 export const DRAFT_MODELS = SHIPPED.map((m) => m.name);
 
@@ -62,8 +70,8 @@ export const MAX_REGEX = 200;
  * @typedef {Object} PanelSpec  one panel's own settings
  * @property {import('./params.js').Params} params
  * @property {Strategy} strategy
- * @property {{width: number, lengthPenalty: number}} beam
- * @property {{draft: string, n: number}} spec
+ * @property {{width: number, lengthPenalty: number, groups?: number, diversity?: number}} beam
+ * @property {{draft: string, n: number, ngram?: number}} spec  draft LOOKUP: prompt lookup
  * @property {number[]} bans   banned token ids (logit bias -inf), ascending
  * @property {Array<[number, number]>} [biases]  finite logit biases [token id, value], by id
  * @property {string[]} [dryBreakers]  DRY's sequence breakers (texts)
@@ -172,6 +180,14 @@ export function paramError(key, v) {
 export const widthError = (v) => (Number.isInteger(v) && v >= BEAM_WIDTH.min && v <= BEAM_WIDTH.max ? '' : msg('why.beams', { min: BEAM_WIDTH.min, max: BEAM_WIDTH.max }));
 /** @param {number} v */
 export const penaltyError = (v) => (Number.isFinite(v) && v >= LENGTH_PENALTY.min && v <= LENGTH_PENALTY.max ? '' : msg('why.lengthPenalty', { min: LENGTH_PENALTY.min, max: LENGTH_PENALTY.max }));
+/** The range message of a link's key (the engine's words for it). @param {string} name @param {{min: number, max: number}} r */
+const rangeWhy = (name, r) => msg('why.range', { name, range: `${r.min}..${r.max}` });
+/** @param {number} v */
+export const groupsError = (v) => (Number.isInteger(v) && v >= BEAM_GROUPS.min && v <= BEAM_GROUPS.max ? '' : rangeWhy('num_beam_groups', BEAM_GROUPS));
+/** @param {number} v */
+export const diversityError = (v) => (Number.isFinite(v) && v >= DIVERSITY.min && v <= DIVERSITY.max ? '' : rangeWhy('diversity_penalty', DIVERSITY));
+/** @param {number} v */
+export const ngramError = (v) => (Number.isInteger(v) && v >= LOOKUP_NGRAM.min && v <= LOOKUP_NGRAM.max ? '' : rangeWhy('prompt_lookup_ngram', LOOKUP_NGRAM));
 /** @param {number} v */
 export const speculateError = (v) => (Number.isInteger(v) && v >= SPECULATE.min && v <= SPECULATE.max ? '' : msg('why.speculate', { min: SPECULATE.min, max: SPECULATE.max }));
 

@@ -61,13 +61,15 @@ export { GREEDY_STEPS } from './panel/strategy.js';
  * @property {import('../worker/protocol.js').Hypothesis[]} hypotheses
  * @property {number} live @property {number} expansions
  * @property {number} width @property {number} lengthPenalty
+ * @property {number} [groups] @property {number} [diversity]  diverse beam search
  */
 /**
  * @typedef {Object} SpecState
  * @property {SpecRound[]} rounds
  * @property {SpecToken[]} tokens  the text, token by token
  * @property {{drafted: number, accepted: number, rounds: number, targetPositions: number}} totals
- * @property {string} draft  model id @property {number} n
+ * @property {string} draft  model id ('' for prompt lookup) @property {number} n
+ * @property {number} [ngram]  prompt lookup's longest n-gram
  * @property {{targetPasses: number, targetFed: number, matched: boolean, ms: number, plainMs: number}} work
  *   the model's batched passes and the positions they fed; the rounds' time
  *   and plain decoding's for the same tokens (measured in the Worker)

@@ -9,6 +9,7 @@ import { showPiece } from '../app/format.js';
 import { rate } from '../app/metrics.js';
 import { timeTravelHandlers } from './timeTravel.js';
 import { useTail } from './useTail.js';
+import { teachSay, useTeach } from '../teach/teach.js';
 import { Rich, useI18n } from './I18n.jsx';
 
 /**
@@ -49,7 +50,10 @@ export function BeamText({ prompt, beam, live, steps, focus, onHover, onFocus })
 export function BeamList({ beam, prompt }) {
   const i18n = useI18n();
   const { t } = i18n;
+  const texts = useTeach(i18n.lang);
   if (!beam) return <p class="spg-hint">{t('beams.none')}</p>;
+  // diverse beam search: each hypothesis's group, and what it paid
+  const groups = beam.groups ?? 1;
   const tail = (/** @type {string} */ t) => (t.length > 48 ? `…${t.slice(-48)}` : t);
   return (
     <div class="spg-beams">
@@ -58,6 +62,11 @@ export function BeamList({ beam, prompt }) {
           width: beam.width, penalty: beam.lengthPenalty, live: beam.live, count: beam.expansions,
         })}
       </p>
+      {groups > 1 && (
+        <p class="spg-hint" data-testid="beam-groups-summary" data-groups={String(groups)} data-diversity={String(beam.diversity ?? 0)}>
+          {teachSay(texts, i18n, 'strategyText.diverse', { groups, size: beam.width / groups, penalty: i18n.fixed(beam.diversity ?? 0, 1) })}
+        </p>
+      )}
       <ol class="spg-beam-list">
         {beam.hypotheses.map((h, i) => (
           <li
@@ -69,8 +78,16 @@ export function BeamList({ beam, prompt }) {
             data-score={String(h.score)}
             data-finished={h.finished ? 'true' : 'false'}
             data-text={h.text}
+            data-group={String(h.group ?? 0)}
+            data-penalty={String(h.penalty ?? 0)}
           >
             <span class="spg-beam-text spg-mono">
+              {groups > 1 && (
+                <span class={`spg-beam-group is-g${(h.group ?? 0) % 4}`} title={h.penalty ? teachSay(texts, i18n, 'diverse.penaltyTitle', { v: i18n.fixed(h.penalty, 2) }) : undefined}>
+                  {teachSay(texts, i18n, 'diverse.group', { n: (h.group ?? 0) + 1 }) || `${(h.group ?? 0) + 1}`}
+                  {h.penalty ? ` −${i18n.fixed(h.penalty, 1)}` : ''}
+                </span>
+              )}
               {prompt && !h.text.length ? <span class="spg-prompt">{prompt}</span> : null}
               {showPiece(tail(h.text)) || '∅'}
             </span>
@@ -184,7 +201,17 @@ const FATE_TEXT = { accepted: 'spec.keyAccepted', rejected: 'spec.keyRejected', 
 export function SpecRounds({ spec, draftName }) {
   const i18n = useI18n();
   const { t } = i18n;
+  const texts = useTeach(i18n.lang);
   if (!spec) return <p class="spg-hint">{t('spec.none')}</p>;
+  // prompt lookup: the text drafts (where each round's draft came from)
+  const lookup = (spec.ngram ?? 0) > 0;
+  /** @param {import('../worker/protocol.js').SpecRound} r */
+  const matchText = (r) => {
+    const m = r.match;
+    if (!m) return '';
+    if (m.at === null) return teachSay(texts, i18n, 'lookup.noMatch');
+    return m.at < 0 ? teachSay(texts, i18n, 'lookup.matchPrompt', { ngram: m.ngram }) : teachSay(texts, i18n, 'lookup.match', { at: m.at + 1, ngram: m.ngram });
+  };
   const tot = spec.totals;
   const w = spec.work;
   const generated = spec.tokens.length;
@@ -220,7 +247,7 @@ export function SpecRounds({ spec, draftName }) {
         </div>
       </dl>
       <p class="spg-hint">
-        <Rich k={w && !w.matched ? 'spec.perRoundMapped' : 'spec.perRound'} vars={{ draft: <>{draftName}</>, count: spec.n }} />
+        <Rich k={w && !w.matched ? 'spec.perRoundMapped' : 'spec.perRound'} vars={{ draft: <>{lookup ? teachSay(texts, i18n, 'lookup.name') : draftName}</>, count: spec.n }} />
         {' '}{t('spec.batched')}
       </p>
       {lastRejection && <Residual round={lastRejection} />}
@@ -228,7 +255,8 @@ export function SpecRounds({ spec, draftName }) {
         {recent.map((r) => {
           const cut = r.tokens.findIndex((x) => x.status !== 'accepted');
           return (
-            <li key={r.round} class="spg-round" data-testid="spec-round" data-round={String(r.round)}>
+            <li key={r.round} class="spg-round" data-testid="spec-round" data-round={String(r.round)}
+              {...(r.match ? { 'data-match': String(r.match.at), 'data-ngram': String(r.match.ngram), title: matchText(r) } : {})}>
               <span class="spg-round-n">#{r.round}</span>
               <span class="spg-round-drafts" aria-label={t('spec.drafted')}>
                 {r.drafted.map((d, i) => {
@@ -240,6 +268,7 @@ export function SpecRounds({ spec, draftName }) {
               <span class="spg-round-out">
                 {r.tokens.map((x) => <span key={x.index} class={`spg-spec-tok is-${x.status}`} title={t(STATUS_TEXT[x.status])}>{x.end ? '⏹' : showPiece(x.piece)}</span>)}
               </span>
+              {lookup && <small class="spg-round-match" data-testid="spec-match">{matchText(r)}</small>}
             </li>
           );
         })}

@@ -8,7 +8,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { pieceName, showPiece } from '../app/format.js';
-import { BEAM_WIDTH, BIAS_RANGE, CONSTRAINT_BUDGET, LENGTH_PENALTY, SPECULATE, STRATEGIES } from '../app/lab.js';
+import { BEAM_WIDTH, BIAS_RANGE, CONSTRAINT_BUDGET, DIVERSITY, LENGTH_PENALTY, LOOKUP, LOOKUP_NGRAM, SPECULATE, STRATEGIES } from '../app/lab.js';
+import { teachSay, useTeach } from '../teach/teach.js';
 import { Rich, Say, modelName, useI18n } from './I18n.jsx';
 
 /** @typedef {import('../app/panel.js').Panel} Panel */
@@ -56,14 +57,30 @@ export function StrategyPicker({ panel, uid, onStrategy, onTuned }) {
 function BeamOptions({ panel, uid, onTuned }) {
   const i18n = useI18n();
   const { t } = i18n;
-  const { width, lengthPenalty } = panel.beamOpts.value;
-  /** @param {{width?: number, lengthPenalty?: number}} o */
+  const { width, lengthPenalty, groups = 1, diversity = 0 } = panel.beamOpts.value;
+  const texts = useTeach(i18n.lang);
+  /** @param {{width?: number, lengthPenalty?: number, groups?: number, diversity?: number}} o */
   const set = (o) => {
     if (onTuned) {
-      panel.beamOpts.value = { ...panel.beamOpts.value, ...o };
+      const next = { ...panel.beamOpts.value, ...o };
+      // the groups split the beams evenly: the nearest divisor below
+      let g = Math.min(next.groups ?? 1, next.width);
+      while (next.width % g) g--;
+      panel.beamOpts.value = { ...next, groups: g };
       onTuned();
     } else panel.setBeamOpts(o);
   };
+  /** @param {string} id @param {string} label @param {number} v @param {string} shown @param {{min: number, max: number, step: number}} r @param {(v: number) => void} on */
+  const slider = (id, label, v, shown, r, on) => (
+    <div class="spg-slider">
+      <div class="spg-slider-head">
+        <label for={`${uid}-${id}`}>{label}</label>
+        <output for={`${uid}-${id}`}>{shown}</output>
+      </div>
+      <input type="range" id={`${uid}-${id}`} min={r.min} max={r.max} step={r.step} value={v} data-testid={id}
+        onChange={(e) => on(Number(/** @type {HTMLInputElement} */ (e.currentTarget).value))} />
+    </div>
+  );
   return (
     <div class="spg-opts">
       <div class="spg-slider">
@@ -94,6 +111,12 @@ function BeamOptions({ panel, uid, onTuned }) {
           <Rich k="beam.lengthPenaltyHint" />
         </small>
       </div>
+      {/* diverse beam search (HF's num_beam_groups, diversity_penalty) */}
+      {slider('beam-groups', t('beam.groups'), groups, i18n.int(groups), { min: 1, max: width, step: 1 }, (g) => set({ groups: g }))}
+      {slider('diversity-penalty', t('beam.diversity'), diversity, i18n.fixed(diversity, 1), DIVERSITY, (d) => set({ diversity: d }))}
+      <small class="spg-hint" data-testid="diverse-hint">
+        {teachSay(texts, i18n, groups > 1 ? 'strategyText.diverse' : 'strategyText.diverseOff', { groups, size: width / groups, penalty: i18n.fixed(diversity, 1) })}
+      </small>
     </div>
   );
 }
@@ -103,9 +126,11 @@ function BeamOptions({ panel, uid, onTuned }) {
 function SpecOptions({ panel, uid, onTuned }) {
   const i18n = useI18n();
   const { t } = i18n;
-  const { draft, n } = panel.specOpts.value;
+  const { draft, n, ngram = LOOKUP_NGRAM.def } = panel.specOpts.value;
+  const lookup = draft === LOOKUP;
+  const texts = useTeach(i18n.lang);
   const error = panel.errors.value.spec;
-  /** @param {{draft?: string, n?: number}} o */
+  /** @param {{draft?: string, n?: number, ngram?: number}} o */
   const set = async (o) => {
     if (onTuned) {
       const old = panel.specOpts.value;
@@ -123,6 +148,7 @@ function SpecOptions({ panel, uid, onTuned }) {
           onChange={(e) => set({ draft: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}
         >
           {panel.models.value.map((m) => <option key={m.id} value={m.id}>{modelName(i18n, m)}</option>)}
+          <option value={LOOKUP}>{t('spec.lookup')}</option>
         </select>
       </div>
       <div class="spg-slider">
@@ -136,7 +162,19 @@ function SpecOptions({ panel, uid, onTuned }) {
           onChange={(e) => set({ n: Number(/** @type {HTMLInputElement} */ (e.currentTarget).value) })}
         />
       </div>
-      <small class="spg-hint">{t('spec.hint', { count: n })}</small>
+      {lookup && (
+        <div class="spg-slider">
+          <div class="spg-slider-head">
+            <label for={`${uid}-ngram`}>{t('spec.ngram')}</label>
+            <output for={`${uid}-ngram`}>{i18n.int(ngram)}</output>
+          </div>
+          <input
+            type="range" id={`${uid}-ngram`} min={LOOKUP_NGRAM.min} max={LOOKUP_NGRAM.max} step={1} value={ngram} data-testid="lookup-ngram"
+            onChange={(e) => set({ ngram: Number(/** @type {HTMLInputElement} */ (e.currentTarget).value) })}
+          />
+        </div>
+      )}
+      <small class="spg-hint">{lookup ? teachSay(texts, i18n, 'strategyText.lookup', { count: n, ngram }) : t('spec.hint', { count: n })}</small>
       {error && <p class="spg-error" role="alert" data-testid="spec-error"><Say m={error} /></p>}
     </div>
   );

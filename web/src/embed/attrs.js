@@ -23,7 +23,8 @@
  *                (speculative decoding's rounds and its last residual): a
  *                comma list, default text,bars; or compare (2-4 panels,
  *                `panels` as in a compare link)
- *   strategy, beams, length-penalty, draft, speculate, regex, grammar,
+ *   strategy, beams, length-penalty, num-beam-groups, diversity-penalty,
+ *   draft, speculate, prompt-lookup, prompt-lookup-ngram, regex, grammar,
  *   click        what a click on a bar does: ban (the token), force (it as
  *                the next token) or none (the default: nothing)
  *   ban, logit-bias, dry-sequence-breakers, forced, changes, scale, panels, theme, lang: as the URL hash keys
@@ -49,7 +50,8 @@ export const DEFAULT_CONTROLS = /** @type {string[]} */ ([]);
 export const VIEW_PARTS = ['text', 'strip', 'bars', 'samples', 'nucleus', 'kv', 'metrics', 'beams', 'rounds'];
 export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
-export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'draft', 'speculate',
+export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'num-beam-groups', 'diversity-penalty',
+  'draft', 'speculate', 'prompt-lookup', 'prompt-lookup-ngram',
   'regex', 'grammar', 'ban', 'logit-bias', 'dry-sequence-breakers', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme', 'edits', 'lang',
   'model-url'];
 export const ATTRIBUTES = ['model', 'tokenizer', 'model-origins', 'model-cache', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];

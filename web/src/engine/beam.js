@@ -76,7 +76,9 @@ export class BeamSearch {
 
   /**
    * Every hypothesis, best first.
-   * @returns {Array<{tokens: Int32Array, text: string, logprob: number, score: number, finished: boolean}>}
+   * group: its group (diverse beam search; 0 otherwise), penalty: the
+   * diversity penalties it collected (score = (logprob - penalty) / length^alpha)
+   * @returns {Array<{tokens: Int32Array, text: string, logprob: number, score: number, finished: boolean, group: number, penalty: number}>}
    */
   hypotheses() {
     const e = this.engine, x = e.x;
@@ -90,6 +92,8 @@ export class BeamSearch {
         logprob: x.api_beam_logprob(this.handle, i),
         score: x.api_beam_score(this.handle, i),
         finished: x.api_beam_finished(this.handle, i) !== 0,
+        group: x.api_beam_group(this.handle, i),
+        penalty: x.api_beam_penalty(this.handle, i),
       };
     });
   }

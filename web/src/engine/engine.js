@@ -250,13 +250,27 @@ export class Engine extends WasmModule {
    * temperature and truncation do not).
    * @param {import('./model.js').Model} model
    * @param {import('./tokenizer.js').Tokenizer | null} tokenizer required for a llama2.c model
-   * @param {{width: number, lengthPenalty?: number, maxTokens?: number}} options
+   * Diverse beam search: `groups` groups of width / groups beams, a
+   * group's candidates losing `diversity` for each beam of an earlier
+   * group that chose the same token this step (HF's num_beam_groups,
+   * diversity_penalty); 1 group is plain beam search.
+   * @param {{width: number, lengthPenalty?: number, maxTokens?: number, groups?: number, diversity?: number}} options
    */
-  createBeamSearch(model, tokenizer, { width, lengthPenalty = 0, maxTokens = 1024 }) {
+  createBeamSearch(model, tokenizer, { width, lengthPenalty = 0, maxTokens = 1024, groups = 1, diversity = 0 }) {
     if (!Number.isInteger(width)) throw new TypeError('beams: width must be an integer');
     if (typeof lengthPenalty !== 'number') throw new TypeError('length-penalty must be a number');
+    if (!Number.isInteger(groups)) throw new TypeError('num-beam-groups must be an integer');
+    if (typeof diversity !== 'number') throw new TypeError('diversity-penalty must be a number');
     const handle = this.x.api_beam_new(model.handle, tokenizer ? tokenizer.handle : 0, width, lengthPenalty, maxTokens);
     if (!handle) throw this.error(-1, 'arg');
+    if (groups !== 1 || diversity !== 0) {
+      const rc = this.x.api_beam_set_groups(handle, groups, diversity);
+      if (rc !== 0) {
+        const err = this.error(rc);
+        this.x.api_beam_free(handle);
+        throw err;
+      }
+    }
     return new BeamSearch(this, handle, model, tokenizer || model.tokenizer);
   }
 
@@ -271,6 +285,21 @@ export class Engine extends WasmModule {
   createSpeculator(target, draftModel, draftTokenizer, n) {
     if (!Number.isInteger(n)) throw new TypeError('speculate must be an integer');
     const handle = this.x.api_spec_new(target.handle, draftModel.handle, draftTokenizer ? draftTokenizer.handle : 0, n);
+    if (!handle) throw this.error(-1, 'arg');
+    return new Speculator(this, handle, target);
+  }
+
+  /**
+   * Prompt-lookup decoding: the same rounds as createSpeculator's, the n
+   * drafted tokens copied from the text (what followed the first earlier
+   * occurrence of its last ngram .. 1 tokens; HF's prompt_lookup_num_tokens
+   * and max_matching_ngram_size) instead of drawn from a draft model.
+   * @param {import('./session.js').Session} target @param {number} n @param {number} [ngram]
+   */
+  createPromptLookup(target, n, ngram = 2) {
+    if (!Number.isInteger(n)) throw new TypeError('prompt-lookup must be an integer');
+    if (!Number.isInteger(ngram)) throw new TypeError('prompt-lookup-ngram must be an integer');
+    const handle = this.x.api_spec_new_lookup(target.handle, n, ngram);
     if (!handle) throw this.error(-1, 'arg');
     return new Speculator(this, handle, target);
   }

@@ -28,9 +28,11 @@ export class Speculator {
   }
 
   /**
-   * One round: the draft proposes, the target verifies.
+   * One round: the draft proposes, the target verifies.  match (prompt
+   * lookup): where the draft was copied from, the index in the text of its
+   * first token (-1: no match, no draft) and the n-gram matched.
    * @param {import('./params.js').SamplerParams} [params]
-   * @returns {{drafted: Int32Array, tokens: Array<{token: number, end: boolean, piece: string, status: 'accepted' | 'corrected' | 'bonus'}>}}
+   * @returns {{drafted: Int32Array, tokens: Array<{token: number, end: boolean, piece: string, status: 'accepted' | 'corrected' | 'bonus'}>, match: {at: number, ngram: number}}}
    */
   round(params = {}) {
     const e = this.engine, x = e.x;
@@ -54,7 +56,8 @@ export class Speculator {
         status: /** @type {'accepted' | 'corrected' | 'bonus'} */ (SPEC_STATUS[status[i]]),
       };
     });
-    return { drafted, tokens };
+    const { values: m } = e.readDoubles((ptr) => x.api_spec_round_match(this.handle, ptr), 2);
+    return { drafted, tokens, match: { at: m[0], ngram: m[1] } };
   }
 
   /** drafted, accepted, rounds, target positions verified */

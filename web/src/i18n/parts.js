@@ -20,6 +20,7 @@ const PAGE_KEYS = new Set([
   // (beam.width and beam.lengthPenalty label the beam search chapter's controls)
   'beam.widthGreedy', 'beam.widthHint', 'beam.lengthPenaltyHint',
   'text.headingBeam', 'spec.draft', 'spec.n', 'spec.hint', 'spec.rounds',
+  'beam.groups', 'beam.diversity', 'spec.lookup', 'spec.ngram',
   'strategy.beamNote', 'strategy.specNote', 'strategy.legend', 'strategy.label', 'strategy.sampleHint',
   'model.label', 'model.loadFile', 'model.kindBigram', 'model.kindTransformer', 'model.kindHandmade', 'model.info', 'model.infoContext',
   'model.filesHelp', 'model.files', 'model.idsNote', 'model.newHandmade',

@@ -28,7 +28,7 @@ const LOADERS = /** @type {Record<string, () => Promise<{default: Texts}>>} */ (
 /** @type {Record<string, Texts>} */
 const loaded = {};
 
-/** The strip's words in a language (English for one it does not have), or null while they come. @param {string} lang */
+/** The strip's words in a language (English for one it does not have), or null while the first ones come. @param {string} lang */
 function useTexts(lang) {
   const code = LOADERS[`./texts/${String(lang).split('-')[0]}.js`] ? String(lang).split('-')[0] : 'en';
   const [, redraw] = useState(0);
@@ -38,8 +38,13 @@ function useTexts(lang) {
     LOADERS[`./texts/${code}.js`]().then((m) => { loaded[code] = m.default; if (live) redraw((n) => n + 1); }, () => {});
     return () => { live = false; };
   }, [code]);
-  return loaded[code] ?? null;
+  // (while another language's words come, the last ones: the strip stays)
+  const have = loaded[code] ?? last;
+  last = have;
+  return have;
 }
+/** @type {Texts | null} the words last shown */
+let last = null;
 
 /** a mark's width and its row's height, px */
 const W = 7;
@@ -62,7 +67,8 @@ export function StateStrip({ steps, stagesOn, shown, focus, onHover, onFocus, ui
   const say = (/** @type {string} */ key, /** @type {Record<string, unknown>} */ vars = {}) => teachSay(texts, i18n, `states.${key}`, vars);
   const [tip, setTip] = useState(/** @type {string | null} */ (null));
   const rows = stripRows(steps, stagesOn);
-  if (!rows.length) return null;
+  // (drawn once its words are here: no row without its name)
+  if (!rows.length || !texts) return null;
   const n = steps.length;
   // the step said and highlighted: the one looked at, else the last
   const at = shown ?? (n ? n - 1 : null);
@@ -86,7 +92,7 @@ export function StateStrip({ steps, stagesOn, shown, focus, onHover, onFocus, ui
               onClick={() => setTip(tip === row.id ? null : row.id)}
               onKeyDown={(e) => { if (e.key === 'Escape') setTip(null); }}
             >
-              {say(row.id) || row.id}
+              {say(row.id)}
             </button>
           </div>
         ))}
@@ -95,7 +101,7 @@ export function StateStrip({ steps, stagesOn, shown, focus, onHover, onFocus, ui
         class="spg-states-track"
         tabIndex={0}
         role="group"
-        aria-label={say('label') || 'state'}
+        aria-label={say('label')}
         aria-describedby={`${uid}-strip-now`}
         data-testid="strip-track"
         {...timeTravelHandlers(n, focus, onHover, onFocus)}

@@ -21,17 +21,17 @@ import { summarize } from './summary.js';
  * A new beam search on the session's model (the session's sampled text
  * is left as it is).
  * @param {import('./host.js').EngineHost} host
- * @param {{session: string, prompt: string, width: number, lengthPenalty?: number, params: Params, steps?: number, schedule?: Schedule,
- *   constraint?: import('../engine/engine.js').Constraint | null, budget?: number}} args
+ * @param {{session: string, prompt: string, width: number, lengthPenalty?: number, groups?: number, diversity?: number, params: Params, steps?: number,
+ *   schedule?: Schedule, constraint?: import('../engine/engine.js').Constraint | null, budget?: number}} args
  */
-export async function beamStart(host, { session: sid, prompt, width, lengthPenalty = 0, params, steps = 0, schedule, constraint = null, budget }) {
+export async function beamStart(host, { session: sid, prompt, width, lengthPenalty = 0, groups = 1, diversity = 0, params, steps = 0, schedule, constraint = null, budget }) {
   const s = host.get(sid);
   const m = host.modelOf(s);
   const engine = await host.enginePromise;
   const tokenizer = m.tokenizer || m.model.tokenizer;
   const promptTokens = tokenizer ? tokenizer.encode(prompt).length + 2 : 2;
   const maxTokens = m.model.seqLen > 0 ? m.model.seqLen : promptTokens + host.maxTokens;
-  const search = engine.createBeamSearch(m.model, m.tokenizer, { width, lengthPenalty, maxTokens });
+  const search = engine.createBeamSearch(m.model, m.tokenizer, { width, lengthPenalty, maxTokens, groups, diversity });
   let replay = null;
   try {
     if (constraint) {
@@ -52,7 +52,7 @@ export async function beamStart(host, { session: sid, prompt, width, lengthPenal
     throw err;
   }
   host.dropLab(s);
-  s.beam = { search, replay, expansions: 0, message: '', reason: undefined, width, lengthPenalty, constrained: !!constraint, steps: [], stepsKey: '' };
+  s.beam = { search, replay, expansions: 0, message: '', reason: undefined, width, lengthPenalty, groups, diversity, constrained: !!constraint, steps: [], stepsKey: '' };
   return beamRun(host, s, params, steps, schedule);
 }
 
@@ -68,7 +68,8 @@ export function beamStep(host, { session: sid, params, count = 1 }) {
  * @param {import('./host.js').EngineHost} host
  * @param {SessionEntry} s @param {Params} params @param {number} count
  * @param {Schedule} [schedule] by expansion, from the first
- * @returns {{steps: import('./summary.js').StepSummary[], hypotheses: Hypothesis[], live: number, expansions: number, width: number, lengthPenalty: number, status: Status, lab: Lab}}
+ * @returns {{steps: import('./summary.js').StepSummary[], hypotheses: Hypothesis[], live: number, expansions: number, width: number, lengthPenalty: number,
+ *   groups: number, diversity: number, status: Status, lab: Lab}}
  */
 function beamRun(host, s, params, count, schedule) {
   const b = /** @type {NonNullable<SessionEntry['beam']>} */ (s.beam);
@@ -125,12 +126,14 @@ function beamRun(host, s, params, count, schedule) {
   return {
     steps,
     hypotheses: hyps.map((h) => ({
-      text: h.text, length: h.tokens.length - nPrompt, logprob: h.logprob, score: h.score, finished: h.finished,
+      text: h.text, length: h.tokens.length - nPrompt, logprob: h.logprob, score: h.score, finished: h.finished, group: h.group, penalty: h.penalty,
     })),
     live: b.search.live,
     expansions: b.expansions,
     width: b.width,
     lengthPenalty: b.lengthPenalty,
+    groups: b.groups,
+    diversity: b.diversity,
     status: {
       nGenerated: best ? best.tokens.length - nPrompt : 0, ready: !b.message, finished: !!best?.finished, message: b.message,
       ...(b.reason ? { reason: b.reason } : {}), ...(b.reason === 'limit' ? { n: host.maxTokens } : {}),

@@ -261,8 +261,8 @@ export class EngineHost {
  * @property {boolean} constrained
  * @property {Array<Lab['costs'][number]>} costLog  counters noted since the last answer
  * @property {{search: import('../engine/engine.js').BeamSearch, replay: import('../engine/engine.js').Session, expansions: number, message: string, reason?: StopReason, width: number, lengthPenalty: number,
- *   constrained: boolean, steps: import('./summary.js').StepSummary[], stepsKey: string} | null} beam  replay: a session that follows the text's hypothesis (its metrics, its steps)
+ *   groups: number, diversity: number, constrained: boolean, steps: import('./summary.js').StepSummary[], stepsKey: string} | null} beam  replay: a session that follows the text's hypothesis (its metrics, its steps)
  * @property {{speculator: import('../engine/engine.js').Speculator, plain: import('../engine/engine.js').Session, draft: string, n: number, rounds: number,
- *   ms: number, plainMs: number} | null} spec  plain: the same text decoded one token at a time, for the measured speed-up
+ *   ngram: number, ms: number, plainMs: number} | null} spec  draft '' and ngram > 0: prompt lookup;  plain: the same text decoded one token at a time, for the measured speed-up
  * @property {boolean} [stop]  a stop was asked of a running generate
  */

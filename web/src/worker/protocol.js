@@ -59,9 +59,10 @@
  *       'peek'), samples}: generated step `index` re-warped under params
  *   lab {session, from?}                   -> Lab of the text so far (stats from `from`)
  *   metrics {session} / counters {session} -> session.metrics() / counters()
- *   beamStart {session, prompt, width, lengthPenalty?, params, steps?, schedule?}
+ *   beamStart {session, prompt, width, lengthPenalty?, groups?, diversity?, params, steps?, schedule?}
  *   beamStep {session, params, count?}     -> BeamAnswer
  *   specStart {session, draft, n, prompt, seed, params, rounds?, samples?, schedule?}
+ *     (draft '' and ngram M: prompt lookup, the drafts copied from the text)
  *   specRound {session, params, count?, samples?} -> SpecAnswer
  *
  * Fast-forward (sample.js generate):
@@ -91,6 +92,8 @@
  * @property {number} logprob  summed ln p of its tokens
  * @property {number} score    what the beams are ranked by
  * @property {boolean} finished it ended the text
+ * @property {number} group    its group (diverse beam search; 0 otherwise)
+ * @property {number} penalty  the diversity penalties it collected
  */
 
 /**
@@ -119,6 +122,9 @@
  *   batched verification)
  * @property {number} plainMs  the time plain decoding took for the same
  *   tokens (one forward pass and one draw each, in a session of its own)
+ * @property {{at: number | null, ngram: number}} [match]  prompt lookup: the
+ *   generated index of the first token the draft was copied from (negative:
+ *   in the prompt; null at: no match) and the n-gram matched
  */
 
 /**

@@ -15,22 +15,25 @@ import { summarize } from './summary.js';
 /** @typedef {import('./protocol.js').SpecRound} SpecRound */
 
 /**
- * A new generation of the session's model, drafted by model `draft`.
+ * A new generation of the session's model, drafted by model `draft`, or
+ * with draft '' and ngram M by prompt lookup (the drafts copied from the
+ * text: what followed the first earlier occurrence of its last M .. 1 tokens).
  * @param {import('./host.js').EngineHost} host
- * @param {{session: string, draft: string, n: number, prompt: string, seed: number | string, params: Params, rounds?: number,
+ * @param {{session: string, draft: string, n: number, ngram?: number, prompt: string, seed: number | string, params: Params, rounds?: number,
  *   samples?: {n: number, seed: number}, schedule?: Schedule, constraint?: import('../engine/engine.js').Constraint | null, budget?: number}} args
  */
-export async function specStart(host, { session: sid, draft, n, prompt, seed, params, rounds = 0, samples, schedule, constraint = null, budget }) {
+export async function specStart(host, { session: sid, draft, n, ngram = 0, prompt, seed, params, rounds = 0, samples, schedule, constraint = null, budget }) {
   const s = host.get(sid);
   const m = host.modelOf(s);
-  const d = host.models.get(draft);
-  if (!d) throw new RangeError(`no model "${draft}" is loaded to draft with`);
+  const lookup = !draft && ngram > 0;
+  const d = lookup ? null : host.models.get(draft);
+  if (!lookup && !d) throw new RangeError(`no model "${draft}" is loaded to draft with`);
   const engine = await host.enginePromise;
   const fresh = engine.createSession(m.model, m.tokenizer);
   const plain = engine.createSession(m.model, m.tokenizer);
   let speculator = null;
   try {
-    speculator = engine.createSpeculator(fresh, d.model, d.tokenizer, n);
+    speculator = d ? engine.createSpeculator(fresh, d.model, d.tokenizer, n) : engine.createPromptLookup(fresh, n, ngram);
     speculator.start(prompt, seed);
     // drafts and verification both under the constraint (speculative.c)
     if (constraint) host.applyConstraint({ session: fresh, constrained: false }, constraint, budget);
@@ -43,7 +46,7 @@ export async function specStart(host, { session: sid, draft, n, prompt, seed, pa
   }
   host.replaceSession(s, fresh);
   s.constrained = !!constraint;
-  s.spec = { speculator, plain, draft, n, rounds: 0, ms: 0, plainMs: 0 };
+  s.spec = { speculator, plain, draft: lookup ? '' : draft, n, ngram: lookup ? ngram : 0, rounds: 0, ms: 0, plainMs: 0 };
   return specRun(host, s, params, rounds, samples, 0, schedule);
 }
 
@@ -102,7 +105,11 @@ function specRun(host, s, params, count, samples, from, schedule) {
     const tokens = r.tokens.map((t, j) => ({ index: index + j, token: t.token, piece: t.end ? '' : t.piece, status: t.status, end: t.end }));
     const drafted = Array.from(r.drafted, (id) => ({ token: id, piece: id >= 0 ? tok.piece(id) : '' }));
     const at = tokens.findIndex((t) => t.status === 'corrected');
-    rounds.push({ round: spec.rounds, index, drafted, tokens, rejected: at >= 0 && at < drafted.length ? drafted[at] : null, fed, residual, ms, plainMs });
+    /** @type {SpecRound} */
+    const one = { round: spec.rounds, index, drafted, tokens, rejected: at >= 0 && at < drafted.length ? drafted[at] : null, fed, residual, ms, plainMs };
+    // prompt lookup: where the draft was copied from, as a generated index
+    if (spec.ngram) one.match = { at: r.match.at < 0 ? null : r.match.at - session.nPrompt, ngram: r.match.ngram };
+    rounds.push(one);
     for (const t of tokens) steps.push(stepOf(session, t, roundParams));
   }
   const ans = answer(host, s, steps, params, samples, from);
@@ -115,7 +122,7 @@ function specRun(host, s, params, count, samples, from, schedule) {
   }
   const work = spec.speculator.work();
   return {
-    ...ans, rounds, totals: spec.speculator.totals(), n: spec.n, draft: spec.draft,
+    ...ans, rounds, totals: spec.speculator.totals(), n: spec.n, draft: spec.draft, ngram: spec.ngram,
     work: { targetPasses: work.targetPasses, targetFed: work.targetFed, matched: work.matched, ms: spec.ms, plainMs: spec.plainMs },
   };
 }

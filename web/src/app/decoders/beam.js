@@ -11,6 +11,7 @@
 function applyBeam(p, res) {
   p.beam.value = {
     hypotheses: res.hypotheses, live: res.live, expansions: res.expansions, width: res.width, lengthPenalty: res.lengthPenalty,
+    ...(res.groups > 1 || res.diversity ? { groups: res.groups, diversity: res.diversity } : {}),
   };
   p.status.value = res.status;
   p.steps.value = res.steps; // the best beam's: it may change every Step
@@ -33,6 +34,7 @@ export const beam = {
   },
   start: (p, run) => p.client.request('beamStart', {
     session: p.session, prompt: run.prompt, width: p.beamOpts.value.width, lengthPenalty: p.beamOpts.value.lengthPenalty,
+    groups: p.beamOpts.value.groups ?? 1, diversity: p.beamOpts.value.diversity ?? 0,
     params: run.params, steps: run.count, schedule: run.schedule, constraint: run.engineConstraint,
   }),
   began(p, res, run) {

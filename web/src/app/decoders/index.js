@@ -27,8 +27,8 @@ import { speculative } from './speculative.js';
  * @property {import('@preact/signals').Signal<import('../panel.js').BeamState | null>} beam
  * @property {import('@preact/signals').Signal<import('../panel.js').SpecState | null>} spec
  * @property {import('@preact/signals').Signal<import('../../worker/protocol.js').Status | null>} status
- * @property {import('@preact/signals').Signal<{width: number, lengthPenalty: number}>} beamOpts
- * @property {import('@preact/signals').Signal<{draft: string, n: number}>} specOpts
+ * @property {import('@preact/signals').Signal<{width: number, lengthPenalty: number, groups?: number, diversity?: number}>} beamOpts
+ * @property {import('@preact/signals').Signal<{draft: string, n: number, ngram?: number}>} specOpts
  * @property {import('@preact/signals').Signal<import('../hash.js').ConstraintState>} constraint
  * @property {(res: any) => void} applyNext  the next token, status, samples and lab of an answer
  * @property {(lab: import('../../worker/protocol.js').Lab, n: number) => void} applyLab

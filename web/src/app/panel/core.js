@@ -50,8 +50,8 @@ export function createCore(client, session, models) {
   const activeParam = signal('temperature');
   /** @type {import('@preact/signals').Signal<import('../lab.js').Strategy>} */
   const strategy = signal('sample');
-  const beamOpts = signal({ width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def });
-  const specOpts = signal({ draft: 'bigram', n: SPECULATE.def });
+  const beamOpts = signal(/** @type {{width: number, lengthPenalty: number, groups?: number, diversity?: number}} */ ({ width: BEAM_WIDTH.def, lengthPenalty: LENGTH_PENALTY.def }));
+  const specOpts = signal(/** @type {{draft: string, n: number, ngram?: number}} */ ({ draft: 'bigram', n: SPECULATE.def }));
   /** the constraint in force (a refused one is not kept) */
   /** @type {import('@preact/signals').Signal<ConstraintState>} */
   const constraint = signal({ kind: 'none', regex: '' });

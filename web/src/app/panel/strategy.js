@@ -4,7 +4,7 @@
  * constraint, and greedy decoding two ways.
  */
 import { changesOf } from '../hash.js';
-import { BEAM_WIDTH, LENGTH_PENALTY, SPECULATE } from '../lab.js';
+import { BEAM_GROUPS, BEAM_WIDTH, DIVERSITY, LENGTH_PENALTY, LOOKUP_NGRAM, SPECULATE } from '../lab.js';
 import { clampParam } from '../params.js';
 
 
@@ -34,26 +34,38 @@ export function createStrategyActions(p) {
     return p.restart();
   }
 
-  /** @param {{width?: number, lengthPenalty?: number}} o */
+  /**
+   * The beam width, the length penalty, and diverse beam search's groups
+   * (a divisor of the width: the nearest one at most the asked number)
+   * and diversity penalty.
+   * @param {{width?: number, lengthPenalty?: number, groups?: number, diversity?: number}} o
+   */
   function setBeamOpts(o) {
-    const width = clampInt(o.width ?? beamOpts.value.width, BEAM_WIDTH.min, BEAM_WIDTH.max);
-    const lp = clampParam(/** @type {any} */ (LENGTH_PENALTY), o.lengthPenalty ?? beamOpts.value.lengthPenalty);
-    if (width === beamOpts.value.width && lp === beamOpts.value.lengthPenalty) return Promise.resolve(true);
-    beamOpts.value = { width, lengthPenalty: lp };
+    const old = beamOpts.value;
+    const width = clampInt(o.width ?? old.width, BEAM_WIDTH.min, BEAM_WIDTH.max);
+    const lp = clampParam(/** @type {any} */ (LENGTH_PENALTY), o.lengthPenalty ?? old.lengthPenalty);
+    let groups = clampInt(o.groups ?? old.groups ?? 1, BEAM_GROUPS.min, Math.min(BEAM_GROUPS.max, width));
+    while (width % groups) groups--;
+    const diversity = clampParam(/** @type {any} */ (DIVERSITY), o.diversity ?? old.diversity ?? 0);
+    if (width === old.width && lp === old.lengthPenalty && groups === (old.groups ?? 1) && diversity === (old.diversity ?? 0)) return Promise.resolve(true);
+    beamOpts.value = { width, lengthPenalty: lp, ...(groups !== 1 || diversity !== 0 ? { groups, diversity } : {}) };
     // the same expansions again, each with the settings it had
     return strategy.value === 'beam' ? p.restart({ steps: stepCount.value, changes: changesOf(stepSettings.value, settings.value) }) : Promise.resolve(true);
   }
 
   /**
-   * The draft model and how many tokens it drafts a round.  A draft model
+   * The draft model (or 'lookup': the text itself, prompt lookup, with its
+   * longest n-gram) and how many tokens it drafts a round.  A draft model
    * that cannot be loaded is refused with its message.
-   * @param {{draft?: string, n?: number}} o
+   * @param {{draft?: string, n?: number, ngram?: number}} o
    */
   async function setSpecOpts(o) {
     const old = specOpts.value;
+    /** @type {{draft: string, n: number, ngram?: number}} */
     const want = { draft: o.draft ?? old.draft, n: clampInt(o.n ?? old.n, SPECULATE.min, SPECULATE.max) };
+    if (o.ngram !== undefined || old.ngram !== undefined) want.ngram = clampInt(o.ngram ?? old.ngram ?? LOOKUP_NGRAM.def, LOOKUP_NGRAM.min, LOOKUP_NGRAM.max);
     if (o.draft !== undefined) runtime.draftChosen = true;
-    if (want.draft === old.draft && want.n === old.n) return true;
+    if (want.draft === old.draft && want.n === old.n && want.ngram === old.ngram) return true;
     specOpts.value = want;
     if (strategy.value !== 'speculative') return true;
     const ok = await p.restart();

@@ -70,4 +70,13 @@ export default {
   'whyWhen.top_h': "Ein neuerer Schnitt, der begrenzt, wie viel Zufall übrig bleibt, statt wie viel Wahrscheinlichkeit: Bei einem sicheren Schritt passen wenige Tokens ins Entropie-Budget, bei einem flachen mehr. Vorgeschlagen für kreatives Schreiben bei höheren Temperaturen; ein Anteil um 0,4 ist ein Anfang.",
   'whyWhen.p_less': "P-less-Sampling hat nichts einzustellen: Seine Schwelle kommt aus der Verteilung selbst. Ist das Modell sicher, ist sie hoch und wenige Tokens kommen durch; ist es unsicher, ist sie niedrig und viele kommen durch. Nützlich, wenn du weder p noch k wählen möchtest.",
   'whyWhen.tfs': "Tail-free Sampling schaut, wie schnell die sortierten Wahrscheinlichkeiten fallen, und schneidet dort, wo das Fallen keine Rolle mehr spielt – der Schnitt folgt also der Form der Verteilung statt einer festen Masse. llama.cpp hatte es bis 2024; z um 0,95 ist üblich.",
+  "strategyText.diverse": "{groups} Gruppen zu je {size} Beams. Jede Gruppe ist eine eigene Beam-Suche; bei jedem Schritt verlieren die Kandidaten einer Gruppe {penalty} für jeden Beam einer früheren Gruppe, der dasselbe Token gewählt hat – so suchen die Gruppen verschiedene Texte. Eine Gruppe ist die gewöhnliche Beam-Suche; mit Strafe 0 sind die Gruppen Kopien.",
+  "strategyText.diverseOff": "Eine Gruppe: gewöhnliche Beam-Suche. Teile die Beams in Gruppen und gib eine Diversitätsstrafe, dann muss jede Gruppe einen Text finden, den die früheren Gruppen nicht genommen haben.",
+  "strategyText.lookup": {"one": "Kein Entwurfsmodell: Das letzte Token des Textes wird weiter vorn im Text gesucht, und die {count} Tokens nach seinem ersten Vorkommen sind der Entwurf. Das Modell prüft sie in einem Durchgang wie den Entwurf eines Modells, also bleibt der Text der des Modells.", "other": "Kein Entwurfsmodell: Die letzten {ngram} Tokens des Textes werden weiter vorn im Text gesucht (weniger, wenn sie nicht vorkommen), und die {count} Tokens nach ihrem ersten Vorkommen sind der Entwurf. Das Modell prüft sie in einem Durchgang wie den Entwurf eines Modells, also bleibt der Text der des Modells."},
+  "diverse.group": "Gruppe {n}",
+  "diverse.penaltyTitle": "Diversitätsstrafen dieser Hypothese: {v}",
+  "lookup.match": "kopiert ab Token {at}: das {ngram}-Gramm davor passte",
+  "lookup.matchPrompt": "aus dem Prompt kopiert: das {ngram}-Gramm davor passte",
+  "lookup.noMatch": "kein früheres Vorkommen: kein Entwurf, ein gewöhnlicher Schritt",
+  "lookup.name": "Der Text selbst (Prompt-Lookup)",
 };

@@ -74,4 +74,13 @@ export default {
   'whyWhen.top_h': "A recent cutoff that bounds how much randomness is left instead of how much probability: on a confident step few tokens fit the entropy budget, on a flat step more do. Proposed for creative writing at higher temperatures; a share around 0.4 is a start.",
   'whyWhen.p_less': "P-less sampling has nothing to tune: its bar comes from the distribution itself. When the model is sure the bar is high and few tokens pass; when it is unsure the bar is low and many do. Useful when you would rather not choose a p or a k.",
   'whyWhen.tfs': "Tail-free sampling looks at how fast the sorted probabilities fall and cuts where the fall stops mattering, so the cut follows the shape of the distribution rather than a fixed mass. llama.cpp had it until 2024; z around 0.95 is typical.",
+  "strategyText.diverse": "{groups} groups of {size} beams. Each group is a beam search of its own; at every step a group's candidates lose {penalty} for each beam of an earlier group that chose the same token, so the groups look for different texts. One group is plain beam search; with penalty 0 the groups are copies.",
+  "strategyText.diverseOff": "One group: plain beam search. Split the beams into groups and give a diversity penalty, and each group must find a text the earlier groups did not take.",
+  "strategyText.lookup": {"one": "No draft model: the last {ngram} token of the text is looked up earlier in the text, and the {count} tokens that followed its first occurrence are the draft. The model checks them in one pass as it checks a draft model's, so the text is still the model's own.", "other": "No draft model: the last {ngram} tokens of the text are looked up earlier in the text (fewer if they are not found), and the {count} tokens that followed their first occurrence are the draft. The model checks them in one pass as it checks a draft model's, so the text is still the model's own."},
+  "diverse.group": "group {n}",
+  "diverse.penaltyTitle": "Diversity penalties this hypothesis paid: {v}",
+  "lookup.match": "copied from token {at}: the {ngram}-gram before it matched",
+  "lookup.matchPrompt": "copied from the prompt: the {ngram}-gram before it matched",
+  "lookup.noMatch": "no earlier match: no draft, one ordinary step",
+  "lookup.name": "The text itself (prompt lookup)",
 };

@@ -70,4 +70,13 @@ export default {
   'whyWhen.top_h': "Un corte reciente que limita cuánta aleatoriedad queda en lugar de cuánta probabilidad: en un paso seguro caben pocos tokens en el presupuesto de entropía, en uno plano caben más. Se propuso para escritura creativa con temperaturas altas; una parte en torno a 0,4 es un comienzo.",
   'whyWhen.p_less': "El muestreo p-less no tiene nada que ajustar: su umbral sale de la propia distribución. Si el modelo está seguro, el umbral es alto y pasan pocos tokens; si duda, es bajo y pasan muchos. Útil cuando no quieres elegir una p ni una k.",
   'whyWhen.tfs': "El muestreo sin cola mira lo rápido que caen las probabilidades ordenadas y corta donde esa caída deja de importar, así que el corte sigue la forma de la distribución y no una masa fija. llama.cpp lo tuvo hasta 2024; z en torno a 0,95 es lo típico.",
+  "strategyText.diverse": "{groups} grupos de {size} haces. Cada grupo es una búsqueda en haz propia; en cada paso los candidatos de un grupo pierden {penalty} por cada haz de un grupo anterior que eligió el mismo token, así que los grupos buscan textos distintos. Un grupo es la búsqueda en haz de siempre; con penalización 0 los grupos son copias.",
+  "strategyText.diverseOff": "Un grupo: la búsqueda en haz de siempre. Divide los haces en grupos y da una penalización por diversidad, y cada grupo tendrá que encontrar un texto que los grupos anteriores no tomaron.",
+  "strategyText.lookup": {"one": "Sin modelo borrador: el último token del texto se busca más atrás en el texto, y los {count} tokens que siguieron a su primera aparición son el borrador. El modelo los comprueba en una pasada como comprueba el de un modelo, así que el texto sigue siendo del modelo.", "other": "Sin modelo borrador: los últimos {ngram} tokens del texto se buscan más atrás en el texto (menos si no aparecen), y los {count} tokens que siguieron a su primera aparición son el borrador. El modelo los comprueba en una pasada como comprueba el de un modelo, así que el texto sigue siendo del modelo."},
+  "diverse.group": "grupo {n}",
+  "diverse.penaltyTitle": "Penalizaciones por diversidad que pagó esta hipótesis: {v}",
+  "lookup.match": "copiado desde el token {at}: coincidió el {ngram}-grama anterior",
+  "lookup.matchPrompt": "copiado del prompt: coincidió el {ngram}-grama anterior",
+  "lookup.noMatch": "ninguna aparición anterior: sin borrador, un paso normal",
+  "lookup.name": "El propio texto (búsqueda en el prompt)",
 };
