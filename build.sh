@@ -148,7 +148,7 @@ build_wasm() { # engine|engine-lite|cli simd|scalar
       case $what:$f in
         # (a row's conversion once a token, and a step's bookkeeping: the
         # per-token work is in the model, the sampler and the constraint)
-        engine:c/engine/kernels/quant.c | engine:c/engine/decode/*) level=-Os ;;
+        engine:c/engine/kernels/quant.c | engine:c/engine/decode/* | engine:c/engine/sampler/words.c) level=-Os ;;
         *:c/engine/kernels/kernels.c | *:c/engine/kernels/matmul.c | *:c/engine/kernels/mathx.c | engine-lite:c/lite/f32_only.c | *:c/engine/model/transformer.c) level=-O3 ;;
         engine:c/engine/kernels/* | engine:c/engine/sampler/* | engine:c/engine/decode/* | engine:c/engine/constrain/* | engine:c/engine/model/gguf_model.c | engine:c/engine/model/bigram.c) level=-O3 ;;
         *) level=-Os ;;

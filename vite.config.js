@@ -232,7 +232,7 @@ const WORKER_CHUNKS = [
   },
 ];
 
-const ON_DEMAND = /^components\/(CompareView|Decoders|Tour)\.jsx$/;
+const ON_DEMAND = /^components\/(CompareView|Decoders|Tour|Words)\.jsx$/;
 
 /**
  * The page's code in a few chunks, each loaded whole: the words and

@@ -240,7 +240,7 @@ try {
     'dynamic temperature ±0.5', 'no-repeat-ngram 3', 'mirostat v1 5 / 0.1', 'mirostat v2 5 / 0.1',
     'top-H 0.4', 'p-less', 'tail-free 0.95',
     'quadratic sampling 0.3 / 1', 'min-new-tokens 8 (step 3)', 'exp. decay length penalty 0, 1.1 (step 3)',
-    'adaptive-p 0.3 / 0.9', 'watermark 0.25 / 2'];
+    'adaptive-p 0.3 / 0.9', 'watermark 0.25 / 2', 'bad words 32 x 3 tokens', 'sequence bias 32 x 3 tokens'];
   const stageBatch = [];
   for (let i = 0; i <= STAGES.length; i++) {
     if ((await simd.config(i)) !== 0) throw new Error(`sampler config ${i} refused`);

@@ -111,7 +111,7 @@ static const char *const STAGE_NAMES[BENCH_N_STAGES + 1] = {
     "mirostat v2 5 / 0.1", "top-H 0.4", "p-less", "tail-free 0.95",
     "quadratic sampling 0.3 / 1", "min-new-tokens 8 (step 3)",
     "exp. decay length penalty 0, 1.1 (step 3)", "adaptive-p 0.3 / 0.9",
-    "watermark 0.25 / 2"};
+    "watermark 0.25 / 2", "bad words 32 x 3 tokens", "sequence bias 32 x 3 tokens"};
 
 const char *bench_stage_name(int which) {
     return which >= 0 && which <= BENCH_N_STAGES ? STAGE_NAMES[which] : NULL;
@@ -144,6 +144,21 @@ int bench_sampler_config(int which) {
     /* a new green list at every step: the history's variants change the
      * previous token */
     case 18: g_params.watermark_delta = 2.0f; break; /* gamma 0.25 */
+    /* words, not ids: 32 words of 3 tokens, one in four ending as the
+     * history does (then its last token is cut or biased) */
+    case 19:
+    case 20:
+        for (int w = 0; w < SP_MAX_WORDS; w++) {
+            int ids[3] = {(w * 7919) % g_vocab, (w * 104729) % g_vocab,
+                          (w * 31) % g_vocab};
+            if (w % 4 == 0) {
+                ids[0] = g_history[0][N_HISTORY - 2];
+                ids[1] = g_history[0][N_HISTORY - 1];
+            }
+            if (which == 19) sp_params_add_bad_word(&g_params, ids, 3, NULL);
+            else sp_params_add_sequence_bias(&g_params, ids, 3, 1.5f, NULL);
+        }
+        break;
     default: return 1;
     }
     static const int end[1] = {0}; /* token 0 ends the text, step 3 */

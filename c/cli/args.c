@@ -219,6 +219,27 @@ int cli_sampler_option(args *a, sp_params *p, sampler_texts *texts) {
         texts->breakers[texts->n++] = v;
         return 1;
     }
+    if (cli_is_opt(a, "--bad-words") || cli_is_opt(a, "--sequence-bias")) {
+        /* text: made tokens once the tokenizer is known (cli_add_words) */
+        int bad = !strcmp(a->name, "--bad-words");
+        const char *v = cli_opt_value(a);
+        if (!v) return -cli_say_error(EXIT_BAD_ARG, "%s needs a value", a->name);
+        if (!texts)
+            return -cli_say_error(EXIT_BAD_ARG, "%s needs a model's tokenizer; "
+                              "a warp request gives them as token ids (\"%s\")",
+                              a->name, bad ? "bad_words_ids" : "sequence_bias");
+        const char *eq = strrchr(v, '=');
+        double value;
+        if (!bad && (!eq || eq == v || !cli_parse_double(eq + 1, &value)))
+            return -cli_say_error(EXIT_BAD_ARG, "--sequence-bias: '%s' is not "
+                              "TEXT=VALUE (VALUE a number)", v);
+        int *n = bad ? &texts->n_bad_words : &texts->n_seq_bias;
+        if (*n == SP_MAX_WORDS)
+            return -cli_say_error(EXIT_BAD_ARG, "%s: at most %d", a->name,
+                              SP_MAX_WORDS);
+        (bad ? texts->bad_words : texts->seq_bias)[(*n)++] = v;
+        return 1;
+    }
     if (cli_is_opt(a, "--logit-bias")) {
         const char *v = cli_opt_value(a);
         if (!v) return -cli_say_error(EXIT_BAD_ARG, "%s needs a value", a->name);
@@ -243,6 +264,29 @@ int cli_sampler_option(args *a, sp_params *p, sampler_texts *texts) {
             return -cli_say_error(EXIT_BAD_ARG, "--logit-bias: at most %d",
                               SP_MAX_BIAS);
         return 1;
+    }
+    return 0;
+}
+
+int cli_add_words(const sampler_texts *texts, const sp_tokenizer *tok,
+                  sp_params *p) {
+    char err[SP_ERR_LEN];
+    for (int i = 0; i < texts->n_bad_words; i++)
+        if (sp_params_add_bad_word_text(p, tok, texts->bad_words[i], err))
+            return cli_say_error(EXIT_BAD_ARG, "--%s", err);
+    for (int i = 0; i < texts->n_seq_bias; i++) {
+        const char *v = texts->seq_bias[i], *eq = strrchr(v, '=');
+        double value = 0;
+        cli_parse_double(eq + 1, &value); /* read when it was given */
+        size_t len = (size_t)(eq - v);
+        char *text = malloc(len + 1);
+        if (!text) return cli_say_error(EXIT_BAD_ARG, "out of memory");
+        memcpy(text, v, len);
+        text[len] = '\0';
+        int rc = sp_params_add_sequence_bias_text(p, tok, text, (float)value,
+                                                  err);
+        free(text);
+        if (rc) return cli_say_error(EXIT_BAD_ARG, "--%s", err);
     }
     return 0;
 }

@@ -49,7 +49,17 @@ typedef struct {
 typedef struct {
     const char *breakers[SP_MAX_DRY_BREAKERS]; /* --dry-sequence-breaker */
     int n;
+    /* words, not ids: --bad-words TEXT, --sequence-bias TEXT=VALUE */
+    const char *bad_words[SP_MAX_WORDS];
+    int n_bad_words;
+    const char *seq_bias[SP_MAX_WORDS]; /* TEXT=VALUE as given */
+    int n_seq_bias;
 } sampler_texts;
+
+/* Makes the texts' words tokens of tok into p (args.c): 0, or the exit
+ * status after saying why. */
+int cli_add_words(const sampler_texts *texts, const sp_tokenizer *tok,
+                  sp_params *p);
 
 void cli_out_buf(sp_buf *b, int fd);
 /* Says "sampler: " and the message on stderr, as one line; returns status. */

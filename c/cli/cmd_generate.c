@@ -248,6 +248,9 @@ int cli_cmd_generate(args *a) {
         if (wrapped) g.prompt = wrapped;
     }
     if (!status) status = add_breakers(&g, &l);
+    if (!status)
+        status = cli_add_words(&g.texts, l.tokenizer ? l.tokenizer
+                               : sp_model_tokenizer(l.model), &g.params);
     if (!status) status = cli_check_params(&g.params, sp_model_vocab(l.model));
     if (!status) {
         if (g.beams) status = cli_run_beams(&l, &g, constraint);

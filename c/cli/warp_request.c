@@ -7,7 +7,11 @@
  * "logits" (required) holds numbers; a masked token may be written "-inf"
  * (JSON has no infinities) or null.  "history" (optional) holds token ids,
  * and "dry_breakers" (optional) token ids that end a repeat for DRY (one
- * token each: a request has no tokenizer to make longer ones).
+ * token each: a request has no tokenizer to make longer ones).  Words, not
+ * ids, as ids (a request has no tokenizer): "bad_words_ids" (Hugging
+ * Face's name) a list of token sequences, [[5, 9], [3]], and
+ * "sequence_bias" a list of [sequence, value] pairs, [[[5, 9], -2.5]] (HF's
+ * list form).
  * Anything else is an error with its byte offset: the request is small and
  * strictness catches typos ("histroy") that leniency would hide.
  */
@@ -176,13 +180,89 @@ fail:
     return SP_ERR_FORMAT;
 }
 
+/* [ids...] as one word: bad (value -inf) or a sequence bias of value. */
+static int read_word(reader *r, const char *name, int i, int bad,
+                     float value, sp_params *params) {
+    float *items = NULL;
+    int n = 0;
+    if (read_array(r, name, 0, &items, &n) != SP_OK) return SP_ERR_FORMAT;
+    int ids[SP_MAX_WORD_LEN], rc = SP_OK;
+    if (n < 1 || n > SP_MAX_WORD_LEN) {
+        char what[96];
+        snprintf(what, sizeof what, "%s[%d] has %d tokens (1..%d)", name, i,
+                 n, SP_MAX_WORD_LEN);
+        rc = fail_at(r, what);
+    }
+    for (int k = 0; rc == SP_OK && k < n; k++) {
+        ids[k] = (int)items[k];
+        if (!(items[k] >= 0.0f && items[k] < 2147483648.0f) ||
+            items[k] != (float)ids[k]) {
+            char what[96];
+            snprintf(what, sizeof what, "%s[%d][%d] = %.9g is not a token id",
+                     name, i, k, (double)items[k]);
+            rc = fail_at(r, what);
+        }
+    }
+    free(items);
+    if (rc != SP_OK) return rc;
+    return bad ? sp_params_add_bad_word(params, ids, n, r->err)
+               : sp_params_add_sequence_bias(params, ids, n, value, r->err);
+}
+
+/* "bad_words_ids": [[ids], ...] or "sequence_bias": [[[ids], value], ...] */
+static int read_words(reader *r, int bad, sp_params *params) {
+    const char *name = bad ? "bad_words_ids" : "sequence_bias";
+    if (expect(r, '[') != SP_OK) return SP_ERR_FORMAT;
+    if (peek(r) == ']') {
+        r->at++;
+        return SP_OK;
+    }
+    for (int i = 0;; i++) {
+        int rc;
+        if (bad) {
+            rc = read_word(r, name, i, 1, 0.0f, params);
+        } else {
+            /* [ids..., value] read as [[ids], value]: the value first */
+            if (expect(r, '[') != SP_OK) return SP_ERR_FORMAT;
+            size_t at = r->at;
+            /* skip the sequence to read the value, then come back */
+            float *skip = NULL;
+            int n_skip = 0;
+            rc = read_array(r, name, 0, &skip, &n_skip);
+            free(skip);
+            double value = 0.0;
+            if (rc == SP_OK) rc = expect(r, ',');
+            if (rc == SP_OK) rc = read_number(r, &value);
+            if (rc == SP_OK && !((float)value - (float)value == 0.0f))
+                rc = fail_at(r, "a sequence bias's value out of float range");
+            if (rc == SP_OK) rc = expect(r, ']');
+            size_t end = r->at;
+            if (rc == SP_OK) {
+                r->at = at;
+                rc = read_word(r, name, i, 0, (float)value, params);
+                r->at = end;
+            }
+        }
+        if (rc != SP_OK) return rc;
+        int c = peek(r);
+        if (c == ',') {
+            r->at++;
+        } else if (c == ']') {
+            r->at++;
+            return SP_OK;
+        } else {
+            return fail_at(r, "expected ',' or ']'");
+        }
+    }
+}
+
 int sp_parse_warp_request(const char *text, size_t len, float **logits,
                           int *n_logits, int **history, int *n_history,
                           sp_params *params, char *err) {
     reader r = {text, len, 0, err};
     float *lg = NULL, *hist = NULL, *breakers = NULL;
     int nl = 0, nh = 0, nb = 0, have_logits = 0, have_history = 0;
-    int have_breakers = 0;
+    int have_breakers = 0, have_bad = 0, have_seq = 0;
     int rc = expect(&r, '{');
     if (rc == SP_OK && peek(&r) == '}') {
         r.at++;
@@ -201,6 +281,12 @@ int sp_parse_warp_request(const char *text, size_t len, float **logits,
             } else if (strcmp(key, "dry_breakers") == 0 && !have_breakers) {
                 rc = read_array(&r, "dry_breakers", 0, &breakers, &nb);
                 have_breakers = 1;
+            } else if (strcmp(key, "bad_words_ids") == 0 && !have_bad) {
+                rc = read_words(&r, 1, params);
+                have_bad = 1;
+            } else if (strcmp(key, "sequence_bias") == 0 && !have_seq) {
+                rc = read_words(&r, 0, params);
+                have_seq = 1;
             } else {
                 /* the key as printable ASCII (\xNN otherwise): one line */
                 char shown[4 * sizeof key], what[180];

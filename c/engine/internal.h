@@ -97,6 +97,16 @@ static inline vec4 v4_exp_upto_hi(vec4 x) { return v4_exp_core(x, x); }
  * what a warp needs.  Beam search warps with a chain of its own, leaving
  * out the stages a search does not use, whatever the settings say. */
 int sp_params_check_ranges(const sp_params *p, int vocab, char *err);
+/* The bad words' and sequence biases' checks (sampler/words.c). */
+int sp_words_check(const sp_params *p, int vocab, char *err);
+/* text as a JSON string, cut to fit out (size bytes). */
+void sp_json_quote(const char *text, char *out, size_t size);
+/* The tokenizer's tokens for text (no begin or end token) into
+ * ids[max]: their count, or minus an error's class with a message that
+ * names what and quotes the text (as JSON) when the tokenizer cannot write
+ * it, it is no token, or more than max. */
+int sp_text_tokens(const sp_tokenizer *tok, const char *what,
+                   const char *text, int *ids, int max, char *err);
 
 /* On: the sampler takes none of its shortcuts (chain.c and topk.c: the
  * temperature fused with top-k or with the snapshot, the snapshot copied

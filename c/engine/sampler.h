@@ -24,8 +24,9 @@
  * function of the candidates and the parameters (masking writes -INFINITY;
  * nothing is normalized until the final softmax).  The default order:
  *
- *   [constraint mask] -> logit bias -> penalties (repetition, frequency,
- *   presence) -> DRY -> no-repeat-ngram -> min-new-tokens -> exponential
+ *   [constraint mask] -> logit bias -> sequence bias -> penalties
+ *   (repetition, frequency, presence) -> DRY -> no-repeat-ngram -> bad
+ *   words -> min-new-tokens -> exponential
  *   decay length penalty -> watermark -> temperature (dynamic
  *   temperature) -> quadratic sampling -> top-nσ -> top-k -> top-p -> top-H -> min-p -> p-less ->
  *   typical-p -> epsilon -> eta -> tail-free -> top-a -> XTC -> [mirostat]
@@ -162,6 +163,19 @@ typedef struct {
 #define SP_MAX_DRY_BREAKERS 32    /* sequence breakers of DRY */
 #define SP_MAX_DRY_BREAKER_LEN 8  /* tokens in one breaker */
 
+/* Words, not ids: bad words (Hugging Face's NoBadWordsLogitsProcessor,
+ * vLLM's bad_words) and sequence biases (HF's SequenceBiasLogitsProcessor):
+ * a sequence of tokens whose last token is cut (a bad word) or has value
+ * added to its logit (a bias) when the text ends with the tokens before it;
+ * a sequence of one token, always.  (sampler/words.c) */
+#define SP_MAX_WORDS 32    /* bad words, and sequence biases, each */
+#define SP_MAX_WORD_LEN 16 /* tokens in one */
+typedef struct {
+    int n;                       /* 1..SP_MAX_WORD_LEN */
+    int tokens[SP_MAX_WORD_LEN];
+    float value; /* a bias's (finite); a bad word's: -INFINITY */
+} sp_word;
+
 /* The sampler settings.  Each field is declared once, with its name, CLI
  * flag, range, neutral value and documentation, in the parameter registry
  * (sp_param_info, sampler/params.c); the CLI, the WASM API, the page and
@@ -212,6 +226,11 @@ typedef struct {
     int n_dry_breakers;
     int dry_breaker_len[SP_MAX_DRY_BREAKERS];
     int dry_breakers[SP_MAX_DRY_BREAKERS][SP_MAX_DRY_BREAKER_LEN];
+    /* bad words and sequence biases (sampler/words.c) */
+    int n_bad_words;
+    sp_word bad_words[SP_MAX_WORDS];
+    int n_seq_bias;
+    sp_word seq_bias[SP_MAX_WORDS];
     /* the chain's order: n_order stages from order[]; 0 = the default */
     int n_order;
     uint8_t order[SP_STAGE_COUNT];
@@ -297,6 +316,14 @@ int sp_params_check(const sp_params *p, int vocab, char *err);
 /* Appends a logit bias: SP_ERR_ARG when p holds SP_MAX_BIAS already.  The
  * token and the value are checked with the rest by sp_params_check. */
 int sp_params_add_bias(sp_params *p, int token, float value, char *err);
+
+/* Words, not ids (sampler/words.c): a bad word or a sequence bias of n
+ * token ids (1..SP_MAX_WORD_LEN; the ids and the value are checked with the
+ * rest by sp_params_check); SP_ERR_ARG when p holds SP_MAX_WORDS already. */
+int sp_params_add_bad_word(sp_params *p, const int *tokens, int n,
+                           char *err);
+int sp_params_add_sequence_bias(sp_params *p, const int *tokens, int n,
+                                float value, char *err);
 
 /* ------------------------------------------------------------- step record */
 

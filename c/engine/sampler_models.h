@@ -194,6 +194,22 @@ int sp_encode_bound(const sp_tokenizer *t, size_t len);
  * write. */
 int sp_params_add_dry_breaker_text(sp_params *p, const sp_tokenizer *tok,
                                    const char *text, char *err);
+/* A bad word or a sequence bias given as text, made tokens by the
+ * tokenizer (sampler/words.c).  The text is encoded as it is, without
+ * begin or end token (Hugging Face's add_special_tokens=False; a llama2.c
+ * tokenizer puts its dummy-prefix space before it, as run.c does); a bad
+ * word also as vLLM does it, a second time with one space before the text
+ * (its leading spaces dropped first), kept when that gives as many tokens
+ * with another first token -- the word in the middle of a text, for
+ * tokenizers whose words carry their space.  A sequence bias is the text's
+ * tokens only (HF: one sequence, added once).  SP_ERR_ARG with a message
+ * that quotes the text (as JSON) when it is no token, more than
+ * SP_MAX_WORD_LEN, one the tokenizer cannot write, or there is no room. */
+int sp_params_add_bad_word_text(sp_params *p, const sp_tokenizer *tok,
+                                const char *text, char *err);
+int sp_params_add_sequence_bias_text(sp_params *p, const sp_tokenizer *tok,
+                                     const char *text, float value,
+                                     char *err);
 /* The bytes token `token` contributes after token `prev`, and their count. */
 const char *sp_decode(const sp_tokenizer *t, int prev, int token, int *len);
 /* Whether token ends a generated text: llama2.c's BOS and EOS, a GGUF

@@ -34,7 +34,8 @@
     X(TOP_H, "top_h")                                                       \
     X(P_LESS, "p_less")                                                     \
     X(TFS, "tfs")                                                           \
-    X(MIN_NEW_TOKENS, "min_new_tokens")
+    X(MIN_NEW_TOKENS, "min_new_tokens")                                     \
+    X(BAD_WORDS, "bad_words")
 
 #define SP_CUT_ENUM_(id, name) SP_CUT_##id,
 typedef enum { SP_CUT_ROWS(SP_CUT_ENUM_) SP_CUT_COUNT } sp_cut;
@@ -59,6 +60,9 @@ const char *sp_cut_name(int cut); /* "kept", "bias", "temperature", "top_k", ...
     X(BIAS, "bias", BIAS, "Logit bias",                                     \
       "adds a value to chosen tokens' logits; -inf bans them",              \
       sp_stage_bias, p->n_bias > 0)                                         \
+    X(SEQUENCE_BIAS, "sequence_bias", NONE, "Sequence bias",                \
+      "adds a value to the token that would complete a chosen word (a "     \
+      "sequence of tokens)", sp_stage_sequence_bias, p->n_seq_bias > 0)     \
     X(PENALTIES, "penalties", NONE, "Penalties",                            \
       "pushes down the tokens the text already has", sp_stage_penalties,    \
       p->repetition_penalty != 1.0f || p->frequency_penalty != 0.0f ||      \
@@ -69,6 +73,9 @@ const char *sp_cut_name(int cut); /* "kept", "bias", "temperature", "top_k", ...
     X(NO_REPEAT_NGRAM, "no_repeat_ngram", NO_REPEAT_NGRAM,                  \
       "No-repeat n-gram", "removes a token that would repeat an n-gram",    \
       sp_stage_no_repeat_ngram, p->no_repeat_ngram_size > 0)                \
+    X(BAD_WORDS, "bad_words", BAD_WORDS, "Bad words",                       \
+      "removes the token that would complete a banned word (a sequence of " \
+      "tokens)", sp_stage_bad_words, p->n_bad_words > 0)                    \
     X(MIN_NEW_TOKENS, "min_new_tokens", MIN_NEW_TOKENS, "Min new tokens",   \
       "bans the end of the text until the text has this many new tokens",   \
       sp_stage_min_new_tokens, p->min_new_tokens > 0)                       \

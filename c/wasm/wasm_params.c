@@ -97,6 +97,30 @@ int api_params_add_dry_breaker_text(sp_params *p, const sp_tokenizer *t,
     return sp_params_add_dry_breaker_text(p, t, text, last_error);
 }
 
+/* Words, not ids: a bad word or a sequence bias of n token ids, or given
+ * as text, made tokens by the tokenizer (sampler/words.c). */
+API("api_params_add_bad_word")
+int api_params_add_bad_word(sp_params *p, const int *tokens, int n) {
+    return sp_params_add_bad_word(p, tokens, n, last_error);
+}
+API("api_params_add_bad_word_text")
+int api_params_add_bad_word_text(sp_params *p, const sp_tokenizer *t,
+                                 const char *text) {
+    return sp_params_add_bad_word_text(p, t, text, last_error);
+}
+API("api_params_add_sequence_bias")
+int api_params_add_sequence_bias(sp_params *p, const int *tokens, int n,
+                                 double value) {
+    return sp_params_add_sequence_bias(p, tokens, n, (float)value,
+                                       last_error);
+}
+API("api_params_add_sequence_bias_text")
+int api_params_add_sequence_bias_text(sp_params *p, const sp_tokenizer *t,
+                                      const char *text, double value) {
+    return sp_params_add_sequence_bias_text(p, t, text, (float)value,
+                                            last_error);
+}
+
 /* Appends a logit bias; the engine checks the rest (api_params_check). */
 API("api_params_add_bias")
 int api_params_add_bias(sp_params *p, double token, double value) {

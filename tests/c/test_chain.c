@@ -100,13 +100,15 @@ static void test_order(void) {
     char text[512];
     sp_params p = params();
     sp_params_order_text(&p, text, sizeof text);
-    CHECK(!strcmp(text, "bias,penalties,dry,no_repeat_ngram,min_new_tokens,"
+    CHECK(!strcmp(text, "bias,sequence_bias,penalties,dry,no_repeat_ngram,"
+                        "bad_words,min_new_tokens,"
                         "exp_decay_length_penalty,watermark,temperature,"
                         "quadratic_sampling,top_n_sigma,top_k,top_p,top_h,min_p,p_less,"
                         "typical_p,epsilon,eta,tfs,top_a,xtc"));
     CHECK_EQ_INT(sp_params_set_order(&p, "hf", err), SP_OK);
     sp_params_order_text(&p, text, sizeof text);
-    CHECK(!strcmp(text, "bias,penalties,no_repeat_ngram,temperature,top_h,"
+    CHECK(!strcmp(text, "bias,sequence_bias,penalties,no_repeat_ngram,"
+                        "bad_words,temperature,top_h,"
                         "top_k,top_p,min_p,typical_p,epsilon,eta,watermark"));
     CHECK_EQ_INT(sp_params_set_order(&p, "llama.cpp", err), SP_OK);
     sp_params_order_text(&p, text, sizeof text);

@@ -572,6 +572,28 @@ static void naive_exp_decay(naive *n, const sp_params *p) {
     n->x[len_end] = finite_float(x + fabs(x) * (pow(p->exp_decay_factor, over) - 1));
 }
 
+/* words, not ids: a word whose first tokens end the history */
+static int naive_completes(const sp_word *w, const int *h, int nh) {
+    if (w->n - 1 > nh) return 0;
+    for (int k = 0; k < w->n - 1; k++)
+        if (h[nh - (w->n - 1) + k] != w->tokens[k]) return 0;
+    return 1;
+}
+static void naive_sequence_bias(naive *n, const sp_params *p, const int *h, int nh) {
+    for (int i = 0; i < p->n_seq_bias; i++) {
+        const sp_word *w = &p->seq_bias[i];
+        int id = w->tokens[w->n - 1];
+        if (alive(n, id) && naive_completes(w, h, nh))
+            n->x[id] = finite_float(n->x[id] + w->value);
+    }
+}
+static void naive_bad_words(naive *n, const sp_params *p, const int *h, int nh) {
+    for (int i = 0; i < p->n_bad_words; i++) {
+        const sp_word *w = &p->bad_words[i];
+        int id = w->tokens[w->n - 1];
+        if (alive(n, id) && naive_completes(w, h, nh)) cut(n, id, SP_CUT_BAD_WORDS);
+    }
+}
 /* The watermark (Kirchenbauer et al. 2023): the green list after the last
  * token h[nh - 1] is the first floor(v gamma) ids of the vocabulary
  * shuffled by Fisher-Yates from the front, PCG32 seeded with
@@ -630,6 +652,8 @@ static void naive_chain(naive *n, const float *logits, const uint8_t *mask,
         case SP_STAGE_QUADRATIC: if (p->smoothing_factor > 0) naive_quadratic(n, p); break;
         case SP_STAGE_MIN_NEW_TOKENS: if (p->min_new_tokens > 0) naive_min_new_tokens(n, p); break;
         case SP_STAGE_EXP_DECAY: if (p->exp_decay_factor != 1.0f) naive_exp_decay(n, p); break;
+        case SP_STAGE_SEQUENCE_BIAS: naive_sequence_bias(n, p, h, nh); break;
+        case SP_STAGE_BAD_WORDS: naive_bad_words(n, p, h, nh); break;
         case SP_STAGE_WATERMARK: if (p->watermark_delta != 0) naive_watermark(n, p, h, nh); break;
         }
     }
@@ -658,7 +682,17 @@ static void fill_logits(float *x, int v, int family) {
 
 /* A random subset of the stages in a random order, each stage's settings
  * away from neutral. */
-static void random_chain(sp_params *p, int v, int nh) {
+/* a random word of 1..4 tokens; half of them end as the history does, so
+ * that their last token is the one they change */
+static void random_word(int *ids, int *n, int v, const int *h, int nh) {
+    *n = 1 + (int)below(4);
+    int follow = below(2) && *n - 1 <= nh;
+    for (int k = 0; k < *n - 1; k++)
+        ids[k] = follow ? h[nh - (*n - 1) + k] : (int)below((uint32_t)v);
+    ids[*n - 1] = (int)below((uint32_t)v);
+}
+
+static void random_chain(sp_params *p, int v, const int *h, int nh) {
     sp_params_default(p);
     uint8_t all[SP_STAGE_COUNT];
     for (int i = 0; i < SP_STAGE_COUNT; i++) all[i] = (uint8_t)i;
@@ -723,6 +757,15 @@ static void random_chain(sp_params *p, int v, int nh) {
         case SP_STAGE_EXP_DECAY:
             p->exp_decay_start = (int)below(10);
             p->exp_decay_factor = (float)uniform(0.5, 2);
+            break;
+        case SP_STAGE_SEQUENCE_BIAS:
+        case SP_STAGE_BAD_WORDS:
+            for (int w = 1 + (int)below(4); w > 0; w--) {
+                int ids[4], len;
+                random_word(ids, &len, v, h, nh);
+                if (all[i] == SP_STAGE_BAD_WORDS) sp_params_add_bad_word(p, ids, len, err);
+                else sp_params_add_sequence_bias(p, ids, len, (float)uniform(-4, 4), err);
+            }
             break;
         case SP_STAGE_WATERMARK:
             p->watermark_gamma = (float)uniform(0.05, 0.95);
@@ -815,7 +858,7 @@ static int run_cases(const char *name, uint64_t seed, int count, int maxv,
             m = mask;
         }
         sp_params p;
-        random_chain(&p, v, nh);
+        random_chain(&p, v, hist, nh);
         double xtc_u = sp_rng_uniform(&rng);
         len_at = (int)below(20);
         len_end = (int)below((uint32_t)v);

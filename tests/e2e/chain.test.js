@@ -72,6 +72,29 @@ describe.skipIf(skipWithoutChromium)('the sampler chain', () => {
     expect(await generated(page)).toBe(await engineText({ seed: 42, steps: 12, params: { temperature: 2.5, top_p: 0.5, samplers } }));
   });
 
+  it('words, not ids: a link\'s bad words and sequence biases reach the engine; the stage\'s field changes them, and the link says so', async () => {
+    const page = await open({ hash: `#seed=5&bad_words=${encodeURIComponent('["an"]')}&sequence_bias=${encodeURIComponent('[["ar",2]]')}`, height: 1300 });
+    await until(async () => (await stage(page, 'bad_words').getAttribute('data-on')) === 'true');
+    expect(await stage(page, 'sequence_bias').getAttribute('data-on')).toBe('true');
+    await stepTimes(page, 30);
+    const text = await generated(page);
+    expect(text).toBe(await engineText({ seed: 5, steps: 30, params: { bad_words: ['an'], sequence_bias: [['ar', 2]] } }));
+    expect(text).not.toContain('an');
+    // the bad words stage is open (on): its field lists the word; another is added
+    const field = stage(page, 'bad_words').getByTestId('words-bad-text');
+    await until(() => field.isVisible());
+    expect(await field.inputValue()).toBe('an');
+    await field.fill('an\nel');
+    await stage(page, 'bad_words').getByTestId('words-bad-apply').click();
+    await until(async () => decodeURIComponent(await hashOf(page)).includes('bad_words=["an","el"]'));
+    // a word the bigram cannot write (a space) is refused with the engine's message, the others kept
+    await field.fill('an\na b');
+    await stage(page, 'bad_words').getByTestId('words-bad-apply').click();
+    await until(() => stage(page, 'bad_words').getByTestId('words-bad-error').isVisible());
+    expect(await stage(page, 'bad_words').getByTestId('words-bad-error').textContent()).toContain('bad-words: "a b"');
+    await until(async () => decodeURIComponent(await hashOf(page)).includes('bad_words=["an"]'));
+  });
+
   it('a finger drags a stage too (touch: pointer events, no scrolling)', async () => {
     const page = await open({ hash: '#seed=3', width: 390, height: 844, touch: true });
     await stage(page, 'bias').evaluate((el) => el.scrollIntoView({ block: 'start' }));

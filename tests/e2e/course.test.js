@@ -242,7 +242,7 @@ describe.skipIf(skipWithoutChromium)('the course', () => {
     // on paper (print media): each row drawn (not skipped as off screen) and
     // cut by no box around it (the list's scrolling box showed 18 of 54)
     await page.emulateMedia({ media: 'print' });
-    const hidden = await bars.evaluateAll((bs) => bs.filter((b) => {
+    const hiddenRows = () => bars.evaluateAll((bs) => bs.filter((b) => {
       const tok = b.querySelector('.spg-bar-tok');
       if (!tok?.checkVisibility({ contentVisibilityAuto: true })) return true;
       const r = b.getBoundingClientRect();
@@ -254,7 +254,9 @@ describe.skipIf(skipWithoutChromium)('the course', () => {
       }
       return false;
     }).map((b) => b.querySelector('.spg-bar-tok')?.textContent));
-    expect(hidden).toEqual([]);
+    // (once the page is laid out for print: a loaded machine takes a moment)
+    await until(async () => (await hiddenRows()).length === 0).catch(() => {});
+    expect(await hiddenRows()).toEqual([]);
     // and the PDF itself has the chapter's words and every row's
     const printed = squeeze(pdfText(await page.pdf({ format: 'A4' })));
     expect(printed).toContain(squeeze('A bigram model predicts the next character'));

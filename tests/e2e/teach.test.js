@@ -4,7 +4,9 @@
 // mass), "why and when" and chapter, the readouts explained on hover and on
 // focus, and the layout at 1280 × 800 and 1024 × 768: each stage turned on
 // from the chain, its control and the first bar are on screen together
-// (document.elementFromPoint), and so are the text and the nucleus readout.
+// (document.elementFromPoint), and so are the text and the nucleus readout;
+// on a phone (390 × 844) the strip at the bottom shows the first bars and
+// the nucleus size while a setting of the chain is used.
 import { describe, expect, it } from 'vitest';
 
 import { skipWithoutChromium, stepTimes, until, useBrowser } from './harness.js';
@@ -182,4 +184,31 @@ describe.skipIf(skipWithoutChromium)('the playground teaches', () => {
       expect(checked.length).toBeGreaterThanOrEqual(names.length + 1);
     });
   }
+
+  it('at 390 × 844: while a stage\'s slider far down the chain is used, the strip shows the first bars and the nucleus size beside it', async () => {
+    const page = await open({ hash: '#seed=5&steps=10', width: 390, height: 844 });
+    const mini = page.getByTestId('mini-bars');
+    expect(await mini.count()).toBe(0); // not before the chain is used
+    for (const name of ['top_k', 'min_p', 'xtc']) {
+      await page.getByTestId(`stage-on-${name}`).check();
+      await until(async () => (await stage(page, name).getAttribute('data-on')) === 'true');
+      const slider = stage(page, name).locator('input[type="range"]:visible').first();
+      await slider.focus();
+      await page.keyboard.press('ArrowRight');
+      await mini.waitFor();
+      // the bars are far above; the slider, the strip's first bar and the nucleus size are on screen together
+      expect(await onTop(page.locator('[data-testid="prob-bar"]').first())).not.toBe('ok');
+      const seen = { control: await onTop(slider), bar: await onTop(page.getByTestId('mini-bar').first()), nucleus: await onTop(page.getByTestId('mini-nucleus')) };
+      expect(seen, name).toEqual({ control: 'ok', bar: 'ok', nucleus: 'ok' });
+      // the engine's numbers, as the bars have them
+      const first = page.locator('[data-testid="prob-bar"]').first();
+      await until(async () => (await page.getByTestId('mini-bar').first().getAttribute('data-prob')) === (await first.getAttribute('data-prob')));
+      expect(await page.getByTestId('mini-nucleus').textContent()).toContain(await page.getByTestId('nucleus-size').first().textContent());
+      await page.getByTestId(`stage-on-${name}`).uncheck();
+    }
+    // back at the bars: the strip is small again
+    await page.locator('[data-testid="prob-bar"]').first().click({ trial: true });
+    await page.getByTestId('output').first().click();
+    await until(async () => (await mini.count()) === 0);
+  });
 });

@@ -77,6 +77,7 @@ describe.each(['simd', 'scalar'])('the %s build', (flavor) => {
     expect(e.cutNames.slice(9, 16)).toEqual(['top_n_sigma', 'epsilon', 'eta', 'top_a', 'xtc', 'no_repeat_ngram', 'mirostat']);
     // the field's newer samplers' codes, appended (the codes never renumber)
     expect(e.cutNames).toContain('top_h');
+    expect(e.cutNames).toContain('bad_words');
     expect(e.cstring(e.x.api_cut_name(e.cutNames.length))).toBe('unknown');
   });
 

@@ -304,8 +304,10 @@ static int worst_done(const sp_beam_search *b, int k) {
 
 /* beam search's chain: the logits processors only (it ranks, it does not
  * sample: no temperature, no cutoffs, no mirostat) */
-static const uint8_t BEAM_CHAIN[] = {SP_STAGE_BIAS, SP_STAGE_PENALTIES,
-                                     SP_STAGE_DRY, SP_STAGE_NO_REPEAT_NGRAM};
+static const uint8_t BEAM_CHAIN[] = {SP_STAGE_BIAS, SP_STAGE_SEQUENCE_BIAS,
+                                     SP_STAGE_PENALTIES, SP_STAGE_DRY,
+                                     SP_STAGE_NO_REPEAT_NGRAM,
+                                     SP_STAGE_BAD_WORDS};
 
 int sp_beam_chain(const uint8_t **stages) {
     *stages = BEAM_CHAIN;

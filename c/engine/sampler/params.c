@@ -305,6 +305,8 @@ int sp_params_check_ranges(const sp_params *p, int vocab, char *err) {
                                vocab - 1);
         }
     }
+    int words = sp_words_check(p, vocab, err);
+    if (words != SP_OK) return words;
     /* the terminal stages each pick the token their way: one at most */
     if (sp_stage_active(p, SP_STAGE_MIROSTAT) &&
         sp_stage_active(p, SP_STAGE_ADAPTIVE_P))
@@ -336,6 +338,8 @@ int sp_params_check(const sp_params *p, int vocab, char *err) {
         }
         return sp_fail(err, SP_ERR_ARG, "%s is set but the samplers' order "
                        "leaves out %s", s == SP_STAGE_BIAS ? "logit-bias"
+                       : s == SP_STAGE_BAD_WORDS ? "bad-words"
+                       : s == SP_STAGE_SEQUENCE_BIAS ? "sequence-bias"
                        : sp_stage_name(s), sp_stage_name(s));
     }
     return SP_OK;
@@ -366,7 +370,7 @@ int sp_params_add_dry_breaker(sp_params *p, const int *tokens, int n,
 }
 
 /* text as a JSON string, cut to fit out (size bytes) */
-static void json_quote(const char *text, char *out, size_t size) {
+void sp_json_quote(const char *text, char *out, size_t size) {
     size_t at = 0;
     out[at++] = '"';
     for (const unsigned char *c = (const unsigned char *)text;
@@ -384,32 +388,37 @@ static void json_quote(const char *text, char *out, size_t size) {
     out[at] = '\0';
 }
 
-int sp_params_add_dry_breaker_text(sp_params *p, const sp_tokenizer *tok,
-                                   const char *text, char *err) {
+int sp_text_tokens(const sp_tokenizer *tok, const char *what,
+                   const char *text, int *ids, int max, char *err) {
     char quoted[96];
-    json_quote(text, quoted, sizeof quoted);
+    sp_json_quote(text, quoted, sizeof quoted);
     int max_ids = sp_encode_bound(tok, strlen(text));
-    int *ids = malloc(sizeof(int) * (size_t)(max_ids > 0 ? max_ids : 1));
-    if (!ids) return sp_fail(err, SP_ERR_NOMEM, "dry-sequence-breaker: "
-                             "out of memory");
-    int n = sp_encode(tok, text, 0, 0, ids, max_ids, err);
-    int rc = SP_OK;
+    int *all = malloc(sizeof(int) * (size_t)(max_ids > 0 ? max_ids : 1));
+    if (!all) return -sp_fail(err, SP_ERR_NOMEM, "%s: out of memory", what);
+    int n = sp_encode(tok, text, 0, 0, all, max_ids, err);
     if (n < 0) {
-        /* (the tokenizer's message speaks of a prompt: here a breaker) */
+        /* (the tokenizer's message speaks of a prompt: here a text) */
         char why[SP_ERR_LEN];
         snprintf(why, sizeof why, "%s",
                  strncmp(err, "prompt: ", 8) ? err : err + 8);
-        rc = sp_fail(err, sp_error_code(SP_ERR_ARG, err) == SP_ERR_NOMEM
+        n = -sp_fail(err, sp_error_code(SP_ERR_ARG, err) == SP_ERR_NOMEM
                               ? SP_ERR_NOMEM : SP_ERR_ARG,
-                     "dry-sequence-breaker: %s: %s", quoted, why);
+                     "%s: %s: %s", what, quoted, why);
     } else if (n == 0)
-        rc = sp_fail(err, SP_ERR_ARG, "dry-sequence-breaker: %s is no token",
-                     quoted);
-    else if (n > SP_MAX_DRY_BREAKER_LEN)
-        rc = sp_fail(err, SP_ERR_ARG, "dry-sequence-breaker: %s is more "
-                     "than %d tokens", quoted, SP_MAX_DRY_BREAKER_LEN);
+        n = -sp_fail(err, SP_ERR_ARG, "%s: %s is no token", what, quoted);
+    else if (n > max)
+        n = -sp_fail(err, SP_ERR_ARG, "%s: %s is more than %d tokens", what,
+                     quoted, max);
     else
-        rc = sp_params_add_dry_breaker(p, ids, n, err);
-    free(ids);
-    return rc;
+        memcpy(ids, all, sizeof(int) * (size_t)n);
+    free(all);
+    return n;
+}
+
+int sp_params_add_dry_breaker_text(sp_params *p, const sp_tokenizer *tok,
+                                   const char *text, char *err) {
+    int ids[SP_MAX_DRY_BREAKER_LEN];
+    int n = sp_text_tokens(tok, "dry-sequence-breaker", text, ids,
+                           SP_MAX_DRY_BREAKER_LEN, err);
+    return n < 0 ? -n : sp_params_add_dry_breaker(p, ids, n, err);
 }

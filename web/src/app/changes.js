@@ -11,7 +11,7 @@ import { msg } from '../i18n/index.js';
  * From Step `from` on (0-based, in Step presses: tokens, beam expansions
  * or speculative rounds), the sampler settings were these, until the next
  * change; before the first change the link's own settings apply.
- * @typedef {{from: number, params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} Change
+ * @typedef {{from: number, params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], badWords?: string[], seqBias?: Array<[string, number]>, samplers?: string}} Change
  */
 
 /**
@@ -32,7 +32,7 @@ export function parseChanges(text, state) {
     const from = Number(head);
     if (from >= state.steps) return { list: [], why: msg('why.changesPast', { from, count: state.steps }) };
     if (list.length && from <= list[list.length - 1].from) return { list: [], why: msg('why.changesOrder') };
-    const into = { params: { ...state.params }, bans: [...state.bans], biases: [...(state.biases ?? [])], dryBreakers: [...(state.dryBreakers ?? [])], samplers: state.samplers ?? '' };
+    const into = { params: { ...state.params }, bans: [...state.bans], biases: [...(state.biases ?? [])], dryBreakers: [...(state.dryBreakers ?? [])], samplers: state.samplers ?? '', ...wordsOf(state) };
     for (const f of fields) {
       const why = applySettingField(f, into);
       if (why === null) return { list: [], why: msg('why.unknownField', { field: f }) };
@@ -44,10 +44,20 @@ export function parseChanges(text, state) {
 }
 
 /**
+ * The bad words and sequence biases of settings, as fields only when there
+ * are any (a change without them: none, as before they were).
+ * @param {{badWords?: string[], seqBias?: Array<[string, number]>}} s
+ * @returns {{badWords?: string[], seqBias?: Array<[string, number]>}}
+ */
+function wordsOf(s) {
+  return { ...(s.badWords?.length ? { badWords: [...s.badWords] } : {}), ...(s.seqBias?.length ? { seqBias: [...s.seqBias] } : {}) };
+}
+
+/**
  * The settings Step `i` runs with under a list of changes (the link's own
  * before the first change).
  * @param {Change[] | undefined} changes @param {number} i
- * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} live
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], badWords?: string[], seqBias?: Array<[string, number]>, samplers?: string}} live
  */
 export function settingsAt(changes, i, live) {
   let at = live;
@@ -62,8 +72,8 @@ export function settingsAt(changes, i, live) {
  * The changes of a list of per-Step settings against the live ones: an
  * entry wherever a Step ran with other settings than the one before it
  * (the first against the live settings).
- * @param {Array<{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}>} perStep
- * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} live
+ * @param {Array<{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], badWords?: string[], seqBias?: Array<[string, number]>, samplers?: string}>} perStep
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], badWords?: string[], seqBias?: Array<[string, number]>, samplers?: string}} live
  * @returns {Change[]}
  */
 export function changesOf(perStep, live) {
@@ -72,7 +82,7 @@ export function changesOf(perStep, live) {
   let before = settingFields(live, live).join('_');
   perStep.forEach((s, i) => {
     const key = settingFields(s, live).join('_');
-    if (key !== before) list.push({ from: i, params: s.params, bans: s.bans, biases: s.biases ?? [], dryBreakers: s.dryBreakers ?? [], samplers: s.samplers ?? '' });
+    if (key !== before) list.push({ from: i, params: s.params, bans: s.bans, biases: s.biases ?? [], dryBreakers: s.dryBreakers ?? [], samplers: s.samplers ?? '', ...wordsOf(s) });
     before = key;
   });
   return list;

@@ -94,6 +94,8 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
       p.bans.value = [...spec.bans];
       p.biases.value = [...(spec.biases ?? [])];
       p.dryBreakers.value = [...(spec.dryBreakers ?? [])];
+      p.badWords.value = [...(spec.badWords ?? [])];
+      p.seqBias.value = [...(spec.seqBias ?? [])];
       p.samplers.value = spec.samplers ?? '';
     });
   }
@@ -122,6 +124,8 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
       bans: spec.bans,
       biases: spec.biases ?? [],
       dryBreakers: spec.dryBreakers ?? [],
+      badWords: spec.badWords ?? [],
+      seqBias: spec.seqBias ?? [],
       samplers: spec.samplers ?? '',
     };
   }

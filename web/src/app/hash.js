@@ -21,7 +21,7 @@
  */
 import {
   BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, LOOKUP, LOOKUP_NGRAM, defaultDraft, diversityError, groupsError, LEGACY_LENGTH_PENALTY, MAX_REGEX, ngramError,
-  SPECULATE, defaultPanelSpec, biasesText, orderFromField, paramError, parseBans, parseBiases, parseBreakers, parsePanelSpec, penaltyError, serializePanelSpec,
+  SPECULATE, defaultPanelSpec, biasesText, orderFromField, paramError, parseBadWords, parseBans, parseBiases, parseBreakers, parseSeqBias, parsePanelSpec, penaltyError, serializePanelSpec,
   settingFields, speculateError, widthError,
 } from './lab.js';
 import { parseChanges } from './changes.js';
@@ -70,6 +70,8 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {number[]} bans
  * @property {Array<[number, number]>} [biases]  finite logit biases [token id, value]
  * @property {string[]} [dryBreakers]  DRY's sequence breakers (texts)
+ * @property {string[]} [badWords]  bad words (texts; bad_words=["the"])
+ * @property {Array<[string, number]>} [seqBias]  sequence biases [text, value] (sequence_bias=[["them",3]])
  * @property {ConstraintState} constraint
  * @property {import('./lab.js').PanelSpec[]} panels  compare mode's panels
  * @property {number} speed    Play's steps per second
@@ -350,6 +352,18 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
         else bad(key, value, msg('why.breakers'), msg('def.none'));
         break;
       }
+      case 'bad_words': {
+        const list = parseBadWords(value);
+        if (list) state.badWords = list;
+        else bad(key, value, msg('why.badWords', { max: 32 }), msg('def.none'));
+        break;
+      }
+      case 'sequence_bias': {
+        const list = parseSeqBias(value);
+        if (list) state.seqBias = list;
+        else bad(key, value, msg('why.seqBias', { max: 32 }), msg('def.none'));
+        break;
+      }
       case 'panels': {
         const parts = value.split(',');
         const panels = [];
@@ -444,7 +458,7 @@ export function serializeHash(state) {
   const strategy = state.strategy ?? 'sample';
   const forced = strategy === 'sample' ? state.forced.filter(([i]) => i < state.steps) : [];
   if (forced.length) search.set('forced', forced.map(([i, t]) => `${i}.${t}`).join(','));
-  const live = { params: state.params, bans: state.bans ?? [], biases: state.biases ?? [], dryBreakers: state.dryBreakers ?? [], samplers: state.samplers ?? '' };
+  const live = { params: state.params, bans: state.bans ?? [], biases: state.biases ?? [], dryBreakers: state.dryBreakers ?? [], badWords: state.badWords ?? [], seqBias: state.seqBias ?? [], samplers: state.samplers ?? '' };
   const changes = (state.changes ?? []).filter((c) => c.from < state.steps);
   if (changes.length) search.set('changes', changes.map((c) => [c.from, ...settingFields(c, live)].join('_')).join(','));
   // the strategy's options are always written; the other strategies'
@@ -472,6 +486,8 @@ export function serializeHash(state) {
   if (state.bans?.length) search.set('ban', state.bans.join(','));
   if (state.biases?.length) search.set('logit_bias', biasesText(state.biases, ','));
   if (state.dryBreakers?.length) search.set('dry_sequence_breakers', JSON.stringify(state.dryBreakers));
+  if (state.badWords?.length) search.set('bad_words', JSON.stringify(state.badWords));
+  if (state.seqBias?.length) search.set('sequence_bias', JSON.stringify(state.seqBias));
   if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
   // (none, an element's default, is not written: a link opens the page, whose clicks ban)
   if (state.barAction === 'force') search.set('click', 'force');

@@ -214,6 +214,35 @@ describe('the decoding lab in the hash', () => {
     expect(serializeHash(c.state)).toBe(cmp);
   });
 
+  it('round-trips bad words and sequence biases (bad_words=["the"], sequence_bias=[["them",3]]), in changes and compare panels too', () => {
+    const state = { ...defaultState(), steps: 4, badWords: ['the', ' and'], seqBias: /** @type {Array<[string, number]>} */ ([['them', 3], ['x=y', -1.5]]) };
+    const hash = serializeHash(state);
+    expect(hash).toBe('#model=bigram&temperature=1&top_k=0&top_p=1&seed=42&steps=4'
+      + '&bad_words=%5B%22the%22%2C%22+and%22%5D&sequence_bias=%5B%5B%22them%22%2C3%5D%2C%5B%22x%3Dy%22%2C-1.5%5D%5D'.replaceAll('%2C', ',').replaceAll('%3D', '='));
+    expect(parseHash(hash)).toMatchObject({ state, notices: [] });
+    // without them, a link is what it was
+    expect(serializeHash({ ...state, badWords: [], seqBias: [] })).toBe('#model=bigram&temperature=1&top_k=0&top_p=1&seed=42&steps=4');
+    const bad = parseHash('#bad_words=the&sequence_bias=[["a","x"]]');
+    expect(bad.state.badWords).toBeUndefined();
+    expect(bad.state.seqBias).toBeUndefined();
+    expect(bad.notices).toEqual([
+      'Ignored bad_words="the" from the link: bad words must be a JSON list of at most 32 texts; using none.',
+      'Ignored sequence_bias="[[\\"a\\",\\"x\\"]]" from the link: sequence biases must be a JSON list of at most 32 [text, number] pairs; using none.',
+    ]);
+    // words set during the text: the steps before them run without
+    const later = { ...state, badWords: [], seqBias: [], changes: [{ from: 2, params: state.params, bans: [], biases: [], dryBreakers: [], samplers: '', badWords: ['the'], seqBias: /** @type {Array<[string, number]>} */ ([['them', 3]]) }] };
+    const h2 = serializeHash(later);
+    expect(h2).toContain('changes=2_bw%255B%2522the%2522%255D_sq%255B%255B%2522them%2522%252C3%255D%255D');
+    expect(parseHash(h2).state.changes).toEqual(later.changes);
+    // a compare panel's compact fields
+    const cmp = '#view=compare&model=bigram&seed=7&panels=greedy,custom_bw%255B%2522the%2522%255D_sq%255B%255B%2522them%2522%252C3%255D%255D';
+    const c = parseHash(cmp);
+    expect(c.notices).toEqual([]);
+    expect(c.state.panels[1].badWords).toEqual(['the']);
+    expect(c.state.panels[1].seqBias).toEqual([['them', 3]]);
+    expect(serializeHash(c.state)).toBe(cmp);
+  });
+
   it('writes forced tokens only when sampling', () => {
     const state = { ...defaultState(), steps: 5, forced: [[0, 12]], strategy: 'beam' };
     expect(serializeHash(state)).not.toContain('forced');

@@ -75,6 +75,8 @@ export const MAX_REGEX = 200;
  * @property {number[]} bans   banned token ids (logit bias -inf), ascending
  * @property {Array<[number, number]>} [biases]  finite logit biases [token id, value], by id
  * @property {string[]} [dryBreakers]  DRY's sequence breakers (texts)
+ * @property {string[]} [badWords]  bad words (texts)
+ * @property {Array<[string, number]>} [seqBias]  sequence biases [text, value]
  * @property {string} [samplers]  the chain's order ('' or absent: the default)
  */
 
@@ -248,7 +250,46 @@ export function parseBreakers(text) {
   return list;
 }
 
-/** DRY's sequence breakers in a compact field: their JSON, percent-encoded with _ , ~ . escaped. @param {string[]} list */
+/** the most bad words, and sequence biases (the engine's SP_MAX_WORDS; a
+ * bad word may take two of its places, its text with and without a space
+ * before it) */
+export const MAX_WORDS = 32;
+
+/** @param {string} text @returns {any} */
+function jsonOrNull(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Bad words from a link: a JSON array of texts; null when it is not one.
+ * @param {string} text
+ * @returns {string[] | null}
+ */
+export function parseBadWords(text) {
+  const list = jsonOrNull(text);
+  if (!Array.isArray(list) || list.length > MAX_WORDS || !list.every((x) => typeof x === 'string' && x !== '' && x.length <= 64)) return null;
+  return list;
+}
+
+/**
+ * Sequence biases from a link: a JSON array of [text, value] pairs (value
+ * a finite number); null when it is not one.
+ * @param {string} text
+ * @returns {Array<[string, number]> | null}
+ */
+export function parseSeqBias(text) {
+  const list = jsonOrNull(text);
+  if (!Array.isArray(list) || list.length > MAX_WORDS) return null;
+  const ok = list.every((x) => Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && x[0] !== '' && x[0].length <= 64 &&
+    typeof x[1] === 'number' && Number.isFinite(x[1]));
+  return ok ? list : null;
+}
+
+/** DRY's sequence breakers (or the bad words, the sequence biases) in a compact field: their JSON, percent-encoded with _ , ~ . escaped. @param {any[]} list */
 function breakersField(list) {
   return encodeURIComponent(JSON.stringify(list)).replace(/[_~.!'()*-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
@@ -263,7 +304,7 @@ export function biasesText(biases, sep) {
  * value: t0.7, k40, p0.9, m0.05, r1.2, y0.9, ns1.5, ...; or banA.B.C, a
  * bare "ban" lifting every ban; lbID=V~ID=V the finite logit biases, a bare
  * "lb" none; sbJSON DRY's sequence breakers, percent-encoded) to `into`.
- * @param {string} f @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} into
+ * @param {string} f @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], badWords?: string[], seqBias?: Array<[string, number]>, samplers?: string}} into
  * @returns {import('../i18n/index.js').Msg | '' | null} null: not such a field; '' applied; else why not
  */
 export function applySettingField(f, into) {
@@ -296,6 +337,24 @@ export function applySettingField(f, into) {
     }
     if (!list) return msg('why.breakersShort');
     into.dryBreakers = list;
+    return '';
+  }
+  if ((m = /^(bw|sq)(.*)$/.exec(f))) {
+    let text = null;
+    try {
+      text = decodeURIComponent(m[2]);
+    } catch {
+      text = null;
+    }
+    if (m[1] === 'bw') {
+      const list = text === null ? null : parseBadWords(text);
+      if (!list) return msg('why.badWords', { max: MAX_WORDS });
+      into.badWords = list;
+    } else {
+      const list = text === null ? null : parseSeqBias(text);
+      if (!list) return msg('why.seqBias', { max: MAX_WORDS });
+      into.seqBias = list;
+    }
     return '';
   }
   if ((m = /^o(.*)$/.exec(f))) {
@@ -333,8 +392,8 @@ export function orderFromField(field) {
 /**
  * The settings fields that turn `base` into `to` (the sliders that differ,
  * and the bans when they do: "ban" alone for none).
- * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} to
- * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], samplers?: string}} base
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], badWords?: string[], seqBias?: Array<[string, number]>, samplers?: string}} to
+ * @param {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], badWords?: string[], seqBias?: Array<[string, number]>, samplers?: string}} base
  */
 export function settingFields(to, base) {
   const fields = PARAM_SPECS
@@ -343,6 +402,8 @@ export function settingFields(to, base) {
   if (to.bans.join('.') !== base.bans.join('.')) fields.push(`ban${to.bans.join('.')}`);
   if (biasesText(to.biases ?? [], '~') !== biasesText(base.biases ?? [], '~')) fields.push(`lb${biasesText(to.biases ?? [], '~')}`);
   if (JSON.stringify(to.dryBreakers ?? []) !== JSON.stringify(base.dryBreakers ?? [])) fields.push(`sb${breakersField(to.dryBreakers ?? [])}`);
+  if (JSON.stringify(to.badWords ?? []) !== JSON.stringify(base.badWords ?? [])) fields.push(`bw${breakersField(to.badWords ?? [])}`);
+  if (JSON.stringify(to.seqBias ?? []) !== JSON.stringify(base.seqBias ?? [])) fields.push(`sq${breakersField(to.seqBias ?? [])}`);
   if ((to.samplers ?? '') !== (base.samplers ?? '')) fields.push(`o${orderField(to.samplers ?? '') || 'default'}`);
   return fields;
 }
@@ -430,6 +491,8 @@ export function serializePanelSpec(spec) {
   if (spec.bans.length) out.push(`ban${spec.bans.join('.')}`);
   if (spec.biases?.length) out.push(`lb${biasesText(spec.biases, '~')}`);
   if (spec.dryBreakers?.length) out.push(`sb${breakersField(spec.dryBreakers)}`);
+  if (spec.badWords?.length) out.push(`bw${breakersField(spec.badWords)}`);
+  if (spec.seqBias?.length) out.push(`sq${breakersField(spec.seqBias)}`);
   if (spec.samplers) out.push(`o${orderField(spec.samplers)}`);
   return out.join('_');
 }

@@ -18,6 +18,12 @@ import { chapterOf, chapterUrl, teachSay, useTeach, wantTeach } from '../teach/t
 import { ParamSlider } from './Controls.jsx';
 import { useI18n } from './I18n.jsx';
 import { BanList, BiasList, BreakerList } from './LabControls.jsx';
+import { lazy } from './lazy.js';
+
+/** the words stages' field (Words.jsx): fetched when one of them is opened */
+const wordsCode = lazy(() => import('./Words.jsx'));
+/** the stages whose settings are a list of words, not numbers: their kind */
+const WORD_STAGES = /** @type {Record<string, 'bad' | 'bias'>} */ ({ bad_words: 'bad', sequence_bias: 'bias' });
 
 /** @typedef {import('../app/panel.js').Panel} Panel */
 
@@ -34,8 +40,8 @@ const cutter = (/** @type {string} */ name) => !RESHAPERS.has(name) && (name ===
 const FOLDED = /** @type {Record<string, string>} */ ({ temperature: 'stageText.dynatemp' });
 
 /**
- * @param {{panel: Pick<Panel, 'askStages' | 'bans' | 'biases' | 'dryBreakers' | 'errors' | 'model' | 'next' | 'params' |
- *     'paramsKey' | 'playing' | 'samplers' | 'session' | 'setBias' | 'setDryBreakers' | 'setOrder' | 'setParam' | 'setStageOn' |
+ * @param {{panel: Pick<Panel, 'askStages' | 'bans' | 'biases' | 'dryBreakers' | 'badWords' | 'seqBias' | 'errors' | 'model' | 'next' | 'params' |
+ *     'paramsKey' | 'playing' | 'samplers' | 'session' | 'setBias' | 'setDryBreakers' | 'setWords' | 'setOrder' | 'setParam' | 'setStageOn' |
  *     'shown' | 'stagesOn' | 'steps' | 'strategy' | 'toggleBan'>, uid: string, onChanged?: () => void}} props
  *   onChanged: after a change (compare mode regenerates the panel)
  */
@@ -172,8 +178,8 @@ export function ChainEditor({ panel, uid, onChanged }) {
  * One stage of the chain: a line (handle, place, switch, what it is set
  * to, its cut) and, opened, its doc and settings.
  * @param {{
- *   panel: Pick<Panel, 'bans' | 'biases' | 'dryBreakers' | 'errors' | 'model' | 'next' | 'params' | 'playing' |
- *     'session' | 'setBias' | 'setDryBreakers' | 'setParam' | 'setStageOn' | 'shown' | 'stagesOn' | 'steps' | 'strategy' |
+ *   panel: Pick<Panel, 'bans' | 'biases' | 'dryBreakers' | 'badWords' | 'seqBias' | 'errors' | 'model' | 'next' | 'params' | 'playing' |
+ *     'session' | 'setBias' | 'setDryBreakers' | 'setWords' | 'setParam' | 'setStageOn' | 'shown' | 'stagesOn' | 'steps' | 'strategy' |
  *     'toggleBan'>, uid: string, name: string, index: number, count: number,
  *   dragging: boolean, dropHere: boolean,
  *   onDragTo: (clientY: number | null) => void, onDrop: () => void, onKeyMove: (to: number) => void,
@@ -188,18 +194,22 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
   // the plain sentence (teach/texts, once fetched), else the engine's one line
   const stageDoc = teachSay(texts, i18n, `plain.${name}`) || t(`stage.${name}.doc`);
   const bias = name === 'bias';
+  const words = WORD_STAGES[name];
+  const wordList = () => (words === 'bad' ? panel.badWords : panel.seqBias);
   const specs = PARAM_SPECS.filter((s) => s.stage === name);
   // the row subscribes to its own stage's settings only (a slider of
   // another stage dragged does not redraw it) and to whether the engine
   // says it is on; what it shows is read from them as they are now (peek:
   // no subscription to every setting)
-  useComputed(() => (bias
+  useComputed(() => (words ? JSON.stringify(wordList().value) : bias
     ? `${panel.bans.value.length} ${panel.biases.value.length}`
     : specs.map((s) => panel.params.value[s.key]).join(' '))).value;
   const on = useComputed(() => panel.stagesOn.value.has(name)).value;
   const params = panel.params.peek();
   const vocab = panel.model.value?.vocab ?? 1;
-  const value = bias
+  const value = words
+    ? wordList().peek().map((w) => (typeof w === 'string' ? JSON.stringify(w) : `${JSON.stringify(w[0])} ${w[1] > 0 ? '+' : ''}${w[1]}`)).join(' · ') || t('chain.none')
+    : bias
     ? [
       panel.bans.peek().length ? t('chain.banned', { count: panel.bans.peek().length }) : '',
       panel.biases.peek().length ? t('chain.biased', { count: panel.biases.peek().length }) : '',
@@ -245,7 +255,7 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
           <span aria-hidden="true">⋮⋮</span>
         </button>
         <span class="spg-stage-n" aria-hidden="true">{index + 1}</span>
-        {bias ? (
+        {bias || words ? (
           <span class="spg-stage-label">{stageLabel}</span>
         ) : (
           <label class="spg-stage-label">
@@ -294,6 +304,7 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
             </details>
           )}
           {name === 'dry' && <BreakerList panel={panel} uid={uid} onChanged={onChanged} />}
+          {words && <WordsLazy panel={panel} kind={words} uid={uid} onChanged={onChanged} />}
           {onRemove && (
             <button type="button" class="spg-link" data-testid="stage-remove" onClick={onRemove}>
               {t('chain.remove', { name: stageLabel })}
@@ -303,6 +314,15 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
       )}
     </li>
   );
+}
+
+/**
+ * A words stage's field, once its code is here (Words.jsx).
+ * @param {{panel: Pick<Panel, 'badWords' | 'seqBias' | 'setWords'>, kind: 'bad' | 'bias', uid: string, onChanged: () => void}} props
+ */
+function WordsLazy(props) {
+  const mod = wordsCode.use();
+  return mod ? <mod.WordsField {...props} /> : <p class="spg-hint" aria-busy="true">…</p>;
 }
 
 /**

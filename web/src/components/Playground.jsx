@@ -18,7 +18,7 @@ import { KVView } from './LabViews.jsx';
 import { Notices, Output, StatusLine, StripSlot, TextExtras } from './TextCard.jsx';
 import { NARROW, PhoneStrip, Transport, useMedia } from './Transport.jsx';
 import { teachOnFirstMove } from '../teach/teach.js';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 
 /** @typedef {import('../app/panel.js').Panel} Panel */
@@ -99,10 +99,13 @@ export function Playground({ panel }) {
   const layout = useRef(/** @type {HTMLDivElement | null} */ (null));
   const aside = useRef(/** @type {HTMLElement | null} */ (null));
   useEffect(() => keepInSight(/** @type {HTMLElement} */ (aside.current), /** @type {HTMLElement} */ (layout.current)), []);
+  // a phone: whether a setting of the chain or the constraint is in use (the strip then shows the first bars)
+  const [chain, setChain] = useState(false);
+  const watch = narrow ? (/** @type {Event} */ e) => setChain(!!/** @type {Element} */ (e.target).closest(WATCHED)) : undefined;
   return (
     <div class={panel.panelClass} data-ready={ready} data-playing={panel.playingAttr} data-step-count={panel.stepsAttr} data-strategy={how}>
       <Notices panel={panel} />
-      <div class="spg-layout" ref={layout}>
+      <div class="spg-layout" ref={layout} onFocusIn={watch} onPointerDown={watch}>
         <aside class="spg-card spg-controls" aria-label={t('setup.label')} ref={aside}>
           <ModelPicker panel={panel} uid={uid} />
           <PromptBox panel={panel} uid={uid} />
@@ -176,7 +179,7 @@ export function Playground({ panel }) {
           </div>
         </div>
       </div>
-      {narrow && <PhoneStrip panel={panel} uid={uid} />}
+      {narrow && <PhoneStrip panel={panel} uid={uid} chain={chain} />}
     </div>
   );
 }

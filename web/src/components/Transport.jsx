@@ -9,6 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { PARAM_SPECS, SPEC, clampParam, sliderMax } from '../app/params.js';
 import { unusedBecause } from './Controls.jsx';
 import { useI18n } from './I18n.jsx';
+import { miniCode } from './lazy.js';
 
 /** @typedef {import('../app/panel.js').Panel} Panel */
 
@@ -76,12 +77,15 @@ export function useMedia(query) {
 /**
  * On a phone, a strip fixed at the bottom of the screen: Step / Play /
  * Reset and one sampler setting (the one moved last, or chosen here), so
- * the text, the bars and the slider being dragged are on screen together.
+ * the text, the bars and the slider being dragged are on screen together;
+ * while a setting of the chain is used (chain: far below the bars), the
+ * first bars and the nucleus size too (MiniBars.jsx, fetched then).
  * @param {{panel: Pick<Panel, 'activeParam' | 'busy' | 'generating' | 'model' | 'params' | 'playing' | 'ready' |
- *     'reset' | 'session' | 'setParam' | 'speed' | 'status' | 'step' | 'strategy' |
- *     'togglePlay'>, uid: string}} props
+ *     'reset' | 'session' | 'setParam' | 'shown' | 'speed' | 'status' | 'step' | 'strategy' |
+ *     'togglePlay'>, uid: string, chain?: boolean}} props
  */
-export function PhoneStrip({ panel, uid }) {
+export function PhoneStrip({ panel, uid, chain = false }) {
+  const mini = miniCode.use(chain);
   const i18n = useI18n();
   const { t } = i18n;
   const key = panel.activeParam.value;
@@ -94,8 +98,10 @@ export function PhoneStrip({ panel, uid }) {
   const label = t(`param.${spec.key}.label`);
   return (
     <div class="spg-strip" role="group" aria-label={t('strip.label')} data-testid="phone-strip">
+      {chain && mini && <mini.MiniBars panel={panel} />}
       <Transport panel={panel} />
-      <div class="spg-strip-slider">
+      {/* (while the chain is used, its own slider is the quick one: the first bars take its place) */}
+      {!(chain && mini) && <div class="spg-strip-slider">
         <label class="spg-sr" for={`${uid}-quick-key`}>{t('strip.quick')}</label>
         <select
           id={`${uid}-quick-key`} value={spec.key} data-testid="quick-key"
@@ -109,7 +115,7 @@ export function PhoneStrip({ panel, uid }) {
           onInput={(e) => panel.setParam(spec.key, clampParam(spec, Number(/** @type {HTMLInputElement} */ (e.currentTarget).value), max))}
         />
         <output data-testid="quick-value">{text}</output>
-      </div>
+      </div>}
     </div>
   );
 }

@@ -50,6 +50,9 @@ export const decodersCode = lazy(() => import('./Decoders.jsx'));
 /** the strip of the samplers' state under the text (strip/StateStrip.jsx, its words and its CSS) */
 export const stripCode = lazy(() => import('../strip/StateStrip.jsx'));
 
+/** a phone's first bars in its bottom strip, while the chain is used (MiniBars.jsx) */
+export const miniCode = lazy(() => import('./MiniBars.jsx'));
+
 /** the stateful stages, each a row of the strip (strip/rows.js ROWS): its code is fetched when one is on */
 export const STRIP_STAGES = ['mirostat', 'adaptive_p', 'penalties', 'dry', 'watermark'];
 

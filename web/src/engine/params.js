@@ -16,6 +16,10 @@
  * dry_breakers (DRY's sequence breakers, each a token id or a list of ids)
  * and dry_sequence_breakers (the same as texts, tokenized by the model's
  * tokenizer as the CLI's --dry-sequence-breaker: 1 to 8 tokens each).
+ * Words, not ids: bad_words (texts, as the CLI's --bad-words) or
+ * bad_words_ids (lists of token ids), sequence_bias ([text, value] pairs,
+ * as --sequence-bias TEXT=VALUE) or sequence_bias_ids ([[ids], value]
+ * pairs, Hugging Face's list form).
  * @typedef {Record<string, any>} SamplerParams
  */
 
@@ -33,7 +37,7 @@ export function writeParams(e, ptr, params, vocab, tokenizer = null) {
   e.x.api_params_reset(ptr);
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined) continue;
-    if (key === 'logit_bias' || key === 'samplers' || key === 'dry_breakers' || key === 'dry_sequence_breakers') continue;
+    if (key === 'logit_bias' || key === 'samplers' || key === 'dry_breakers' || key === 'dry_sequence_breakers' || WORD_KEYS.has(key)) continue;
     const field = e.paramIndex.get(key);
     if (field === undefined) throw new TypeError(`unknown sampler parameter "${key}"`);
     if (typeof value !== 'number') throw new TypeError(`${key.replaceAll('_', '-')} must be a number (got ${typeof value})`);
@@ -69,6 +73,7 @@ export function writeParams(e, ptr, params, vocab, tokenizer = null) {
       e.free(arr);
     }
   }
+  writeWords(e, ptr, params, tokenizer);
   const bias = params.logit_bias;
   if (bias !== undefined) {
     const entries = Array.isArray(bias) ? bias : Object.entries(bias);
@@ -81,6 +86,46 @@ export function writeParams(e, ptr, params, vocab, tokenizer = null) {
     }
   }
   e.check(e.x.api_params_check(ptr, vocab));
+}
+
+/** the settings that are words, not ids */
+export const WORD_KEYS = new Set(['bad_words', 'bad_words_ids', 'sequence_bias', 'sequence_bias_ids']);
+
+/**
+ * Bad words and sequence biases, as texts (the engine makes them the
+ * model's tokens) or as token ids.
+ * @param {import('./engine.js').Engine} e
+ * @param {number} ptr
+ * @param {SamplerParams} params
+ * @param {import('./tokenizer.js').Tokenizer | null} tokenizer
+ */
+function writeWords(e, ptr, params, tokenizer) {
+  for (const name of WORD_KEYS) {
+    const list = params[name] ?? [];
+    if (!Array.isArray(list)) throw new TypeError(`${name} must be a list`);
+    const bad = name.startsWith('bad');
+    for (const entry of list) {
+      const [word, value] = bad ? [entry, 0] : Array.isArray(entry) && entry.length === 2 ? entry : [];
+      if (!bad && typeof value !== 'number') throw new TypeError(`${name} entries must be [${name.endsWith('ids') ? '[token ids]' : 'text'}, value] pairs`);
+      if (!name.endsWith('ids')) {
+        if (typeof word !== 'string') throw new TypeError(`${name} must be texts`);
+        if (!tokenizer) throw new TypeError(`${name}: no tokenizer to make them tokens (give ${name}_ids as token ids)`);
+        e.withString(word, name, (at) => e.check(bad ? e.x.api_params_add_bad_word_text(ptr, tokenizer.handle, at)
+          : e.x.api_params_add_sequence_bias_text(ptr, tokenizer.handle, at, value)));
+        continue;
+      }
+      if (!Array.isArray(word) || !word.every((t) => Number.isInteger(t) && t >= 0 && t <= 2147483647)) {
+        throw new RangeError(`${name}: ${JSON.stringify(word)} is not a list of token ids`);
+      }
+      const arr = e.malloc(4 * Math.max(1, word.length));
+      try {
+        e.ints(arr, word.length).set(word);
+        e.check(bad ? e.x.api_params_add_bad_word(ptr, arr, word.length) : e.x.api_params_add_sequence_bias(ptr, arr, word.length, value));
+      } finally {
+        e.free(arr);
+      }
+    }
+  }
 }
 
 /**

@@ -18,6 +18,11 @@ export async function stagesOn(host, { session, params }) {
   const engine = await host.enginePromise;
   const s = session !== undefined ? host.sessions.get(session) : undefined;
   if (s) return { on: engine.activeStages(params, { vocab: s.session.vocab, tokenizer: s.session.tokenizer }) };
-  const { dry_sequence_breakers: _, ...rest } = params ?? {};
-  return { on: engine.activeStages(rest) };
+  const { dry_sequence_breakers: _, bad_words: bw, sequence_bias: sb, ...rest } = params ?? {};
+  const on = new Set(engine.activeStages(rest));
+  // (words typed as text need a tokenizer: before a session, any word
+  // turns its stage on)
+  if (bw?.length) on.add('bad_words');
+  if (sb?.length) on.add('sequence_bias');
+  return { on: [...engine.stages, ...engine.terminal].filter((n) => on.has(n)) };
 }

@@ -63,6 +63,11 @@ export function createCore(client, session, models) {
   /** DRY's sequence breakers (texts; the engine makes them the model's tokens) */
   /** @type {import('@preact/signals').Signal<string[]>} */
   const dryBreakers = signal([]);
+  /** bad words and sequence biases (texts; the engine makes them the model's tokens) */
+  /** @type {import('@preact/signals').Signal<string[]>} */
+  const badWords = signal([]);
+  /** @type {import('@preact/signals').Signal<Array<[string, number]>>} */
+  const seqBias = signal([]);
   /** the learner's edits of the model, in order: [row, token, p] (a dragged bar's top) */
   /** @type {import('@preact/signals').Signal<Array<[number, number, number]>>} */
   const edits = signal([]);
@@ -226,7 +231,7 @@ export function createCore(client, session, models) {
 
   return {
     client, session, models, runtime, late, decoderState,
-    modelId, loadingModel, model, params, samplers, activeParam, strategy, beamOpts, specOpts, constraint, bans, biases, dryBreakers,
+    modelId, loadingModel, model, params, samplers, activeParam, strategy, beamOpts, specOpts, constraint, bans, biases, dryBreakers, badWords, seqBias,
     edits, modelRow, barAction, barScale, stepSettings, lab, beam, spec, peeked, seed, prompt, chat, chatText, steps, forced, next, status, focus, hover,
     speed, progress, askDownload, samples, sampling, errors, notices, busy, ready, generating, generated,
     playing, play, pausePlay, togglePlay, pause, setError, sampleArg, enqueue, applyNext, applyLab,

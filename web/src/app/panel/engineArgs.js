@@ -23,6 +23,8 @@ export function engineParamsOf(s) {
   const bias = [...s.bans.map((t) => [t, -Infinity]), ...(s.biases ?? [])].sort((a, b) => a[0] - b[0]);
   if (bias.length) out.logit_bias = bias;
   if (s.dryBreakers?.length) out.dry_sequence_breakers = s.dryBreakers;
+  if (s.badWords?.length) out.bad_words = s.badWords;
+  if (s.seqBias?.length) out.sequence_bias = s.seqBias;
   if (s.samplers) out.samplers = s.samplers;
   return out;
 }

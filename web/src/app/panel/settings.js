@@ -17,7 +17,7 @@ import { msg } from '../../i18n/index.js';
  * @param {import('./core.js').Core & import('./view.js').View & ReturnType<typeof import('./stages.js').createStages>} p
  */
 export function createSettingsActions(p) {
-  const { flipStage, client, session, runtime, decoderState, model, params, samplers, activeParam, bans, biases, dryBreakers, peeked, steps,
+  const { flipStage, client, session, runtime, decoderState, model, params, samplers, activeParam, bans, biases, dryBreakers, badWords, seqBias, peeked, steps,
     status, focus, hover, sampling, setError, sampleArg, applyNext, settings, engineParams, paramsKey, viewIndex, decoder } = p;
 
   /**
@@ -224,28 +224,7 @@ export function createSettingsActions(p) {
   async function setDryBreakers(list) {
     const clean = [...new Set(list.filter((x) => x !== ''))];
     if (JSON.stringify(clean) === JSON.stringify(dryBreakers.value)) return true;
-    // the engine tokenizes them: ask it first, so a text it refuses never
-    // reaches the steps (and of several, keep those it takes)
-    /** '' when the engine takes these breakers, else its message @param {string[]} l */
-    const refusal = async (l) => {
-      if (!status.value?.ready || !decoder.value.previews) return '';
-      try {
-        await client.request('preview', { session, params: engineParamsOf({ ...settings.value, dryBreakers: l }) });
-        return '';
-      } catch (err) {
-        return /** @type {Error} */ (err).message || String(err);
-      }
-    };
-    let keep = clean;
-    const why = [];
-    if (await refusal(clean)) {
-      keep = [];
-      for (const b of clean) {
-        const no = await refusal([...keep, b]);
-        if (no) why.push(no);
-        else keep.push(b);
-      }
-    }
+    const { keep, why } = await taken('dryBreakers', clean);
     setError('dry', why.length ? msg('error.dryBreakers', { count: why.length }, why.join(' ')) : '');
     if (JSON.stringify(keep) !== JSON.stringify(dryBreakers.value)) {
       dryBreakers.value = keep;
@@ -254,6 +233,58 @@ export function createSettingsActions(p) {
     return why.length === 0;
   }
 
+  /**
+   * Of a list of texts the engine makes tokens (DRY's breakers, the bad
+   * words, the sequence biases), those it takes and its messages for the
+   * others: it is asked first, so a text it refuses never reaches the
+   * steps (and of several, it keeps those it takes).
+   * @template T @param {'dryBreakers' | 'badWords' | 'seqBias'} key @param {T[]} list
+   */
+  async function taken(key, list) {
+    /** '' when the engine takes these, else its message @param {T[]} l */
+    const refusal = async (l) => {
+      if (!status.value?.ready || !decoder.value.previews) return '';
+      try {
+        await client.request('preview', { session, params: engineParamsOf({ ...settings.value, [key]: l }) });
+        return '';
+      } catch (err) {
+        return /** @type {Error} */ (err).message || String(err);
+      }
+    };
+    let keep = list;
+    /** @type {string[]} */
+    const why = [];
+    if (await refusal(list)) {
+      keep = [];
+      for (const b of list) {
+        const no = await refusal([...keep, b]);
+        if (no) why.push(no);
+        else keep.push(b);
+      }
+    }
+    return { keep, why };
+  }
+
+  /**
+   * The bad words (kind 'bad': texts) or the sequence biases ('bias':
+   * [text, value] pairs), each made the model's tokens by the engine,
+   * which refuses the texts it cannot take (no token, more than 16, a
+   * character the model cannot write).  Resolves to its messages for
+   * those left out.
+   * @param {'bad' | 'bias'} kind @param {Array<string | [string, number]>} list
+   * @returns {Promise<string[]>}
+   */
+  async function setWords(kind, list) {
+    const target = kind === 'bad' ? badWords : seqBias;
+    const seen = new Set();
+    const clean = list.filter((x) => (typeof x === 'string' ? x : x[0]) !== '' && !seen.has(JSON.stringify(x)) && seen.add(JSON.stringify(x)));
+    const { keep, why } = await taken(kind === 'bad' ? 'badWords' : 'seqBias', clean);
+    if (JSON.stringify(keep) !== JSON.stringify(target.value)) {
+      /** @type {any} */ (target).value = keep;
+      settingsChanged();
+    }
+    return why;
+  }
 
   /**
    * The tokens of a text and their probabilities in the next-token
@@ -265,7 +296,7 @@ export function createSettingsActions(p) {
     return client.request('findToken', { session, text, params: engineParams.value });
   }
 
-  return { findToken, refreshPreview, refreshPeek, settingsChanged, setParam, setParams, applyPreset, setOrder, setStageOn, setStageTypical, setBans, toggleBan, setBias, setDryBreakers };
+  return { findToken, refreshPreview, refreshPeek, settingsChanged, setParam, setParams, applyPreset, setOrder, setStageOn, setStageTypical, setBans, toggleBan, setBias, setDryBreakers, setWords };
 }
 
 /** @typedef {ReturnType<typeof createSettingsActions>} SettingsActions */

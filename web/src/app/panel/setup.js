@@ -19,7 +19,7 @@ import { msg } from '../../i18n/index.js';
  */
 export function createSetup(p) {
   const { client, models, runtime, modelId, model, params, samplers, strategy, beamOpts, specOpts, constraint, bans, biases,
-    dryBreakers, edits, barAction, barScale, seed, speed, errors, notices, busy, ready, pause, setError, decoder } = p;
+    dryBreakers, badWords, seqBias, edits, barAction, barScale, seed, speed, errors, notices, busy, ready, pause, setError, decoder } = p;
 
   /** @param {string} text @returns {Promise<boolean>} */
   async function setSeed(text) {
@@ -75,6 +75,8 @@ export function createSetup(p) {
       bans.value = [...(state.bans ?? [])];
       biases.value = (state.biases ?? []).map(([t, v]) => /** @type {[number, number]} */ ([t, v]));
       dryBreakers.value = [...(state.dryBreakers ?? [])];
+      badWords.value = [...(state.badWords ?? [])];
+      seqBias.value = (state.seqBias ?? []).map(([t, v]) => /** @type {[string, number]} */ ([t, v]));
       if (state.speed !== undefined) speed.value = state.speed;
       if (state.barAction !== undefined) barAction.value = state.barAction;
       barScale.value = state.barScale ?? 'linear';

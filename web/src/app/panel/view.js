@@ -18,10 +18,11 @@ import { engineParamsOf } from './engineArgs.js';
  * @param {import('./core.js').Core} p
  */
 export function createView(p) {
-  const { params, bans, biases, dryBreakers, samplers, hover, focus, steps, peeked, next, samples, strategy, ready, playing, generating,
+  const { params, bans, biases, dryBreakers, badWords, seqBias, samplers, hover, focus, steps, peeked, next, samples, strategy, ready, playing, generating,
     modelId, models, model, edits, seed, prompt, forced, beamOpts, specOpts, constraint, speed, barAction, barScale, stepSettings, decoderState: state } = p;
   /** the settings in force: the sliders and the bans */
-  const settings = computed(() => ({ params: params.value, bans: bans.value, biases: biases.value, dryBreakers: dryBreakers.value, samplers: samplers.value }));
+  const settings = computed(() => ({ params: params.value, bans: bans.value, biases: biases.value, dryBreakers: dryBreakers.value,
+    badWords: badWords.value, seqBias: seqBias.value, samplers: samplers.value }));
   /** the settings as the engine takes them */
   const engineParams = computed(() => engineParamsOf(settings.value));
   const paramsKey = computed(() => JSON.stringify(engineParams.value));
@@ -88,6 +89,8 @@ export function createView(p) {
     bans: bans.value,
     biases: biases.value,
     dryBreakers: dryBreakers.value,
+    badWords: badWords.value,
+    seqBias: seqBias.value,
     constraint: constraint.value,
     speed: speed.value,
     barAction: barAction.value,
@@ -98,7 +101,7 @@ export function createView(p) {
   /** this panel's own settings, as a compare link has them */
   const panelSpec = computed(() => ({
     params: params.value, strategy: strategy.value, beam: beamOpts.value, spec: specOpts.value, bans: bans.value, biases: biases.value,
-    dryBreakers: dryBreakers.value, samplers: samplers.value,
+    dryBreakers: dryBreakers.value, badWords: badWords.value, seqBias: seqBias.value, samplers: samplers.value,
   }));
 
   /** the URL a link loaded the model from (model_url), as it wrote it */

@@ -499,6 +499,8 @@ export default {
   'why.changesOrder': 'die Schritte müssen aufsteigend geordnet sein',
   'why.breakers': 'die Sequenztrenner von DRY müssen eine JSON-Liste von Texten sein, etwa ["\\n",":"]',
   'why.breakersShort': 'die Sequenztrenner von DRY müssen eine JSON-Liste von Texten sein',
+  'why.badWords': 'verbotene Wörter müssen eine JSON-Liste von höchstens {max} Texten sein',
+  'why.seqBias': 'Sequenz-Biases müssen eine JSON-Liste von höchstens {max} Paaren [Text, Zahl] sein',
 
   // ---- Wartezeilen, Grenzen, Fehler, die die Seite selbst findet (app/panel.js)
   'busy.engine': 'Engine startet …',
@@ -680,6 +682,11 @@ export default {
   'stage.min_new_tokens.doc': 'sperrt das Textende, bis der Text so viele neue Tokens hat',
   'stage.exp_decay_length_penalty.label': 'Längenstrafe',
   'stage.exp_decay_length_penalty.doc': 'hebt das Textende an, mit jedem Token nach einem Beginn stärker',
+  // words, not ids
+  'stage.sequence_bias.label': 'Sequenz-Bias',
+  'stage.sequence_bias.doc': 'addiert einen Wert zum Token, das ein gewähltes Wort (eine Folge von Tokens) vollenden würde',
+  'stage.bad_words.label': 'Verbotene Wörter',
+  'stage.bad_words.doc': 'entfernt das Token, das ein verbotenes Wort (eine Folge von Tokens) vollenden würde',
   'param.watermark_gamma.label': 'Grünanteil',
   'param.watermark_gamma.doc': 'der Anteil des Vokabulars auf der grünen Liste jedes Schritts',
   'param.watermark_delta.label': 'Grün-Bonus',

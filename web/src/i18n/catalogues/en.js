@@ -502,6 +502,8 @@ export default {
   'why.changesOrder': 'the steps must be in increasing order',
   'why.breakers': 'DRY\'s sequence breakers must be a JSON list of texts like ["\\n",":"]',
   'why.breakersShort': 'DRY\'s sequence breakers must be a JSON list of texts',
+  'why.badWords': 'bad words must be a JSON list of at most {max} texts',
+  'why.seqBias': 'sequence biases must be a JSON list of at most {max} [text, number] pairs',
 
   // ---- busy lines, limits, errors the page itself finds (app/panel.js)
   'busy.engine': 'Starting the engine…',

@@ -499,6 +499,8 @@ export default {
   'why.changesOrder': 'los pasos deben ir en orden creciente',
   'why.breakers': 'los separadores de secuencia de DRY deben ser una lista JSON de textos como ["\\n",":"]',
   'why.breakersShort': 'los separadores de secuencia de DRY deben ser una lista JSON de textos',
+  'why.badWords': 'las palabras prohibidas deben ser una lista JSON de como mucho {max} textos',
+  'why.seqBias': 'los sesgos de secuencia deben ser una lista JSON de como mucho {max} pares [texto, número]',
 
   // ---- líneas de espera, límites, errores que encuentra la propia página (app/panel.js)
   'busy.engine': 'Arrancando el motor…',
@@ -680,6 +682,11 @@ export default {
   'stage.min_new_tokens.doc': 'prohíbe el fin del texto hasta que el texto tenga tantos tokens nuevos',
   'stage.exp_decay_length_penalty.label': 'Penalización de longitud',
   'stage.exp_decay_length_penalty.doc': 'empuja hacia arriba el fin del texto, más con cada token pasado un inicio',
+  // words, not ids
+  'stage.sequence_bias.label': 'Sesgo de secuencia',
+  'stage.sequence_bias.doc': 'suma un valor al token que completaría una palabra elegida (una secuencia de tokens)',
+  'stage.bad_words.label': 'Palabras prohibidas',
+  'stage.bad_words.doc': 'quita el token que completaría una palabra prohibida (una secuencia de tokens)',
   'param.watermark_gamma.label': 'Parte verde',
   'param.watermark_gamma.doc': 'la parte del vocabulario en la lista verde de cada paso',
   'param.watermark_delta.label': 'Sesgo verde',

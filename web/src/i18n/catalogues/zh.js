@@ -498,6 +498,8 @@ export default {
   'why.changesOrder': '各步必须按递增顺序排列',
   'why.breakers': 'DRY 的序列分隔符必须是 JSON 文本列表，例如 ["\\n",":"]',
   'why.breakersShort': 'DRY 的序列分隔符必须是 JSON 文本列表',
+  'why.badWords': '禁用词必须是至多 {max} 个文本的 JSON 列表',
+  'why.seqBias': '序列偏置必须是至多 {max} 个 [文本, 数字] 对的 JSON 列表',
 
   // ---- 等待提示、上限、页面自身发现的错误（app/panel.js）
   'busy.engine': '正在启动引擎…',
@@ -679,6 +681,11 @@ export default {
   'stage.min_new_tokens.doc': '在文本有这么多新词元之前禁止其结束',
   'stage.exp_decay_length_penalty.label': '长度惩罚',
   'stage.exp_decay_length_penalty.doc': '抬高文本结束词元，越过起点后每多一个词元抬得越高',
+  // words, not ids
+  'stage.sequence_bias.label': '序列偏置',
+  'stage.sequence_bias.doc': '给会补全所选词（一串词元）的那个词元加上一个值',
+  'stage.bad_words.label': '禁用词',
+  'stage.bad_words.doc': '去掉会补全禁用词（一串词元）的那个词元',
   'param.watermark_gamma.label': '绿色比例',
   'param.watermark_gamma.doc': '每一步绿色列表占词表的比例',
   'param.watermark_delta.label': '绿色偏置',
