@@ -80,7 +80,9 @@ export function StripSlot({ panel, uid, always = false }) {
     if (always) panel.askStages();
   });
   const on = panel.stagesOn.value;
-  const want = panel.strategy.value === 'sample' && (always || STRIP_STAGES.some((s) => on.has(s)));
+  // (from the first token on: before it the strip has no mark to show,
+  // and a chapter's first load stays within its budget)
+  const want = panel.strategy.value === 'sample' && panel.steps.value.length > 0 && (always || STRIP_STAGES.some((s) => on.has(s)));
   const code = stripCode.use(want);
   if (!want || !code) return null;
   return (

@@ -118,11 +118,11 @@ describe('parseAttributes', () => {
     expect(cmp.state.panels).toEqual([defaultPanelSpec('greedy'), defaultPanelSpec('chaos')]);
     const bad = parse({ view: 'pie' });
     expect(bad.parts).toEqual(DEFAULT_VIEW);
-    expect(bad.notices[0]).toBe('Ignored view="pie": the view is a list of text, bars, samples, nucleus, kv, metrics, beams, rounds, or compare; showing text,bars.');
+    expect(bad.notices[0]).toBe('Ignored view="pie": the view is a list of text, strip, bars, samples, nucleus, kv, metrics, beams, rounds, or compare; showing text,bars.');
     // the notice says what is shown instead, and it is shown
     const part = parse({ view: 'text,graph' });
     expect(part.parts).toEqual(['text']);
-    expect(part.notices).toEqual(['Ignored "graph" in view="text,graph": the view is a list of text, bars, samples, nucleus, kv, metrics, beams, rounds, or compare; showing text.']);
+    expect(part.notices).toEqual(['Ignored "graph" in view="text,graph": the view is a list of text, strip, bars, samples, nucleus, kv, metrics, beams, rounds, or compare; showing text.']);
   });
 
   it('observes every attribute it reads', () => {

@@ -228,6 +228,12 @@ export function isLoaded(code) {
   return code === PSEUDO || catalogues.has(code);
 }
 
+/** Whether a language's catalogue is on its way (asked for, not here yet): words shown in English now change soon. */
+export function languageComing() {
+  for (const code of loading.keys()) if (!catalogues.has(code)) return true;
+  return false;
+}
+
 /**
  * Fetches a language's catalogue (once); English and the pseudo-locale
  * need nothing.

@@ -16,6 +16,7 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { timeTravelHandlers } from '../components/timeTravel.js';
 import { useI18n } from '../components/I18n.jsx';
+import { languageComing } from '../i18n/index.js';
 import { teachSay } from '../teach/teach.js';
 import { stripRows } from './rows.js';
 // its styles with it, in the strip itself: the same in the page and in an
@@ -35,12 +36,15 @@ function useTexts(lang) {
   useEffect(() => {
     if (loaded[code]) return undefined;
     let live = true;
-    const load = () => LOADERS[`./texts/${code}.js`]().then((m) => { loaded[code] = m.default; if (live) redraw((n) => n + 1); }, () => {});
-    // English's words, the first time, a moment later: an element or a
-    // chapter speaks English until its own language's catalogue is here,
-    // and the strip would fetch English's words for nothing
-    const wait = last || code !== 'en' ? 0 : 1500;
-    const timer = setTimeout(load, wait);
+    // English's words, the first time, only once no other language's
+    // catalogue is on its way: an element or a chapter speaks English until
+    // its own language's is here, and the strip would fetch English's
+    // words for nothing
+    const load = () => {
+      if (code === 'en' && !last && languageComing()) { timer = setTimeout(load, 300); return; }
+      LOADERS[`./texts/${code}.js`]().then((m) => { loaded[code] = m.default; if (live) redraw((n) => n + 1); }, () => {});
+    };
+    let timer = setTimeout(load, 0);
     return () => { live = false; clearTimeout(timer); };
   }, [code]);
   // (while another language's words come, the last ones: the strip stays)
