@@ -8,21 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadEngineNode } from '../../web/src/engine/node.js';
 import { EngineHost } from '../../web/src/worker/host.js';
-import { engine, MODELS_DIR, needTransformer, runNative, runWasm, skipWithoutTransformer } from './helpers.js';
+import { engine, MODELS_DIR, needTransformer, runNative, sameEverywhere, skipWithoutTransformer } from './helpers.js';
 import { bigram } from './hostile_files.js';
 
 const bigramBytes = () => new Uint8Array(fs.readFileSync(path.join(MODELS_DIR, 'bigram.bin')));
 
-async function sameEverywhere(args) {
-  const native = runNative(args);
-  for (const flavor of ['simd', 'scalar']) {
-    const w = await runWasm(flavor, args);
-    expect(w.status).toBe(native.status);
-    expect(w.stdout.equals(native.stdout)).toBe(true);
-    expect(w.stderr).toBe(native.stderr);
-  }
-  return native;
-}
 
 describe('the CLI flags of the decoding lab are byte-identical everywhere', () => {
   const cases = [

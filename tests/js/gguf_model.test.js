@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { engine, FIXTURES, needFixtures, runNative, runWasm, skipWithoutFixtures } from './helpers.js';
+import { engine, FIXTURES, needFixtures, runNative, sameEverywhere, skipWithoutFixtures } from './helpers.js';
 import { ggufMissing, ggufPath, registerGguf } from '../helpers/gguf-files.js';
 import { llamaTensors, modelMetadata, randomWeights, vocabMetadata } from '../helpers/gguf-models.js';
 import { writeGguf } from '../helpers/gguf.js';
@@ -28,16 +28,12 @@ function file(name) {
   return null;
 }
 
-/** Runs args natively and in both WASM builds; expects one output (and
- * the same notes on stderr: speculative decoding's acceptance rate). */
-async function sameEverywhere(args) {
-  const native = runNative(args);
+/** Runs args natively and in both WASM builds (helpers.js); expects a
+ * success and one output (and the same notes on stderr: speculative
+ * decoding's acceptance rate). */
+async function sameText(args) {
+  const native = await sameEverywhere(args);
   expect(native.status, native.stderr).toBe(0);
-  for (const flavor of /** @type {const} */ (['simd', 'scalar'])) {
-    const wasm = await runWasm(flavor, args);
-    expect({ flavor, status: wasm.status, stderr: wasm.stderr }).toEqual({ flavor, status: 0, stderr: native.stderr });
-    expect(wasm.stdout.equals(native.stdout), `${flavor} differs from native: ${args.join(' ')}`).toBe(true);
-  }
   return native.stdout.toString();
 }
 
@@ -45,10 +41,10 @@ describe('GGUF models: native = WASM SIMD = WASM scalar, byte for byte', () => {
   it.each(FILES)('%s: logits and a sampled text', async (name) => {
     const f = file(name);
     if (!f) return;
-    const logits = JSON.parse(await sameEverywhere(['logits', '--model', f, '--tokens', '1,29,450,3,17,300,2']));
+    const logits = JSON.parse(await sameText(['logits', '--model', f, '--tokens', '1,29,450,3,17,300,2']));
     expect(logits.logits.length).toBe(7);
     expect(logits.logits[6].every(Number.isFinite)).toBe(true);
-    const text = await sameEverywhere(['generate', '--model', f, '--prompt', 'Once upon a time', '--steps', '12',
+    const text = await sameText(['generate', '--model', f, '--prompt', 'Once upon a time', '--steps', '12',
       '--seed', '11', '--temperature', '0.9', '--top-p', '0.95', '--json']);
     expect(text.trim().split('\n').length).toBeGreaterThan(1);
   }, 120_000);
@@ -57,8 +53,8 @@ describe('GGUF models: native = WASM SIMD = WASM scalar, byte for byte', () => {
     const target = file('tiny-spm-q4_k'), draft = file('tiny-spm-q8_0');
     if (!target || !draft) return;
     const greedy = ['--prompt', 'The cat sat', '--steps', '20', '--seed', '3', '--temperature', '0'];
-    const plain = await sameEverywhere(['generate', '--model', target, ...greedy]);
-    const spec = await sameEverywhere(['generate', '--model', target, '--draft', draft, '--speculate', '4', ...greedy]);
+    const plain = await sameText(['generate', '--model', target, ...greedy]);
+    const spec = await sameText(['generate', '--model', target, '--draft', draft, '--speculate', '4', ...greedy]);
     expect(spec).toBe(plain);
   }, 120_000);
 });
@@ -86,15 +82,15 @@ describe('a padded vocabulary (Qwen2\'s 151 936 rows)', () => {
   it('loads with every row\'s logit, encodes as the unpadded tokenizer does, never to a pad token; the same bytes in every build', async () => {
     const padded = ggufPath('tiny-qwen2-padded-f32'), plain = file('tiny-qwen2-f32');
     if (!plain) return;
-    const logits = JSON.parse(await sameEverywhere(['logits', '--model', padded, '--tokens', '151643,9707,151935']));
+    const logits = JSON.parse(await sameText(['logits', '--model', padded, '--tokens', '151643,9707,151935']));
     expect(logits.logits.map((/** @type {number[]} */ l) => l.length)).toEqual([ROWS, ROWS, ROWS]);
     expect(logits.logits.every((/** @type {number[]} */ l) => l.every(Number.isFinite))).toBe(true);
     const text = 'Hello world, <|im_start|>user\n123 456 [PAD151700] x<|im_end|>';
-    const ids = JSON.parse(await sameEverywhere(['encode', '--tokenizer', padded, '--text', text])).ids;
+    const ids = JSON.parse(await sameText(['encode', '--tokenizer', padded, '--text', text])).ids;
     const want = JSON.parse(runNative(['encode', '--tokenizer', plain, '--text', text]).stdout.toString()).ids;
     expect(ids).toEqual(want);
     expect(Math.max(...ids)).toBeLessThan(qwen2Vocab().tokens.length);
-    const gen = await sameEverywhere(['generate', '--model', padded, '--prompt', 'Hello', '--steps', '8', '--seed', '5', '--json']);
+    const gen = await sameText(['generate', '--model', padded, '--prompt', 'Hello', '--steps', '8', '--seed', '5', '--json']);
     expect(gen.trim().split('\n').length).toBeGreaterThan(1);
   }, 180_000);
 });

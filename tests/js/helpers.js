@@ -4,6 +4,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { expect } from 'vitest';
+
 import { loadCliNode, loadEngineNode, MODELS_DIR, ROOT } from '../../web/src/engine/node.js';
 import { FIXTURES, needFixture, skipWithout } from '../e2e/fixtures.js';
 
@@ -52,6 +54,22 @@ export async function runWasm(flavor, args, stdin = '') {
 export function runNative(args, stdin = '') {
   const r = spawnSync(NATIVE, args, { input: stdin, maxBuffer: 1 << 28 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString() };
+}
+
+/**
+ * Runs the CLI natively and in both WASM builds: the same status, the same
+ * stdout byte for byte and the same stderr everywhere.  Returns the native
+ * run.
+ * @param {string[]} args @param {string} [stdin]
+ */
+export async function sameEverywhere(args, stdin = '') {
+  const native = runNative(args, stdin);
+  for (const flavor of /** @type {const} */ (['simd', 'scalar'])) {
+    const w = await runWasm(flavor, args, stdin);
+    expect({ flavor, status: w.status, stderr: w.stderr }).toEqual({ flavor, status: native.status, stderr: native.stderr });
+    expect(w.stdout.equals(native.stdout), `${flavor} differs from native: ${args.join(' ')}`).toBe(true);
+  }
+  return native;
 }
 
 /** A deterministic stream of numbers for test inputs (not the engine's). */

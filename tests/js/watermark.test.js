@@ -9,19 +9,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { watermarkDetect, watermarkDetectText } from '../../web/src/engine/watermark.js';
-import { engine, needTransformer, runNative, runWasm, skipWithoutTransformer } from './helpers.js';
+import { engine, needTransformer, runNative, sameEverywhere, skipWithoutTransformer } from './helpers.js';
 
-async function sameEverywhere(args, stdin = '') {
-  const native = runNative(args, stdin);
-  const simd = await runWasm('simd', args, stdin);
-  const scalar = await runWasm('scalar', args, stdin);
-  expect(simd.status).toBe(native.status);
-  expect(scalar.status).toBe(native.status);
-  expect(simd.stdout.equals(native.stdout)).toBe(true);
-  expect(scalar.stdout.equals(native.stdout)).toBe(true);
-  expect(simd.stderr).toBe(native.stderr);
-  return native;
-}
 
 const WATERMARK = ['--watermark-gamma', '0.25', '--watermark-delta', '2', '--watermark-key', '15485863'];
 
