@@ -232,7 +232,7 @@ const WORKER_CHUNKS = [
   },
 ];
 
-const ON_DEMAND = /^components\/(CompareView|Decoders|Tour|Words)\.jsx$/;
+const ON_DEMAND = /^components\/((CompareView|Decoders|Tour|Words)\.jsx|words\.texts\.js)$/;
 
 /**
  * The page's code in a few chunks, each loaded whole: the words and

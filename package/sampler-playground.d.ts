@@ -204,6 +204,12 @@ export interface StepRecord {
   other: { count: number; raw: number; tempered: number; final: number; kept: number } | null;
   /** the settings that produced it */
   params: Record<string, any>;
+  /** the stateful stages' numbers at this step, the engine's (Mirostat's
+   * mirostat_mu, adaptive-p's adaptive_average and adaptive_aim, the
+   * drawn token's surprise_bits, the penalties' and DRY's counts, the
+   * watermark's watermark_green, ...); before a token is drawn (a peek),
+   * NaN for the numbers about the drawn token */
+  state: Record<string, number>;
 }
 
 /** A loaded model. */
