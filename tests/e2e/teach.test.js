@@ -154,8 +154,8 @@ describe.skipIf(skipWithoutChromium)('the playground teaches', () => {
         checked.push(what);
       };
       for (const name of names) {
-        if (name === 'bias') {
-          // no switch: its settings open, its first control used
+        if (name !== 'mirostat' && !(await page.getByTestId(`stage-on-${name}`).count())) {
+          // no switch (the logit bias, the words stages: on when they hold something): its settings open
           await stage(page, name).getByTestId('stage-more').click();
           await allInSight(stage(page, name).getByTestId('stage-more'), name);
           continue;
