@@ -60,7 +60,7 @@ BENCH_API("bench_softmax_pass") double bench_softmax_pass(int n, int what);
 /* The pipeline's settings: 0 = the benchmark's (above); 1..BENCH_N_STAGES =
  * the benchmark's plus one more stage of the chain on (its name:
  * bench_stage_name).  0 = ok, 1 = no such setting. */
-#define BENCH_N_STAGES 20
+#define BENCH_N_STAGES 21
 BENCH_API("bench_sampler_config") int bench_sampler_config(int which);
 const char *bench_stage_name(int which);
 

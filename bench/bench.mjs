@@ -18,6 +18,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import { benchLookup, lookupTable } from './lookup.mjs';
+import { benchCfg } from './cfg.mjs';
 import { benchSpeculative } from './spec.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -240,7 +241,8 @@ try {
     'dynamic temperature ±0.5', 'no-repeat-ngram 3', 'mirostat v1 5 / 0.1', 'mirostat v2 5 / 0.1',
     'top-H 0.4', 'p-less', 'tail-free 0.95',
     'quadratic sampling 0.3 / 1', 'min-new-tokens 8 (step 3)', 'exp. decay length penalty 0, 1.1 (step 3)',
-    'adaptive-p 0.3 / 0.9', 'watermark 0.25 / 2', 'bad words 32 x 3 tokens', 'sequence bias 32 x 3 tokens'];
+    'adaptive-p 0.3 / 0.9', 'watermark 0.25 / 2', 'bad words 32 x 3 tokens', 'sequence bias 32 x 3 tokens',
+    'classifier-free guidance 1.5'];
   const stageBatch = [];
   for (let i = 0; i <= STAGES.length; i++) {
     if ((await simd.config(i)) !== 0) throw new Error(`sampler config ${i} refused`);
@@ -409,6 +411,8 @@ try {
   // ---- prompt lookup (lookup.mjs): counts, no timing ------------------
   result.prompt_lookup = await benchLookup({ ROOT });
   log(lookupTable(result.prompt_lookup));
+  // ---- classifier-free guidance (cfg.mjs): a guided step's cost --------
+  result.cfg = await benchCfg({ ROOT, rounds: QUICK ? 3 : 7, log });
 
   // ---- budgets, table -------------------------------------------------
   const budgets = {

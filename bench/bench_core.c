@@ -111,7 +111,8 @@ static const char *const STAGE_NAMES[BENCH_N_STAGES + 1] = {
     "mirostat v2 5 / 0.1", "top-H 0.4", "p-less", "tail-free 0.95",
     "quadratic sampling 0.3 / 1", "min-new-tokens 8 (step 3)",
     "exp. decay length penalty 0, 1.1 (step 3)", "adaptive-p 0.3 / 0.9",
-    "watermark 0.25 / 2", "bad words 32 x 3 tokens", "sequence bias 32 x 3 tokens"};
+    "watermark 0.25 / 2", "bad words 32 x 3 tokens", "sequence bias 32 x 3 tokens",
+    "classifier-free guidance 1.5"};
 
 const char *bench_stage_name(int which) {
     return which >= 0 && which <= BENCH_N_STAGES ? STAGE_NAMES[which] : NULL;
@@ -159,10 +160,14 @@ int bench_sampler_config(int which) {
             else sp_params_add_sequence_bias(&g_params, ids, 3, 1.5f, NULL);
         }
         break;
+    /* classifier-free guidance: another variant's logits stand for the
+     * second run's (the stage's cost, not the model's) */
+    case 21: g_params.cfg_scale = 1.5f; break;
     default: return 1;
     }
     static const int end[1] = {0}; /* token 0 ends the text, step 3 */
-    sp_sampler_state st = {0.0, NAN, 3, end, 1, 0.0f, 0.0f};
+    sp_sampler_state st = {0.0, NAN, 3, end, 1, 0.0f, 0.0f,
+                           which == 21 ? g_logits[N_VARIANTS - 1] : NULL};
     sp_sampler_set_state(g_sampler, &st);
     char err[SP_ERR_LEN];
     return sp_params_check(&g_params, g_vocab, err) == SP_OK ? 0 : 1;

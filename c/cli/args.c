@@ -219,6 +219,17 @@ int cli_sampler_option(args *a, sp_params *p, sampler_texts *texts) {
         texts->breakers[texts->n++] = v;
         return 1;
     }
+    if (cli_is_opt(a, "--negative-prompt")) {
+        /* the unconditional run's text: the session's (generate) */
+        const char *v = cli_opt_value(a);
+        if (!v) return -cli_say_error(EXIT_BAD_ARG, "%s needs a value", a->name);
+        if (!texts)
+            return -cli_say_error(EXIT_BAD_ARG, "--negative-prompt needs a "
+                              "model to run; a warp request gives that run's "
+                              "logits (\"uncond_logits\")");
+        texts->negative_prompt = v;
+        return 1;
+    }
     if (cli_is_opt(a, "--bad-words") || cli_is_opt(a, "--sequence-bias")) {
         /* text: made tokens once the tokenizer is known (cli_add_words) */
         int bad = !strcmp(a->name, "--bad-words");

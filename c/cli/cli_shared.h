@@ -54,6 +54,8 @@ typedef struct {
     int n_bad_words;
     const char *seq_bias[SP_MAX_WORDS]; /* TEXT=VALUE as given */
     int n_seq_bias;
+    /* classifier-free guidance's --negative-prompt TEXT (NULL: none) */
+    const char *negative_prompt;
 } sampler_texts;
 
 /* Makes the texts' words tokens of tok into p (args.c): 0, or the exit

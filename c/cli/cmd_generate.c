@@ -179,6 +179,12 @@ static int check_generate(const gen_request *g) {
     if (g->lookup && (g->beams || g->draft || g->metrics))
         return cli_say_error(EXIT_BAD_ARG, "--prompt-lookup cannot be combined "
                          "with --beams, --draft or --metrics");
+    /* classifier-free guidance runs in a session: one text, two runs */
+    if ((g->params.cfg_scale != 1.0f || g->texts.negative_prompt) &&
+        (g->beams || g->draft || g->lookup))
+        return cli_say_error(EXIT_BAD_ARG, "--cfg-scale and --negative-prompt "
+                         "cannot be combined with --beams, --draft or "
+                         "--prompt-lookup");
     return cli_check_params(&g->params, 0);
 }
 

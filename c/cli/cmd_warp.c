@@ -57,18 +57,25 @@ int cli_cmd_warp(args *a) {
     size_t size;
     uint8_t *text = cli_read_file("-", &size);
     if (!text) return EXIT_BAD_FILE;
-    float *logits = NULL;
+    float *logits = NULL, *uncond = NULL;
     int *history = NULL, n_logits = 0, n_history = 0;
     char err[SP_ERR_LEN];
     int status = 0;
     sp_sampler *s = NULL;
-    if (sp_parse_warp_request((const char *)text, size, &logits, &n_logits,
-                              &history, &n_history, &p, err) != SP_OK) {
+    if (sp_parse_warp_request_cfg((const char *)text, size, &logits,
+                                  &n_logits, &history, &n_history, &uncond,
+                                  &p, err) != SP_OK) {
         status = cli_say_error(EXIT_BAD_FILE, "%s", err);
         goto done;
     }
     if (cli_check_params(&p, n_logits)) {
         status = EXIT_BAD_ARG;
+        goto done;
+    }
+    if (p.cfg_scale != 1.0f && !uncond) {
+        status = cli_say_error(EXIT_BAD_ARG, "--cfg-scale: the request needs "
+                               "\"uncond_logits\", the unconditional logits "
+                               "(the second run of the model)");
         goto done;
     }
     s = sp_sampler_new(n_logits);
@@ -79,7 +86,7 @@ int cli_cmd_warp(args *a) {
     sp_step st;
     /* with a seed, XTC draws as a session's first step would */
     sp_sampler_state state = {draw ? sp_xtc_uniform(seed, 0) : 0.0, NAN, 0,
-                              NULL, 0, NAN, NAN};
+                              NULL, 0, NAN, NAN, uncond};
     sp_sampler_set_state(s, &state);
     int rc = sp_sampler_warp(s, logits, history, n_history, &p, &st, err);
     if (rc != SP_OK) {
@@ -103,6 +110,18 @@ int cli_cmd_warp(args *a) {
     for (int i = 0; i < n_logits; i++) {
         if (i) sp_buf_put(&b, ",", 1);
         sp_buf_num(&b, st.probs_raw[i]);
+    }
+    if (st.probs_cfg) { /* classifier-free guidance: the two runs' mix */
+        sp_buf_puts(&b, "],\"probs_uncond\":[");
+        for (int i = 0; i < n_logits; i++) {
+            if (i) sp_buf_put(&b, ",", 1);
+            sp_buf_num(&b, st.probs_uncond[i]);
+        }
+        sp_buf_puts(&b, "],\"probs_cfg\":[");
+        for (int i = 0; i < n_logits; i++) {
+            if (i) sp_buf_put(&b, ",", 1);
+            sp_buf_num(&b, st.probs_cfg[i]);
+        }
     }
     sp_buf_puts(&b, "],\"cut\":[");
     for (int i = 0; i < n_logits; i++) {
@@ -134,6 +153,7 @@ done:
     sp_sampler_free(s);
     free(text);
     free(logits);
+    free(uncond);
     free(history);
     return status;
 }

@@ -139,7 +139,9 @@ int cli_run_sampling(const loaded *l, const gen_request *g,
     sp_session *s = sp_session_new(l->model, l->tokenizer, err);
     if (!s) return cli_say_error(EXIT_BAD_FILE, "%s", err);
     int status;
-    if (constraint &&
+    if (sp_session_set_negative_prompt(s, g->texts.negative_prompt, err)) {
+        status = cli_say_error(EXIT_BAD_FILE, "%s", err);
+    } else if (constraint &&
         sp_session_constrain(s, constraint, (int)g->steps, err) != SP_OK) {
         /* the engine's "constraint: why", said of the flag */
         const char *why = strchr(err, ':') ? strchr(err, ':') + 2 : err;

@@ -259,9 +259,17 @@ static int read_words(reader *r, int bad, sp_params *params) {
 int sp_parse_warp_request(const char *text, size_t len, float **logits,
                           int *n_logits, int **history, int *n_history,
                           sp_params *params, char *err) {
+    return sp_parse_warp_request_cfg(text, len, logits, n_logits, history,
+                                     n_history, NULL, params, err);
+}
+
+int sp_parse_warp_request_cfg(const char *text, size_t len, float **logits,
+                              int *n_logits, int **history, int *n_history,
+                              float **uncond, sp_params *params, char *err) {
     reader r = {text, len, 0, err};
-    float *lg = NULL, *hist = NULL, *breakers = NULL;
-    int nl = 0, nh = 0, nb = 0, have_logits = 0, have_history = 0;
+    float *lg = NULL, *hist = NULL, *breakers = NULL, *ul = NULL;
+    int nl = 0, nh = 0, nb = 0, nu = 0, have_logits = 0, have_history = 0;
+    int have_uncond = 0;
     int have_breakers = 0, have_bad = 0, have_seq = 0;
     int rc = expect(&r, '{');
     if (rc == SP_OK && peek(&r) == '}') {
@@ -275,6 +283,10 @@ int sp_parse_warp_request(const char *text, size_t len, float **logits,
             if (strcmp(key, "logits") == 0 && !have_logits) {
                 rc = read_array(&r, "logits", 1, &lg, &nl);
                 have_logits = 1;
+            } else if (strcmp(key, "uncond_logits") == 0 && uncond &&
+                       !have_uncond) {
+                rc = read_array(&r, "uncond_logits", 1, &ul, &nu);
+                have_uncond = 1;
             } else if (strcmp(key, "history") == 0 && !have_history) {
                 rc = read_array(&r, "history", 0, &hist, &nh);
                 have_history = 1;
@@ -318,6 +330,10 @@ int sp_parse_warp_request(const char *text, size_t len, float **logits,
     if (rc == SP_OK && (!have_logits || nl == 0))
         rc = sp_fail(err, SP_ERR_FORMAT, "request: \"logits\" is missing or "
                      "empty");
+    if (rc == SP_OK && have_uncond && nu != nl)
+        rc = sp_fail(err, SP_ERR_FORMAT, "request: \"uncond_logits\" has %d "
+                     "entries, \"logits\" %d: one per token of the same "
+                     "vocabulary", nu, nl);
     int *ids = NULL;
     if (rc == SP_OK && nh > 0) {
         ids = malloc(sizeof(int) * (size_t)nh);
@@ -346,8 +362,10 @@ int sp_parse_warp_request(const char *text, size_t len, float **logits,
     if (rc != SP_OK) {
         free(lg);
         free(ids);
+        free(ul);
         return rc;
     }
+    if (uncond) *uncond = ul;
     *logits = lg;
     *n_logits = nl;
     *history = ids;

@@ -24,7 +24,7 @@
  * function of the candidates and the parameters (masking writes -INFINITY;
  * nothing is normalized until the final softmax).  The default order:
  *
- *   [constraint mask] -> logit bias -> sequence bias -> penalties
+ *   [constraint mask] -> classifier-free guidance -> logit bias -> sequence bias -> penalties
  *   (repetition, frequency, presence) -> DRY -> no-repeat-ngram -> bad
  *   words -> min-new-tokens -> exponential
  *   decay length penalty -> watermark -> temperature (dynamic
@@ -220,6 +220,9 @@ typedef struct {
     float watermark_gamma;    /* (0, 1): the green list's share; 0.25 */
     float watermark_delta;    /* >= 0: added to green logits; 0 off */
     int watermark_key;        /* >= 0: the hash key; 15485863 */
+    /* classifier-free guidance (sampler/cfg.c; the second run: a
+     * session's, decode/session_cfg.c) */
+    float cfg_scale;          /* >= 0; 1 off */
     int n_bias;
     sp_bias bias[SP_MAX_BIAS];
     /* DRY's sequence breakers: token sequences that end a repeat */
@@ -376,6 +379,11 @@ typedef struct {
     const int *penalty_count;
     int dry_n, dry_longest;
     const int *dry_length;
+    /* classifier-free guidance (NULL when off): the unconditional run's
+     * distribution (softmax of its logits, every token) and the mix the
+     * chain went on with (softmax of scale (cond - uncond) + uncond, 0
+     * where cut before the stage); the conditional one is probs_raw */
+    const float *probs_uncond, *probs_cfg;
     /* filled by sp_sampler_draw */
     int token;              /* the chosen token, -1 before a draw */
     float p_token;          /* its final probability */
@@ -418,6 +426,9 @@ typedef struct {
      * that is not > 0 (0, NaN) is its start: as if the text had met the
      * target, target / (1 - decay) and 1 / (1 - decay). */
     float adaptive_sum, adaptive_weight;
+    /* classifier-free guidance's unconditional logits ([vocab], borrowed;
+     * NULL: none, and a warp with cfg_scale != 1 is refused) */
+    const float *cfg_uncond;
 } sp_sampler_state;
 void sp_sampler_set_state(sp_sampler *s, const sp_sampler_state *state);
 /* Mirostat's target after a token of final probability p_token was drawn

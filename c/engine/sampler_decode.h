@@ -36,6 +36,13 @@ int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err);
  * uniform is consumed all the same).  Returns SP_OK, SP_ERR_STATE at the end
  * of the model's context, or another error with a message. */
 int sp_session_step(sp_session *s, const sp_params *p, int force, char *err);
+/* Classifier-free guidance's negative prompt (NULL or "": none; the
+ * unconditional run then starts from the prompt's last token alone, as
+ * Hugging Face's does).  Its run is made anew at the next step that asks
+ * for guidance (sp_params.cfg_scale != 1); the text is copied. */
+int sp_session_set_negative_prompt(sp_session *s, const char *text,
+                                   char *err);
+const char *sp_session_negative_prompt(const sp_session *s);
 /* Tokens every step may choose (allowed[vocab], borrowed; NULL = all): a
  * fixed mask, combined with any constraint's (cut stage "constraint").
  * Forced tokens are not checked against it. */

@@ -57,6 +57,10 @@ const char *sp_cut_name(int cut); /* "kept", "bias", "temperature", "top_k", ...
  *   X(id, name, cut, label, doc, fn, active)
  */
 #define SP_STAGE_ROWS(X)                                                    \
+    X(CFG, "cfg", NONE, "Classifier-free guidance",                        \
+      "mixes the model's log-probabilities with a second run's on a "      \
+      "negative prompt: scale (cond - uncond) + uncond", sp_stage_cfg,     \
+      p->cfg_scale != 1.0f)                                                 \
     X(BIAS, "bias", BIAS, "Logit bias",                                     \
       "adds a value to chosen tokens' logits; -inf bans them",              \
       sp_stage_bias, p->n_bias > 0)                                         \

@@ -3,6 +3,7 @@
  * sessions, and their constraints, metrics and counters.
  * (the WASM exports: see wasm_api.c)
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,13 @@ int api_sampler_warp(api_sampler *a, const float *logits, const int *history,
                      int n_history, const sp_params *p) {
     return sp_sampler_warp(a->sampler, logits, history, n_history, p,
                            &a->step, last_error);
+}
+/* Classifier-free guidance's unconditional logits for the next warps
+ * ([vocab] floats, borrowed: the caller keeps them; 0: none). */
+API("api_sampler_set_uncond")
+void api_sampler_set_uncond(api_sampler *a, const float *uncond) {
+    sp_sampler_state st = {0.0, NAN, 0, NULL, 0, NAN, NAN, uncond};
+    sp_sampler_set_state(a->sampler, &st);
 }
 API("api_sampler_draw") int api_sampler_draw(api_sampler *a, double u) {
     return sp_sampler_draw(&a->step, u);
@@ -76,6 +84,11 @@ int api_session_peek(sp_session *s, int n, const sp_params *p) {
 }
 API("api_session_rewind") int api_session_rewind(sp_session *s, int n) {
     return sp_session_rewind(s, n, last_error);
+}
+/* Classifier-free guidance's negative prompt ("": none). */
+API("api_session_set_negative_prompt")
+int api_session_set_negative_prompt(sp_session *s, const char *text) {
+    return sp_session_set_negative_prompt(s, text, last_error);
 }
 API("api_session_step_record")
 const sp_step *api_session_step_record(const sp_session *s) {

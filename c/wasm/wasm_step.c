@@ -47,7 +47,11 @@
     X(watermark_green, st->green && st->token >= 0 ? st->green[st->token] : -1) \
     X(watermark_green_mass, st->green_mass)                              \
     X(watermark_spike_entropy, st->spike_entropy)                        \
-    X(green_list, (uintptr_t)st->green)
+    X(green_list, (uintptr_t)st->green)                                 \
+    /* classifier-free guidance: the unconditional run's distribution and \
+     * the mix the chain went on with ([vocab] floats each, 0: off) */    \
+    X(probs_uncond, (uintptr_t)st->probs_uncond)                         \
+    X(probs_cfg, (uintptr_t)st->probs_cfg)
 
 #define STEP_NAME(name, value) #name ","
 #define STEP_VALUE(name, value) out[i++] = (double)(value);

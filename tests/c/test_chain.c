@@ -100,14 +100,14 @@ static void test_order(void) {
     char text[512];
     sp_params p = params();
     sp_params_order_text(&p, text, sizeof text);
-    CHECK(!strcmp(text, "bias,sequence_bias,penalties,dry,no_repeat_ngram,"
+    CHECK(!strcmp(text, "cfg,bias,sequence_bias,penalties,dry,no_repeat_ngram,"
                         "bad_words,min_new_tokens,"
                         "exp_decay_length_penalty,watermark,temperature,"
                         "quadratic_sampling,top_n_sigma,top_k,top_p,top_h,min_p,p_less,"
                         "typical_p,epsilon,eta,tfs,top_a,xtc"));
     CHECK_EQ_INT(sp_params_set_order(&p, "hf", err), SP_OK);
     sp_params_order_text(&p, text, sizeof text);
-    CHECK(!strcmp(text, "bias,sequence_bias,penalties,no_repeat_ngram,"
+    CHECK(!strcmp(text, "cfg,bias,sequence_bias,penalties,no_repeat_ngram,"
                         "bad_words,temperature,top_h,"
                         "top_k,top_p,min_p,typical_p,epsilon,eta,watermark"));
     CHECK_EQ_INT(sp_params_set_order(&p, "llama.cpp", err), SP_OK);
@@ -383,7 +383,7 @@ static void warp_at(const float *x, int n, const sp_params *p, int step_index,
         sp_sampler_free(sampler);
         sampler = sp_sampler_new(n);
     }
-    sp_sampler_state st = {0.0, NAN, step_index, ends, n_ends, NAN, NAN};
+    sp_sampler_state st = {0.0, NAN, step_index, ends, n_ends, NAN, NAN, NULL};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, p, &step, err), SP_OK);
 }
@@ -517,7 +517,7 @@ static void test_xtc(void) {
     expect_probs(P, 4, "xtc 0.39");
     /* the step's own draw decides: u >= probability leaves it alone */
     p.xtc_threshold = 0.09f;
-    sp_sampler_state st = {0.995, NAN, 0, NULL, 0, NAN, NAN};
+    sp_sampler_state st = {0.995, NAN, 0, NULL, 0, NAN, NAN, NULL};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, &p, &step, err), SP_OK);
     expect_probs(P, 4, "xtc skipped");
@@ -717,7 +717,7 @@ static void test_mirostat(void) {
     /* mu learns: token 0 (p 2/3, surprise 0.585 bits) moves it up */
     CHECK_NEAR(sp_mirostat_update(&p, NAN, 2.0f / 3), 2 - 0.1 * (log2(1.5) - 1), 1e-6);
     /* mu 0.5: nothing at or below it but the most likely */
-    sp_sampler_state st = {0.0, 0.5f, 0, NULL, 0, NAN, NAN};
+    sp_sampler_state st = {0.0, 0.5f, 0, NULL, 0, NAN, NAN, NULL};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, &p, &step, err), SP_OK);
     CHECK_EQ_INT(step.n_kept, 1);

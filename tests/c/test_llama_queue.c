@@ -224,7 +224,7 @@ static void test_adaptive_p(void) {
     sp_adaptive_update(&p, &sum, &weight, step.probs_adaptive_in[0]);
     CHECK_NEAR(sum, 3.2, 1e-5); /* float sums, as llama.cpp keeps them */
     CHECK_NEAR(weight, 10.0, 1e-5);
-    sp_sampler_state st = {0.0, NAN, 0, NULL, 0, sum, weight};
+    sp_sampler_state st = {0.0, NAN, 0, NULL, 0, sum, weight, NULL};
     sp_sampler_set_state(sampler, &st);
     CHECK_EQ_INT(sp_sampler_warp(sampler, x, NULL, 0, &p, &step, err), SP_OK);
     CHECK_NEAR(step.adaptive_average, 0.32, 1e-6);

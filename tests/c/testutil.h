@@ -137,7 +137,7 @@ static inline int tu_warp(sp_sampler **s, const float *logits, int n,
                           const int *hist, int nh, const sp_params *p,
                           sp_step *step, char *err) {
     *s = tu_sampler_for(*s, n);
-    sp_sampler_state none = {0.0, NAN, 0, NULL, 0, NAN, NAN};
+    sp_sampler_state none = {0.0, NAN, 0, NULL, 0, NAN, NAN, NULL};
     sp_sampler_set_state(*s, &none);
     err[0] = '\0';
     return sp_sampler_warp(*s, logits, hist, nh, p, step, err);

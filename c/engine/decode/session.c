@@ -84,6 +84,7 @@ void sp_session_free(sp_session *s) {
     free(s->mu);
     free(s->ada);
     free(s->ends);
+    session_cfg_free(s);
     free(s);
 }
 
@@ -162,6 +163,7 @@ int sp_session_start(sp_session *s, const char *prompt, uint64_t seed,
     s->has_step = 0;
     s->finished = 0;
     s->fault[0] = '\0';
+    session_cfg_reset(s);
     s->seed = seed;
     sp_rng_seed(&s->rng, seed);
     if (!prompt) prompt = "";
@@ -230,6 +232,7 @@ int sp_session_rewind(sp_session *s, int n_generated, char *err) {
     s->unfed = 0;
     s->n_ahead = 0;
     s->fault[0] = '\0';
+    session_cfg_rewind(s, n_generated);
     s->finished = n_generated > 0 &&
                   session_is_end_of_text(s, s->tokens[s->n_tokens - 1]);
     if (s->constraint) {
@@ -263,6 +266,16 @@ int sp_session_finished(const sp_session *s) { return s->finished; }
 
 void sp_session_counters(const sp_session *s, sp_counters *out) {
     sp_state_counters(s->state, out);
+    if (s->ustate) { /* classifier-free guidance's second run: its work */
+        sp_counters u;
+        sp_state_counters(s->ustate, &u);
+        out->flops += u.flops;
+        out->flops_no_cache += u.flops_no_cache;
+        out->tokens += u.tokens;
+        out->kv_reused += u.kv_reused;
+        out->kv_written += u.kv_written;
+        out->passes += u.passes;
+    }
 }
 
 const sp_token_stat *sp_session_stats(const sp_session *s) {

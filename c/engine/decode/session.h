@@ -56,6 +56,18 @@ struct sp_session {
     int *ends;        /* the tokens that end the text (the length stages'):
                        * the model's end-of-generation tokens and its EOS */
     int n_ends;
+    /* classifier-free guidance's second run (session_cfg.c): its state,
+     * the negative prompt (NULL: none) and the unconditional text's own
+     * beginning (uprompt[n_uprompt]; u_ready: made for this prompt), the
+     * tokens of that text the state has fed (u_fed), the logits after its
+     * first u_at tokens (ulogits; -1: none), and the ones this step's warp
+     * reads (u_now; NULL: no guidance) */
+    sp_state *ustate;
+    char *negative;
+    int *uprompt;
+    int n_uprompt, u_ready, u_fed, u_at;
+    float *ulogits;
+    const float *u_now;
 };
 
 /* The token before tokens[i], or -1 at the start of a hand-made model's
@@ -73,6 +85,16 @@ int session_feed_last(sp_session *s, char *err);
 int session_check_pending(sp_session *s, int pos, char *err);
 /* Whether token ends the text (sp_session_is_end). */
 int session_is_end_of_text(const sp_session *s, int token);
+
+/* session_cfg.c */
+/* The unconditional logits before generated step n (u_now; NULL when p's
+ * cfg_scale is 1: nothing is run). */
+int session_cfg_prepare(sp_session *s, const sp_params *p, int n, char *err);
+/* A new prompt: the unconditional text is made anew. */
+void session_cfg_reset(sp_session *s);
+/* A rewind to n_generated tokens: the rows of the tokens that stay. */
+void session_cfg_rewind(sp_session *s, int n_generated);
+void session_cfg_free(sp_session *s);
 
 /* session_constrain.c */
 /* Replays the generated text through the constraint; 0 if it does not fit

@@ -12,7 +12,7 @@
 static void set_state(sp_session *s, int step) {
     sp_sampler_state st = {sp_xtc_uniform(s->seed, step), s->mu[step],
                            step, s->ends, s->n_ends, s->ada[2 * step],
-                           s->ada[2 * step + 1]};
+                           s->ada[2 * step + 1], s->u_now};
     sp_sampler_set_state(s->sampler, &st);
 }
 
@@ -38,6 +38,8 @@ int sp_session_preview(sp_session *s, const sp_params *p, char *err) {
     int rc = check_ready(s, err);
     if (rc == SP_OK) rc = session_prepare_mask(s, err);
     if (rc == SP_OK) rc = sp_params_check(p, sp_model_vocab(s->model), err);
+    if (rc == SP_OK)
+        rc = session_cfg_prepare(s, p, s->n_tokens - s->n_prompt, err);
     if (rc != SP_OK) return rc;
     set_state(s, s->n_tokens - s->n_prompt);
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,
@@ -80,6 +82,7 @@ int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
     } else {
         sp_sampler_set_mask(s->sampler, s->fixed_allowed); /* no constraint */
         rc = sp_params_check(p, sp_model_vocab(s->model), err);
+        if (rc == SP_OK) rc = session_cfg_prepare(s, p, n, err);
         set_state(s, n);
         if (rc == SP_OK)
             rc = sp_sampler_warp(s->sampler, logits, s->tokens, pos + 1, p,
@@ -108,6 +111,8 @@ int sp_session_step(sp_session *s, const sp_params *p, int force,
     rc = sp_params_check(p, sp_model_vocab(s->model), err);
     if (rc != SP_OK) return rc;
     int step_index = s->n_tokens - s->n_prompt;
+    rc = session_cfg_prepare(s, p, step_index, err);
+    if (rc != SP_OK) return rc;
     set_state(s, step_index);
     s->previewed = 0;
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,

@@ -85,6 +85,11 @@ struct sp_sampler {
     float *wm_exp;
     int wm_n, wm_prev, wm_key, wm_valid, wm_on;
     double wm_green_mass, wm_spike;
+    /* classifier-free guidance (cfg.c): the unconditional distribution and
+     * the mix, [vocab] each (allocated at its first use); cfg_on: the last
+     * warp ran it */
+    float *cfg_uncond_p, *cfg_mix_p;
+    int cfg_on;
 };
 
 /* What a stage sees: the working logits and the candidates among them. */

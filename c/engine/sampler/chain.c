@@ -43,7 +43,7 @@ static int next_stage(const sp_params *p, int n_stages, int i) {
 
 /* Whether a stage after position i of the chain reads the working logits
  * token by token: the temperature (its max, its division), the penalties,
- * DRY, quadratic sampling and the watermark (a logit of -inf is one they
+ * DRY, quadratic sampling, the watermark and classifier-free guidance (a logit of -inf is one they
  * leave alone).  The others go by the
  * list and the cut marks. */
 /* Whether a stage after position i of the chain reads a logit's sign: the
@@ -66,7 +66,7 @@ static int read_later(const sp_params *p, int n_stages, int i) {
         int stage = p->n_order ? p->order[j] : j;
         if ((stage == SP_STAGE_TEMPERATURE || stage == SP_STAGE_PENALTIES ||
              stage == SP_STAGE_DRY || stage == SP_STAGE_QUADRATIC ||
-             stage == SP_STAGE_WATERMARK) &&
+             stage == SP_STAGE_WATERMARK || stage == SP_STAGE_CFG) &&
             sp_stage_active(p, stage))
             return 1;
     }
@@ -200,6 +200,19 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
         (history[n_history - 1] < 0 || history[n_history - 1] >= v))
         return sp_fail(err, SP_ERR_ARG, "history token %d is outside the "
                        "vocabulary (0..%d)", history[n_history - 1], v - 1);
+    /* classifier-free guidance needs the second run's logits, and room for
+     * the distributions the step record shows */
+    if (p->cfg_scale != 1.0f) {
+        if (!s->state.cfg_uncond)
+            return sp_fail(err, SP_ERR_ARG, "cfg-scale: classifier-free "
+                           "guidance needs the unconditional logits (a "
+                           "session's second run of the model)");
+        if (!s->cfg_uncond_p)
+            s->cfg_uncond_p = malloc(sizeof(float) * (size_t)v);
+        if (!s->cfg_mix_p) s->cfg_mix_p = malloc(sizeof(float) * (size_t)v);
+        if (!s->cfg_uncond_p || !s->cfg_mix_p)
+            return sp_fail(err, SP_ERR_NOMEM, "sampler: out of memory");
+    }
     if (p->dry_multiplier != 0.0f && n_history > s->repeat_cap) {
         int *grown = realloc(s->repeat, sizeof(int) * (size_t)n_history);
         if (!grown) return sp_fail(err, SP_ERR_NOMEM, "sampler: out of memory");
@@ -240,6 +253,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     s->mirostat_mu = s->adaptive_average = s->adaptive_aim = NAN;
     s->adaptive_on = 0;
     s->wm_on = 0;
+    s->cfg_on = 0;
     s->wm_green_mass = s->wm_spike = NAN;
     step->vocab = v;
     step->argmax_raw = argmax;
@@ -328,6 +342,8 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->green = s->wm_on ? s->wm_green : NULL;
     step->green_mass = s->wm_green_mass;
     step->spike_entropy = s->wm_spike;
+    step->probs_uncond = s->cfg_on ? s->cfg_uncond_p : NULL;
+    step->probs_cfg = s->cfg_on ? s->cfg_mix_p : NULL;
     step->token = -1;
     step->p_token = 0.0f;
     step->u = NAN;

@@ -163,6 +163,11 @@ static const param_def PARAMS[] = {
       "the secret number that, with the previous token, picks the green list",
       SP_STAGE_WATERMARK, I, 0, 0, INF, 15485863, 0, 99999999, 1,
       15485863),
+    /* classifier-free guidance (cfg.c; HF's guidance_scale) */
+    P(cfg_scale, "cfg-scale", "cg", "Guidance scale",
+      "mix the log-probabilities as scale (cond - uncond) + uncond: 0 = the "
+      "negative prompt's run alone, above 1 away from it; 1 = off",
+      SP_STAGE_CFG, F, SW, 0, INF, 1, 0, 5, 0.1, 1.5),
 };
 #define N_PARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
 

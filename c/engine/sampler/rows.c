@@ -90,6 +90,7 @@ int sp_step_cuts(const sp_step *st, const sp_params *p, const char **names,
 /* Hugging Face generate's logits processors, in the order it applies
  * them, and llama.cpp's default chain (after the logit bias). */
 static const uint8_t ORDER_HF[] = {
+    SP_STAGE_CFG, /* HF: before every other processor */
     SP_STAGE_BIAS,  SP_STAGE_SEQUENCE_BIAS, SP_STAGE_PENALTIES,
     SP_STAGE_NO_REPEAT_NGRAM, SP_STAGE_BAD_WORDS,
     SP_STAGE_TEMPERATURE, SP_STAGE_TOP_H, SP_STAGE_TOP_K, SP_STAGE_TOP_P,

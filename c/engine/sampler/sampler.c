@@ -69,6 +69,8 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->wm_green);
     free(s->wm_perm);
     free(s->wm_exp);
+    free(s->cfg_uncond_p);
+    free(s->cfg_mix_p);
     free(s->cut);
     free(s->ids);
     free(s->cand_logit);

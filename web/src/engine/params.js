@@ -19,7 +19,8 @@
  * Words, not ids: bad_words (texts, as the CLI's --bad-words) or
  * bad_words_ids (lists of token ids), sequence_bias ([text, value] pairs,
  * as --sequence-bias TEXT=VALUE) or sequence_bias_ids ([[ids], value]
- * pairs, Hugging Face's list form).
+ * pairs, Hugging Face's list form).  negative_prompt (a text): classifier-free
+ * guidance's unconditional run, a session's (cfg_scale mixes it in).
  * @typedef {Record<string, any>} SamplerParams
  */
 
@@ -37,7 +38,8 @@ export function writeParams(e, ptr, params, vocab, tokenizer = null) {
   e.x.api_params_reset(ptr);
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined) continue;
-    if (key === 'logit_bias' || key === 'samplers' || key === 'dry_breakers' || key === 'dry_sequence_breakers' || WORD_KEYS.has(key)) continue;
+    if (key === 'logit_bias' || key === 'samplers' || key === 'dry_breakers' || key === 'dry_sequence_breakers' || WORD_KEYS.has(key)
+      || key === 'negative_prompt') continue; // a session's (Session.step), not the sampler's
     const field = e.paramIndex.get(key);
     if (field === undefined) throw new TypeError(`unknown sampler parameter "${key}"`);
     if (typeof value !== 'number') throw new TypeError(`${key.replaceAll('_', '-')} must be a number (got ${typeof value})`);

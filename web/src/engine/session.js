@@ -23,6 +23,23 @@ export class Session {
     this.tokenizer = /** @type {import('./tokenizer.js').Tokenizer} */ (tokenizer);
     this.vocab = model.vocab;
     this.params = engine.x.api_params_new();
+    /** classifier-free guidance's negative prompt as the engine has it */
+    this.negative = '';
+  }
+
+  /**
+   * Classifier-free guidance's negative prompt from the settings
+   * (negative_prompt; none: the prompt's last token alone), given to the
+   * engine when it changes: its second run starts anew.
+   * @param {import('./params.js').SamplerParams} params
+   */
+  negativePrompt(params) {
+    const text = params.negative_prompt ?? '';
+    if (typeof text !== 'string') throw new TypeError('negative_prompt must be a text');
+    if (text === this.negative) return;
+    const e = this.engine;
+    e.withString(text, 'negative_prompt', (ptr) => e.check(e.x.api_session_set_negative_prompt(this.handle, ptr)));
+    this.negative = text;
   }
 
   /**
@@ -50,6 +67,7 @@ export class Session {
   advance(params, force) {
     const e = this.engine;
     writeParams(e, this.params, params, this.vocab);
+    this.negativePrompt(params);
     e.check(e.x.api_session_step(this.handle, this.params, force));
   }
 
@@ -63,6 +81,7 @@ export class Session {
     const e = this.engine;
     if (typeof force !== 'number' || !Number.isInteger(force)) throw new TypeError('force must be a token id');
     writeParams(e, this.params, params, this.vocab, this.tokenizer);
+    this.negativePrompt(params);
     const n = this.nTokens;
     const prev = n > 0 ? this.tokens[n - 1] : -1;
     e.check(e.x.api_session_step(this.handle, this.params, force));
@@ -88,6 +107,7 @@ export class Session {
     const e = this.engine;
     if (!Number.isInteger(n) || n < 0) throw new RangeError(`generate: n must be an integer >= 0 (got ${n})`);
     writeParams(e, this.params, params, this.vocab);
+    this.negativePrompt(params);
     let count = 0;
     for (; count < n; count++) {
       if (this.finished) return { count, stopped: 'finished' };
@@ -108,6 +128,7 @@ export class Session {
   preview(params = {}) {
     const e = this.engine;
     writeParams(e, this.params, params, this.vocab, this.tokenizer);
+    this.negativePrompt(params);
     e.check(e.x.api_session_preview(this.handle, this.params));
     return readStep(e, e.x.api_session_step_record(this.handle), this.params);
   }
@@ -124,6 +145,7 @@ export class Session {
     const e = this.engine;
     if (!Number.isInteger(n)) throw new TypeError('peek: n must be an integer');
     writeParams(e, this.params, params, this.vocab, this.tokenizer);
+    this.negativePrompt(params);
     e.check(e.x.api_session_peek(this.handle, n, this.params));
     return readStep(e, e.x.api_session_step_record(this.handle), this.params);
   }

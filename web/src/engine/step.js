@@ -45,6 +45,11 @@ export const RANK_ALL_MAX = 128;
  * @property {number} greenMass       the green list's mass in the distribution the watermark saw, before its bias (NaN: off)
  * @property {number} spikeEntropy    that distribution's spike entropy, the paper's measure of what a step can carry (NaN: off)
  * @property {Uint8Array | null} green  the step's green list, 1 per green token (null: off)
+ * @property {Float32Array | null} probsUncond  classifier-free guidance: the
+ *   unconditional run's distribution (the negative prompt's, or the prompt's
+ *   last token's alone), every token (null: off); the conditional one is probsRaw
+ * @property {Float32Array | null} probsCfg  the mix the chain went on with,
+ *   softmax of scale (cond - uncond) + uncond (null: off)
  * @property {Record<string, number>} state  the stateful stages' numbers of
  *   this step, by their STEP_FIELDS names (STATE_FIELDS, and any field
  *   named watermark_*): the page's strip of the samplers' state
@@ -151,6 +156,8 @@ export function readStep(e, st, params = 0) {
     greenMass: f.watermark_green_mass,
     spikeEntropy: f.watermark_spike_entropy,
     green: f.green_list ? e.bytes(f.green_list, vocab).slice() : null,
+    probsUncond: f.probs_uncond ? e.floats(f.probs_uncond, vocab).slice() : null,
+    probsCfg: f.probs_cfg ? e.floats(f.probs_cfg, vocab).slice() : null,
     state: stateOf(f),
   };
 }

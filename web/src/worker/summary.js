@@ -77,6 +77,9 @@ export const TOP_BARS = 30;
  *   fetched afterwards (peek with the settings it ran with): `u` is unknown
  * @property {WatermarkStep | null} [watermark]  the watermark's step, when
  *   it ran (absent or null: off, or no token before this step)
+ * @property {{uncond: Float32Array, mix: Float32Array} | null} [cfg]
+ *   classifier-free guidance, when it ran: at the rows, the unconditional
+ *   run's probability and the mix's (the conditional run's is `raw`)
  */
 
 /**
@@ -177,6 +180,8 @@ export function summarize(rec, ctx) {
     cuts: rec.cuts,
     params: { ...ctx.params },
     ...(rec.green ? { watermark: watermarkStep(rec, ids) } : {}),
+    ...(rec.probsUncond && rec.probsCfg ? { cfg: { uncond: Float32Array.from(ids, (id) => /** @type {Float32Array} */ (rec.probsUncond)[id]),
+      mix: Float32Array.from(ids, (id) => /** @type {Float32Array} */ (rec.probsCfg)[id]) } } : {}),
     state: Object.fromEntries(Object.entries(rec.state ?? {}).map(([k, v]) => [k, ctx.kind !== 'step' && TOKEN_STATE.test(k) ? NaN : v])),
   };
 }

@@ -42,6 +42,7 @@ export default {
   'plain.top_a': 'Throws away the tokens less likely than a times the square of the top probability.',
   'plain.xtc': 'Now and then removes the most likely tokens, keeping only the least likely of the strong ones, for less predictable text.',
   'plain.mirostat': 'Decides at each step how many tokens to keep so that the text\'s surprise stays near a target.',
+  'plain.cfg': "Runs the model a second time on a negative prompt and pushes the text away from what that run would say.",
   'plain.adaptive_p': "Favours the tokens whose probability is near a target it adapts as the text goes: neither the obvious token nor the long tail.",
 
   'whyWhen.bias': 'Use it to forbid a word (a bias of −∞), to steer a classifier towards a few allowed answers, or to nudge a token up or down. It works on the scores before everything else, so every later stage sees the change.',
@@ -59,6 +60,7 @@ export default {
   'whyWhen.top_a': 'Another relative cutoff: the bar is a × (top probability)², so it rises steeply when the model is confident and nearly vanishes when it is not.',
   'whyWhen.xtc': 'XTC ("exclude top choices") is for creative writing: with some probability it removes every strong candidate but the weakest, so the text avoids its most predictable turns. Probability 0.5 and threshold 0.1 are a usual start; a threshold above 0.5 turns it off.',
   'whyWhen.mirostat': 'Mirostat steers surprise instead of cutting by a fixed rule: after each token it compares how surprising that token was with its target τ and keeps more or fewer tokens next time. Version 1 and 2 differ in how they choose the cut; τ around 5 is typical.',
+  'whyWhen.cfg': "Classifier-free guidance (Sanchez et al. 2023; Hugging Face's guidance_scale) is for keeping a text on its prompt: each step runs the model on your text and, a second time, on a negative prompt (or on your prompt's last token alone), and mixes the two in log-probabilities as scale × (yours − the negative one's) + the negative one's. At 1 nothing changes; above 1 the tokens your prompt makes likelier than the negative prompt does gain, and those the negative prompt favours lose. It costs a second run of the model at every step and a second KV cache. It comes first in the chain, before everything else, as in Hugging Face.",
   'whyWhen.adaptive_p': "Adaptive-p (llama.cpp) is for text that should neither play safe nor ramble: set a target probability, say 0.3, and it reshapes the distribution so the tokens near that probability are the likeliest. It keeps a running average of how likely the drawn tokens were and aims higher after unlikely picks and lower after likely ones, so the text stays near the target on average. It removes nothing; the decay (0.9) sets how many tokens it remembers. Like Mirostat it is the last stage; a mild min-p before it is the usual pairing.",
 
   'explain.size': 'How many tokens the sampler kept at this step: the ones it may still draw. 1 means the choice is already made.',

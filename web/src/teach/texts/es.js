@@ -38,6 +38,7 @@ export default {
   'plain.top_a': 'Descarta los tokens menos probables que a por el cuadrado de la probabilidad máxima.',
   'plain.xtc': 'De vez en cuando elimina los tokens más probables y deja solo el más débil de los fuertes, para un texto menos previsible.',
   'plain.mirostat': 'Decide en cada paso cuántos tokens conservar para que la sorpresa del texto se mantenga cerca de un objetivo.',
+  'plain.cfg': "Ejecuta el modelo una segunda vez sobre un prompt negativo y aleja el texto de lo que diría esa pasada.",
   'plain.adaptive_p': "Favorece los tokens cuya probabilidad está cerca de un objetivo que ajusta a medida que avanza el texto: ni el token obvio ni la larga cola.",
 
   'whyWhen.bias': 'Sirve para prohibir una palabra (un sesgo de −∞), para limitar un clasificador a unas pocas respuestas o para empujar un token hacia arriba o hacia abajo. Actúa sobre las puntuaciones antes que nada, así que todas las etapas siguientes ven el cambio.',
@@ -55,6 +56,7 @@ export default {
   'whyWhen.top_a': 'Otro corte relativo: el umbral es a × (probabilidad máxima)², así que sube mucho cuando el modelo está seguro y casi desaparece cuando no lo está.',
   'whyWhen.xtc': 'XTC («excluir las opciones principales») es para escritura creativa: con cierta probabilidad elimina a todos los candidatos fuertes salvo el más débil, de modo que el texto evita sus giros más previsibles. Probabilidad 0,5 y umbral 0,1 son un buen comienzo; un umbral por encima de 0,5 lo apaga.',
   'whyWhen.mirostat': 'Mirostat dirige la sorpresa en lugar de cortar con una regla fija: tras cada token compara lo sorprendente que fue con su objetivo τ y conserva más o menos tokens la próxima vez. Las versiones 1 y 2 difieren en cómo eligen el corte; τ en torno a 5 es lo típico.',
+  'whyWhen.cfg': "La guía sin clasificador (Sanchez et al. 2023; guidance_scale en Hugging Face) mantiene un texto pegado a su prompt: cada paso ejecuta el modelo sobre tu texto y, una segunda vez, sobre un prompt negativo (o solo sobre el último token de tu prompt), y mezcla ambos en log-probabilidades como escala × (el tuyo − el negativo) + el negativo. Con 1 no cambia nada; por encima de 1 ganan los tokens que tu prompt hace más probables que el negativo, y pierden los que favorece el prompt negativo. Cuesta una segunda pasada del modelo en cada paso y una segunda caché KV. Va la primera en la cadena, como en Hugging Face.",
   'whyWhen.adaptive_p': "Adaptive-p (llama.cpp) es para un texto que no debe ir a lo seguro ni divagar: se fija una probabilidad objetivo, por ejemplo 0,3, y reforma la distribución para que los tokens cercanos a esa probabilidad sean los más probables. Lleva una media móvil de lo probables que fueron los tokens elegidos y apunta más alto tras elecciones improbables y más bajo tras las probables, de modo que el texto se mantiene en promedio cerca del objetivo. No elimina nada; el decaimiento (0,9) fija cuántos tokens recuerda. Como Mirostat, es la última etapa; lo habitual es un min-p suave antes.",
 
   'explain.size': 'Cuántos tokens conservó el muestreador en este paso: los que aún puede extraer. 1 significa que la elección ya está hecha.',
