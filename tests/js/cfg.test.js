@@ -15,7 +15,7 @@ describe('classifier-free guidance', () => {
     const r = await sameEverywhere(['warp', '--cfg-scale', '1.5'], req);
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout.toString());
-    expect(out.probs.map((p) => +p.toFixed(6))).toEqual([0.785597, 0.17529, 0.039112]);
+    [0.785597, 0.175290, 0.039112].forEach((want, i) => expect(Math.abs(out.probs[i] - want)).toBeLessThan(1e-6));
     expect(out.probs_uncond.map((p) => +p.toFixed(6))).toEqual([0.333333, 0.333333, 0.333333]);
     expect(out.probs_raw.map((p) => +p.toFixed(6))).toEqual([0.665241, 0.244728, 0.090031]);
     const off = JSON.parse(runNative(['warp'], req).stdout.toString());
@@ -64,7 +64,8 @@ describe('classifier-free guidance', () => {
       expect(rec.probsUncond).not.toBe(null);
       expect(sum(rec.probsUncond)).toBeCloseTo(1, 5);
       expect(sum(rec.probsCfg)).toBeCloseTo(1, 5);
-      expect(rec.probsCfg).toEqual(rec.probs); // nothing after it at these settings
+      // nothing after it at these settings: the final distribution is the mix (its own softmax, in float)
+      expect(Math.max(...rec.probsCfg.map((p, i) => Math.abs(p - rec.probs[i])))).toBeLessThan(1e-6);
       // a rewind and the same steps again: the same tokens (both runs consistent)
       const before = s.tokens;
       s.rewind(10);
