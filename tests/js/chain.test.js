@@ -43,17 +43,19 @@ describe('the registry', () => {
     expect(e.params.length).toBeGreaterThanOrEqual(25);
     const logits = Array.from({ length: 40 }, (_, i) => Number((Math.sin(i * 1.7) * 3 - i * 0.05).toFixed(4)));
     const history = [3, 5, 3, 9, 3, 5, 3, 9, 3, 5];
+    // classifier-free guidance's second run (its logits, as a warp request and the sampler take them)
+    const uncond = logits.map((x, i) => Number((x * 0.5 + Math.cos(i)).toFixed(4)));
     const s = e.createSampler(40);
     for (const p of e.params) {
       const settings = { ...companions(p), [p.name]: valueFor(p) };
       const args = ['warp', ...Object.entries(settings).flatMap(([k, v]) => [`--${e.params[e.paramIndex.get(k)].flag}`, String(v)])];
-      const cli = runNative(args, JSON.stringify({ logits, history }));
+      const cli = runNative(args, JSON.stringify({ logits, history, uncond_logits: uncond }));
       expect(cli.status, `${p.name}: ${cli.stderr}`).toBe(0);
       const fromCli = JSON.parse(cli.stdout.toString());
-      const rec = s.warp(logits, history, settings);
+      const rec = s.warp(logits, history, settings, { uncond });
       expect(fromCli.probs.map((x) => Math.fround(x)), p.name).toEqual([...rec.probs]);
       // and the setting does something (a neutral one would prove nothing)
-      const plain = s.warp(logits, history, companions(p));
+      const plain = s.warp(logits, history, companions(p), { uncond });
       // (a memory acts from the second step on; the length stages act on a session's end-of-text tokens at its
       // step: a bare warp knows neither, tests/c/test_chain_newer.c runs them)
       if (!['dry_penalty_last_n', 'penalty_last_n', 'mirostat_eta', 'min_new_tokens', 'exp_decay_start', 'exp_decay_factor', 'adaptive_decay'].includes(p.name)) {

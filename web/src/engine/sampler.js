@@ -14,6 +14,8 @@ export class Sampler {
     this.vocab = vocab;
     this.params = engine.x.api_params_new();
     this.logitsPtr = engine.malloc(4 * vocab);
+    /** classifier-free guidance's unconditional logits, once given */
+    this.uncondPtr = 0;
   }
 
   /**
@@ -21,9 +23,11 @@ export class Sampler {
    * @param {ArrayLike<number>} logits  length vocab; -Infinity masks a token
    * @param {ArrayLike<number>} [history]  token ids the penalties look at
    * @param {import('./params.js').SamplerParams} [params]
+   * @param {{uncond?: ArrayLike<number>}} [more] uncond: classifier-free
+   *   guidance's second run's logits (length vocab), which cfg_scale mixes in
    * @returns {import('./step.js').StepRecord}
    */
-  warp(logits, history = [], params = {}) {
+  warp(logits, history = [], params = {}, { uncond } = {}) {
     const e = this.engine;
     if (!logits || logits.length !== this.vocab) throw new RangeError(`logits must have ${this.vocab} entries (got ${logits ? logits.length : 0})`);
     for (let i = 0; i < history.length; i++) {
@@ -32,8 +36,14 @@ export class Sampler {
       // (Int32Array would cut a fraction short silently; the range is the engine's to check)
       if (!Number.isInteger(t) || t < -2147483648 || t > 2147483647) throw new RangeError(`history[${i}] = ${t} is not a token id`);
     }
+    if (uncond && uncond.length !== this.vocab) throw new RangeError(`uncond must have ${this.vocab} entries (got ${uncond.length})`);
     writeParams(e, this.params, params, this.vocab);
     e.floats(this.logitsPtr, this.vocab).set(logits);
+    if (uncond) {
+      this.uncondPtr ||= e.malloc(4 * this.vocab);
+      e.floats(this.uncondPtr, this.vocab).set(uncond);
+    }
+    e.x.api_sampler_set_uncond(this.handle, uncond ? this.uncondPtr : 0);
     const hist = e.malloc(4 * history.length);
     try {
       e.ints(hist, history.length).set(history);
@@ -70,6 +80,7 @@ export class Sampler {
     e.x.api_sampler_free(this.handle);
     e.x.api_params_free(this.params);
     e.free(this.logitsPtr);
+    if (this.uncondPtr) e.free(this.uncondPtr);
     this.handle = 0;
   }
 }
