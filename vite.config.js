@@ -232,7 +232,7 @@ const WORKER_CHUNKS = [
   },
 ];
 
-const ON_DEMAND = /^components\/((CompareView|Decoders|Tour|Words)\.jsx|words\.texts\.js)$/;
+const ON_DEMAND = /^components\/((CompareView|Decoders|Tour|Words|Cfg)\.jsx|(words|cfg)\.texts\.js)$/;
 
 /**
  * The page's code in a few chunks, each loaded whole: the words and

@@ -72,6 +72,7 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  * @property {string[]} [dryBreakers]  DRY's sequence breakers (texts)
  * @property {string[]} [badWords]  bad words (texts; bad_words=["the"])
  * @property {Array<[string, number]>} [seqBias]  sequence biases [text, value] (sequence_bias=[["them",3]])
+ * @property {string} [negativePrompt]  classifier-free guidance's negative prompt (negative_prompt=…; none: the prompt's last token)
  * @property {ConstraintState} constraint
  * @property {import('./lab.js').PanelSpec[]} panels  compare mode's panels
  * @property {number} speed    Play's steps per second
@@ -234,6 +235,9 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
       }
       case 'prompt':
         state.prompt = value;
+        break;
+      case 'negative_prompt':
+        state.negativePrompt = value;
         break;
       case 'chat':
         if (value === '1' || value === '0') state.chat = value === '1';
@@ -488,6 +492,7 @@ export function serializeHash(state) {
   if (state.dryBreakers?.length) search.set('dry_sequence_breakers', JSON.stringify(state.dryBreakers));
   if (state.badWords?.length) search.set('bad_words', JSON.stringify(state.badWords));
   if (state.seqBias?.length) search.set('sequence_bias', JSON.stringify(state.seqBias));
+  if (state.negativePrompt) search.set('negative_prompt', state.negativePrompt);
   if (state.speed !== undefined && state.speed !== SPEED.def) search.set('speed', String(state.speed));
   // (none, an element's default, is not written: a link opens the page, whose clicks ban)
   if (state.barAction === 'force') search.set('click', 'force');

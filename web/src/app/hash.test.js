@@ -214,6 +214,14 @@ describe('the decoding lab in the hash', () => {
     expect(serializeHash(c.state)).toBe(cmp);
   });
 
+  it('round-trips classifier-free guidance\'s negative prompt (negative_prompt=…) and leaves it out when empty', () => {
+    const state = { ...defaultState(), negativePrompt: 'And the king & co' };
+    const text = serializeHash(state);
+    expect(new URLSearchParams(text.slice(1)).get('negative_prompt')).toBe('And the king & co');
+    expect(parseHash(text).state.negativePrompt).toBe('And the king & co');
+    expect(serializeHash({ ...state, negativePrompt: '' })).not.toContain('negative_prompt');
+  });
+
   it('round-trips bad words and sequence biases (bad_words=["the"], sequence_bias=[["them",3]]), in changes and compare panels too', () => {
     const state = { ...defaultState(), steps: 4, badWords: ['the', ' and'], seqBias: /** @type {Array<[string, number]>} */ ([['them', 3], ['x=y', -1.5]]) };
     const hash = serializeHash(state);

@@ -75,7 +75,7 @@ export { GREEDY_STEPS } from './panel/strategy.js';
  *   and plain decoding's for the same tokens (measured in the Worker)
  */
 
-/** @typedef {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], badWords?: string[], seqBias?: Array<[string, number]>, samplers?: string}} Settings  the sliders, the bans, the finite logit biases, DRY's sequence breakers and the chain's order */
+/** @typedef {{params: import('./params.js').Params, bans: number[], biases?: Array<[number, number]>, dryBreakers?: string[], badWords?: string[], seqBias?: Array<[string, number]>, samplers?: string, negativePrompt?: string}} Settings  the sliders, the bans, the finite logit biases, DRY's sequence breakers, the words, the chain's order and classifier-free guidance's negative prompt */
 /**
  * What a panel needs of the Worker's client (worker/client.js; the tests'
  * in-process client has the same shape).

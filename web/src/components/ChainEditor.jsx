@@ -22,6 +22,8 @@ import { lazy } from './lazy.js';
 
 /** the words stages' field (Words.jsx): fetched when one of them is opened */
 const wordsCode = lazy(() => import('./Words.jsx'));
+/** classifier-free guidance's negative prompt and view (Cfg.jsx): fetched when its stage is opened */
+const cfgCode = lazy(() => import('./Cfg.jsx'));
 /** the stages whose settings are a list of words, not numbers: their kind */
 const WORD_STAGES = /** @type {Record<string, 'bad' | 'bias'>} */ ({ bad_words: 'bad', sequence_bias: 'bias' });
 
@@ -40,7 +42,7 @@ const cutter = (/** @type {string} */ name) => !RESHAPERS.has(name) && (name ===
 const FOLDED = /** @type {Record<string, string>} */ ({ temperature: 'stageText.dynatemp' });
 
 /**
- * @param {{panel: Pick<Panel, 'askStages' | 'bans' | 'biases' | 'dryBreakers' | 'badWords' | 'seqBias' | 'errors' | 'model' | 'next' | 'params' |
+ * @param {{panel: Pick<Panel, 'askStages' | 'negativePrompt' | 'setNegativePrompt' | 'bans' | 'biases' | 'dryBreakers' | 'badWords' | 'seqBias' | 'errors' | 'model' | 'next' | 'params' |
  *     'paramsKey' | 'playing' | 'samplers' | 'session' | 'setBias' | 'setDryBreakers' | 'setWords' | 'setOrder' | 'setParam' | 'setStageOn' |
  *     'shown' | 'stagesOn' | 'steps' | 'strategy' | 'toggleBan'>, uid: string, onChanged?: () => void}} props
  *   onChanged: after a change (compare mode regenerates the panel)
@@ -178,7 +180,7 @@ export function ChainEditor({ panel, uid, onChanged }) {
  * One stage of the chain: a line (handle, place, switch, what it is set
  * to, its cut) and, opened, its doc and settings.
  * @param {{
- *   panel: Pick<Panel, 'bans' | 'biases' | 'dryBreakers' | 'badWords' | 'seqBias' | 'errors' | 'model' | 'next' | 'params' | 'playing' |
+ *   panel: Pick<Panel, 'negativePrompt' | 'setNegativePrompt' | 'bans' | 'biases' | 'dryBreakers' | 'badWords' | 'seqBias' | 'errors' | 'model' | 'next' | 'params' | 'playing' |
  *     'session' | 'setBias' | 'setDryBreakers' | 'setWords' | 'setParam' | 'setStageOn' | 'shown' | 'stagesOn' | 'steps' | 'strategy' |
  *     'toggleBan'>, uid: string, name: string, index: number, count: number,
  *   dragging: boolean, dropHere: boolean,
@@ -305,6 +307,7 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
           )}
           {name === 'dry' && <BreakerList panel={panel} uid={uid} onChanged={onChanged} />}
           {words && <WordsLazy panel={panel} kind={words} uid={uid} onChanged={onChanged} />}
+          {name === 'cfg' && <CfgLazy panel={panel} uid={uid} onChanged={onChanged} />}
           {onRemove && (
             <button type="button" class="spg-link" data-testid="stage-remove" onClick={onRemove}>
               {t('chain.remove', { name: stageLabel })}
@@ -323,6 +326,16 @@ function StageRow({ panel, uid, name, index, count, dragging, dropHere, onDragTo
 function WordsLazy(props) {
   const mod = wordsCode.use();
   return mod ? <mod.WordsField {...props} /> : <p class="spg-hint" aria-busy="true">…</p>;
+}
+
+/**
+ * Classifier-free guidance's negative prompt and its view, once its code
+ * is here (Cfg.jsx).
+ * @param {{panel: Pick<Panel, 'negativePrompt' | 'setNegativePrompt' | 'shown'>, uid: string, onChanged: () => void}} props
+ */
+function CfgLazy(props) {
+  const mod = cfgCode.use();
+  return mod ? <mod.CfgField {...props} /> : <p class="spg-hint" aria-busy="true">…</p>;
 }
 
 /**

@@ -27,7 +27,7 @@
  *   draft, speculate, prompt-lookup, prompt-lookup-ngram, regex, grammar,
  *   click        what a click on a bar does: ban (the token), force (it as
  *                the next token) or none (the default: nothing)
- *   ban, logit-bias, dry-sequence-breakers, bad-words, sequence-bias, forced, changes, scale, panels, theme, lang: as the URL hash keys
+ *   ban, logit-bias, dry-sequence-breakers, bad-words, sequence-bias, negative-prompt, forced, changes, scale, panels, theme, lang: as the URL hash keys
  *   of the same names (lang: without it, the element speaks its page's
  *   language when it is one of the playground's, else the browser's).
  *
@@ -52,7 +52,7 @@ export const DEFAULT_VIEW = ['text', 'bars'];
 /** attributes with the meaning of the hash key of the same name (- for _) */
 export const HASH_ATTRIBUTES = ['seed', 'prompt', 'steps', 'speed', 'strategy', 'beams', 'length-penalty', 'num-beam-groups', 'diversity-penalty',
   'draft', 'speculate', 'prompt-lookup', 'prompt-lookup-ngram',
-  'regex', 'grammar', 'ban', 'logit-bias', 'dry-sequence-breakers', 'bad-words', 'sequence-bias', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme', 'edits', 'lang',
+  'regex', 'grammar', 'ban', 'logit-bias', 'dry-sequence-breakers', 'bad-words', 'sequence-bias', 'negative-prompt', 'forced', 'changes', 'samplers', 'click', 'scale', 'panels', 'theme', 'edits', 'lang',
   'model-url'];
 export const ATTRIBUTES = ['model', 'tokenizer', 'model-origins', 'model-cache', ...Object.keys(SLIDERS), 'controls', 'view', ...HASH_ATTRIBUTES];
 

@@ -68,6 +68,8 @@ export function createCore(client, session, models) {
   const badWords = signal([]);
   /** @type {import('@preact/signals').Signal<Array<[string, number]>>} */
   const seqBias = signal([]);
+  /** classifier-free guidance's negative prompt ('': the prompt's last token alone) */
+  const negativePrompt = signal('');
   /** the learner's edits of the model, in order: [row, token, p] (a dragged bar's top) */
   /** @type {import('@preact/signals').Signal<Array<[number, number, number]>>} */
   const edits = signal([]);
@@ -232,7 +234,7 @@ export function createCore(client, session, models) {
   return {
     client, session, models, runtime, late, decoderState,
     modelId, loadingModel, model, params, samplers, activeParam, strategy, beamOpts, specOpts, constraint, bans, biases, dryBreakers, badWords, seqBias,
-    edits, modelRow, barAction, barScale, stepSettings, lab, beam, spec, peeked, seed, prompt, chat, chatText, steps, forced, next, status, focus, hover,
+    negativePrompt, edits, modelRow, barAction, barScale, stepSettings, lab, beam, spec, peeked, seed, prompt, chat, chatText, steps, forced, next, status, focus, hover,
     speed, progress, askDownload, samples, sampling, errors, notices, busy, ready, generating, generated,
     playing, play, pausePlay, togglePlay, pause, setError, sampleArg, enqueue, applyNext, applyLab,
   };

@@ -25,6 +25,7 @@ export function engineParamsOf(s) {
   if (s.dryBreakers?.length) out.dry_sequence_breakers = s.dryBreakers;
   if (s.badWords?.length) out.bad_words = s.badWords;
   if (s.seqBias?.length) out.sequence_bias = s.seqBias;
+  if (s.negativePrompt) out.negative_prompt = s.negativePrompt; // classifier-free guidance's second run
   if (s.samplers) out.samplers = s.samplers;
   return out;
 }

@@ -296,7 +296,18 @@ export function createSettingsActions(p) {
     return client.request('findToken', { session, text, params: engineParams.value });
   }
 
-  return { findToken, refreshPreview, refreshPeek, settingsChanged, setParam, setParams, applyPreset, setOrder, setStageOn, setStageTypical, setBans, toggleBan, setBias, setDryBreakers, setWords };
+  /**
+   * Classifier-free guidance's negative prompt ('': the prompt's last token
+   * alone): the engine's second run reads it from the next step on.
+   * @param {string} text
+   */
+  function setNegativePrompt(text) {
+    if (text === p.negativePrompt.value) return;
+    p.negativePrompt.value = text;
+    settingsChanged();
+  }
+
+  return { setNegativePrompt, findToken, refreshPreview, refreshPeek, settingsChanged, setParam, setParams, applyPreset, setOrder, setStageOn, setStageTypical, setBans, toggleBan, setBias, setDryBreakers, setWords };
 }
 
 /** @typedef {ReturnType<typeof createSettingsActions>} SettingsActions */

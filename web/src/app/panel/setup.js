@@ -77,6 +77,7 @@ export function createSetup(p) {
       dryBreakers.value = [...(state.dryBreakers ?? [])];
       badWords.value = [...(state.badWords ?? [])];
       seqBias.value = (state.seqBias ?? []).map(([t, v]) => /** @type {[string, number]} */ ([t, v]));
+      p.negativePrompt.value = state.negativePrompt ?? '';
       if (state.speed !== undefined) speed.value = state.speed;
       if (state.barAction !== undefined) barAction.value = state.barAction;
       barScale.value = state.barScale ?? 'linear';

@@ -18,11 +18,11 @@ import { engineParamsOf } from './engineArgs.js';
  * @param {import('./core.js').Core} p
  */
 export function createView(p) {
-  const { params, bans, biases, dryBreakers, badWords, seqBias, samplers, hover, focus, steps, peeked, next, samples, strategy, ready, playing, generating,
+  const { params, bans, biases, dryBreakers, badWords, seqBias, negativePrompt, samplers, hover, focus, steps, peeked, next, samples, strategy, ready, playing, generating,
     modelId, models, model, edits, seed, prompt, forced, beamOpts, specOpts, constraint, speed, barAction, barScale, stepSettings, decoderState: state } = p;
   /** the settings in force: the sliders and the bans */
   const settings = computed(() => ({ params: params.value, bans: bans.value, biases: biases.value, dryBreakers: dryBreakers.value,
-    badWords: badWords.value, seqBias: seqBias.value, samplers: samplers.value }));
+    badWords: badWords.value, seqBias: seqBias.value, samplers: samplers.value, negativePrompt: negativePrompt.value }));
   /** the settings as the engine takes them */
   const engineParams = computed(() => engineParamsOf(settings.value));
   const paramsKey = computed(() => JSON.stringify(engineParams.value));
@@ -91,6 +91,7 @@ export function createView(p) {
     dryBreakers: dryBreakers.value,
     badWords: badWords.value,
     seqBias: seqBias.value,
+    negativePrompt: negativePrompt.value,
     constraint: constraint.value,
     speed: speed.value,
     barAction: barAction.value,
