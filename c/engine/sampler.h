@@ -14,9 +14,11 @@
  *   sp_session   model + state + tokenizer + sampler + history + PRNG:
  *                what the CLI, the WASM API and the tests drive.
  *
- * This header is the whole API a front-end includes; it includes three
+ * This header is the whole API a front-end includes; it includes five
  * parts of it where they belong: sampler_rows.h (the cut codes' and the
- * stages' rows, SP_CUT_ROWS and SP_STAGE_ROWS), sampler_models.h (models,
+ * stages' rows, SP_CUT_ROWS and SP_STAGE_ROWS), sampler_params.h (the
+ * settings' registry, the chain's order, checks and setters),
+ * sampler_watermark.h (green lists, detection), sampler_models.h (models,
  * tokenizers, constraints) and sampler_decode.h (the session, beam search,
  * speculative decoding, metrics).
  *
@@ -236,94 +238,9 @@ typedef struct {
     uint8_t order[SP_STAGE_COUNT];
 } sp_params;
 
-/* The neutral settings: T 1, everything else off, the default order. */
-void sp_params_default(sp_params *p);
-
-/* ---- the registry: every stage and every parameter, declared once ---- */
-
-/* A stage's name ("top_p"; "mirostat" for SP_STAGE_MIROSTAT), or NULL
- * past it. */
-const char *sp_stage_name(int stage);
-/* The stage called name, or -1. */
-int sp_stage_find(const char *name);
-/* A stage for people: its label ("Top-p") and one line of what it does. */
-const char *sp_stage_label(int stage);
-const char *sp_stage_doc(int stage);
-
-enum { SP_PARAM_FLOAT = 0, SP_PARAM_INT = 1 };
-enum {
-    SP_PARAM_MIN_OPEN = 1,   /* the range excludes its lower end */
-    SP_PARAM_MAX_OPEN = 2,   /* ... its upper end */
-    SP_PARAM_IN_LINK = 4,    /* a playground link always states it */
-    SP_PARAM_SWITCH = 8      /* away from neutral, it turns its stage on */
-};
-
-typedef struct {
-    const char *name;   /* the API's and the link's: "top_p" */
-    const char *flag;   /* the CLI's, without "--": "top-p" */
-    const char *code;   /* its short code in compact links: "p" */
-    const char *label;  /* for people: "Top-p" */
-    const char *doc;    /* one line: what it does, and its off value */
-    int stage;          /* the sp_stage it belongs to (mirostat's:
-                         * SP_STAGE_MIROSTAT) */
-    int type;           /* SP_PARAM_FLOAT or SP_PARAM_INT */
-    int flags;          /* SP_PARAM_* */
-    double min, max;    /* its range (+-INFINITY: open-ended) */
-    double neutral;     /* its default: the stage does nothing */
-    double ui_min, ui_max, ui_step; /* the range a lesson's slider spans */
-    double ui_on;       /* a switch's value when a learner turns its stage on */
-} sp_param_info;
-
-/* The number of parameters, and the i-th one's declaration (NULL past). */
-int sp_param_count(void);
-const sp_param_info *sp_param_at(int i);
-/* The parameter called name (or flag), or -1. */
-int sp_param_find(const char *name);
-/* Sets parameter i from a number: SP_ERR_ARG when it is not a whole
- * number for an integer parameter (the range is sp_params_check's). */
-int sp_params_set(sp_params *p, int i, double value, char *err);
-double sp_params_get(const sp_params *p, int i);
-/* Whether stage's parameters turn it on. */
-int sp_stage_active(const sp_params *p, int stage);
-/* The sp_cut a stage marks the tokens it removes with (SP_CUT_NONE for
- * the stages that only reshape: the penalties, DRY). */
-int sp_stage_cut(int stage);
-
-
-/* The chain's order from a list of stage names separated by commas or
- * semicolons, or a preset: "default", "hf" (Hugging Face generate's) or
- * "llama.cpp" (llama.cpp's default); SP_ERR_ARG names an unknown stage or
- * a stage given twice. */
-int sp_params_set_order(sp_params *p, const char *list, char *err);
-/* The chain as names joined by commas, into out (at least 256 bytes). */
-void sp_params_order_text(const sp_params *p, char *out, size_t size);
-/* The i-th preset's name ("default", "hf", "llama.cpp"; NULL past). */
-const char *sp_order_preset(int i);
-
-/* Adds a DRY sequence breaker (1..SP_MAX_DRY_BREAKER_LEN token ids). */
-int sp_params_add_dry_breaker(sp_params *p, const int *tokens, int n,
-                              char *err);
-
-/* Checks every field; on failure returns SP_ERR_ARG and a message that names
- * the parameter, e.g. "top-p must be in (0, 1] (got 1.5)".  vocab bounds the
- * bias token ids (pass 0 to skip that check).  A parameter set away from
- * its neutral value whose stage the order leaves out is an error too ("top-p
- * is set but the chain leaves out top_p").  The engine checks parameters
- * here and in the constructors below, and nowhere else: the front-ends
- * report its messages (the CLI puts "--" before the name). */
-int sp_params_check(const sp_params *p, int vocab, char *err);
-
-/* Appends a logit bias: SP_ERR_ARG when p holds SP_MAX_BIAS already.  The
- * token and the value are checked with the rest by sp_params_check. */
-int sp_params_add_bias(sp_params *p, int token, float value, char *err);
-
-/* Words, not ids (sampler/words.c): a bad word or a sequence bias of n
- * token ids (1..SP_MAX_WORD_LEN; the ids and the value are checked with the
- * rest by sp_params_check); SP_ERR_ARG when p holds SP_MAX_WORDS already. */
-int sp_params_add_bad_word(sp_params *p, const int *tokens, int n,
-                           char *err);
-int sp_params_add_sequence_bias(sp_params *p, const int *tokens, int n,
-                                float value, char *err);
+/* The settings' registry (every stage and parameter, declared once),
+ * the chain's order, the checks and the setters: sampler_params.h. */
+#include "sampler_params.h"
 
 /* ------------------------------------------------------------- step record */
 
@@ -480,37 +397,8 @@ int sp_sampler_draw(sp_step *step, double u);
 
 /* ----------------------------------------------------------- watermark */
 
-/* Watermarking (Kirchenbauer et al. 2023, "A Watermark for Large Language
- * Models"; watermark.c).  The green list after token prev is the first
- * floor(vocab gamma) ids of a permutation of the vocabulary drawn by a
- * Fisher-Yates shuffle from PCG32 seeded with (key << 32) | prev: integer
- * arithmetic only, the same list in every build.  green[vocab] gets 1 on
- * the list and 0 elsewhere (perm[vocab]: scratch); returns the list's size.
- * gamma outside (0, 1), a prev or key < 0: -1. */
-int sp_watermark_green(int vocab, float gamma, int key, int prev,
-                       uint8_t *green, int *perm);
-/* Whether token is on the green list after prev (perm[vocab]: scratch);
- * -1 for bad arguments. */
-int sp_watermark_is_green(int vocab, float gamma, int key, int prev,
-                          int token, int *perm);
-
-/* Detection: the tokens ids[first .. n) are each judged green or red by
- * the green list of the token before it (first >= 1: ids[0 .. first) are
- * context, e.g. the prompt; first 0 counts from ids[1]).  T tokens, G
- * green, z = (G - gamma T) / sqrt(T gamma (1 - gamma)) (the paper's plain
- * count: repeated pairs count every time), p_value the normal upper tail
- * of z (0.5 erfc(z / sqrt 2), to about 1e-7 relative).  per_token[n]
- * (may be NULL): 1 green, 0 red, -1 not judged (context); running[n] (may
- * be NULL): the z of the tokens scored up to and with token i (NaN for the
- * context).  SP_ERR_ARG for a token outside the vocabulary or a bad gamma
- * or key. */
-typedef struct {
-    int tokens, green;
-    double z, p_value;
-} sp_watermark_score;
-int sp_watermark_detect(int vocab, float gamma, int key, const int *ids,
-                        int n, int first, int8_t *per_token,
-                        double *running, sp_watermark_score *out, char *err);
+/* The green lists and the detector: sampler_watermark.h. */
+#include "sampler_watermark.h"
 
 /* Models, tokenizers and constraints: sampler_models.h. */
 #include "sampler_models.h"

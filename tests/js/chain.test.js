@@ -55,7 +55,7 @@ describe('the registry', () => {
       // and the setting does something (a neutral one would prove nothing)
       const plain = s.warp(logits, history, companions(p));
       // (a memory acts from the second step on; the length stages act on a session's end-of-text tokens at its
-      // step: a bare warp knows neither, tests/c/test_chain.c runs them)
+      // step: a bare warp knows neither, tests/c/test_chain_newer.c runs them)
       if (!['dry_penalty_last_n', 'penalty_last_n', 'mirostat_eta', 'min_new_tokens', 'exp_decay_start', 'exp_decay_factor', 'adaptive_decay'].includes(p.name)) {
         expect([...rec.probs], `${p.name} changes the warp`).not.toEqual([...plain.probs]);
       }
