@@ -56,7 +56,10 @@ export function CfgField({ panel, uid, onChanged }) {
         <button type="button" data-testid="negative-prompt-apply" disabled={text === null} onClick={apply}>{say(lang, 'apply')}</button>
       </div>
       <small class="spg-hint" id={`${id}-hint`}>{say(lang, 'negativeHint')}</small>
-      <p class="spg-hint">{say(lang, 'explain')}</p>
+      <details class="spg-cfg-how">
+        <summary>{say(lang, 'how')}</summary>
+        <p class="spg-hint">{say(lang, 'explain')}</p>
+      </details>
       <CfgView panel={panel} />
     </div>
   );
@@ -87,11 +90,11 @@ function CfgView({ panel }) {
         {Array.from({ length: n }, (_, i) => (
           <li key={s.ids[i]} class="spg-cfg-token" data-testid="cfg-row"
             aria-label={say(lang, 'row', { piece: JSON.stringify(s.pieces[i]), cond: i18n.pct(s.raw[i]), uncond: i18n.pct(cfg.uncond[i]), mix: i18n.pct(cfg.mix[i]) })}>
-            <span class="spg-cfg-piece" aria-hidden="true">{JSON.stringify(s.pieces[i]).slice(1, -1) || '␣'}</span>
+            <span class="spg-cfg-piece" aria-hidden="true">{JSON.stringify(s.pieces[i]).slice(1, -1).replaceAll(' ', '␣') || '∅'}</span>
             <span class="spg-cfg-bars" aria-hidden="true">
               {kinds.map((k) => (
                 <span key={k} class={`spg-cfg-bar is-${k}`} data-kind={k} data-p={String(value(k, i))}>
-                  <span style={{ width: `${top > 0 ? (100 * value(k, i)) / top : 0}%` }} />
+                  <span class="spg-cfg-track"><span style={{ width: `${top > 0 ? (100 * value(k, i)) / top : 0}%` }} /></span>
                   <b>{i18n.pct(value(k, i))}</b>
                 </span>
               ))}

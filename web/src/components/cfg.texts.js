@@ -6,6 +6,7 @@
  */
 export const CFG = /** @type {Record<string, Record<string, string>>} */ ({
   en: {
+    how: 'How the mix works',
     negative: 'Negative prompt',
     negativeHint: 'The second run reads this instead of your prompt, then the same generated tokens. Empty: it reads your prompt\'s last token alone (as Hugging Face does).',
     apply: 'Apply',
@@ -18,6 +19,7 @@ export const CFG = /** @type {Record<string, Record<string, string>>} */ ({
     row: '{piece}: your prompt {cond}, negative prompt {uncond}, mix {mix}',
   },
   de: {
+    how: 'Wie die Mischung entsteht',
     negative: 'Negativer Prompt',
     negativeHint: 'Der zweite Lauf liest dies statt deines Prompts, dann dieselben erzeugten Tokens. Leer: Er liest nur das letzte Token deines Prompts (wie Hugging Face).',
     apply: 'Übernehmen',
@@ -30,6 +32,7 @@ export const CFG = /** @type {Record<string, Record<string, string>>} */ ({
     row: '{piece}: dein Prompt {cond}, negativer Prompt {uncond}, Mischung {mix}',
   },
   es: {
+    how: 'Cómo se hace la mezcla',
     negative: 'Prompt negativo',
     negativeHint: 'La segunda pasada lee esto en lugar de tu prompt, y luego los mismos tokens generados. Vacío: lee solo el último token de tu prompt (como Hugging Face).',
     apply: 'Aplicar',
@@ -42,6 +45,7 @@ export const CFG = /** @type {Record<string, Record<string, string>>} */ ({
     row: '{piece}: tu prompt {cond}, prompt negativo {uncond}, mezcla {mix}',
   },
   zh: {
+    how: '混合是如何计算的',
     negative: '负面提示',
     negativeHint: '第二次运行读的是这段文字而不是你的提示，然后是同样的已生成词元。留空：只读你提示的最后一个词元（与 Hugging Face 相同）。',
     apply: '应用',
