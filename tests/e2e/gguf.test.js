@@ -13,7 +13,7 @@ import { ggufBytes, ggufPath } from '../helpers/gguf-files.js';
 import { logitsModel } from '../helpers/gguf-models.js';
 import { loadEngineNode } from '../../web/src/engine/node.js';
 import { charTokenizer, DIST, FIXTURES, randomCheckpoint } from './fixtures.js';
-import { chooseModelFiles, engineRefusal, hashOf, lesson, skipWithoutChromium, until, useBrowser } from './harness.js';
+import { chooseModelFiles, engineRefusal, engineText, generated, hashOf, lesson, skipWithoutChromium, stepTimes, until, useBrowser } from './harness.js';
 
 const bars = (page) => page.locator('[data-testid="prob-bar"]');
 const tokens = (page) => page.locator('[data-testid="output-token"]');
@@ -30,7 +30,35 @@ const IN_CI = /^(1|true|yes)$/i.test(process.env.CI ?? '');
 if (!haveStories && !IN_CI) console.log(`skipped: stories260K alone: ${FIXTURES} is missing (../shared)`);
 
 describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
-  const { open } = useBrowser();
+  const { h, open } = useBrowser();
+  /** the engine builds the page fetched so far */
+  const engines = () => h.requested.filter((u) => u.endsWith('.wasm')).map((u) => u.replace(/^.*\/|-[\w-]{8}\.wasm$/g, ''));
+
+  it('starts on the lesson engine; a GGUF opened after generating moves it to the whole engine, keeping the settings and the texts', async () => {
+    const params = { temperature: 0.8, top_k: 12 };
+    const page = await open({ hash: '#seed=5&temperature=0.8&top_k=12&steps=3' });
+    await until(async () => (await generated(page)) === await engineText({ seed: 5, params, steps: 3 }));
+    await stepTimes(page, 2);
+    const five = await engineText({ seed: 5, params, steps: 5 });
+    expect(await generated(page)).toBe(five);
+    expect(engines()).toEqual(['engine-lite-simd']);
+    // a GGUF: the whole engine reads it, with the settings as they were
+    const logits = [0, 0, 0, 2, 1, 0, -1, 0.5];
+    await chooseModelFiles(page, [{ name: 'worked.gguf', bytes: writeGguf(logitsModel(logits, { name: 'worked' })) }]);
+    await until(async () => (await chosen(page)) === 'worked.gguf', 15000);
+    expect(engines()).toEqual(['engine-lite-simd', 'engine-simd']);
+    expect(await page.getByTestId('model-error').count()).toBe(0);
+    expect(await page.getByTestId('value-temperature').textContent()).toBe('0.80');
+    expect(await page.getByTestId('seed').inputValue()).toBe('5');
+    expect(await hashOf(page)).toMatch(/temperature=0\.8&top_k=12&/);
+    await until(async () => (await bars(page).count()) === 8);
+    // back to the bigram, now on the whole engine: the same text for the same seed
+    await modelSelect(page).selectOption('bigram');
+    await until(async () => (await chosen(page)) === 'Bigram names');
+    await stepTimes(page, 5);
+    expect(await generated(page)).toBe(five);
+    expect(engines()).toEqual(['engine-lite-simd', 'engine-simd']);
+  });
 
   it('a GGUF with a 151 669-token vocabulary: chosen, explored, and a bad file after it changes nothing', async () => {
     const qwen = ggufBytes('tiny-qwen2-f32');

@@ -39,7 +39,8 @@ describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
     console.log(`e2e: interactive ${times.map(Math.round).join(' ms, ')} ms after navigation`);
     const wasm = h.requested.filter((u) => u.endsWith('.wasm'));
     expect(wasm).toHaveLength(1);
-    expect(wasm[0]).toMatch(/engine-simd-[\w-]+\.wasm$/);
+    // the lesson engine (the whole one comes when a GGUF file is opened: gguf.test.js)
+    expect(wasm[0]).toMatch(/engine-lite-simd-[\w-]+\.wasm$/);
     expect(h.requested.filter((u) => u.endsWith('.bin')).map((u) => u.replace(/.*\//, ''))).toEqual([expect.stringMatching(/^bigram-[\w-]+\.bin$/)]);
     // the bigram: a bar for each of its 54 tokens, all kept at the defaults
     await expect.poll(() => bars(page).count()).toBe(54);

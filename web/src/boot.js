@@ -5,8 +5,9 @@
  * loads the page's code, so the two downloads and the engine's compilation
  * run side by side instead of one after the other.
  */
-import { createEngineClient } from './worker/client.js';
+import { createPlaygroundClient } from './worker/switch.js';
 
-const client = createEngineClient();
+// the lesson engine, until the learner opens a GGUF file (switch.js)
+const client = createPlaygroundClient();
 const { start } = await import('./main.jsx');
 await start(client);

@@ -158,7 +158,7 @@ function Page({ app, embedded = false, first = false }) {
 /**
  * Shows the page, with the engine Worker boot.js started before this
  * module had loaded.
- * @param {import('./worker/client.js').EngineClient} client
+ * @param {import('./app/panel.js').EngineClient} client
  */
 export async function start(client) {
   const embedded = new URLSearchParams(window.location.search).get('embed') === '1';

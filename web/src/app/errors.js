@@ -44,6 +44,7 @@ export function errorMsg(doing, err, about = {}) {
     case 'http': return msg('error.http', vars, detail);
     case 'html': return msg('error.html', vars, detail);
     case 'worker': return msg('error.worker', vars, detail);
+    case 'wholeEngine': return msg('error.wholeEngine', vars, detail);
     default: break;
   }
   const kind = e?.kind;

@@ -11,6 +11,16 @@ import { reasoned } from './protocol.js';
 /** @typedef {import('./fetch.js').OnProgress} OnProgress */
 
 /**
+ * What a loadModel request loads, as a key: a second request with the same
+ * key changes nothing ('' for bytes and texts: those are read each time).
+ * @param {{builtin?: string, url?: string, handmade?: string, edits?: ModelEdit[]}} args
+ */
+export function loadKey({ builtin, url, handmade, edits = [] }) {
+  const source = builtin ? `builtin:${builtin}` : url ? `url:${url}` : handmade ? `handmade:${handmade}` : '';
+  return source && JSON.stringify([source, edits]);
+}
+
+/**
  * A model: built in, from bytes, or from URLs (fetched here, with
  * progress).
  * handmade: a hand-made model's spec ("logits:2,1,0"); text: UTF-8 text
@@ -26,8 +36,7 @@ import { reasoned } from './protocol.js';
 export async function loadModel(host, { model: id, builtin, bytes, tokenizerBytes, url, tokenizerUrl, name, handmade, text, edits = [] }, progress) {
   const have = host.models.get(id);
   // the same source and edits: already loaded
-  const source = builtin ? `builtin:${builtin}` : url ? `url:${url}` : handmade ? `handmade:${handmade}` : '';
-  const key = source && JSON.stringify([source, edits]);
+  const key = loadKey({ builtin, url, handmade, edits });
   if (have && key && have.key === key) return have.info;
   const engine = await host.enginePromise;
   /** @type {Uint8Array | null} */

@@ -517,6 +517,7 @@ export default {
   'error.fetch': '{file} konnte nicht abgerufen werden (offline, oder eine andere Website, die es nicht erlaubt).',
   'error.http': '{file} konnte nicht abgerufen werden (HTTP {status}).',
   'error.html': '{file} ist eine Webseite, keine Modelldatei.',
+  'error.wholeEngine': '{file} ist eine GGUF-Datei: Die Seite liest sie mit ihrer ganzen Engine, die nicht abgerufen werden konnte (offline, bevor die Seite für offline gespeichert war?). Öffne sie wieder, sobald du online bist.',
   'error.worker': 'Die Engine arbeitet nicht mehr. Lade die Seite neu.',
   'error.nomem': 'Der Engine ist der Speicher ausgegangen.',
   'error.tokenizerFile': 'Die Engine kann diese Tokenizer-Datei nicht lesen.',

@@ -520,6 +520,7 @@ export default {
   'error.fetch': '{file} could not be fetched (offline, or another site that does not allow it).',
   'error.http': '{file} could not be fetched (HTTP {status}).',
   'error.html': '{file} is a web page, not a model file.',
+  'error.wholeEngine': '{file} is a GGUF file: the page reads it with its whole engine, which could not be fetched (offline before the page was saved for offline use?). Open it again once online.',
   'error.worker': 'The engine stopped working. Reload the page.',
   'error.nomem': 'The engine ran out of memory.',
   'error.tokenizerFile': 'The engine cannot read this tokenizer file.',

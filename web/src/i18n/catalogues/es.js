@@ -517,6 +517,7 @@ export default {
   'error.fetch': 'No se pudo descargar {file} (sin conexión, o es otro sitio que no lo permite).',
   'error.http': 'No se pudo descargar {file} (HTTP {status}).',
   'error.html': '{file} es una página web, no un archivo de modelo.',
+  'error.wholeEngine': '{file} es un archivo GGUF: la página lo lee con su motor completo, que no se pudo descargar (¿sin conexión antes de que la página quedara guardada para usarla sin conexión?). Ábrelo de nuevo con conexión.',
   'error.worker': 'El motor dejó de funcionar. Recarga la página.',
   'error.nomem': 'El motor se quedó sin memoria.',
   'error.tokenizerFile': 'El motor no puede leer este archivo de tokenizador.',

@@ -516,6 +516,7 @@ export default {
   'error.fetch': '无法获取 {file}（已离线，或对方网站不允许）。',
   'error.http': '无法获取 {file}（HTTP {status}）。',
   'error.html': '{file} 是一个网页，不是模型文件。',
+  'error.wholeEngine': '{file} 是 GGUF 文件：页面要用完整引擎读取它，但无法获取完整引擎（页面保存到离线缓存之前就已离线？）。联网后请再次打开。',
   'error.worker': '引擎已停止工作。请重新加载页面。',
   'error.nomem': '引擎内存不足。',
   'error.tokenizerFile': '引擎无法读取这个分词器文件。',
