@@ -40,7 +40,15 @@ describe.skipIf(skipWithoutChromium)('the watermark on the page', () => {
     const green = await card.getByTestId('wm-text').locator('[data-green="1"]').count();
     expect(green / 151).toBeGreaterThan(0.4); // gamma 0.25: the bias shows
     expect(await z.textContent()).toContain(`${green} of 151 tokens green`);
-    expect(await card.getByTestId('wm-step').textContent()).toMatch(/spike entropy \d\.\d{3}/);
+    const spike = /^The last step \(token 151\): .*spike entropy (\d\.\d{3})/.exec(await card.getByTestId('wm-step').textContent())?.[1];
+    expect(spike).toBeTruthy();
+    // the stepped token's title: its colour, the z after it, its step's spike entropy (the same number)
+    const lastTok = card.getByTestId('wm-text').locator('[data-testid="wm-token"]').last();
+    expect(await lastTok.getAttribute('title')).toMatch(new RegExp(`^Token 151, (green|red): z after it -?\\d+\\.\\d\\d; spike entropy of its step ${spike}$`));
+    // a line break is a token too: drawn (↵), so its colour shows
+    const nl = card.getByTestId('wm-text').locator('.is-nl');
+    expect(await nl.count()).toBeGreaterThan(5);
+    expect(await nl.first().evaluate((el) => getComputedStyle(el, '::before').content)).toBe('"↵"');
     // the learner copies the text into the box and detects it
     await card.getByTestId('wm-copy').click();
     await card.getByTestId('wm-detect').click();

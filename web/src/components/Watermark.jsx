@@ -51,7 +51,7 @@ export function WatermarkCard({ panel, uid }) {
     <section class="spg-card spg-wm" aria-labelledby={`${uid}-wm-h`} data-testid="wm-card">
       <div class="spg-card-head"><h2 id={`${uid}-wm-h`}>{wt(lang, 'heading')}</h2></div>
       <p class="spg-hint">{wt(lang, 'intro')}</p>
-      {score && <Marked answer={score} lang={lang} num={num} testid="wm-text" />}
+      {score && <Marked answer={score} lang={lang} num={num} testid="wm-text" spikes={steps.map((s) => s.watermark?.spike)} />}
       <p class="spg-wm-score" data-testid="wm-z" data-z={score ? String(score.z) : ''}>
         {score && score.tokens > 0
           ? <>
@@ -62,7 +62,7 @@ export function WatermarkCard({ panel, uid }) {
       </p>
       {last && (
         <p class="spg-hint" data-testid="wm-step">
-          {wt(lang, 'step', { mass: num(last.mass, 3), spike: num(last.spike, 3) })}
+          {wt(lang, 'step', { n: steps.length, mass: num(last.mass, 3), spike: num(last.spike, 3) })}
         </p>
       )}
       <p class="spg-hint">{wt(lang, 'why')}</p>
@@ -86,18 +86,22 @@ export function WatermarkCard({ panel, uid }) {
 }
 
 /**
- * Tokens green or red, each titled with its colour and the z after it.
- * @param {{answer: WatermarkAnswer, lang: string, num: (x: number, d: number) => string, testid: string}} props
+ * Tokens green or red, each titled with its colour, the z after it and,
+ * when the page has its step's record, the step's spike entropy; a line
+ * break is drawn (↵) so its colour shows, as every token counts.
+ * @param {{answer: WatermarkAnswer, lang: string, num: (x: number, d: number) => string, testid: string, spikes?: Array<number | undefined>}} props
  */
-function Marked({ answer, lang, num, testid }) {
+function Marked({ answer, lang, num, testid, spikes = [] }) {
   return (
     <p class="spg-wm-text" dir="auto" data-testid={testid}>
       {answer.pieces.map((piece, i) => {
         const m = answer.marks[i];
-        const cls = m === 1 ? 'is-green' : m === 0 ? 'is-red' : '';
+        const cls = `${m === 1 ? ' is-green' : m === 0 ? ' is-red' : ''}${piece.includes('\n') ? ' is-nl' : ''}`;
+        const spike = spikes[i];
+        const title = m < 0 ? undefined : wt(lang, 'token', { n: i + 1, colour: wt(lang, m ? 'green' : 'red'), z: num(answer.running[i], 2) })
+          + (spike === undefined ? '' : `; ${wt(lang, 'tokenSpike', { spike: num(spike, 3) })}`);
         return (
-          <span key={i} class={`spg-wm-tok ${cls}`} data-testid="wm-token" data-green={String(m)}
-            title={m < 0 ? undefined : wt(lang, 'token', { n: i + 1, colour: wt(lang, m ? 'green' : 'red'), z: num(answer.running[i], 2) })}>
+          <span key={i} class={`spg-wm-tok${cls}`} data-testid="wm-token" data-green={String(m)} title={title}>
             {piece}
           </span>
         );
