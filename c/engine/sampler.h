@@ -268,9 +268,12 @@ typedef struct {
     /* the terminal stages' state, as this warp used it (NaN when off):
      * mirostat's target mu; adaptive-p's running average (sum / weight)
      * of the drawn tokens' probabilities and the target it aimed at this
-     * step, clamp(2 target - average, 0, 1) */
+     * step, clamp(2 target - average, 0, 1); the goal each worked towards
+     * this step: mirostat's target surprise tau (bits), adaptive-p's
+     * target as it used it (at most 1) */
     float mirostat_mu;
     float adaptive_average, adaptive_aim;
+    float mirostat_goal, adaptive_goal;
     /* the distribution adaptive-p reshaped ([vocab], 0 where cut; NULL
      * when it is off): its state learns from the drawn token's entry */
     const float *probs_adaptive_in;

@@ -35,6 +35,9 @@
     X(mirostat_mu, st->mirostat_mu)                                      \
     X(adaptive_average, st->adaptive_average)                            \
     X(adaptive_aim, st->adaptive_aim)                                    \
+    /* the goal each worked towards: tau (bits), adaptive-p's target */  \
+    X(mirostat_goal, st->mirostat_goal)                                  \
+    X(adaptive_goal, st->adaptive_goal)                                  \
     X(surprise_bits, sp_surprise_bits(st->p_token))                      \
     X(penalties_n, st->penalties_n)                                      \
     X(penalty_count_token, st->token >= 0 ? st->penalty_count[st->token] : 0) \

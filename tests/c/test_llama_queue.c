@@ -218,6 +218,9 @@ static void test_adaptive_p(void) {
         CHECK(step.probs_adaptive_in != NULL);
         for (int i = 0; i < 4; i++) CHECK_NEAR(step.probs_adaptive_in[i], P[i], 1e-7);
         CHECK(step.mirostat_mu != step.mirostat_mu); /* mirostat off: NaN */
+        /* the goal it worked towards, in the step (the page's line) */
+        CHECK(step.adaptive_goal == 0.3f);
+        CHECK(step.mirostat_goal != step.mirostat_goal);
     }
     /* the state learns from the drawn token's probability before it */
     float sum = NAN, weight = NAN;
@@ -238,6 +241,7 @@ static void test_adaptive_p(void) {
     p.adaptive_target = -1.0f;
     CHECK_EQ_INT(warp(x, 4, NULL, 0, &p, 0), SP_OK);
     CHECK(step.probs_adaptive_in == NULL);
+    CHECK(step.adaptive_goal != step.adaptive_goal); /* off: NaN */
     CHECK(step.adaptive_average != step.adaptive_average);
     sp_adaptive_update(&p, &sum, &weight, 0.9f); /* off: unchanged */
     CHECK_NEAR(sum, 3.2, 1e-5);

@@ -90,8 +90,14 @@ export function useBrowser() {
     return context;
   }
 
-  /** Fails the test on the page's console errors, page errors and failed requests. */
-  function watch(page) {
+  /**
+   * Fails the test on the page's console errors, page errors and failed
+   * requests (but a download cut short while the test itself navigates
+   * away, `leaving()`: the browser aborts what the page left, as when a
+   * learner leaves).
+   * @param {import('playwright-core').Page} page @param {{leaving?: () => boolean}} [o]
+   */
+  function watch(page, { leaving = () => false } = {}) {
     page.on('console', (msg) => {
       if (msg.type() !== 'error') return;
       const text = `${msg.text()} ${msg.location()?.url ?? ''}`;
@@ -99,7 +105,7 @@ export function useBrowser() {
     });
     page.on('pageerror', (err) => h.problems.push(`page error: ${err.message}`));
     page.on('requestfailed', (req) => {
-      if (!ours(req.url())) return;
+      if (!ours(req.url()) || (leaving() && req.failure()?.errorText === 'net::ERR_ABORTED')) return;
       h.problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`);
     });
     return page;

@@ -1,6 +1,6 @@
 // The strip of the samplers' state: its rows and marks from the steps'
 // summaries (web/src/strip/rows.js), and the engine's state fields they
-// come from (the step record, c/wasm/wasm_api.c STEP_FIELDS) checked
+// come from (the step record, c/wasm/wasm_step.c STEP_FIELDS) checked
 // against the stages' definitions on real steps of the bigram model.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,11 +17,11 @@ const bigram = () => new Uint8Array(fs.readFileSync(path.join(MODELS_DIR, 'bigra
 const st = (state, params = {}, extra = {}) => ({ state, params, ...extra });
 
 describe('the strip\'s rows', () => {
-  it('a row per stateful stage that is on, a mark per step, the engine\'s numbers as they are', () => {
+  it('a row per stateful stage that is on, a mark per step, the engine\'s numbers as they are (the line too: the goal the step recorded)', () => {
     const steps = [
-      st({ mirostat_mu: 6, surprise_bits: 2.5, adaptive_average: NaN, penalties_n: -1, dry_n: -1 }, { mirostat_tau: 3 }),
-      st({ mirostat_mu: 6.05, surprise_bits: 7.25, adaptive_average: NaN, penalties_n: -1, dry_n: -1 }, { mirostat_tau: 3 }),
-      st({ mirostat_mu: 5.625, surprise_bits: 0.5, adaptive_average: NaN, penalties_n: -1, dry_n: -1 }, { mirostat_tau: 3 }),
+      st({ mirostat_mu: 6, surprise_bits: 2.5, mirostat_goal: 3, adaptive_average: NaN, penalties_n: -1, dry_n: -1 }),
+      st({ mirostat_mu: 6.05, surprise_bits: 7.25, mirostat_goal: 3, adaptive_average: NaN, penalties_n: -1, dry_n: -1 }),
+      st({ mirostat_mu: 5.625, surprise_bits: 0.5, mirostat_goal: 3, adaptive_average: NaN, penalties_n: -1, dry_n: -1 }),
     ];
     const rows = stripRows(steps, new Set(['mirostat', 'top_k']));
     expect(rows.map((r) => r.id)).toEqual(['mirostat']);
@@ -51,7 +51,7 @@ describe('the strip\'s rows', () => {
   });
 
   it('adaptive-p on a scale of 0 to 1 with its target as the line; no row for a stage off now, nor for a field the engine lacks', () => {
-    const s = st({ adaptive_average: 0.31, adaptive_aim: 0.29, mirostat_mu: NaN }, { adaptive_target: 0.3 });
+    const s = st({ adaptive_average: 0.31, adaptive_aim: 0.29, adaptive_goal: 0.3, mirostat_mu: NaN });
     const [row] = stripRows([s], ['adaptive_p']);
     expect([row.id, row.top, row.marks[0].bar, row.marks[0].dot, row.marks[0].line]).toEqual(['adaptive', 1, 0.31, 0.29, 0.3]);
     expect(stripRows([s], ['top_p'])).toEqual([]);
@@ -90,6 +90,8 @@ describe('the engine\'s state fields, as the strip gets them', () => {
     for (let i = 0; i < 20; i++) {
       const rec = session.step(params);
       expect(rec.state.mirostat_mu).toBe(Math.fround(mu));
+      expect(rec.state.mirostat_goal).toBe(3); // τ, the step's own record of it
+      expect(rec.state.adaptive_goal).toBeNaN();
       expect(rec.state.surprise_bits).toBeCloseTo(-Math.log2(rec.p), 10);
       const summary = summarize({ ...rec, top: rec.top }, { kind: 'step', index: i, params, pieceOf: () => '' });
       expect(summary.state.mirostat_mu).toBe(rec.state.mirostat_mu);

@@ -76,6 +76,7 @@ struct sp_sampler {
     int n_adaptive;
     int adaptive_on;    /* the last warp ran adaptive-p */
     float mirostat_mu, adaptive_average, adaptive_aim; /* the last warp's */
+    float mirostat_goal, adaptive_goal;                /*   (NaN: off) */
     /* the watermark's green list (watermark.c): wm_green[vocab] marks it,
      * wm_perm[0 .. wm_n) holds its ids, drawn for wm_prev and wm_key
      * (wm_valid: drawn at all); wm_exp[vocab] scratch; what the last warp

@@ -238,6 +238,7 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
 
     memset(step, 0, sizeof *step);
     s->mirostat_mu = s->adaptive_average = s->adaptive_aim = NAN;
+    s->mirostat_goal = s->adaptive_goal = NAN;
     s->adaptive_on = 0;
     s->wm_on = 0;
     s->wm_green_mass = s->wm_spike = NAN;
@@ -319,6 +320,8 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
     step->mirostat_mu = s->mirostat_mu;
     step->adaptive_average = s->adaptive_average;
     step->adaptive_aim = s->adaptive_aim;
+    step->mirostat_goal = s->mirostat_goal;
+    step->adaptive_goal = s->adaptive_goal;
     step->penalties_n = s->penalties_n;
     step->penalty_count = s->pen_count;
     step->dry_n = s->dry_n;

@@ -316,6 +316,7 @@ void sp_stage_mirostat(sp_candidates *c, const sp_params *p) {
     double mu = c->s->state.mirostat_mu;
     if (mu != mu) mu = 2.0 * p->mirostat_tau;
     c->s->mirostat_mu = (float)mu; /* the step record's, one token left too */
+    c->s->mirostat_goal = p->mirostat_tau;
     sp_cands_list(c);
     if (c->n <= 1) return;
     double z;
@@ -406,6 +407,7 @@ void sp_stage_adaptive_p(sp_candidates *c, const sp_params *p) {
     aim = aim < 0.0f ? 0.0f : aim > 1.0f ? 1.0f : aim;
     s->adaptive_average = sum / weight;
     s->adaptive_aim = aim;
+    s->adaptive_goal = target;
     s->adaptive_on = 1;
     for (int j = 0; j < s->n_adaptive; j++) s->adaptive_in[s->adaptive_ids[j]] = 0.0f;
     s->n_adaptive = 0;

@@ -55,14 +55,14 @@ export const RANK_ALL_MAX = 128;
 
 /**
  * The step record's numbers that tell the stateful stages' state
- * (c/wasm/wasm_api.c STEP_FIELDS): mirostat's target μ and the surprise
- * of the drawn token in bits; adaptive-p's running average and aim (NaN:
- * off); how many tokens the penalties changed and the drawn token's count
+ * (c/wasm/wasm_step.c STEP_FIELDS): mirostat's target μ, the surprise
+ * of the drawn token in bits and its goal τ; adaptive-p's running average,
+ * aim and target as it used it (NaN: off); how many tokens the penalties changed and the drawn token's count
  * in their window, how many candidates DRY penalized, the longest repeat
  * among them and the drawn token's (penalties_n, dry_n -1: off).  The
  * surprise and the drawn token's numbers need a drawn token.
  */
-export const STATE_FIELDS = ['mirostat_mu', 'surprise_bits', 'adaptive_average', 'adaptive_aim', 'penalties_n', 'penalty_count_token',
+export const STATE_FIELDS = ['mirostat_mu', 'surprise_bits', 'mirostat_goal', 'adaptive_average', 'adaptive_aim', 'adaptive_goal', 'penalties_n', 'penalty_count_token',
   'dry_n', 'dry_longest', 'dry_length_token'];
 /** the state fields that are about the drawn token (a watermark's too) */
 export const TOKEN_STATE = /^(surprise_bits|penalty_count_token|dry_length_token|watermark_.*)$/;

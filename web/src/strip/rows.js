@@ -2,16 +2,16 @@
 /**
  * rows.js — the strip of the samplers' state: which rows it has and what
  * each step's mark holds, from the steps' summaries (StepSummary.state:
- * the engine's step record, c/wasm/wasm_api.c STEP_FIELDS).  Nothing is
+ * the engine's step record, c/wasm/wasm_step.c STEP_FIELDS).  Nothing is
  * computed here but the scale of a row (the largest value it draws); a
  * mark's numbers are the engine's as they are.  No Preact, no DOM.
  *
  * A row per stateful stage that is on (the engine's answer, stagesOn):
  *   mirostat   its target μ (the bar) and the surprise of the token drawn
- *              (the dot), bits; its goal τ (the setting) as a line
+ *              (the dot), bits; its goal τ as a line (mirostat_goal)
  *   adaptive_p its running average of the drawn tokens' probabilities (the
  *              bar) and the probability it aimed at (the dot); its target
- *              (the setting) as a line
+ *              as a line (adaptive_goal: the one it used, at most 1)
  *   penalties  how many distinct tokens of the window they pushed down
  *              (the bar) and the drawn token's count in it (the dot)
  *   dry        the longest repeat a candidate it penalized would extend
@@ -27,7 +27,7 @@
  * @property {string} bar      the state field drawn as the bar
  * @property {string} [dot]    the one drawn as a dot
  * @property {string} [count]  one said beside them
- * @property {string} [line]   the setting drawn as a line across the row
+ * @property {string} [line]   the state field drawn as a line across the row (the goal the stage worked towards)
  * @property {number} [max]    a fixed top of the scale (else the largest value drawn)
  * @property {(state: Record<string, number>) => boolean} ran  whether the stage ran at that step
  */
@@ -36,8 +36,8 @@ const finite = (/** @type {unknown} */ x) => typeof x === 'number' && Number.isF
 
 /** @type {RowSpec[]} */
 export const ROWS = [
-  { id: 'mirostat', stage: 'mirostat', bar: 'mirostat_mu', dot: 'surprise_bits', line: 'mirostat_tau', ran: (s) => finite(s.mirostat_mu) },
-  { id: 'adaptive', stage: 'adaptive_p', bar: 'adaptive_average', dot: 'adaptive_aim', line: 'adaptive_target', max: 1, ran: (s) => finite(s.adaptive_average) },
+  { id: 'mirostat', stage: 'mirostat', bar: 'mirostat_mu', dot: 'surprise_bits', line: 'mirostat_goal', ran: (s) => finite(s.mirostat_mu) },
+  { id: 'adaptive', stage: 'adaptive_p', bar: 'adaptive_average', dot: 'adaptive_aim', line: 'adaptive_goal', max: 1, ran: (s) => finite(s.adaptive_average) },
   { id: 'penalties', stage: 'penalties', bar: 'penalties_n', dot: 'penalty_count_token', ran: (s) => s.penalties_n >= 0 },
   { id: 'dry', stage: 'dry', bar: 'dry_longest', dot: 'dry_length_token', count: 'dry_n', ran: (s) => s.dry_n >= 0 },
   { id: 'watermark', stage: 'watermark', bar: 'watermark_green', max: 1, ran: (s) => s.watermark_green >= 0 },
@@ -54,7 +54,7 @@ export const STRIP_STAGES = ROWS.map((r) => r.stage);
  * @property {number} bar      the engine's numbers (NaN: none)
  * @property {number} dot
  * @property {number} count
- * @property {number} line     the setting the step ran with (NaN: none)
+ * @property {number} line     the goal the stage worked towards at that step (NaN: none)
  */
 
 /**
@@ -70,7 +70,7 @@ const num = (o, k) => (k && o && finite(o[k]) ? o[k] : NaN);
 
 /**
  * The strip's rows for a text.
- * @param {Array<Pick<import('../worker/summary.js').StepSummary, 'state' | 'params'> & {lazy?: boolean}>} steps
+ * @param {Array<Pick<import('../worker/summary.js').StepSummary, 'state'> & {lazy?: boolean}>} steps
  * @param {Set<string> | string[]} stagesOn the stages on now (the engine's answer)
  * @returns {Row[]}
  */
@@ -92,7 +92,7 @@ export function stripRows(steps, stagesOn) {
         bar: ran ? num(state, spec.bar) : NaN,
         dot: ran ? num(state, spec.dot) : NaN,
         count: ran ? num(state, spec.count) : NaN,
-        line: ran ? num(s.params, spec.line) : NaN,
+        line: ran ? num(state, spec.line) : NaN,
       };
       for (const v of [m.bar, m.dot, m.line]) if (finite(v) && v > top) top = v;
       return m;
