@@ -89,7 +89,7 @@ struct sp_sampler {
     /* classifier-free guidance (cfg.c): the unconditional distribution and
      * the mix, [vocab] each (allocated at its first use); cfg_on: the last
      * warp ran it */
-    float *cfg_uncond_p, *cfg_mix_p;
+    float *cfg_uncond_p, *cfg_mix_p, *cfg_scratch;
     int cfg_on;
 };
 

@@ -19,27 +19,25 @@
  * stage).  The conditional log-softmax is over the tokens still alive
  * (before the stage only a constraint can have removed any; without one it
  * is the whole vocabulary, as HF's), the unconditional one over the whole
- * vocabulary.  The sums run in double in token order: every build adds the
- * same numbers in the same order.
+ * vocabulary.  The exps and their sums are the kernels' (sp_exp_shift_sum:
+ * the canonical order, the same bits in every build; three passes over the
+ * vocabulary, vectorized), the mix itself in double token by token.
  */
 #include <stdlib.h>
 
 #include "candidates.h"
 
-/* log sum exp over x[ids[j]] (ids NULL: x[0 .. n)), -inf skipped. */
-static double log_sum_exp(const float *x, const int *ids, int n) {
-    float m = -INFINITY;
-    for (int j = 0; j < n; j++) {
-        float v = x[ids ? ids[j] : j];
-        if (v > m) m = v;
+/* log sum exp of x[0 .. n) (-inf entries count for nothing), the exps
+ * exp(x - max) into e[n]; *z their sum, *m the max. */
+static double log_sum_exp(const float *x, int n, float *e, float *z,
+                          float *m) {
+    *m = sp_max(x, n);
+    if (*m == -INFINITY) {
+        *z = 0.0f;
+        return -INFINITY;
     }
-    if (m == -INFINITY) return -INFINITY;
-    double z = 0.0;
-    for (int j = 0; j < n; j++) {
-        float v = x[ids ? ids[j] : j];
-        if (v != -INFINITY) z += sp_exp((double)v - (double)m);
-    }
-    return (double)m + sp_log(z);
+    *z = sp_exp_shift_sum(x, *m, e, n);
+    return (double)*m + sp_log((double)*z);
 }
 
 void sp_stage_cfg(sp_candidates *c, const sp_params *p) {
@@ -48,15 +46,21 @@ void sp_stage_cfg(sp_candidates *c, const sp_params *p) {
     if (p->cfg_scale == 1.0f || !u) return;
     int v = c->vocab, n = c->listed ? c->n : v;
     const int *ids = c->listed ? c->ids : NULL;
-    float *x = c->logits;
+    float *x = c->logits, *pu = s->cfg_uncond_p, *pm = s->cfg_mix_p;
+    float *xs = s->cfg_scratch, z, m;
     double scale = (double)p->cfg_scale;
-    double lx = log_sum_exp(x, ids, n);
-    double lu = log_sum_exp(u, NULL, v);
-    /* the unconditional distribution, for the step record (every token) */
-    for (int i = 0; i < v; i++)
-        s->cfg_uncond_p[i] = u[i] == -INFINITY
-                                 ? 0.0f
-                                 : (float)sp_exp((double)u[i] - lu);
+    /* the unconditional distribution, for the step record (every token),
+     * and its log-normalizer */
+    double lu = log_sum_exp(u, v, pu, &z, &m);
+    if (z > 0.0f) sp_div_scalar(pu, z, v);
+    /* the conditional log-normalizer over the tokens alive: the list side
+     * by side, or the dense logits (a cut token's -inf adds nothing) */
+    const float *xa = x;
+    if (ids) {
+        for (int j = 0; j < n; j++) xs[j] = x[ids[j]];
+        xa = xs;
+    }
+    double lx = log_sum_exp(xa, n, pm, &z, &m); /* (pm: scratch here) */
     for (int j = 0; j < n; j++) {
         int i = ids ? ids[j] : j;
         if (x[i] == -INFINITY) continue;
@@ -68,12 +72,15 @@ void sp_stage_cfg(sp_candidates *c, const sp_params *p) {
         x[i] = out != out ? -INFINITY : sp_clamp_finite((float)out);
     }
     /* the mix as a distribution (the page draws it beside the two runs) */
-    double lo = log_sum_exp(x, ids, n);
-    for (int i = 0; i < v; i++) s->cfg_mix_p[i] = 0.0f;
-    for (int j = 0; j < n; j++) {
-        int i = ids ? ids[j] : j;
-        if (x[i] != -INFINITY)
-            s->cfg_mix_p[i] = (float)sp_exp((double)x[i] - lo);
+    if (ids) {
+        for (int j = 0; j < n; j++) xs[j] = x[ids[j]];
+        log_sum_exp(xs, n, xs, &z, &m);
+        for (int i = 0; i < v; i++) pm[i] = 0.0f;
+        if (z > 0.0f)
+            for (int j = 0; j < n; j++) pm[ids[j]] = xs[j] / z;
+    } else {
+        log_sum_exp(x, v, pm, &z, &m);
+        if (z > 0.0f) sp_div_scalar(pm, z, v);
     }
     s->cfg_on = 1;
 }

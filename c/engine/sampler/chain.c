@@ -210,7 +210,8 @@ int sp_sampler_warp(sp_sampler *s, const float *logits, const int *history,
         if (!s->cfg_uncond_p)
             s->cfg_uncond_p = malloc(sizeof(float) * (size_t)v);
         if (!s->cfg_mix_p) s->cfg_mix_p = malloc(sizeof(float) * (size_t)v);
-        if (!s->cfg_uncond_p || !s->cfg_mix_p)
+        if (!s->cfg_scratch) s->cfg_scratch = malloc(sizeof(float) * (size_t)v);
+        if (!s->cfg_uncond_p || !s->cfg_mix_p || !s->cfg_scratch)
             return sp_fail(err, SP_ERR_NOMEM, "sampler: out of memory");
     }
     if (p->dry_multiplier != 0.0f && n_history > s->repeat_cap) {

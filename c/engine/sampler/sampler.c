@@ -71,6 +71,7 @@ void sp_sampler_free(sp_sampler *s) {
     free(s->wm_exp);
     free(s->cfg_uncond_p);
     free(s->cfg_mix_p);
+    free(s->cfg_scratch);
     free(s->cut);
     free(s->ids);
     free(s->cand_logit);
