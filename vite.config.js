@@ -228,12 +228,12 @@ export const PAGE_ONLY = /^(main\.jsx|components\/(Playground|ChainEditor|LabCon
 const WORKER_CHUNKS = [
   {
     name: 'engine.host',
-    test: (/** @type {string} */ id) => !/^worker\/(engine\.worker|beam|speculative)\.js$/.test(inSrc(id)),
+    test: (/** @type {string} */ id) => !/^(worker\/(engine\.worker|beam|speculative|watermark)|engine\/watermark)\.js$/.test(inSrc(id)),
     priority: 1,
   },
 ];
 
-const ON_DEMAND = /^components\/((CompareView|Decoders|Tour|Words)\.jsx|words\.texts\.js)$/;
+const ON_DEMAND = /^components\/((CompareView|Decoders|Tour|Words|Watermark)\.jsx|(words\.texts|watermarkTexts)\.js)$/;
 
 /**
  * The page's code in a few chunks, each loaded whole: the words and

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { haveTransformer, IN_CI, LLAMA_TOKENIZER, MODELS, needFixture, randomCheckpoint, skipWithoutLlamaTokenizer } from './fixtures.js';
 import { engineText as engineGenerated, hashOf, skipWithoutChromium, until, useBrowser } from './harness.js';
+import { loadEngineNode } from '../../web/src/engine/node.js';
 
 /** The engine's own text for a setup, the prompt included: what the page must show. */
 const engineText = async (setup) => (setup.prompt ?? '') + await engineGenerated(setup);
@@ -20,6 +21,21 @@ const nucleusSize = async (page) => Number(await page.getByTestId('nucleus-size'
 const entropy = async (page) => Number(await page.getByTestId('entropy').getAttribute('data-value'));
 const slider = (page, label) => page.getByRole('slider', { name: new RegExp(`^${label}`) });
 const keptBars = (page) => page.locator('[data-testid="prob-bar"][data-kept="true"]');
+
+/**
+ * The engine's first step of the bigram under params, in Node (the page's
+ * first distribution: no prompt, any seed), and draws(n, seed) from it.
+ * @param {Record<string, number>} params
+ */
+async function engineFirstStep(params) {
+  const e = await loadEngineNode('simd');
+  const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, 'bigram.bin'))));
+  const s = e.createSession(m, null);
+  s.start('', 1);
+  const step = s.preview(params);
+  const draws = (/** @type {number} */ n, /** @type {number} */ seed) => s.sampleCounts(n, seed);
+  return { step, draws, free: () => { s.free(); m.free(); } };
+}
 
 describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
   const { h, open } = useBrowser();
@@ -152,6 +168,10 @@ describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
     expect(await page.getByTestId('value-top_p').textContent()).toBe(p.toFixed(2));
     await until(async () => (await nucleusSize(page)) < 54);
     const n = await nucleusSize(page);
+    // the engine's nucleus for that top-p, in Node
+    const first = await engineFirstStep({ top_p: p });
+    first.free();
+    expect(n).toBe(first.step.nKept);
     expect(n).toBeGreaterThan(1);
     expect(await keptBars(page).count()).toBe(n);
     const cuts = await page.locator('[data-testid="prob-bar"][data-kept="false"]').evaluateAll((els) => [...new Set(els.map((e) => e.dataset.cut))]);
@@ -303,8 +323,15 @@ describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
     expect(ticks).toBeLessThanOrEqual(8);
     const freqs = await page.getByTestId('sample-tick').evaluateAll((els) => els.map((e) => Number(e.dataset.freq)));
     expect(freqs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+    // the engine's own 1000 draws of that step, in Node: the first step's
+    // distribution under top-k 8, drawn with the page's seed for its first
+    // draw at step 0 (1 * 1000003 + 0: panel/core.js sampleArg)
+    const first = await engineFirstStep({ top_k: 8 });
+    const want = first.draws(1000, 1000003);
+    first.free();
+    expect([...freqs].sort()).toEqual([...want.counts].filter((c) => c > 0).map((c) => c / 1000).sort());
     const kl = Number(await page.getByTestId('kl').getAttribute('data-value'));
-    expect(kl).toBeGreaterThan(0);
+    expect(kl).toBeCloseTo(want.kl, 12);
     expect(kl).toBeLessThan(0.1);
     expect(await page.getByTestId('kl').textContent()).toBe(kl.toFixed(4));
   });
