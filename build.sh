@@ -216,15 +216,25 @@ build_package() {
   npm pack ./"$BUILD"/package --pack-destination "$BUILD" --loglevel=error >/dev/null
 }
 
+# Runs commands (each a function and its words) two at a time, JOBS=N
+# for N: each build compiles its files one after another, and the
+# machine has two cores.  Fails when any of them failed (its messages say).
+two_at_a_time() {
+  local running=0 failed=0 c
+  for c in "$@"; do
+    if [ $running -ge "${JOBS:-2}" ]; then wait -n || failed=1; running=$((running - 1)); fi
+    $c &
+    running=$((running + 1))
+  done
+  while [ $running -gt 0 ]; do wait -n || failed=1; running=$((running - 1)); done
+  return $failed
+}
+
 build_all() {
-  build_native
+  # the longest first
+  two_at_a_time "build_wasm engine simd" "build_wasm engine scalar" "build_wasm cli simd" "build_wasm cli scalar" \
+    "build_wasm engine-lite simd" "build_wasm engine-lite scalar" build_native || die "the build failed (see above)"
   build_registry
-  build_wasm engine simd
-  build_wasm engine scalar
-  build_wasm engine-lite simd
-  build_wasm engine-lite scalar
-  build_wasm cli simd
-  build_wasm cli scalar
   build_cli_wrapper
   build_web
   build_package
