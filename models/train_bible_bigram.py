@@ -3,7 +3,7 @@
 default transformer that speaks its vocabulary.
 
 The corpus, the split by chapter and the tokenization are the transformer's
-(models/train_transformer.py): one document per verse, each encoded as
+(models/kjv.py): one document per verse, each encoded as
 <s>, " ", then one piece per character, documents concatenated; the bigram
 counts every pair of consecutive tokens of the training stream (so it
 learns P(" " | <s>), and P(<s> | ".") at the end of a verse).
@@ -20,26 +20,19 @@ writes the same bytes.
 Needs: apt-get install bible-kjv   (Python's standard library otherwise)
 """
 import argparse
-import math
 import os
-import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import train_transformer as tt  # noqa: E402  (corpus, vocabulary, encoding)
+import bigram_format as bf  # noqa: E402  (the estimate and the file)
+import kjv  # noqa: E402  (the corpus, its vocabulary and streams)
 
 
 def streams():
-    pieces, stoi = tt.build_vocab()
-    train, val = [], []
-    for ci, chapter in enumerate(tt.read_kjv()):
-        dest = val if ci % 20 == 19 else train
-        for verse in chapter:
-            text = tt.normalize(verse)
-            if text:
-                dest.extend(tt.encode_document(text, stoi))
+    pieces, stoi = kjv.build_vocab()
+    train, val, _, _ = kjv.split_streams(kjv.read_kjv(), stoi)
     return pieces, train, val
 
 
@@ -54,25 +47,16 @@ def main():
     counts = [[0] * v for _ in range(v)]
     for a, b in zip(train, train[1:]):
         counts[a][b] += 1
-    rows = []
-    for a in range(v):
-        total = sum(counts[a]) + args.alpha * v
-        rows.append([math.log((counts[a][b] + args.alpha) / total)
-                     for b in range(v)])
+    rows = bf.smoothed_rows(counts, args.alpha)
 
     def nll(stream):
         return -sum(rows[a][b] for a, b in zip(stream, stream[1:])) / (len(stream) - 1)
 
-    out = bytearray(b"SPBG")
-    out += struct.pack("<III", 2, v, 0)
-    for row in rows:
-        out += struct.pack(f"<{v}f", *row)
-    with open(args.out, "wb") as f:
-        f.write(out)
+    size = bf.write_bigram(args.out, rows)
     print(f"train_bible_bigram: vocab {v} (the transformer's), alpha {args.alpha}, "
           f"{v * v} parameters; NLL train {nll(train):.4f}, val {nll(val):.4f} "
           f"nats/token ({len(train) - 1} / {len(val) - 1} pairs); "
-          f"wrote {args.out} ({len(out)} bytes)")
+          f"wrote {args.out} ({size} bytes)")
 
 
 if __name__ == "__main__":

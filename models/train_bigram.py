@@ -15,10 +15,11 @@ stored as natural-log probabilities (float32) in the engine's bigram format
 """
 import argparse
 import gzip
-import math
 import os
-import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bigram_format as bf  # noqa: E402  (the estimate and the file)
 
 CORPUS = "/usr/share/dict/propernames"
 BOUNDARY = "\n"
@@ -52,29 +53,16 @@ def main():
         for a, b in zip(seq, seq[1:]):
             counts[a][b] += 1
 
-    rows = []
+    rows = bf.smoothed_rows(counts, args.alpha)
     nll, n = 0.0, 0
     for a in range(v):
-        total = sum(counts[a]) + args.alpha * v
-        row = [math.log((counts[a][b] + args.alpha) / total) for b in range(v)]
-        rows.append(row)
         for b in range(v):
-            nll -= counts[a][b] * row[b]
+            nll -= counts[a][b] * rows[a][b]
             n += counts[a][b]
-
-    out = bytearray(b"SPBG")
-    out += struct.pack("<III", 1, v, 0)
-    for piece in vocab:
-        data = piece.encode("utf-8")
-        out += struct.pack("<B", len(data)) + data
-    out += b"\0" * (-len(out) % 4)
-    for row in rows:
-        out += struct.pack(f"<{v}f", *row)
-    with open(args.out, "wb") as f:
-        f.write(out)
+    size = bf.write_bigram(args.out, rows, vocab)
     print(f"train_bigram: {len(names)} names, vocab {v}, alpha {args.alpha}, "
           f"{v * v} parameters, train NLL {nll / n:.4f} nats/char over {n} "
-          f"bigrams, wrote {args.out} ({len(out)} bytes)")
+          f"bigrams, wrote {args.out} ({size} bytes)")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 """Train the draft model for speculative decoding with the default transformer.
 
 A much smaller character-level Llama (1 layer, dim 64) on the same corpus
-(the King James Bible, split by chapter as in train_transformer.py) with the
+(the King James Bible, split by chapter as kjv.py splits it) with the
 same tokenizer (models/transformer_tokenizer.bin), distilled from the
 shipped transformer: at every position of a training window the draft learns
 the transformer's whole next-token distribution (KL(p_target || q_draft))
@@ -33,55 +33,15 @@ Needs: apt-get install python3-torch bible-kjv libopenblas0-openmp
 import argparse
 import hashlib
 import os
-import struct
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-import train_transformer as tt  # noqa: E402  (corpus, vocabulary, model, export)
-
-
-def load_legacy(torch, Transformer, path):
-    """The inverse of train_transformer.export_legacy: a llama2.c legacy
-    checkpoint as the PyTorch model (the teacher)."""
-    import numpy as np
-    with open(path, "rb") as f:
-        data = f.read()
-    dim, hidden, n_layers, n_heads, n_kv_heads, vocab, seq_len = struct.unpack(
-        "<7i", data[:28])
-    cfg = dict(dim=dim, hidden_dim=hidden, n_layers=n_layers, n_heads=n_heads,
-               n_kv_heads=n_kv_heads, vocab_size=abs(vocab), seq_len=seq_len)
-    model = Transformer(cfg)
-    floats = np.frombuffer(data, dtype="<f4", offset=28)
-    at = 0
-
-    def take(param):
-        nonlocal at
-        n = param.numel()
-        param.data.copy_(torch.from_numpy(floats[at:at + n].copy()).view_as(param))
-        at += n
-
-    take(model.tok_embeddings.weight)
-    for L in model.layers:
-        take(L.attention_norm.weight)
-    for w in ("wq", "wk", "wv", "wo"):
-        for L in model.layers:
-            take(getattr(L.attention, w).weight)
-    for L in model.layers:
-        take(L.ffn_norm.weight)
-    for w in ("w1", "w2", "w3"):
-        for L in model.layers:
-            take(getattr(L.feed_forward, w).weight)
-    take(model.norm.weight)
-    if vocab < 0:
-        at += seq_len * (dim // n_heads)      # the unused RoPE tables
-        take(model.output.weight)
-    model.eval()
-    return model
+import kjv  # noqa: E402  (the corpus, its vocabulary and streams)
+import tiny_llama as tl  # noqa: E402  (the model, its training, the export)
 
 
 def teacher_logits(torch, teacher, windows, bs=16):
@@ -96,26 +56,15 @@ def teacher_logits(torch, teacher, windows, bs=16):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, default=6000)
-    ap.add_argument("--batch-size", type=int, default=16)
-    ap.add_argument("--lr", type=float, default=5e-3)
-    ap.add_argument("--warmup", type=int, default=100)
-    ap.add_argument("--eval-every", type=int, default=500)
-    ap.add_argument("--seed", type=int, default=1337)
-    ap.add_argument("--dim", type=int, default=64)
-    ap.add_argument("--hidden-dim", type=int, default=192)
-    ap.add_argument("--n-layers", type=int, default=1)
-    ap.add_argument("--n-heads", type=int, default=4)
-    ap.add_argument("--n-kv-heads", type=int, default=2)
-    ap.add_argument("--threads", type=int, default=1)
+    tl.add_model_args(ap, dim=64, hidden_dim=192, n_layers=1, n_heads=4,
+                      n_kv_heads=2, steps=6000, lr=5e-3, eval_every=500,
+                      threads=1,
+                      quick="40 steps on 64 windows, output to the temp dir",
+                      out="models/bible_tiny.bin")
     ap.add_argument("--teacher", default=os.path.join(HERE, "transformer.bin"))
     ap.add_argument("--teacher-cache", default=None,
                     help="file to keep the teacher's logits in between runs "
                          "(~0.8 GB; reused when the teacher and windows match)")
-    ap.add_argument("--quick", action="store_true",
-                    help="smoke test: 40 steps on 64 windows, output to the temp dir")
-    ap.add_argument("--out", default=None,
-                    help="checkpoint path (default models/bible_tiny.bin)")
     args = ap.parse_args()
     if args.quick:
         args.steps, args.eval_every, args.warmup = 40, 20, 10
@@ -123,33 +72,21 @@ def main():
                                             "bible_tiny_quick.bin")
     args.out = args.out or os.path.join(HERE, "bible_tiny.bin")
 
-    chapters = tt.read_kjv()
-    try:
-        import torch
-    except ImportError:
-        sys.exit("PyTorch missing: apt-get install python3-torch "
-                 "(and run with /usr/bin/python3)")
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
+    chapters = kjv.read_kjv()
+    torch = tl.import_torch(args.threads, args.seed)
     print(f"torch {torch.__version__}, {args.threads} threads, "
-          f"BLAS: {tt.blas_library(torch)}")
+          f"BLAS: {tl.blas_library(torch)}")
     print("args:", vars(args))
     t_start = time.time()
 
-    pieces, stoi = tt.build_vocab()
-    train_ids, val_ids = [], []
-    for ci, chapter in enumerate(chapters):
-        dest = val_ids if ci % 20 == 19 else train_ids
-        for verse in chapter:
-            text = tt.normalize(verse)
-            if text:
-                dest.extend(tt.encode_document(text, stoi))
+    pieces, stoi = kjv.build_vocab()
+    train_ids, val_ids, _, _ = kjv.split_streams(chapters, stoi)
     train_t = torch.tensor(train_ids, dtype=torch.long)
     val_t = torch.tensor(val_ids, dtype=torch.long)
     print(f"train {len(train_ids)} tokens, val {len(val_ids)} tokens")
 
-    Transformer = tt.build_model_classes(torch)
-    teacher = load_legacy(torch, Transformer, args.teacher)
+    Transformer = tl.build_model_classes(torch)
+    teacher = tl.load_legacy(torch, Transformer, args.teacher)
     for p in teacher.parameters():
         p.requires_grad_(False)
     T = teacher.cfg["seq_len"]
@@ -158,8 +95,8 @@ def main():
                vocab_size=len(pieces), seq_len=T)
     assert teacher.cfg["vocab_size"] == len(pieces)
     model = Transformer(cfg)
-    print("teacher:", teacher.cfg, f"{tt.n_params(teacher)} parameters")
-    print("draft:  ", cfg, f"{tt.n_params(model)} parameters")
+    print("teacher:", teacher.cfg, f"{tl.n_params(teacher)} parameters")
+    print("draft:  ", cfg, f"{tl.n_params(model)} parameters")
 
     # The training windows: the train stream cut into consecutive windows of
     # T tokens (the last, partial one dropped), and the teacher's logits at
@@ -186,10 +123,10 @@ def main():
     print(f"teacher logits for {n_win} windows of {T} tokens: "
           f"{time.time() - t0:.0f} s", flush=True)
 
-    opt, lr_at = tt.optimizer(torch, model, args)
+    opt, lr_at = tl.optimizer(torch, model, args)
     gen = torch.Generator().manual_seed(args.seed)
     F = torch.nn.functional
-    batch, fixed_offsets = tt.windows_of(torch, T)
+    batch, fixed_offsets = tl.windows_of(torch, T)
 
     @torch.no_grad()
     def evaluate(data, offsets, bs=32):
@@ -248,15 +185,15 @@ def main():
     val_offsets = fixed_offsets(val_t, 10 ** 9)
     ce, kl, agree, overlap = evaluate(val_t, val_offsets)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    size = tt.export_legacy(model, args.out)
+    size = tl.export_legacy(model, args.out)
 
     # the export, read back by the reference reader (tests/py/llama2c_ref.py)
-    max_diff = tt.export_check(torch, model, args.out, val_ids[:200])
+    max_diff = tl.export_check(torch, model, args.out, val_ids[:200])
 
     print(f"final val: CE {ce:.4f} nats/char, KL(teacher || draft) {kl:.4f} "
           f"nats, greedy agreement {agree:.4f}, sum min(p, q) {overlap:.4f} "
           f"({len(val_offsets)} windows of {T})")
-    print(f"parameters {tt.n_params(model)}; training {train_time:.0f} s, total "
+    print(f"parameters {tl.n_params(model)}; training {train_time:.0f} s, total "
           f"{time.time() - t_start:.0f} s on {args.threads} threads")
     print(f"wrote {args.out} ({size} bytes); export check max |diff| {max_diff:.3g}")
 

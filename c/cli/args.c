@@ -77,28 +77,51 @@ int cli_table_option(args *a, const cli_opt *opts) {
     for (const cli_opt *o = opts; o->name; o++) {
         if (!cli_is_opt(a, o->name) && !(o->alias && cli_is_opt(a, o->alias)))
             continue;
-        if (o->flag) {
+        if (!o->text && !o->read) { /* a flag */
+            if (a->value && o->what)
+                return -cli_say_error(EXIT_BAD_ARG, "%s %s", a->name, o->what);
             if (a->value) continue; /* a flag takes no value */
             *o->flag = 1;
             return 1;
         }
         const char *v = cli_opt_value(a);
         if (!v) return -cli_say_error(EXIT_BAD_ARG, "%s needs a value", a->name);
-        *o->text = v;
+        if (o->read && !o->read(v, o->value)) {
+            char what[160];
+            snprintf(what, sizeof what, o->what, o->limit);
+            return -cli_say_error(EXIT_BAD_ARG, "%s: '%s' is not %s", a->name,
+                                  v, what);
+        }
+        if (o->text) *o->text = v;
+        if (o->flag) *o->flag = 1;
         return 1;
     }
     return 0;
 }
 
-int cli_table_options(args *a, const char *cmd, const cli_opt *opts) {
+int cli_command_options(args *a, const char *cmd, const cli_opt *opts,
+                        sp_params *p, sampler_texts *texts) {
     for (a->i = 2; a->i < a->argc; a->i++) {
-        int r = cli_table_option(a, opts);
+        int r = p ? cli_sampler_option(a, p, texts) : 0;
+        if (r == 0) r = cli_table_option(a, opts);
         if (r < 0) return -r;
         if (r == 0)
             return cli_say_error(EXIT_BAD_ARG, "%s: unknown option '%s' (see "
                                  "sampler --help)", cmd, a->argv[a->i]);
     }
     return 0;
+}
+
+int cli_table_options(args *a, const char *cmd, const cli_opt *opts) {
+    return cli_command_options(a, cmd, opts, NULL, NULL);
+}
+
+int cli_read_seed(const char *text, void *value) {
+    return cli_parse_seed(text, value);
+}
+
+int cli_read_int(const char *text, void *value) {
+    return cli_parse_int(text, value);
 }
 
 int cli_parse_double(const char *s, double *out) {

@@ -77,19 +77,36 @@ int cli_parse_seed(const char *s, uint64_t *out);
 int cli_sampler_option(args *a, sp_params *p, sampler_texts *texts);
 
 /* A command's own options, one row each (the table ends with a NULL
- * name): --name VALUE (or -alias VALUE, --name=VALUE) stored in *text, or
- * a flag without a value setting *flag to 1. */
+ * name), --name VALUE (or -alias VALUE, --name=VALUE):
+ *   text          the value, as given, into *text;
+ *   value, read   read(VALUE, value) reads and checks it: 0 for a value it
+ *                 refuses, said as "NAME: 'VALUE' is not " what (with
+ *                 limit for what's %d: "an integer in 1..%d");
+ *   flag alone    a flag without a value: *flag = 1 (given a value, it is
+ *                 an unknown option, or "NAME " what when what is set);
+ *   flag beside   1 when the option was given. */
 typedef struct {
     const char *name, *alias;
     const char **text;
     int *flag;
+    void *value;
+    int (*read)(const char *text, void *value);
+    const char *what;
+    int limit;
 } cli_opt;
 /* Reads argv[i] when it is one of opts: 1; 0 when it is none of them;
- * -EXIT_BAD_ARG after "NAME needs a value". */
+ * -EXIT_BAD_ARG after saying what is wrong with its value. */
 int cli_table_option(args *a, const cli_opt *opts);
-/* A command whose options are all in opts: reads them all; 0, or the exit
- * status after saying which is missing its value or unknown. */
+/* A command's options: the sampler's (into p and texts; none when p is
+ * NULL) and its own, opts; reads them all: 0, or the exit status after
+ * saying what is wrong or unknown. */
+int cli_command_options(args *a, const char *cmd, const cli_opt *opts,
+                        sp_params *p, sampler_texts *texts);
+/* A command whose options are all in opts. */
 int cli_table_options(args *a, const char *cmd, const cli_opt *opts);
+/* Readers for cli_opt.read: a seed (uint64_t), a whole number (int). */
+int cli_read_seed(const char *text, void *value);
+int cli_read_int(const char *text, void *value);
 int cli_check_params(const sp_params *p, int vocab);
 
 #define NEED_VALUE(a, v)                                                    \

@@ -39,29 +39,21 @@ int cli_cmd_detect(args *a) {
     const char *prompt = "";
     sp_params p;
     sp_params_default(&p);
+    const cli_opt opts[] = {
+        {"--model", NULL, &model, NULL, NULL, NULL, NULL, 0},
+        {"--tokenizer", NULL, &tok_path, NULL, NULL, NULL, NULL, 0},
+        {"--text", NULL, &text_path, NULL, NULL, NULL, NULL, 0},
+        {"--prompt", NULL, &prompt, NULL, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0}};
     for (a->i = 2; a->i < a->argc; a->i++) {
-        const char *arg = a->argv[a->i];
-        if (!strncmp(arg, "--watermark-", 12)) {
-            int r = cli_sampler_option(a, &p, NULL);
-            if (r < 0) return -r;
-            if (r > 0) continue;
-        }
-        if (cli_is_opt(a, "--model")) {
-            NEED_VALUE(a, v);
-            model = v;
-        } else if (cli_is_opt(a, "--tokenizer")) {
-            NEED_VALUE(a, v);
-            tok_path = v;
-        } else if (cli_is_opt(a, "--text")) {
-            NEED_VALUE(a, v);
-            text_path = v;
-        } else if (cli_is_opt(a, "--prompt")) {
-            NEED_VALUE(a, v);
-            prompt = v;
-        } else {
+        /* of the sampler's options, the watermark's alone */
+        int r = strncmp(a->argv[a->i], "--watermark-", 12)
+                    ? 0 : cli_sampler_option(a, &p, NULL);
+        if (r == 0) r = cli_table_option(a, opts);
+        if (r < 0) return -r;
+        if (r == 0)
             return cli_say_error(EXIT_BAD_ARG, "detect: unknown option '%s' "
-                                 "(see sampler --help)", arg);
-        }
+                                 "(see sampler --help)", a->argv[a->i]);
     }
     if (!model || !text_path)
         return cli_say_error(EXIT_BAD_ARG, "detect: --model and --text FILE "

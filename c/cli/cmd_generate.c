@@ -30,6 +30,38 @@ static grammar_fn grammar_named(const char *name) {
     return NULL;
 }
 
+/* Readers of generate's numbers (cli_opt.read): each a number the engine
+ * takes for its option. */
+static int read_width(const char *v, void *o) {
+    return cli_parse_int(v, o) && sp_beam_check_width(*(int *)o, NULL) == SP_OK;
+}
+static int read_groups(const char *v, void *o) {
+    int *g = o;
+    return cli_parse_int(v, g) && sp_beam_check_groups(*g, *g, NULL) == SP_OK;
+}
+static int read_draft(const char *v, void *o) {
+    return cli_parse_int(v, o) && sp_spec_check_draft(*(int *)o, NULL) == SP_OK;
+}
+static int read_ngram(const char *v, void *o) {
+    return cli_parse_int(v, o) && sp_spec_check_ngram(*(int *)o, NULL) == SP_OK;
+}
+static int read_diversity(const char *v, void *o) {
+    return cli_parse_double(v, o) &&
+           sp_beam_check_diversity(*(double *)o, NULL) == SP_OK;
+}
+static int read_length_penalty(const char *v, void *o) {
+    return cli_parse_double(v, o) &&
+           sp_beam_check_length_penalty(*(double *)o, NULL) == SP_OK;
+}
+static int read_steps(const char *v, void *o) {
+    return cli_parse_long(v, 0, 100000000LL, o);
+}
+static int read_grammar(const char *v, void *o) {
+    if (!grammar_named(v)) return 0;
+    *(const char **)o = v;
+    return 1;
+}
+
 /* Reads generate's options into g: 0, or the exit status after saying what
  * is wrong with one. */
 static int parse_generate(args *a, gen_request *g) {
@@ -38,112 +70,45 @@ static int parse_generate(args *a, gen_request *g) {
     g->prompt = "";
     g->seed = DEFAULT_SEED;
     g->steps = DEFAULT_STEPS;
-    for (a->i = 2; a->i < a->argc; a->i++) {
-        int r = cli_sampler_option(a, &g->params, &g->texts);
-        if (r < 0) return -r;
-        if (r > 0) continue;
-        if (cli_is_opt(a, "--metrics") && !a->value) {
-            g->metrics = 1;
-        } else if (cli_is_opt(a, "--chat") && !a->value) {
-            g->chat = 1;
-        } else if (cli_is_opt(a, "--work") && !a->value) {
-            g->work = 1;
-        } else if (cli_is_opt(a, "--beams")) {
-            NEED_VALUE(a, v);
-            if (!cli_parse_int(v, &g->beams) ||
-                sp_beam_check_width(g->beams, NULL) != SP_OK)
-                return cli_say_error(EXIT_BAD_ARG, "--beams: '%s' is not an "
-                                 "integer in 1..%d", v, SP_BEAM_MAX_WIDTH);
-        } else if (cli_is_opt(a, "--draft")) {
-            NEED_VALUE(a, v);
-            g->draft = v;
-        } else if (cli_is_opt(a, "--draft-tokenizer")) {
-            NEED_VALUE(a, v);
-            g->draft_tokenizer = v;
-        } else if (cli_is_opt(a, "--speculate")) {
-            NEED_VALUE(a, v);
-            if (!cli_parse_int(v, &g->speculate) ||
-                sp_spec_check_draft(g->speculate, NULL) != SP_OK)
-                return cli_say_error(EXIT_BAD_ARG, "--speculate: '%s' is not an "
-                                 "integer in 1..%d", v, SP_SPEC_MAX_DRAFT);
-        } else if (cli_is_opt(a, "--num-beam-groups")) {
-            NEED_VALUE(a, v);
-            if (!cli_parse_int(v, &g->beam_groups) ||
-                sp_beam_check_groups(g->beam_groups, g->beam_groups, NULL) !=
-                    SP_OK)
-                return cli_say_error(EXIT_BAD_ARG, "--num-beam-groups: '%s' is "
-                                 "not an integer in 1..%d", v,
-                                 SP_BEAM_MAX_WIDTH);
-        } else if (cli_is_opt(a, "--diversity-penalty")) {
-            NEED_VALUE(a, v);
-            if (!cli_parse_double(v, &g->diversity) ||
-                sp_beam_check_diversity(g->diversity, NULL) != SP_OK)
-                return cli_say_error(EXIT_BAD_ARG, "--diversity-penalty: '%s' "
-                                 "is not a number in [0, %d]", v,
-                                 SP_BEAM_MAX_DIVERSITY);
-        } else if (cli_is_opt(a, "--prompt-lookup")) {
-            NEED_VALUE(a, v);
-            if (!cli_parse_int(v, &g->lookup) ||
-                sp_spec_check_draft(g->lookup, NULL) != SP_OK)
-                return cli_say_error(EXIT_BAD_ARG, "--prompt-lookup: '%s' is not "
-                                 "an integer in 1..%d", v, SP_SPEC_MAX_DRAFT);
-        } else if (cli_is_opt(a, "--prompt-lookup-ngram")) {
-            NEED_VALUE(a, v);
-            if (!cli_parse_int(v, &g->lookup_ngram) ||
-                sp_spec_check_ngram(g->lookup_ngram, NULL) != SP_OK)
-                return cli_say_error(EXIT_BAD_ARG, "--prompt-lookup-ngram: '%s' "
-                                 "is not an integer in 1..%d", v,
-                                 SP_SPEC_MAX_NGRAM);
-        } else if (cli_is_opt(a, "--length-penalty")) {
-            NEED_VALUE(a, v);
-            if (!cli_parse_double(v, &g->length_penalty) ||
-                sp_beam_check_length_penalty(g->length_penalty, NULL) != SP_OK)
-                return cli_say_error(EXIT_BAD_ARG, "--length-penalty: '%s' is not "
-                                 "a number in [0, %d]", v,
-                                 SP_BEAM_MAX_LENGTH_PENALTY);
-        } else if (cli_is_opt(a, "--model")) {
-            NEED_VALUE(a, v);
-            g->model = v;
-        } else if (cli_is_opt(a, "--tokenizer")) {
-            NEED_VALUE(a, v);
-            g->tokenizer = v;
-        } else if (cli_is_opt(a, "--prompt")) {
-            NEED_VALUE(a, v);
-            g->prompt = v;
-        } else if (cli_is_opt(a, "--steps")) {
-            NEED_VALUE(a, v);
-            if (!cli_parse_long(v, 0, 100000000LL, &g->steps))
-                return cli_say_error(EXIT_BAD_ARG, "--steps: '%s' is not an "
-                                 "integer in 0..100000000", v);
-        } else if (cli_is_opt(a, "--seed")) {
-            NEED_VALUE(a, v);
-            if (!cli_parse_seed(v, &g->seed))
-                return cli_say_error(EXIT_BAD_ARG, "--seed: '%s' is not an "
-                                 "integer in 0..18446744073709551615", v);
-        } else if (cli_is_opt(a, "--json")) {
-            if (a->value)
-                return cli_say_error(EXIT_BAD_ARG, "--json takes no value");
-            g->json = 1;
-        } else if (cli_is_opt(a, "--regex")) {
-            NEED_VALUE(a, v);
-            g->regex = v;
-        } else if (cli_is_opt(a, "--grammar")) {
-            NEED_VALUE(a, v);
-            if (!grammar_named(v)) {
-                char known[128] = "";
-                for (size_t k = 0; k < N_GRAMMARS; k++)
-                    snprintf(known + strlen(known), sizeof known - strlen(known),
-                             "%s%s", k ? ", " : "", GRAMMARS[k].name);
-                return cli_say_error(EXIT_BAD_ARG, "--grammar: '%s' is not a "
-                                 "grammar this engine knows (%s)", v, known);
-            }
-            g->grammar = v;
-        } else {
-            return cli_say_error(EXIT_BAD_ARG, "generate: unknown option '%s' "
-                             "(see sampler --help)", a->argv[a->i]);
-        }
-    }
-    return 0;
+    char grammars[128] = "a grammar this engine knows (";
+    for (size_t k = 0; k < N_GRAMMARS; k++)
+        snprintf(grammars + strlen(grammars), sizeof grammars - strlen(grammars),
+                 "%s%s", k ? ", " : "", GRAMMARS[k].name);
+    snprintf(grammars + strlen(grammars), sizeof grammars - strlen(grammars), ")");
+    const char *integer = "an integer in 1..%d", *number = "a number in [0, %d]";
+    const cli_opt opts[] = {
+        {"--model", NULL, &g->model, NULL, NULL, NULL, NULL, 0},
+        {"--tokenizer", NULL, &g->tokenizer, NULL, NULL, NULL, NULL, 0},
+        {"--prompt", NULL, &g->prompt, NULL, NULL, NULL, NULL, 0},
+        {"--steps", NULL, NULL, NULL, &g->steps, read_steps,
+         "an integer in 0..100000000", 0},
+        {"--seed", NULL, NULL, NULL, &g->seed, cli_read_seed,
+         "an integer in 0..18446744073709551615", 0},
+        {"--json", NULL, NULL, &g->json, NULL, NULL, "takes no value", 0},
+        {"--metrics", NULL, NULL, &g->metrics, NULL, NULL, NULL, 0},
+        {"--chat", NULL, NULL, &g->chat, NULL, NULL, NULL, 0},
+        {"--work", NULL, NULL, &g->work, NULL, NULL, NULL, 0},
+        {"--regex", NULL, &g->regex, NULL, NULL, NULL, NULL, 0},
+        {"--grammar", NULL, NULL, NULL, &g->grammar, read_grammar, grammars, 0},
+        {"--beams", NULL, NULL, NULL, &g->beams, read_width, integer,
+         SP_BEAM_MAX_WIDTH},
+        {"--num-beam-groups", NULL, NULL, NULL, &g->beam_groups, read_groups,
+         integer, SP_BEAM_MAX_WIDTH},
+        {"--diversity-penalty", NULL, NULL, NULL, &g->diversity,
+         read_diversity, number, SP_BEAM_MAX_DIVERSITY},
+        {"--length-penalty", NULL, NULL, NULL, &g->length_penalty,
+         read_length_penalty, number, SP_BEAM_MAX_LENGTH_PENALTY},
+        {"--draft", NULL, &g->draft, NULL, NULL, NULL, NULL, 0},
+        {"--draft-tokenizer", NULL, &g->draft_tokenizer, NULL, NULL, NULL,
+         NULL, 0},
+        {"--speculate", NULL, NULL, NULL, &g->speculate, read_draft, integer,
+         SP_SPEC_MAX_DRAFT},
+        {"--prompt-lookup", NULL, NULL, NULL, &g->lookup, read_draft, integer,
+         SP_SPEC_MAX_DRAFT},
+        {"--prompt-lookup-ngram", NULL, NULL, NULL, &g->lookup_ngram,
+         read_ngram, integer, SP_SPEC_MAX_NGRAM},
+        {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0}};
+    return cli_command_options(a, "generate", opts, &g->params, &g->texts);
 }
 
 /* What generate cannot do together: 0, or status 2 after saying why. */

@@ -113,9 +113,10 @@ int cli_cmd_params(args *a) {
 
 int cli_cmd_logits(args *a) {
     const char *model = NULL, *tokens_text = NULL;
-    const cli_opt opts[] = {{"--model", NULL, &model, NULL},
-                            {"--tokens", NULL, &tokens_text, NULL},
-                            {NULL, NULL, NULL, NULL}};
+    const cli_opt opts[] = {
+        {"--model", NULL, &model, NULL, NULL, NULL, NULL, 0},
+        {"--tokens", NULL, &tokens_text, NULL, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0}};
     int bad = cli_table_options(a, "logits", opts);
     if (bad) return bad;
     if (!model || !tokens_text)
@@ -172,13 +173,14 @@ done:
 int cli_cmd_encode(args *a) {
     const char *tok_path = NULL, *model = NULL, *text = NULL;
     int bos = 0, eos = 0, chat = 0;
-    const cli_opt opts[] = {{"--tokenizer", NULL, &tok_path, NULL},
-                            {"--model", NULL, &model, NULL},
-                            {"--text", NULL, &text, NULL},
-                            {"--bos", NULL, NULL, &bos},
-                            {"--eos", NULL, NULL, &eos},
-                            {"--chat", NULL, NULL, &chat},
-                            {NULL, NULL, NULL, NULL}};
+    const cli_opt opts[] = {
+        {"--tokenizer", NULL, &tok_path, NULL, NULL, NULL, NULL, 0},
+        {"--model", NULL, &model, NULL, NULL, NULL, NULL, 0},
+        {"--text", NULL, &text, NULL, NULL, NULL, NULL, 0},
+        {"--bos", NULL, NULL, &bos, NULL, NULL, NULL, 0},
+        {"--eos", NULL, NULL, &eos, NULL, NULL, NULL, 0},
+        {"--chat", NULL, NULL, &chat, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0}};
     int bad = cli_table_options(a, "encode", opts);
     if (bad) return bad;
     if ((!tok_path && !model) || !text)
@@ -235,9 +237,10 @@ int cli_cmd_train_bigram(args *a) {
     const char *text_path = NULL, *out_path = NULL;
     double alpha = 0.1;
     char err[SP_ERR_LEN];
-    const cli_opt opts[] = {{"--text", NULL, &text_path, NULL},
-                            {"-o", "--out", &out_path, NULL},
-                            {NULL, NULL, NULL, NULL}};
+    const cli_opt opts[] = {
+        {"--text", NULL, &text_path, NULL, NULL, NULL, NULL, 0},
+        {"-o", "--out", &out_path, NULL, NULL, NULL, NULL, 0},
+        {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0}};
     for (a->i = 2; a->i < a->argc; a->i++) {
         int r = cli_table_option(a, opts);
         if (r < 0) return -r;

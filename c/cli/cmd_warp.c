@@ -38,21 +38,12 @@ int cli_cmd_warp(args *a) {
     sp_params_default(&p);
     uint64_t seed = 0;
     int draw = 0;
-    for (a->i = 2; a->i < a->argc; a->i++) {
-        int r = cli_sampler_option(a, &p, NULL);
-        if (r < 0) return -r;
-        if (r > 0) continue;
-        if (cli_is_opt(a, "--seed")) {
-            NEED_VALUE(a, v);
-            if (!cli_parse_seed(v, &seed))
-                return cli_say_error(EXIT_BAD_ARG, "--seed: '%s' is not an "
-                                 "integer in 0..18446744073709551615", v);
-            draw = 1;
-            continue;
-        }
-        return cli_say_error(EXIT_BAD_ARG, "warp: unknown option '%s' (see "
-                         "sampler --help)", a->argv[a->i]);
-    }
+    /* --seed draws a token too */
+    const cli_opt opts[] = {{"--seed", NULL, NULL, &draw, &seed, cli_read_seed,
+                             "an integer in 0..18446744073709551615", 0},
+                            {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0}};
+    int bad = cli_command_options(a, "warp", opts, &p, NULL);
+    if (bad) return bad;
     if (cli_check_params(&p, 0)) return EXIT_BAD_ARG;
     size_t size;
     uint8_t *text = cli_read_file("-", &size);

@@ -44,6 +44,18 @@ static inline float sp_bits_float(uint32_t u) {
 #define SP_EXP_C5 (1.0f / 120.0f)
 #define SP_EXP_C6 (1.0f / 720.0f)
 
+/* The float exp's polynomial in r, |r| <= ln2 / 2 (sp_expf's; v4_exp_core
+ * evaluates the same on four lanes) */
+static inline float sp_exp_poly_f(float r) {
+    float p = SP_EXP_C6;
+    p = p * r + SP_EXP_C5;
+    p = p * r + SP_EXP_C4;
+    p = p * r + SP_EXP_C3;
+    p = p * r + SP_EXP_C2;
+    p = p * r + 1.0f;
+    return p * r + 1.0f;
+}
+
 float sp_expf(float x); /* scalar; same bits as a lane of v4_exp */
 double sp_exp(double x);
 double sp_log(double x);

@@ -17,13 +17,7 @@ static float expf_long_way(float x) {
     float t = xc * SP_LOG2E_F;
     float k = (t + SP_ROUND_MAGIC_F) - SP_ROUND_MAGIC_F;
     float r = (xc - k * SP_LN2_HI_F) - k * SP_LN2_LO_F;
-    float p = SP_EXP_C6;
-    p = p * r + SP_EXP_C5;
-    p = p * r + SP_EXP_C4;
-    p = p * r + SP_EXP_C3;
-    p = p * r + SP_EXP_C2;
-    p = p * r + 1.0f;
-    p = p * r + 1.0f;
+    float p = sp_exp_poly_f(r); /* the polynomial is the engine's */
     float scale = sp_bits_float((uint32_t)((int32_t)k + 127) << 23);
     return x >= SP_EXP_LO ? p * scale : 0.0f;
 }

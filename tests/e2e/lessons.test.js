@@ -14,17 +14,21 @@ import { engineText, generated, skipWithoutChromium, until, useBrowser } from '.
 const GUIDE = fs.readFileSync(path.join(ROOT, 'docs/lessons.md'), 'utf8');
 const EXAMPLES = Object.fromEntries([...GUIDE.matchAll(/<!-- example: ([\w.-]+) -->\n```html\n([\s\S]*?)\n```/g)].map((m) => [m[1], m[2]]));
 
-/** the engine's nucleus size for the bigram's first token, computed in Node */
-async function nucleus({ seed, params }) {
+/** the engine's next distribution for the bigram after `steps` tokens, computed in Node */
+async function nextStep({ seed, params, steps = 0 }) {
   const e = await loadEngineNode('simd');
   const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, 'bigram.bin'))));
   const s = e.createSession(m);
   s.start('', seed);
-  const n = s.preview(params).nKept;
+  for (let i = 0; i < steps; i++) s.step(params);
+  const next = s.preview(params);
   s.free();
   m.free();
-  return n;
+  return next;
 }
+
+/** the engine's nucleus size for the bigram's first token, computed in Node */
+const nucleus = async (setup) => (await nextStep(setup)).nKept;
 
 const el = (page, i) => page.locator('sampler-playground').nth(i);
 const tokensIn = (scope) => scope.locator('[data-testid="output-token"]');
@@ -109,7 +113,11 @@ describe.skipIf(skipWithoutChromium)('the lesson examples of docs/lessons.md', (
     await step(b);
     await until(async () => (await tokensIn(panels.nth(0)).count()) === 21 && (await tokensIn(panels.nth(1)).count()) === 21);
     await panels.nth(1).getByText('Next token').click();
-    expect(await panels.nth(1).locator('[data-testid="prob-bar"][data-cut="top_p"]').count()).toBeGreaterThan(0);
+    // as many bars cut by top-p as the engine cuts at that step
+    const next = await nextStep({ seed: 3, params: { top_p: 0.6 }, steps: 21 });
+    const cut = next.cuts.find((c) => c.stage === 'top_p')?.cut ?? 0;
+    expect(cut).toBeGreaterThan(0);
+    expect(await panels.nth(1).locator('[data-testid="prob-bar"][data-cut="top_p"]').count()).toBe(cut);
   });
 
   it.skipIf(skipWithoutTransformer)('repetition penalty: greedy loops, the penalty does not; the slider marks the penalized bars', async () => {

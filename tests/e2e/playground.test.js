@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { haveTransformer, IN_CI, LLAMA_TOKENIZER, MODELS, needFixture, randomCheckpoint, skipWithoutLlamaTokenizer } from './fixtures.js';
 import { engineText as engineGenerated, hashOf, skipWithoutChromium, until, useBrowser } from './harness.js';
+import { loadEngineNode } from '../../web/src/engine/node.js';
 
 /** The engine's own text for a setup, the prompt included: what the page must show. */
 const engineText = async (setup) => (setup.prompt ?? '') + await engineGenerated(setup);
@@ -303,8 +304,19 @@ describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
     expect(ticks).toBeLessThanOrEqual(8);
     const freqs = await page.getByTestId('sample-tick').evaluateAll((els) => els.map((e) => Number(e.dataset.freq)));
     expect(freqs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+    // the engine's own 1000 draws of that step, in Node: the first step's
+    // distribution under top-k 8, drawn with the page's seed for its first
+    // draw at step 0 (1 * 1000003 + 0: panel/core.js sampleArg)
+    const e = await loadEngineNode('simd');
+    const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, 'bigram.bin'))));
+    const s = e.createSession(m, null);
+    s.start('', 3);
+    s.preview({ top_k: 8 });
+    const want = s.sampleCounts(1000, 1000003);
+    s.free();
+    expect([...freqs].sort()).toEqual([...want.counts].filter((c) => c > 0).map((c) => c / 1000).sort());
     const kl = Number(await page.getByTestId('kl').getAttribute('data-value'));
-    expect(kl).toBeGreaterThan(0);
+    expect(kl).toBeCloseTo(want.kl, 12);
     expect(kl).toBeLessThan(0.1);
     expect(await page.getByTestId('kl').textContent()).toBe(kl.toFixed(4));
   });

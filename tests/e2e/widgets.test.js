@@ -4,11 +4,15 @@
 // reloading identically, the bigram's edits and Reset model, a bigram
 // trained on pasted text, and the KV-cache picture stepped before any
 // generation.
+import fs from 'node:fs';
+import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
-import { needTransformer, skipWithoutTransformer } from './fixtures.js';
+import { MODELS, needTransformer, skipWithoutTransformer } from './fixtures.js';
 import { generated, hashOf, skipWithoutChromium, until, useBrowser } from './harness.js';
 import { textProblems } from './layout.js';
+import { loadEngineNode } from '../../web/src/engine/node.js';
 
 const bar = (page, token) => page.locator(`[data-testid="prob-bar"][data-token="${token}"]`).first();
 const raw = async (page, token) => Number(await bar(page, token).getAttribute('data-raw'));
@@ -153,6 +157,11 @@ describe.skipIf(skipWithoutChromium)('lesson widgets', () => {
     await page.getByTestId('kv-next').click();
     await until(async () => Number(await pic.getAttribute('data-positions')) === p0 + 2);
     const ratio = Number(await page.getByTestId('kvpic-ratio').getAttribute('data-value'));
+    // the engine's counters for that many positions, in Node
+    const e = await loadEngineNode('simd');
+    const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, 'transformer.bin'))));
+    const c = m.cost(p0 + 2);
+    expect(ratio).toBeCloseTo(c.flopsNoCache / c.flops, 9);
     expect(ratio).toBeGreaterThan(1);
     // back: the picture and the numbers of the step before
     await page.getByTestId('kv-back').click();

@@ -326,51 +326,43 @@ int sp_find_not_below(const float *x, float limit, int n) {
     return -1;
 }
 
-float sp_dot_shift_pos(const float *p, const float *x, float shift, int n) {
-    /* sum of p[i] * (x[i] - shift) over the terms with p[i] > 0, so that
-     * p = 0 at x = -inf contributes 0 rather than NaN */
-    vec4 s = v4_splat(shift), zero = v4_splat(0.0f);
-    vec4 a0 = zero, a1 = zero, a2 = zero, a3 = zero;
+/* sum of p[i] * (x[i] - shift) over the terms with p[i] > 0, so that
+ * p = 0 at x = -inf contributes 0 rather than NaN; when divide, each p[i]
+ * is first divided by t in place (one IEEE division, as sp_div_scalar).
+ * One loop for both kernels: the canonical order of vec4.h. */
+static inline float dot_shift_pos(float *p, int divide, float t,
+                                  const float *x, float shift, int n) {
+    vec4 tv = v4_splat(t), s = v4_splat(shift), zero = v4_splat(0.0f);
+    vec4 a[4] = {zero, zero, zero, zero};
     int i = 0;
-#define SP_TERM(o)                                                           \
-    v4_and(v4_mul(v4_load(p + i + (o)), v4_sub(v4_load(x + i + (o)), s)),   \
-           v4_gt(v4_load(p + i + (o)), zero))
     for (; i + 16 <= n; i += 16) {
-        a0 = v4_add(a0, SP_TERM(0));
-        a1 = v4_add(a1, SP_TERM(4));
-        a2 = v4_add(a2, SP_TERM(8));
-        a3 = v4_add(a3, SP_TERM(12));
+        for (int k = 0; k < 4; k++) {
+            float *pk = p + i + 4 * k;
+            vec4 q = v4_load(pk);
+            if (divide) {
+                q = v4_div(q, tv);
+                v4_store(pk, q);
+            }
+            a[k] = v4_add(a[k], v4_and(v4_mul(q, v4_sub(v4_load(x + i + 4 * k), s)),
+                                       v4_gt(q, zero)));
+        }
     }
-#undef SP_TERM
-    float sum = v4_reduce16(a0, a1, a2, a3);
-    for (; i < n; i++)
+    float sum = v4_reduce16(a[0], a[1], a[2], a[3]);
+    for (; i < n; i++) {
+        if (divide) p[i] = p[i] / t;
         if (p[i] > 0.0f) sum += p[i] * (x[i] - shift);
+    }
     return sum;
+}
+
+float sp_dot_shift_pos(const float *p, const float *x, float shift, int n) {
+    /* divide 0: p is only read */
+    return dot_shift_pos((float *)p, 0, 1.0f, x, shift, n);
 }
 
 float sp_div_dot_shift_pos(float *p, float t, const float *x, float shift,
                            int n) {
     /* sp_div_scalar(p, t, n), then sp_dot_shift_pos(p, x, shift, n), in one
-     * pass: each p[i] is divided as there (one IEEE division), and the sum
-     * has the canonical order */
-    vec4 tv = v4_splat(t), s = v4_splat(shift), zero = v4_splat(0.0f);
-    vec4 a0 = zero, a1 = zero, a2 = zero, a3 = zero;
-    int i = 0;
-#define SP_TERM(o)                                                           \
-    (q = v4_div(v4_load(p + i + (o)), tv), v4_store(p + i + (o), q),         \
-     v4_and(v4_mul(q, v4_sub(v4_load(x + i + (o)), s)), v4_gt(q, zero)))
-    for (; i + 16 <= n; i += 16) {
-        vec4 q;
-        a0 = v4_add(a0, SP_TERM(0));
-        a1 = v4_add(a1, SP_TERM(4));
-        a2 = v4_add(a2, SP_TERM(8));
-        a3 = v4_add(a3, SP_TERM(12));
-    }
-#undef SP_TERM
-    float sum = v4_reduce16(a0, a1, a2, a3);
-    for (; i < n; i++) {
-        p[i] = p[i] / t;
-        if (p[i] > 0.0f) sum += p[i] * (x[i] - shift);
-    }
-    return sum;
+     * pass */
+    return dot_shift_pos(p, 1, t, x, shift, n);
 }

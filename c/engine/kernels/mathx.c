@@ -13,6 +13,15 @@
 
 #include "internal.h"
 
+/* c[0] x^(n-1) + ... + c[n-1] by Horner's rule, from c[0]: every series
+ * below (a subtraction is the addition of a negative coefficient, the
+ * same bits) */
+static double horner(const double *c, int n, double x) {
+    double p = c[0];
+    for (int i = 1; i < n; i++) p = p * x + c[i];
+    return p;
+}
+
 /* ---- exp in float: the scalar twin of v4_exp in kernels.h --------------- */
 
 float sp_expf(float x) {
@@ -23,13 +32,7 @@ float sp_expf(float x) {
     float rounded = xc * SP_LOG2E_F + SP_ROUND_MAGIC_F;
     float k = rounded - SP_ROUND_MAGIC_F; /* round to nearest */
     float r = (xc - k * SP_LN2_HI_F) - k * SP_LN2_LO_F;
-    float p = SP_EXP_C6;
-    p = p * r + SP_EXP_C5;
-    p = p * r + SP_EXP_C4;
-    p = p * r + SP_EXP_C3;
-    p = p * r + SP_EXP_C2;
-    p = p * r + 1.0f;
-    p = p * r + 1.0f;
+    float p = sp_exp_poly_f(r);
     uint32_t pb, rb; /* v4_add_shl23: p * 2^k, k in rounded's low bits */
     memcpy(&pb, &p, 4);
     memcpy(&rb, &rounded, 4);
@@ -65,21 +68,11 @@ double sp_exp(double x) {
     double k = round_nearest(x * 1.44269504088896338700);
     double r = (x - k * ln2_hi) - k * ln2_lo; /* |r| <= 0.347 */
     /* Taylor to r^13: truncation error below 1e-17 */
-    double p = 1.0 / 6227020800.0;
-    p = p * r + 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
-    return scale2(p, (int)k);
+    static const double c[14] = {
+        1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
+        1.0 / 3628800.0, 1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0,
+        1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0};
+    return scale2(horner(c, 14, r), (int)k);
 }
 
 double sp_log(double x) {
@@ -104,18 +97,11 @@ double sp_log(double x) {
     /* log m = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.1716 */
     double s = (m - 1.0) / (m + 1.0);
     double s2 = s * s;
-    double p = 1.0 / 23.0;
-    p = p * s2 + 1.0 / 21.0;
-    p = p * s2 + 1.0 / 19.0;
-    p = p * s2 + 1.0 / 17.0;
-    p = p * s2 + 1.0 / 15.0;
-    p = p * s2 + 1.0 / 13.0;
-    p = p * s2 + 1.0 / 11.0;
-    p = p * s2 + 1.0 / 9.0;
-    p = p * s2 + 1.0 / 7.0;
-    p = p * s2 + 1.0 / 5.0;
-    p = p * s2 + 1.0 / 3.0;
-    p = p * s2 + 1.0;
+    static const double c[12] = {
+        1.0 / 23.0, 1.0 / 21.0, 1.0 / 19.0, 1.0 / 17.0, 1.0 / 15.0,
+        1.0 / 13.0, 1.0 / 11.0, 1.0 / 9.0,  1.0 / 7.0,  1.0 / 5.0,
+        1.0 / 3.0,  1.0};
+    double p = horner(c, 12, s2);
     const double ln2_hi = 6.93147180369123816490e-01;
     const double ln2_lo = 1.90821492927058770002e-10;
     return e * ln2_hi + (2.0 * s * p + e * ln2_lo);
@@ -130,27 +116,20 @@ double sp_pow(double base, double exponent) {
 /* sin and cos of r, |r| <= pi/4, by Taylor series (error < 1e-17) */
 static double sin_kernel(double r) {
     double r2 = r * r;
-    double p = -1.0 / 1307674368000.0; /* -1/15! */
-    p = p * r2 + 1.0 / 6227020800.0;
-    p = p * r2 - 1.0 / 39916800.0;
-    p = p * r2 + 1.0 / 362880.0;
-    p = p * r2 - 1.0 / 5040.0;
-    p = p * r2 + 1.0 / 120.0;
-    p = p * r2 - 1.0 / 6.0;
-    return r + r * r2 * p;
+    static const double c[7] = {-1.0 / 1307674368000.0, /* -1/15! */
+                                1.0 / 6227020800.0, -1.0 / 39916800.0,
+                                1.0 / 362880.0, -1.0 / 5040.0, 1.0 / 120.0,
+                                -1.0 / 6.0};
+    return r + r * r2 * horner(c, 7, r2);
 }
 
 static double cos_kernel(double r) {
     double r2 = r * r;
-    double p = 1.0 / 20922789888000.0; /* 1/16! */
-    p = p * r2 - 1.0 / 87178291200.0;
-    p = p * r2 + 1.0 / 479001600.0;
-    p = p * r2 - 1.0 / 3628800.0;
-    p = p * r2 + 1.0 / 40320.0;
-    p = p * r2 - 1.0 / 720.0;
-    p = p * r2 + 1.0 / 24.0;
-    p = p * r2 - 0.5;
-    return 1.0 + r2 * p;
+    static const double c[8] = {1.0 / 20922789888000.0, /* 1/16! */
+                                -1.0 / 87178291200.0, 1.0 / 479001600.0,
+                                -1.0 / 3628800.0, 1.0 / 40320.0, -1.0 / 720.0,
+                                1.0 / 24.0, -0.5};
+    return 1.0 + r2 * horner(c, 8, r2);
 }
 
 /* x = k * pi/2 + r, |r| <= pi/4 (Cody-Waite, pi/2 in three parts: accurate

@@ -188,4 +188,13 @@ static inline float v4_reduce16(vec4 a0, vec4 a1, vec4 a2, vec4 a3) {
     return v4_hsum(v4_add(v4_add(a0, a1), v4_add(a2, a3)));
 }
 
+/* v in each lane of a block of 16 floats (a block the sampler cuts whole
+ * stores -inf so). */
+static inline void v4_fill16(float *p, vec4 v) {
+    v4_store(p, v);
+    v4_store(p + 4, v);
+    v4_store(p + 8, v);
+    v4_store(p + 12, v);
+}
+
 #endif /* SP_VEC4_H */

@@ -76,10 +76,7 @@ void sp_cands_keep_at_least(sp_candidates *c, float threshold, sp_cut stage) {
         vec4 finite = v4_and(v4_and(v4_gt(x0, ninf), v4_gt(x1, ninf)),
                              v4_and(v4_gt(x2, ninf), v4_gt(x3, ninf)));
         if (!v4_any(keep) && v4_all(finite)) {
-            v4_store(xb, ninf);
-            v4_store(xb + 4, ninf);
-            v4_store(xb + 8, ninf);
-            v4_store(xb + 12, ninf);
+            v4_fill16(xb, ninf);
             memset(cut + i, stage, 16);
             continue;
         }

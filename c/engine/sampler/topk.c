@@ -127,12 +127,7 @@ static void top_k_cut(sp_candidates *c, float keep_from, float max, float t) {
         memcpy(&cut0, cut + i, 8);
         memcpy(&cut1, cut + i + 8, 8);
         if (!v4_any(keep) && (cut0 | cut1) == 0) {
-            if (read_later) {
-                v4_store(xb, ninf);
-                v4_store(xb + 4, ninf);
-                v4_store(xb + 8, ninf);
-                v4_store(xb + 12, ninf);
-            }
+            if (read_later) v4_fill16(xb, ninf);
             memset(cut + i, SP_CUT_TOP_K, 16);
             continue;
         }

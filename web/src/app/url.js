@@ -6,8 +6,11 @@
  * at once when the page becomes ready, then at most a few times a second,
  * and once a second while Play runs (a replaceState costs the page a
  * frame's worth of time in Chromium: it is not done for every token).
+ * While a link is being loaded (at load, or an edited hash) nothing is
+ * written: the half-applied setup in between (the new seed with no steps
+ * yet) is no link, and a reload then would open it.
  */
-import { effect } from '@preact/signals';
+import { effect, signal } from '@preact/signals';
 
 import { parseHash, serializeHash } from './hash.js';
 
@@ -30,13 +33,16 @@ export function bindHash(panel, win, { delay = 150, playingDelay = 1000 } = {}) 
   };
 
   let written = false;
+  /** links being loaded from an edited hash */
+  const loading = signal(0);
   const stop = effect(() => {
     const hash = serializeHash(panel.hashState.value);
-    if (!panel.ready.value) return; // the link being loaded stays as it is
+    if (!panel.ready.value || loading.value) return; // the link being loaded stays as it is
     wanted = hash;
     if (!written) {
-      // the page just became ready: its link is written at once, so it is
-      // there as soon as the page is (later changes are throttled)
+      // the page just became ready (or loaded an edited hash): its link is
+      // written at once, so it is there as soon as the page is (later
+      // changes are throttled)
       written = true;
       write();
       return;
@@ -62,7 +68,12 @@ export function bindHash(panel, win, { delay = 150, playingDelay = 1000 } = {}) 
     if (hash === wanted) return;
     const { state, notices } = parseHash(hash);
     wanted = '';
-    panel.load(state, notices);
+    // a write still due is of the setup before: dropped
+    if (timer) clearTimeout(timer);
+    timer = null;
+    written = false;
+    loading.value++;
+    Promise.resolve(panel.load(state, notices)).finally(() => { loading.value--; });
   };
   win.addEventListener('hashchange', onHashChange);
 

@@ -67,6 +67,32 @@ describe('bindHash', () => {
     vi.useRealTimers();
   });
 
+  it('writes nothing while an edited hash is being loaded (a reload then opens that link, not a half-applied one), and the loaded link at once after', async () => {
+    vi.useFakeTimers();
+    const win = fakeWindow('#seed=5');
+    const t = fakeTarget();
+    const bound = bindHash(t, win, { delay: 150 });
+    await bound.loaded;
+    t.hashState.value = { ...t.hashState.value, seed: '6' }; // a write of the old setup is due in 150 ms
+    /** @type {() => void} */
+    let finish = () => {};
+    t.load.mockImplementationOnce(() => new Promise((r) => { finish = r; }));
+    win.location.hash = '#seed=2&steps=3';
+    win.fire('hashchange', { newURL: 'http://127.0.0.1/#seed=2&steps=3' });
+    expect(t.load).toHaveBeenCalledTimes(2);
+    // the load applies the seed, then takes a while (the model, the steps)
+    t.hashState.value = { ...t.hashState.value, seed: '2' };
+    vi.advanceTimersByTime(1000);
+    expect(win.location.hash).toBe('#seed=2&steps=3');
+    // loaded: its link written at once
+    t.hashState.value = { ...t.hashState.value, steps: 3 };
+    finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(win.location.hash).toBe('#model=bigram&temperature=1&top_k=0&top_p=1&seed=2&steps=3');
+    bound.dispose();
+    vi.useRealTimers();
+  });
+
   it('while Play runs the link is written once a second; when it stops, the last step is in it within delay ms', async () => {
     vi.useFakeTimers();
     const win = fakeWindow('#seed=5');

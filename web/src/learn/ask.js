@@ -7,7 +7,7 @@
  * the playgrounds showing that model) — never a number typed into a text.
  */
 import { SLIDERS } from '../embed/attrs.js';
-import { computeAnswer, parseAsk, questionConstraint, questionModel } from '../embed/question.js';
+import { computeAnswer, parseAsk, questionConstraint, questionModel } from '../embed/answer.js';
 import { acquireClient } from '../embed/registry.js';
 
 /** @typedef {Record<string, string>} Attributes  a question's attributes, words put in */
