@@ -10,6 +10,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { defineConfig } from 'vite';
@@ -227,12 +228,12 @@ export const PAGE_ONLY = /^(main\.jsx|components\/(Playground|ChainEditor|LabCon
 const WORKER_CHUNKS = [
   {
     name: 'engine.host',
-    test: (/** @type {string} */ id) => !/^worker\/(engine\.worker|beam|speculative)\.js$/.test(inSrc(id)),
+    test: (/** @type {string} */ id) => !/^(worker\/(engine\.worker|beam|speculative|watermark)|engine\/watermark)\.js$/.test(inSrc(id)),
     priority: 1,
   },
 ];
 
-const ON_DEMAND = /^components\/((CompareView|Decoders|Tour|Words)\.jsx|words\.texts\.js)$/;
+const ON_DEMAND = /^components\/((CompareView|Decoders|Tour|Words|Watermark)\.jsx|(words\.texts|watermarkTexts)\.js)$/;
 
 /**
  * The page's code in a few chunks, each loaded whole: the words and
@@ -292,6 +293,10 @@ const appConfig = {
   test: {
     root: '.',
     include: ['tests/js/**/*.test.js', 'web/src/**/*.test.{js,jsx}'],
+    // a test file on each core (Vitest's default leaves one core to itself:
+    // on 2 cores, one file at a time; the files share nothing but temporary
+    // folders of their own)
+    maxWorkers: availableParallelism(),
     testTimeout: 60000,
     hookTimeout: 60000,
   },

@@ -275,6 +275,17 @@ def optimizer(torch, model, args):
     return opt, lr_at
 
 
+def optimize(torch, opt, model, loss, running):
+    """One step of opt on loss (gradients clipped to norm 1.0, as
+    llama2.c's train.py); returns the running loss, 0.95 of the last
+    running one and 0.05 of this (this alone at the first step)."""
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    return loss.item() if running is None else 0.95 * running + 0.05 * loss.item()
+
+
 def windows_of(torch, T):
     """batch(data, offsets): inputs and next-token targets of the windows of
     T tokens at the offsets; fixed_offsets(data, n): up to n offsets evenly

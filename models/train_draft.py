@@ -169,11 +169,7 @@ def main():
         p = logp.exp()
         logq = F.log_softmax(model(x), -1)
         loss = (p * (logp - logq)).sum(-1).mean()   # KL(p || q)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
-        running = loss.item() if running is None else 0.95 * running + 0.05 * loss.item()
+        running = tl.optimize(torch, opt, model, loss, running)
         if (step + 1) % args.eval_every == 0 or step == 0:
             ce, kl, agree, overlap = evaluate(val_t, val_probe)
             print(f"step {step + 1:5d}/{args.steps} ep {epoch}  lr {lr_at(step):.2e}  "

@@ -119,11 +119,7 @@ def main():
         logits = model(x)
         loss = torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]),
                                                  y.reshape(-1))
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
-        running = loss.item() if running is None else 0.95 * running + 0.05 * loss.item()
+        running = tl.optimize(torch, opt, model, loss, running)
         if (step + 1) % args.eval_every == 0 or step == 0:
             vl = evaluate(val_t, val_probe)
             el = time.time() - t_train

@@ -22,6 +22,21 @@ const entropy = async (page) => Number(await page.getByTestId('entropy').getAttr
 const slider = (page, label) => page.getByRole('slider', { name: new RegExp(`^${label}`) });
 const keptBars = (page) => page.locator('[data-testid="prob-bar"][data-kept="true"]');
 
+/**
+ * The engine's first step of the bigram under params, in Node (the page's
+ * first distribution: no prompt, any seed), and draws(n, seed) from it.
+ * @param {Record<string, number>} params
+ */
+async function engineFirstStep(params) {
+  const e = await loadEngineNode('simd');
+  const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, 'bigram.bin'))));
+  const s = e.createSession(m, null);
+  s.start('', 1);
+  const step = s.preview(params);
+  const draws = (/** @type {number} */ n, /** @type {number} */ seed) => s.sampleCounts(n, seed);
+  return { step, draws, free: () => { s.free(); m.free(); } };
+}
+
 describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
   const { h, open } = useBrowser();
 
@@ -153,6 +168,10 @@ describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
     expect(await page.getByTestId('value-top_p').textContent()).toBe(p.toFixed(2));
     await until(async () => (await nucleusSize(page)) < 54);
     const n = await nucleusSize(page);
+    // the engine's nucleus for that top-p, in Node
+    const first = await engineFirstStep({ top_p: p });
+    first.free();
+    expect(n).toBe(first.step.nKept);
     expect(n).toBeGreaterThan(1);
     expect(await keptBars(page).count()).toBe(n);
     const cuts = await page.locator('[data-testid="prob-bar"][data-kept="false"]').evaluateAll((els) => [...new Set(els.map((e) => e.dataset.cut))]);
@@ -307,13 +326,9 @@ describe.skipIf(skipWithoutChromium)('the playground in Chromium', () => {
     // the engine's own 1000 draws of that step, in Node: the first step's
     // distribution under top-k 8, drawn with the page's seed for its first
     // draw at step 0 (1 * 1000003 + 0: panel/core.js sampleArg)
-    const e = await loadEngineNode('simd');
-    const m = e.loadModel(new Uint8Array(fs.readFileSync(path.join(MODELS, 'bigram.bin'))));
-    const s = e.createSession(m, null);
-    s.start('', 3);
-    s.preview({ top_k: 8 });
-    const want = s.sampleCounts(1000, 1000003);
-    s.free();
+    const first = await engineFirstStep({ top_k: 8 });
+    const want = first.draws(1000, 1000003);
+    first.free();
     expect([...freqs].sort()).toEqual([...want.counts].filter((c) => c > 0).map((c) => c / 1000).sort());
     const kl = Number(await page.getByTestId('kl').getAttribute('data-value'));
     expect(kl).toBeCloseTo(want.kl, 12);

@@ -15,7 +15,7 @@ import { KVPicture } from './KVPicture.jsx';
 import { decodersCode, useReadyAttr } from './lazy.js';
 import { ConstraintField, GreedyRoads, StrategyPicker } from './LabControls.jsx';
 import { KVView } from './LabViews.jsx';
-import { Notices, Output, StatusLine, StripSlot, TextExtras } from './TextCard.jsx';
+import { Notices, Output, StatusLine, StripSlot, TextExtras, WatermarkSlot } from './TextCard.jsx';
 import { NARROW, PhoneStrip, Transport, useMedia } from './Transport.jsx';
 import { teachOnFirstMove } from '../teach/teach.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -128,6 +128,7 @@ export function Playground({ panel }) {
             {/* a phone: these follow the bars, so text, bars and the strip share the screen */}
             {!narrow && <TextExtras panel={panel} />}
           </section>
+          <WatermarkSlot panel={panel} uid={uid} />
           {how === 'beam' && code && (
             <section class="spg-card spg-beam-card" aria-labelledby={`${uid}-beams-h`}>
               <div class="spg-card-head"><h2 id={`${uid}-beams-h`}>{t('beams.heading')}</h2></div>

@@ -8,7 +8,7 @@ import { useSignalEffect } from '@preact/signals';
 
 import { DownloadAsk, ModelProgress } from './Controls.jsx';
 import { statusMsg } from '../app/errors.js';
-import { STRIP_STAGES, decodersCode, stripCode, usesDecoders } from './lazy.js';
+import { STRIP_STAGES, decodersCode, stripCode, usesDecoders, watermarkCode } from './lazy.js';
 import { FastForward } from './FastForward.jsx';
 import { Say, useI18n } from './I18n.jsx';
 import { OutputText } from './OutputText.jsx';
@@ -115,6 +115,16 @@ export function StatusLine({ panel }) {
       {engineError && <p class="spg-error" role="alert" data-testid="engine-error"><Say m={engineError} /></p>}
     </>
   );
+}
+
+/**
+ * The watermark's card (its code fetched when the stage is on, sampling).
+ * @param {{panel: Panel, uid: string}} props
+ */
+export function WatermarkSlot({ panel, uid }) {
+  const on = panel.strategy.value === 'sample' && panel.params.value.watermark_delta > 0;
+  const code = watermarkCode.use(on);
+  return on && code ? <code.WatermarkCard panel={panel} uid={uid} /> : null;
 }
 
 /**

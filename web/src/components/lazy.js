@@ -56,6 +56,9 @@ export const miniCode = lazy(() => import('./MiniBars.jsx'));
 /** the stateful stages, each a row of the strip (strip/rows.js ROWS): its code is fetched when one is on */
 export const STRIP_STAGES = ['mirostat', 'adaptive_p', 'penalties', 'dry', 'watermark'];
 
+/** the watermark's view (Watermark.jsx), when its stage is on */
+export const watermarkCode = lazy(() => import('./Watermark.jsx'));
+
 /** Whether a strategy's text and views are drawn by Decoders.jsx. @param {string} how */
 export const usesDecoders = (how) => how === 'beam' || how === 'speculative';
 

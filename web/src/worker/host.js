@@ -41,6 +41,7 @@ export { CONSTRAINT_BUDGET, MAX_TOKENS };
 const later = (load, name) => async (host, args, ctx) => (await load())[name](host, args, ctx);
 const beamCode = () => import('./beam.js');
 const specCode = () => import('./speculative.js');
+const watermarkCode = () => import('./watermark.js');
 
 /**
  * The requests of each decoding strategy, by name: sampling (sample.js),
@@ -103,6 +104,7 @@ export class EngineHost {
         return this.get(args.session).session.tokenizer.chatWrap(args.prompt);
       }
       case 'stages': return stagesOn(this, args);
+      case 'watermark': return later(watermarkCode, 'watermark')(this, args, {});
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)
         const run = Object.hasOwn(STRATEGY_OPS, op) ? STRATEGY_OPS[op] : null;

@@ -29,6 +29,9 @@
  *                                             in the model's chat template (engine)
  *   findToken {session, text, params}      -> {count, found: [{token, piece, raw, final, cut}]}:
  *                                             the text's tokens in the next distribution (find.js)
+ *   watermark {session, gamma?, key?, text?, prompt?} -> WatermarkAnswer
+ *       (watermark.js): the text's tokens judged green or red by the
+ *       engine's detector; without `text` the session's own tokens
  *   stages {session?, params}              -> {on: stage names}: the stages
  *                                             the settings turn on, as the
  *                                             engine decides (and 'mirostat')
