@@ -216,15 +216,25 @@ build_package() {
   npm pack ./"$BUILD"/package --pack-destination "$BUILD" --loglevel=error >/dev/null
 }
 
+# Runs commands (each a function and its words) two at a time, JOBS=N
+# for N: each build compiles its files one after another, and the
+# machine has two cores.  Fails when any of them failed (its messages say).
+two_at_a_time() {
+  local running=0 failed=0 c
+  for c in "$@"; do
+    if [ $running -ge "${JOBS:-2}" ]; then wait -n || failed=1; running=$((running - 1)); fi
+    $c &
+    running=$((running + 1))
+  done
+  while [ $running -gt 0 ]; do wait -n || failed=1; running=$((running - 1)); done
+  return $failed
+}
+
 build_all() {
-  build_native
+  # the longest first
+  two_at_a_time "build_wasm engine simd" "build_wasm engine scalar" "build_wasm cli simd" "build_wasm cli scalar" \
+    "build_wasm engine-lite simd" "build_wasm engine-lite scalar" build_native || die "the build failed (see above)"
   build_registry
-  build_wasm engine simd
-  build_wasm engine scalar
-  build_wasm engine-lite simd
-  build_wasm engine-lite scalar
-  build_wasm cli simd
-  build_wasm cli scalar
   build_cli_wrapper
   build_web
   build_package
@@ -250,11 +260,25 @@ test_c() {
   done
   for p in "${pids[@]}"; do wait "$p" || failed=1; done
   [ $failed -eq 0 ] || { echo "FAILED: compiling the engine for the C tests"; return 1; }
+  # each test linked and run, two at a time (each output kept, then all
+  # printed in the tests' order)
+  c_test() { # tests/c/test_X.c: build/tests/test_X, its output in .log, its status in .status
+    local name status=0
+    name=$(basename "$1" .c)
+    {
+      gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c -Ic/cli "${objs[@]}" "$1" -lm -o "$BUILD/tests/$name" &&
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "$BUILD/tests/$name" "$ROOT"
+    } > "$BUILD/tests/$name.log" 2>&1 || status=$?
+    echo $status > "$BUILD/tests/$name.status"
+  }
+  local t name runs=()
+  for t in tests/c/test_*.c; do runs+=("c_test $t"); done
+  rm -f "$BUILD"/tests/test_*.status
+  two_at_a_time "${runs[@]}" || failed=1
   for t in tests/c/test_*.c; do
-    local name
     name=$(basename "$t" .c)
-    gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c -Ic/cli "${objs[@]}" "$t" -lm -o "$BUILD/tests/$name"
-    if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "$BUILD/tests/$name" "$ROOT"; then
+    cat "$BUILD/tests/$name.log"
+    if [ "$(cat "$BUILD/tests/$name.status" 2>/dev/null)" != 0 ]; then
       echo "FAILED: $name"
       failed=1
     fi

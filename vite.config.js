@@ -10,6 +10,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { defineConfig } from 'vite';
@@ -292,6 +293,10 @@ const appConfig = {
   test: {
     root: '.',
     include: ['tests/js/**/*.test.js', 'web/src/**/*.test.{js,jsx}'],
+    // a test file on each core (Vitest's default leaves one core to itself:
+    // on 2 cores, one file at a time; the files share nothing but temporary
+    // folders of their own)
+    maxWorkers: availableParallelism(),
     testTimeout: 60000,
     hookTimeout: 60000,
   },

@@ -60,6 +60,27 @@ describe.skipIf(skipWithoutChromium)('model files in Chromium', () => {
     expect(engines()).toEqual(['engine-lite-simd', 'engine-simd']);
   });
 
+  it('a GGUF when the whole engine cannot be fetched: says why, and the lesson engine goes on', async () => {
+    const page = await open({ hash: '#seed=5&steps=2' });
+    await until(async () => (await generated(page)) === await engineText({ seed: 5, steps: 2 }));
+    // (as a server without it, or offline before the page was cached: the browser says so in the console)
+    h.allowed = [/Failed to load resource.*404/];
+    const refused = [];
+    await page.route(/\/engine-(simd|scalar)-[\w-]+\.wasm$/, (route) => {
+      refused.push(route.request().url());
+      return route.fulfill({ status: 404, body: 'not found' });
+    });
+    await chooseModelFiles(page, [{ name: 'worked.gguf', bytes: writeGguf(logitsModel([0, 0, 0, 2, 1])) }]);
+    const error = page.getByTestId('model-error');
+    await until(() => error.isVisible(), 15000);
+    expect(await error.textContent()).toMatch(/^worked\.gguf: a GGUF file: the page reads it with its whole engine, which could not be fetched \(.+\); open it again once online$/);
+    expect(await chosen(page)).toBe('Bigram names');
+    await stepTimes(page, 1);
+    expect(await generated(page)).toBe(await engineText({ seed: 5, steps: 3 }));
+    expect(refused.map((u) => u.replace(/^.*\/|-[\w-]{8}\.wasm$/g, ''))).toEqual(['engine-simd']); // asked for once, refused
+    expect(engines()).toEqual(['engine-lite-simd']);
+  });
+
   it('a GGUF with a 151 669-token vocabulary: chosen, explored, and a bad file after it changes nothing', async () => {
     const qwen = ggufBytes('tiny-qwen2-f32');
     const page = await open({ hash: '#seed=3' });

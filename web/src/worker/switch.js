@@ -124,7 +124,7 @@ export class SwitchingClient {
           await full.request('hello');
         } catch (err) {
           const why = /** @type {Error} */ (err)?.message ?? String(err);
-          throw Object.assign(new Error(`GGUF: this file needs the playground's whole engine, which could not be fetched (${why})`),
+          throw Object.assign(new Error(`a GGUF file: the page reads it with its whole engine, which could not be fetched (${why}); open it again once online`),
             { reason: 'wholeEngine' });
         }
         // what the lesson engine holds, in order (a request refused there

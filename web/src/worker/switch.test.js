@@ -159,7 +159,7 @@ describe('the playground\'s engine: lesson engine first, the whole engine for a 
     const { c, made } = switching({ fail: true });
     await history(c);
     await expect(c.request('loadModel', { model: 'file-1', bytes: gguf() }))
-      .rejects.toMatchObject({ reason: 'wholeEngine', message: expect.stringMatching(/whole engine, which could not be fetched \(Failed to fetch\)/) });
+      .rejects.toMatchObject({ reason: 'wholeEngine', message: expect.stringMatching(/^a GGUF file: the page reads it with its whole engine, which could not be fetched \(Failed to fetch\); open it again once online$/) });
     expect(c.engine).toBe('lite');
     expect(made[1].terminated).toBe(true);
     expect((await c.request('step', { session: 'main', params: P })).steps).toHaveLength(1);
