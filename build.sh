@@ -260,11 +260,25 @@ test_c() {
   done
   for p in "${pids[@]}"; do wait "$p" || failed=1; done
   [ $failed -eq 0 ] || { echo "FAILED: compiling the engine for the C tests"; return 1; }
+  # each test linked and run, two at a time (each output kept, then all
+  # printed in the tests' order)
+  c_test() { # tests/c/test_X.c: build/tests/test_X, its output in .log, its status in .status
+    local name status=0
+    name=$(basename "$1" .c)
+    {
+      gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c -Ic/cli "${objs[@]}" "$1" -lm -o "$BUILD/tests/$name" &&
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "$BUILD/tests/$name" "$ROOT"
+    } > "$BUILD/tests/$name.log" 2>&1 || status=$?
+    echo $status > "$BUILD/tests/$name.status"
+  }
+  local t name runs=()
+  for t in tests/c/test_*.c; do runs+=("c_test $t"); done
+  rm -f "$BUILD"/tests/test_*.status
+  two_at_a_time "${runs[@]}" || failed=1
   for t in tests/c/test_*.c; do
-    local name
     name=$(basename "$t" .c)
-    gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c -Ic/cli "${objs[@]}" "$t" -lm -o "$BUILD/tests/$name"
-    if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "$BUILD/tests/$name" "$ROOT"; then
+    cat "$BUILD/tests/$name.log"
+    if [ "$(cat "$BUILD/tests/$name.status" 2>/dev/null)" != 0 ]; then
       echo "FAILED: $name"
       failed=1
     fi

@@ -62,6 +62,22 @@ API("api_step_read") void api_step_read(const sp_step *st, double *out) {
     int i = 0;
     STEP_FIELDS(STEP_VALUE)
 }
+/* The same fields of a re-warped past step (a peek: no draw) as if token,
+ * the one the text has there, had been drawn: its final probability, and
+ * the numbers about the drawn token (its surprise, its count in the
+ * penalty window, its repeat, green or red) for it.  The page's strip of
+ * a fast-forwarded text reads its marks so, a batch at a time. */
+API("api_step_read_as")
+void api_step_read_as(const sp_step *record, int token, double *out) {
+    sp_step copy = *record;
+    const sp_step *st = &copy;
+    if (token >= 0 && token < copy.vocab) {
+        copy.token = token;
+        copy.p_token = copy.probs[token];
+    }
+    int i = 0;
+    STEP_FIELDS(STEP_VALUE)
+}
 API("api_step_top")
 int api_step_top(const sp_step *st, int n, int *ids, double *cum) {
     return sp_step_top(st, n, ids, cum);

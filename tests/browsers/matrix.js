@@ -13,7 +13,9 @@
 
 /** @typedef {{model: 'bigram' | 'transformer' | 'stories' | 'gguf', prompt?: string, seed?: string, steps: number,
  *   params?: Record<string, any>, constraint?: {regex?: string, grammar?: 'json'},
- *   beam?: {width: number, lengthPenalty?: number}, spec?: {draft: 'bigram', n: number}}} Setup */
+ *   beam?: {width: number, lengthPenalty?: number, groups?: number, diversity?: number},
+ *   spec?: {draft: 'bigram' | 'lookup', n: number, ngram?: number}}} Setup
+ * (spec.draft 'lookup': prompt lookup, drafts of n tokens copied from the text's n-grams of at most ngram) */
 
 /** @type {Array<{name: string} & Setup>} */
 export const CASES = [
@@ -28,6 +30,11 @@ export const CASES = [
   // the bigram's boundary ends a constrained text, and is not text (the engine says where a hypothesis's text ends)
   { name: 'bigram beam 3 regex', model: 'bigram', steps: 20, beam: { width: 3 }, constraint: { regex: '[A-Z][a-z]{2,4}' } },
   { name: 'bigram speculative bigram n3', model: 'bigram', seed: '5', steps: 60, spec: { draft: 'bigram', n: 3 } },
+  // the newer decoding methods (issue 25): diverse beam search, prompt lookup, the watermark, bad words
+  { name: 'bigram diverse beam 4 groups 2 diversity 0.7', model: 'bigram', prompt: 'Ma', steps: 16, beam: { width: 4, lengthPenalty: 1, groups: 2, diversity: 0.7 } },
+  { name: 'bigram prompt lookup n3 ngram 2 seed 4', model: 'bigram', prompt: 'Anna\nAnnabel\nAnna\nAnn', seed: '4', steps: 40, params: { temperature: 0.7 }, spec: { draft: 'lookup', n: 3, ngram: 2 } },
+  { name: 'bigram watermark 0.5 / 2 key 7 seed 6', model: 'bigram', seed: '6', steps: 40, params: { watermark_gamma: 0.5, watermark_delta: 2, watermark_key: 7 } },
+  { name: 'bigram bad words an, ri seed 8', model: 'bigram', seed: '8', steps: 40, params: { bad_words: ['an', 'ri'] } },
   { name: 'transformer T0.8 k20 p0.95 seed 42', model: 'transformer', prompt: 'And God', seed: '42', steps: 60, params: { temperature: 0.8, top_k: 20, top_p: 0.95 } },
   { name: 'transformer greedy', model: 'transformer', prompt: 'In the beginning', steps: 40, params: { temperature: 0 } },
   { name: 'transformer T1.2 min-p rep seed 9', model: 'transformer', prompt: 'The ', seed: '9', steps: 60, params: { temperature: 1.2, min_p: 0.05, repetition_penalty: 1.2 } },
@@ -57,12 +64,15 @@ export function cliArgs(c, files) {
   if (c.seed) args.push('--seed', c.seed);
   for (const [k, v] of Object.entries(c.params ?? {})) {
     if (k === 'logit_bias') for (const [id, b] of v) args.push('--logit-bias', `${id}=${b === -Infinity ? '-inf' : b}`);
+    else if (k === 'bad_words') for (const w of v) args.push('--bad-words', w);
     else args.push(`--${k.replaceAll('_', '-')}`, String(v)); // the registry's flag: its name with - for _
   }
   if (c.constraint?.regex) args.push('--regex', c.constraint.regex);
   if (c.constraint?.grammar) args.push('--grammar', c.constraint.grammar);
   if (c.beam) args.push('--beams', String(c.beam.width), '--length-penalty', String(c.beam.lengthPenalty ?? 0));
-  if (c.spec) args.push('--draft', c.spec.draft, '--speculate', String(c.spec.n));
+  if (c.beam?.groups) args.push('--num-beam-groups', String(c.beam.groups), '--diversity-penalty', String(c.beam.diversity ?? 0));
+  if (c.spec?.draft === 'lookup') args.push('--prompt-lookup', String(c.spec.n), '--prompt-lookup-ngram', String(c.spec.ngram ?? 2));
+  else if (c.spec) args.push('--draft', c.spec.draft, '--speculate', String(c.spec.n));
   return args;
 }
 
@@ -97,16 +107,22 @@ export function jsonStr(s) {
 /** One record of a run (runCase) as the CLI's `--json` line. */
 export function cliLine(r) {
   if (r.kind === 'beam') {
-    const beams = r.beams.map((b) => `{"text":${jsonStr(b.text)},"logprob":${fmtG(b.logprob)},"score":${fmtG(b.score)},"finished":${b.finished}}`);
+    // diverse beam search: each beam's group and the diversity penalty it took
+    const diverse = (b) => (r.groups > 1 ? `,"group":${b.group},"penalty":${fmtG(b.penalty)}` : '');
+    const beams = r.beams.map((b) => `{"text":${jsonStr(b.text)},"logprob":${fmtG(b.logprob)},"score":${fmtG(b.score)},"finished":${b.finished}${diverse(b)}}`);
     return `{"step":${r.step},"beams":[${beams.join(',')}]}\n`;
   }
   if (r.kind === 'round') {
     const tokens = r.tokens.map((t) => `{"token":${t.token},"piece":${jsonStr(t.piece)},"status":"${t.status}"}`);
-    return `{"round":${r.round},"drafted":[${r.drafted.join(',')}],"tokens":[${tokens.join(',')}]}\n`;
+    // prompt lookup: where the draft was copied from (a position of the whole text, -1: none) and the n-gram
+    const match = r.match ? `"match":${r.match.at},"ngram":${r.match.ngram},` : '';
+    return `{"round":${r.round},${match}"drafted":[${r.drafted.join(',')}],"tokens":[${tokens.join(',')}]}\n`;
   }
   return `{"step":${r.step},"token":${r.token},"piece":${jsonStr(r.piece)}${r.end ? ',"end":true' : ''}`
     + `,"p":${fmtG(r.p)},"p_raw":${fmtG(r.pRaw)},"kept":${r.kept},"kept_mass":${fmtG(r.keptMass)}`
     + `,"entropy_bits":${fmtG(r.entropyBits)},"entropy_raw_bits":${fmtG(r.entropyRawBits)},"argmax_raw":${r.argmaxRaw}`
+    // the watermark, when it ran: the green list's mass, the spike entropy, the drawn token green or red
+    + (r.watermark ? `,"green_mass":${fmtG(r.watermark.mass)},"spike_entropy":${fmtG(r.watermark.spike)}${r.watermark.green >= 0 ? `,"green":${r.watermark.green}` : ''}` : '')
     + `,"u":${fmtG(r.u)}}\n`;
 }
 
@@ -183,7 +199,7 @@ function stepRecord(s, step, end) {
   return {
     kind: 'step', step, token: s.token, piece: s.piece, end,
     p: s.p, pRaw: row >= 0 ? s.raw[row] : NaN, kept: s.nKept, keptMass: s.keptMass,
-    entropyBits: s.entropyBits, entropyRawBits: s.entropyRawBits, argmaxRaw: s.argmaxRaw, u: s.u,
+    entropyBits: s.entropyBits, entropyRawBits: s.entropyRawBits, argmaxRaw: s.argmaxRaw, u: s.u, watermark: s.watermark ?? null,
   };
 }
 
@@ -220,17 +236,18 @@ export async function runCase(request, c) {
   await request('openSession', { session, model: c.model });
   if (c.beam) {
     answers.push(await request('beamStart', {
-      session, prompt, width: c.beam.width, lengthPenalty: c.beam.lengthPenalty ?? 0, params, steps: 0,
+      session, prompt, width: c.beam.width, lengthPenalty: c.beam.lengthPenalty ?? 0, groups: c.beam.groups ?? 1, diversity: c.beam.diversity ?? 0, params, steps: 0,
       constraint: c.constraint ?? null, budget: c.constraint ? c.steps : undefined,
     }));
     for (let i = 0; i < c.steps; i++) {
       const a = await request('beamStep', { session, params, count: 1 });
       answers.push(a);
       if (a.expansions !== i + 1) break; // every beam ended: the CLI stops too
-      records.push({ kind: 'beam', step: i, beams: a.hypotheses });
+      records.push({ kind: 'beam', step: i, beams: a.hypotheses, groups: c.beam.groups ?? 1 });
     }
   } else if (c.spec) {
-    let a = await request('specStart', { session, draft: c.spec.draft, n: c.spec.n, prompt, seed, params, rounds: 0 });
+    const lookup = c.spec.draft === 'lookup';
+    let a = await request('specStart', { session, draft: lookup ? '' : c.spec.draft, n: c.spec.n, ngram: lookup ? c.spec.ngram ?? 2 : 0, prompt, seed, params, rounds: 0 });
     answers.push(a);
     let round = 0;
     while (a.status.nGenerated < c.steps && a.status.ready) {
@@ -240,7 +257,10 @@ export async function runCase(request, c) {
       if (!r) break;
       // the CLI never goes past --steps: the last round may be cut short
       const tokens = r.tokens.slice(0, Math.max(0, c.steps - r.index));
-      records.push({ kind: 'round', round: round++, drafted: Array.from(r.drafted, (d) => d.token), tokens });
+      // (the Worker says where a lookup's draft came from as a generated index; the
+      // CLI as a position of the whole text: the bigram's prompt is a begin token and a token per character)
+      const match = r.match && { at: r.match.at === null ? -1 : r.match.at + prompt.length + 1, ngram: r.match.ngram };
+      records.push({ kind: 'round', round: round++, match, drafted: Array.from(r.drafted, (d) => d.token), tokens });
     }
   } else {
     const a = await request('start', { session, prompt, seed, params, steps: c.steps, constraint: c.constraint ?? null, budget: c.constraint ? c.steps : undefined });

@@ -2,8 +2,9 @@
 // one mark per token with the engine's μ (the same numbers as the engine
 // in Node), time travel (a mark pointed at shows its step; a branch keeps
 // the marks before it and has its own); the penalties' and DRY's rows;
-// each row explained on hover and on focus; the keyboard; no strip and no
-// strip code while no stateful stage is on; an element's view "strip".
+// each row explained on hover and on focus; the keyboard; a fast-forward's
+// marks drawn at once; no strip and no strip code while no stateful stage
+// is on; an element's view "strip".
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -120,6 +121,19 @@ describe.skipIf(skipWithoutChromium)('the strip of the samplers\' state', () => 
     expect(await marks(page, 'watermark').evaluateAll((els) => els.map((el) => Number(el.dataset.bar)))).toEqual(want);
     expect(want.filter((g) => g === 1).length).toBeGreaterThan(6); // δ = 2 makes most tokens green
     expect(await page.locator('[data-testid="strip-row"][data-row="watermark"] .spg-states-green').count()).toBe(want.filter((g) => g === 1).length);
+  });
+
+  it('a fast-forward\'s marks show their steps\' state at once, none pointed at: the engine\'s μ and surprise', async () => {
+    const page = await open({ hash: '#seed=5&mirostat=2&mirostat_tau=3' });
+    await page.getByTestId('generate-n').fill('40');
+    await page.getByTestId('generate-n').press('Enter');
+    await page.getByTestId('generate-done').waitFor();
+    await until(async () => (await marks(page, 'mirostat').count()) === 40);
+    await until(async () => (await page.locator('[data-row="mirostat"] [data-ran="true"]').count()) === 40);
+    const recs = await engineStates({ seed: 5, params: { mirostat: 2, mirostat_tau: 3 }, steps: 40 });
+    const got = await marks(page, 'mirostat').evaluateAll((els) => els.map((el) => [Number(el.dataset.bar), Number(el.dataset.dot)]));
+    expect(got).toEqual(recs.map((r) => [r.state.mirostat_mu, r.state.surprise_bits]));
+    expect(await page.locator('.spg-states-later').count()).toBe(0);
   });
 
   it('no stateful stage on: no strip, and its code is not fetched', async () => {

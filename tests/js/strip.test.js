@@ -46,6 +46,11 @@ describe('the strip\'s rows', () => {
     expect(pen.marks[0].bar).toBeNaN();
     expect([pen.marks[1].bar, pen.marks[1].dot]).toEqual([3, 2]);
     expect(pen.marks.map((m) => m.fetched)).toEqual([true, true, false]);
+    // a fast-forwarded step whose state came (the panel's one request for them all): drawn at once
+    const ff = stripRows([...steps.slice(0, 2), st({ penalties_n: 5, penalty_count_token: 1, dry_n: 0, dry_longest: 0, dry_length_token: 0 }, {}, { lazy: true, stateFetched: true })], ['penalties']);
+    expect(ff[0].marks.map((m) => [m.fetched, m.ran, m.bar])).toEqual([[true, false, NaN], [true, true, 3], [true, true, 5]]);
+    // and the rows of a text whose steps are all fast-forwarded are there before their state is
+    expect(stripRows([st({}, {}, { lazy: true })], ['penalties']).map((r) => r.id)).toEqual(['penalties']);
     expect([dry.marks[0].bar, dry.marks[0].count, dry.marks[0].dot]).toEqual([4, 2, 0]);
     expect(dry.top).toBe(4);
   });

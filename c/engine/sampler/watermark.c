@@ -19,6 +19,7 @@
  * HF's skips a sequence shorter than its context; a session's first step
  * takes the prompt's last token, as HF's does.
  */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,11 +49,17 @@ static uint32_t uniform_below(sp_rng *r, uint32_t range) {
 }
 
 /* perm[0 .. n): the green list after prev, in the order drawn (the first
- * n steps of a Fisher-Yates shuffle of 0 .. vocab-1).  token >= 0: stops
- * as soon as token is drawn and returns 1 (0 when it is not). */
+ * n steps of a Fisher-Yates shuffle of 0 .. vocab-1; the draws are the
+ * list's cost, each needs the last).  green (may be NULL) gets 1 at each id
+ * drawn, in the same pass.  token >= 0: stops as soon as token is drawn
+ * and returns 1 (0 when it is not). */
 static int shuffle(int vocab, int n, int key, int prev, int *perm,
-                   int token) {
-    for (int i = 0; i < vocab; i++) perm[i] = i;
+                   uint8_t *green, int token) {
+    /* (blocks of 16: a loop of known length, which -O2 vectorizes) */
+    int i = 0;
+    for (; i + 16 <= vocab; i += 16)
+        for (int l = 0; l < 16; l++) perm[i + l] = i + l;
+    for (; i < vocab; i++) perm[i] = i;
     sp_rng r;
     sp_rng_seed(&r, (uint64_t)(uint32_t)key << 32 | (uint32_t)prev);
     for (int j = 0; j < n; j++) {
@@ -60,6 +67,7 @@ static int shuffle(int vocab, int n, int key, int prev, int *perm,
         int t = perm[k];
         perm[k] = perm[j];
         perm[j] = t;
+        if (green) green[t] = 1;
         if (t == token) return 1;
     }
     return 0;
@@ -74,9 +82,8 @@ int sp_watermark_green(int vocab, float gamma, int key, int prev,
                        uint8_t *green, int *perm) {
     if (bad_args(vocab, gamma, key, prev)) return -1;
     int n = green_count(vocab, gamma);
-    shuffle(vocab, n, key, prev, perm, -1);
     memset(green, 0, (size_t)vocab);
-    for (int j = 0; j < n; j++) green[perm[j]] = 1;
+    shuffle(vocab, n, key, prev, perm, green, -1);
     return n;
 }
 
@@ -84,7 +91,8 @@ int sp_watermark_is_green(int vocab, float gamma, int key, int prev,
                           int token, int *perm) {
     if (bad_args(vocab, gamma, key, prev) || token < 0 || token >= vocab)
         return -1;
-    return shuffle(vocab, green_count(vocab, gamma), key, prev, perm, token);
+    return shuffle(vocab, green_count(vocab, gamma), key, prev, perm, NULL,
+                   token);
 }
 
 /* The sampler's green list for prev (s->wm_green, its ids in
@@ -95,10 +103,13 @@ static void green_list(sp_sampler *s, const sp_params *p, int prev) {
     if (s->wm_valid && s->wm_prev == prev && s->wm_key == p->watermark_key &&
         s->wm_n == n)
         return;
-    if (s->wm_valid)
+    /* the last list's marks off: one by one when they are few, else the
+     * whole mask at once (a pass of stores, not a scatter) */
+    if (s->wm_valid && s->wm_n < s->vocab / 16)
         for (int j = 0; j < s->wm_n; j++) s->wm_green[s->wm_perm[j]] = 0;
-    shuffle(s->vocab, n, p->watermark_key, prev, s->wm_perm, -1);
-    for (int j = 0; j < n; j++) s->wm_green[s->wm_perm[j]] = 1;
+    else if (s->wm_valid)
+        memset(s->wm_green, 0, (size_t)s->vocab);
+    shuffle(s->vocab, n, p->watermark_key, prev, s->wm_perm, s->wm_green, -1);
     s->wm_n = n;
     s->wm_prev = prev;
     s->wm_key = p->watermark_key;
@@ -107,33 +118,40 @@ static void green_list(sp_sampler *s, const sp_params *p, int prev) {
 
 /* The green list's mass and the spike entropy of the distribution the
  * stage sees (the softmax of the candidates still alive), for the step
- * record: sums in double, token by token in ascending id order. */
-static void green_numbers(sp_candidates *c, const sp_params *p) {
-    sp_sampler *s = c->s;
+ * record: sums in double, token by token in ascending id order, of the
+ * exps e[0 .. n) (token ids[j]; ids NULL: token j) over their sum z.  The
+ * pass takes no branch: a red token adds 0 to the mass and a token whose
+ * exp is 0 adds 0 to both (z >= 1, the largest exp being 1; the sums are
+ * never -0: the same bits as adding nothing), where a branch on the list
+ * went the other way at random for a quarter of the vocabulary.  (Its
+ * cost is two divisions a token; their results stay bit for bit.) */
+static void green_sums(sp_sampler *s, const float *e, const int *ids, int n,
+                       double z, double zeta) {
     const uint8_t *green = s->wm_green;
-    double e_delta = sp_exp((double)p->watermark_delta) - 1.0;
-    double gamma = (double)p->watermark_gamma;
-    double zeta = (1.0 - gamma) * e_delta / (1.0 + e_delta * gamma);
-    double z, mass = 0.0, spike = 0.0;
-    if (c->listed) {
-        sp_cands_exp(c, &z);
-        for (int j = 0; j < c->n; j++) {
-            double q = (double)s->cand_exp[j] / z;
-            if (green[c->ids[j]]) mass += q;
-            spike += q / (1.0 + zeta * q);
-        }
-    } else {
-        float m = sp_max(c->logits, c->vocab);
-        z = (double)sp_exp_shift_sum(c->logits, m, s->wm_exp, c->vocab);
-        for (int i = 0; i < c->vocab; i++) {
-            if (s->wm_exp[i] == 0.0f) continue;
-            double q = (double)s->wm_exp[i] / z;
-            if (green[i]) mass += q;
-            spike += q / (1.0 + zeta * q);
-        }
+    double mass = 0.0, spike = 0.0;
+    for (int j = 0; j < n; j++) {
+        double q = (double)e[j] / z;
+        mass += green[ids ? ids[j] : j] ? q : 0.0;
+        spike += q / (1.0 + zeta * q);
     }
     s->wm_green_mass = mass;
     s->wm_spike = spike;
+}
+
+static void green_numbers(sp_candidates *c, const sp_params *p) {
+    sp_sampler *s = c->s;
+    double e_delta = sp_exp((double)p->watermark_delta) - 1.0;
+    double gamma = (double)p->watermark_gamma;
+    double zeta = (1.0 - gamma) * e_delta / (1.0 + e_delta * gamma);
+    double z;
+    if (c->listed) {
+        sp_cands_exp(c, &z);
+        green_sums(s, s->cand_exp, c->ids, c->n, z, zeta);
+    } else {
+        float m = sp_max(c->logits, c->vocab);
+        z = (double)sp_exp_shift_sum(c->logits, m, s->wm_exp, c->vocab);
+        green_sums(s, s->wm_exp, NULL, c->vocab, z, zeta);
+    }
 }
 
 /* The stage: delta added to the logit of every green token still alive
@@ -146,11 +164,15 @@ void sp_stage_watermark(sp_candidates *c, const sp_params *p) {
     s->wm_on = 1;
     if (s->want_raw) green_numbers(c, p);
     float delta = p->watermark_delta;
-    for (int j = 0; j < s->wm_n; j++) {
-        int id = s->wm_perm[j];
-        float x = c->logits[id];
-        if (x == -INFINITY || c->cut[id] != SP_CUT_NONE) continue;
-        c->logits[id] = sp_clamp_finite(x + delta);
+    float *logits = c->logits;
+    const uint8_t *cut = c->cut;
+    const int *ids = s->wm_perm;
+    for (int j = 0, n = s->wm_n; j < n; j++) {
+        int id = ids[j];
+        float x = logits[id];
+        if (x == -INFINITY || cut[id] != SP_CUT_NONE) continue;
+        x += delta; /* kept finite (sp_clamp_finite, inline here) */
+        logits[id] = x > FLT_MAX ? FLT_MAX : x < -FLT_MAX ? -FLT_MAX : x;
     }
 }
 

@@ -70,7 +70,7 @@ export function Output({ panel }) {
  * The strip of the samplers' state under a sampled text, while a stateful
  * stage is on (or always, when `always`: an element's view names it): its
  * code comes then (lazy.js).
- * @param {{panel: Pick<Panel, 'askStages' | 'focus' | 'hoverStep' | 'paramsKey' | 'pin' | 'stagesOn' | 'steps' | 'strategy' |
+ * @param {{panel: Pick<Panel, 'askStages' | 'ensureStates' | 'focus' | 'hoverStep' | 'paramsKey' | 'pin' | 'stagesOn' | 'steps' | 'strategy' |
  *   'viewIndex'>, uid?: string, always?: boolean}} props
  */
 export function StripSlot({ panel, uid, always = false }) {
@@ -88,7 +88,7 @@ export function StripSlot({ panel, uid, always = false }) {
   return (
     <code.StateStrip
       steps={panel.steps.value} stagesOn={on} shown={panel.viewIndex.value} focus={panel.focus.value} uid={uid}
-      onHover={(i) => panel.hoverStep(i)} onFocus={(i) => panel.pin(i)}
+      onHover={(i) => panel.hoverStep(i)} onFocus={(i) => panel.pin(i)} onNeedStates={() => panel.ensureStates()}
     />
   );
 }

@@ -8,7 +8,7 @@
 import { constraintHandle } from './constraint.js';
 import { writeParams } from './params.js';
 import { splitSeed } from './seed.js';
-import { readStep, sampleCounts } from './step.js';
+import { readStep, sampleCounts, stateOf, stepNumbers } from './step.js';
 import { decoder } from './wasm.js';
 
 export class Session {
@@ -126,6 +126,27 @@ export class Session {
     writeParams(e, this.params, params, this.vocab, this.tokenizer);
     e.check(e.x.api_session_peek(this.handle, n, this.params));
     return readStep(e, e.x.api_session_step_record(this.handle), this.params);
+  }
+
+  /**
+   * The stateful stages' numbers of generated steps from .. to - 1 (the
+   * StepRecord.state of each), re-warped under params as peek does, each
+   * read as if the token the text has there had been drawn: what the
+   * page's strip shows of a fast-forwarded text, without a whole record
+   * per step.
+   * @param {number} from @param {number} to @param {Record<string, any>} [params]
+   * @returns {Array<Record<string, number>>}
+   */
+  peekStates(from, to, params = {}) {
+    const e = this.engine;
+    writeParams(e, this.params, params, this.vocab, this.tokenizer);
+    const tokens = this.tokens;
+    const out = [];
+    for (let n = from; n < to; n++) {
+      e.check(e.x.api_session_peek(this.handle, n, this.params));
+      out.push(stateOf(stepNumbers(e, e.x.api_session_step_record(this.handle), tokens[this.nPrompt + n])));
+    }
+    return out;
   }
 
   /**

@@ -81,17 +81,21 @@ export function stateOf(f) {
 
 /**
  * A step record's numbers and array addresses, read in one call
- * (wasm_step.c STEP_FIELDS names them, in order).
+ * (wasm_step.c STEP_FIELDS names them, in order).  With a token: a past
+ * step's record (a peek) read as if that token had been drawn (the
+ * engine's numbers about the drawn token, for it: api_step_read_as).
  * @param {import('./engine.js').Engine} e @param {number} st pointer to an sp_step
+ * @param {number} [token]
  * @returns {Record<string, number>}
  */
-export function stepNumbers(e, st) {
+export function stepNumbers(e, st, token) {
   const fields = e.stepFields ??= e.cstring(e.x.api_step_fields()).split(',').filter(Boolean);
   const out = e.malloc(8 * fields.length);
   /** @type {Record<string, number>} */
   const f = {};
   try {
-    e.x.api_step_read(st, out);
+    if (token === undefined) e.x.api_step_read(st, out);
+    else e.x.api_step_read_as(st, token, out);
     const values = new Float64Array(/** @type {WebAssembly.Memory} */ (e.memory).buffer, out, fields.length);
     fields.forEach((name, i) => { f[name] = values[i]; });
   } finally {

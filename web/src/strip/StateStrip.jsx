@@ -67,15 +67,20 @@ const H = 34;
  *   focus: number | null,
  *   onHover: (i: number | null) => void,
  *   onFocus: (i: number | null) => void,
+ *   onNeedStates?: () => void,
  *   uid?: string,
  * }} props
+ *   onNeedStates: fast-forwarded steps have no state yet: the panel fetches
+ *   theirs, all in one request (their marks are drawn as soon as it answers)
  */
-export function StateStrip({ steps, stagesOn, shown, focus, onHover, onFocus, uid = 'spg' }) {
+export function StateStrip({ steps, stagesOn, shown, focus, onHover, onFocus, onNeedStates, uid = 'spg' }) {
   const i18n = useI18n();
   const texts = useTexts(i18n.lang);
   const say = (/** @type {string} */ key, /** @type {Record<string, unknown>} */ vars = {}) => teachSay(texts, i18n, `states.${key}`, vars);
   const [tip, setTip] = useState(/** @type {string | null} */ (null));
   const rows = stripRows(steps, stagesOn);
+  const missing = rows.length > 0 && steps.some((s) => s.lazy && !s.stateFetched);
+  useEffect(() => { if (missing) onNeedStates?.(); }, [steps, missing]);
   // (drawn once its words are here: no row without its name)
   if (!rows.length || !texts) return null;
   const n = steps.length;

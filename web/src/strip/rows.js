@@ -50,7 +50,7 @@ export const STRIP_STAGES = ROWS.map((r) => r.stage);
  * @typedef {Object} Mark  one step's mark in a row
  * @property {number} i        the step (the token's index in the text)
  * @property {boolean} ran     the stage ran at that step (else: an empty mark)
- * @property {boolean} fetched the step's record is here (a fast-forwarded one is fetched when pointed at)
+ * @property {boolean} fetched the step's state is here (a fast-forwarded step's comes in one request for them all: StateStrip's onNeedStates)
  * @property {number} bar      the engine's numbers (NaN: none)
  * @property {number} dot
  * @property {number} count
@@ -70,7 +70,7 @@ const num = (o, k) => (k && o && finite(o[k]) ? o[k] : NaN);
 
 /**
  * The strip's rows for a text.
- * @param {Array<Pick<import('../worker/summary.js').StepSummary, 'state'> & {lazy?: boolean}>} steps
+ * @param {Array<Pick<import('../worker/summary.js').StepSummary, 'state' | 'lazy' | 'stateFetched'>>} steps
  * @param {Set<string> | string[]} stagesOn the stages on now (the engine's answer)
  * @returns {Row[]}
  */
@@ -81,14 +81,17 @@ export function stripRows(steps, stagesOn) {
   for (const spec of ROWS) {
     if (!on.has(spec.stage)) continue;
     // a row whose field the engine does not have (another build's engine): none
-    if (steps.length && !steps.some((s) => s.state && spec.bar in s.state)) continue;
+    // (judged by the steps whose state is here: a fast-forward's come after)
+    const known = steps.filter((s) => !s.lazy || s.stateFetched);
+    if (known.length && !known.some((s) => s.state && spec.bar in s.state)) continue;
     let top = 1;
     const marks = steps.map((s, i) => {
       const state = s.state ?? {};
-      const ran = !s.lazy && spec.ran(state);
+      const fetched = !s.lazy || !!s.stateFetched;
+      const ran = fetched && spec.ran(state);
       /** @type {Mark} */
       const m = {
-        i, ran, fetched: !s.lazy,
+        i, ran, fetched,
         bar: ran ? num(state, spec.bar) : NaN,
         dot: ran ? num(state, spec.dot) : NaN,
         count: ran ? num(state, spec.count) : NaN,

@@ -31,6 +31,7 @@ const PARAMS = [
   { temperature: 0.8, top_k: 10, top_p: 0.9, repetition_penalty: 1.2 },
   { temperature: 1.3, min_p: 0.05, dry_multiplier: 0.8, xtc_probability: 0.5, xtc_threshold: 0.1 },
   { temperature: 1, mirostat: 2 },
+  { frequency_penalty: 0.3, dry_multiplier: 0.8, dry_allowed_length: 1, watermark_delta: 2, adaptive_target: 0.3 },
 ];
 
 describe('generate (fast-forward)', () => {
@@ -67,6 +68,12 @@ describe('generate (fast-forward)', () => {
     const peek = await host.handle('peek', { session: 'fast', index: k, params });
     expect(Array.from(peek.step.final)).toEqual(Array.from(stepped[k].final));
     expect(peek.step.token).toBe(stepped[k].token);
+    // the strip's marks of the fast-forward, in one request: each step's
+    // state as stepping gave it (the numbers about the drawn token too)
+    const st = await host.handle('states', { session: 'fast', from: 0, to: stepped.length, params });
+    expect(st.states).toEqual(stepped.map((s) => s.state));
+    expect(Object.keys(st.states[3]).length).toBeGreaterThan(8);
+    await expect(host.handle('states', { session: 'fast', from: 2, to: stepped.length + 1, params })).rejects.toThrow(/states: from and to/);
   });
 
   it('stops between chunks when asked, and the text so far stays', async () => {

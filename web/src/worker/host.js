@@ -12,7 +12,7 @@ import { findToken } from './find.js';
 import { fetchBytes, fetchUrl } from './fetch.js';
 import { lab } from './answer.js';
 import { loadModel, modelRow } from './models.js';
-import { branch, constrain, generate, peek, preview, start, step } from './sample.js';
+import { branch, constrain, generate, peek, preview, start, states, step } from './sample.js';
 import { stagesOn } from './stages.js';
 import { constraintError } from './protocol.js';
 
@@ -49,7 +49,7 @@ const watermarkCode = () => import('./watermark.js');
  * @type {Record<string, (host: EngineHost, args: any, ctx: {progress?: OnProgress}) => any>}
  */
 const STRATEGY_OPS = {
-  start, step, preview, branch, constrain, peek, generate,
+  start, step, preview, branch, constrain, peek, states, generate,
   beamStart: later(beamCode, 'beamStart'), beamStep: later(beamCode, 'beamStep'),
   specStart: later(specCode, 'specStart'), specRound: later(specCode, 'specRound'),
 };

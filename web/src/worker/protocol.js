@@ -60,6 +60,10 @@
  *   constrain {session, constraint | null, budget?, params, samples?}
  *   peek {session, index, params, samples?} -> {step: StepSummary (kind
  *       'peek'), samples}: generated step `index` re-warped under params
+ *   states {session, from, to, params} -> {from, states}: the
+ *       StepRecord.state of generated steps from .. to - 1 re-warped under
+ *       params, the text's token as the one drawn (the strip's marks of a
+ *       fast-forward, in one request)
  *   lab {session, from?}                   -> Lab of the text so far (stats from `from`)
  *   metrics {session} / counters {session} -> session.metrics() / counters()
  *   beamStart {session, prompt, width, lengthPenalty?, groups?, diversity?, params, steps?, schedule?}

@@ -126,6 +126,22 @@ export function peek(host, { session: sid, index, params, samples }) {
 }
 
 /**
+ * The strip's marks of fast-forwarded steps: the stateful stages' numbers
+ * (StepRecord.state) of generated steps from .. to - 1, each re-warped
+ * under params with the text's token as the one drawn; one request for
+ * them all.
+ * @param {import('./host.js').EngineHost} host
+ * @param {{session: string, from: number, to: number, params: Params}} args
+ */
+export function states(host, { session: sid, from, to, params }) {
+  const session = host.get(sid).session;
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to < from || to > session.nGenerated) {
+    throw new RangeError(`states: from and to must be whole numbers with 0 <= from <= to <= ${session.nGenerated} (got ${from}, ${to})`);
+  }
+  return { from, states: session.peekStates(from, to, params) };
+}
+
+/**
  * Fast-forward: up to n tokens in the Worker, each exactly the token a
  * step would append, without a summary per token.  It runs in chunks of
  * about 30 ms; after each, ctx.progress(done, n) and a turn of the event

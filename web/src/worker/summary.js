@@ -73,6 +73,9 @@ export const TOP_BARS = 30;
  * @property {boolean} [lazy]  a fast-forwarded token (the page's Generate N)
  *   whose record has not been fetched: only kind, index, token, piece, p and
  *   the stats (nKept, entropies) are set; the rows are empty
+ * @property {boolean} [stateFetched]  a lazy token whose state (the strip's
+ *   numbers) is here: fetched for the fast-forward's tokens in one request
+ *   (states), the text's token as the one drawn
  * @property {boolean} [fastForwarded]  a fast-forwarded token's record,
  *   fetched afterwards (peek with the settings it ran with): `u` is unknown
  * @property {WatermarkStep | null} [watermark]  the watermark's step, when

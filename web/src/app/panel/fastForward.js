@@ -167,6 +167,55 @@ export function createFastForward(p) {
     }
   }
 
+  /** a states request is running; another was asked meanwhile */
+  let statesRunning = false;
+  let statesAgain = false;
+
+  /**
+   * The strip's marks of fast-forwarded steps: the state of every lazy step
+   * that has none yet (StepSummary.state, from the engine: each step
+   * re-warped with the settings it ran with, the text's token as the one
+   * drawn), one request per run of steps with the same settings (a
+   * fast-forward is one), not one per mark.  The stub stays a stub (its
+   * bars still come when it is looked at: ensureRecord) with its state.
+   */
+  async function ensureStates() {
+    if (statesRunning) { statesAgain = true; return; }
+    statesRunning = true;
+    try {
+      do {
+        statesAgain = false;
+        const list = steps.peek();
+        const ran = stepSettings.peek();
+        const from = list.findIndex((s) => s.lazy && !s.stateFetched);
+        if (from < 0) break;
+        let to = from + 1;
+        while (to < list.length && list[to].lazy && !list[to].stateFetched && ran[to] === ran[from]) to++;
+        const e = runtime.epoch;
+        const res = await client.request('states', { session, from, to, params: engineParamsOf(ran[from] ?? settings.peek()) });
+        if (e !== runtime.epoch) break;
+        const now = steps.peek();
+        let filled = 0;
+        /** @type {Array<Record<string, number>>} */ (res.states).forEach((state, i) => {
+          const s = now[from + i];
+          // (the same stub: a step's identity stays, ensureRecord's check)
+          if (s && s === list[from + i] && s.lazy && !s.stateFetched) {
+            s.state = state;
+            s.stateFetched = true;
+            filled++;
+          }
+        });
+        if (!filled) break;
+        steps.value = now.slice();
+        statesAgain = true; // the next run without its state, if any
+      } while (statesAgain);
+    } catch (err) {
+      setError('engine', errorMsg('engine', err));
+    } finally {
+      statesRunning = false;
+    }
+  }
+
   /** The pointer is over a token of the text (null: off it). @param {number | null} i */
   function hoverStep(i) {
     hover.value = i;
@@ -174,7 +223,7 @@ export function createFastForward(p) {
   }
 
 
-  return { generate, stopGenerate, lazyStep, ensureRecord, hoverStep };
+  return { generate, stopGenerate, lazyStep, ensureRecord, ensureStates, hoverStep };
 }
 
 /** @typedef {ReturnType<typeof createFastForward>} FastForward */
