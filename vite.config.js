@@ -97,13 +97,17 @@ function courseInputs() {
 /** the words of a catalogue file the build takes: an element's (core) or only the page's (page) */
 const CATALOGUE_PART = /[\\/]i18n[\\/]catalogues[\\/][\w-]+\.js\?words=(core|page)$/;
 
+/** index.js's own English in the build: none (it fetches en.js's words as it fetches any language's) */
+const NO_ENGLISH = '\0spg-no-english';
+
 /**
  * The plugin: each catalogue cut in two (web/src/i18n/parts.js says
- * which words only the page shows).  i18n/index.js imports English and
- * finds the others' files as `catalogues/CODE.js?words=core` and
+ * which words only the page shows).  i18n/index.js finds the catalogue
+ * files, English's too, as `catalogues/CODE.js?words=core` and
  * `?words=page`; here each is the catalogue's keys of that part.  Only in
  * the build: Vitest and the dev server leave the query alone and load
- * the whole file, as plain Node does.
+ * the whole file, as plain Node does.  index.js's static import of
+ * English is empty here: a page in another language never loads English.
  */
 function catalogueParts() {
   const index = path.join(here, 'web/src/i18n/index.js');
@@ -112,11 +116,12 @@ function catalogueParts() {
     apply: 'build',
     enforce: 'pre',
     resolveId(/** @type {string} */ source, /** @type {string | undefined} */ importer) {
-      // index.js's own English: what an element shows
-      if (importer === index && source === './catalogues/en.js') return `${path.join(here, 'web/src/i18n/catalogues/en.js')}?words=core`;
+      // index.js's own English: none (English is a chunk fetched like the others)
+      if (importer === index && source === './catalogues/en.js') return NO_ENGLISH;
       return null;
     },
     async load(/** @type {string} */ id) {
+      if (id === NO_ENGLISH) return 'export default {};\n';
       const m = CATALOGUE_PART.exec(id);
       if (!m) return null;
       const file = id.slice(0, id.indexOf('?'));
@@ -163,7 +168,7 @@ function packageConfig() {
     oxc: {
       jsx: { runtime: 'automatic', importSource: 'preact' },
     },
-    plugins: [packageFiles()],
+    plugins: [packageFiles(), packageEnglish()],
     build: {
       outDir: 'build/package',
       emptyOutDir: true,
@@ -191,6 +196,18 @@ function packageConfig() {
       renderBuiltUrl: (/** @type {string} */ file, /** @type {{hostType: string}} */ { hostType }) => (hostType === 'js'
         ? { runtime: `new URL(${JSON.stringify(`./${file}`)}, import.meta.url).href` }
         : undefined),
+    },
+  };
+}
+
+/** The plugin: the package's one module has English once (index.js's loader of it is the module it imports). */
+function packageEnglish() {
+  const index = path.join(here, 'web/src/i18n/index.js');
+  return {
+    name: 'spg-package-english',
+    enforce: 'pre',
+    resolveId(/** @type {string} */ source, /** @type {string | undefined} */ importer) {
+      return importer === index && source === './catalogues/en.js?words=core' ? path.join(here, 'web/src/i18n/catalogues/en.js') : null;
     },
   };
 }
@@ -248,7 +265,7 @@ const CHUNKS = [
   // (the offline cache's registration: the course's pages too)
   { name: 'register', test: (/** @type {string} */ id) => inSrc(id) === 'sw/register.js', priority: 5 },
   { name: 'preact', test: /node_modules[\\/](preact|@preact)[\\/]/, priority: 4 },
-  { name: 'i18n', test: (/** @type {string} */ id) => !id.endsWith('?words=page') && /^(i18n\/(index|pseudo|language)\.js|i18n\/catalogues\/en\.js|shared\/registry\.gen\.js)$/.test(inSrc(id)), priority: 3 },
+  { name: 'i18n', test: (/** @type {string} */ id) => !id.endsWith('?words=page') && /^(i18n\/(index|pseudo|language)\.js|shared\/registry\.gen\.js)$/.test(inSrc(id)), priority: 3 },
   {
     name: 'app',
     test: (/** @type {string} */ id) => /^(app|components|shared)\/|^worker\/client\.js$/.test(inSrc(id))
@@ -256,6 +273,8 @@ const CHUNKS = [
     priority: 2,
   },
   { name: 'page', test: (/** @type {string} */ id) => PAGE_ONLY.test(inSrc(id)), priority: 1 },
+  // English's words (an element's and a chapter's), fetched like any language's: a page in another language never loads them
+  { name: 'catalogue-en', test: (/** @type {string} */ id) => id.endsWith('?words=core') && inSrc(id) === 'i18n/catalogues/en.js', priority: 6 },
   // each language's words only the page shows (catalogueParts): page-words-CODE-HASH.js
   { name: (/** @type {string} */ id) => (id.endsWith('?words=page') ? `page-words-${path.basename(id.split('?')[0], '.js')}` : null), priority: 6 },
 ];

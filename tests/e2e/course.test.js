@@ -174,6 +174,8 @@ describe.skipIf(skipWithoutChromium)('the course', () => {
         const where = `${lang} ${c.slug}`;
         await expectLanguage(page, lang, where);
         if (lang === 'zh') sizes.push(expectWeight(requested, where));
+        // its own language's words only: never English's (i18n/index.js fetches each catalogue as its language is chosen)
+        if (lang === 'zh') expect(requested.filter((u) => /\/assets\/catalogue-en-/.test(u)), where).toEqual([]);
         if (lang === 'de') found[`${c.slug} de 1280`] = await layoutProblems(page, 1280);
       });
     }

@@ -11,9 +11,11 @@
  *   PRESET  greedy | factual | balanced | creative | chaos | custom (the
  *           neutral settings); the fields override it:
  *   tX temperature, kN top-k, pX top-p, mX min-p, rX repetition penalty,
- *   beamN beam search of width N, lpX its length penalty,
- *   specN[-MODEL] speculative decoding drafting N tokens with MODEL
- *   (bigram when left out), banA.B.C banned token ids.
+ *   beamN beam search of width N, lpX its length penalty, bgG and dvX
+ *   diverse beam search's groups and diversity penalty, specN[-MODEL]
+ *   speculative decoding drafting N tokens with MODEL (bigram when left
+ *   out; specN-lookup: prompt lookup, lngM its longest n-gram), banA.B.C
+ *   banned token ids.  (panelLink.js reads and writes it.)
  * The shortest form is written: the preset that needs the fewest fields.
  */
 import { PARAM_SPECS, SPEC, STAGES, defaultParams, inRange, rangeText } from './params.js';
@@ -21,6 +23,8 @@ import { english, msg } from '../i18n/index.js';
 import { DEFAULT_MODEL, SHIPPED } from '../shared/manifest.js';
 
 export { CONSTRAINT_BUDGET } from '../shared/limits.js';
+// a compare panel's text in a link (the format above): panelLink.js
+export { parsePanelSpec, serializePanelSpec } from './panelLink.js';
 
 /** @typedef {'sample' | 'beam' | 'speculative'} Strategy */
 
@@ -161,7 +165,7 @@ export function defaultPanelSpec(preset = 'custom') {
 
 /** the sampler settings' short codes in compact links (the engine's registry declares them) */
 const SHORT = /** @type {Record<string, string>} */ (Object.fromEntries(PARAM_SPECS.map((s) => [s.code, s.key])));
-const SHORT_OF = /** @type {Record<string, string>} */ (Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s.code])));
+export const SHORT_OF = /** @type {Record<string, string>} */ (Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s.code])));
 
 /**
  * Checks a sampler setting from a link or an attribute against the
@@ -290,7 +294,7 @@ export function parseSeqBias(text) {
 }
 
 /** DRY's sequence breakers (or the bad words, the sequence biases) in a compact field: their JSON, percent-encoded with _ , ~ . escaped. @param {any[]} list */
-function breakersField(list) {
+export function breakersField(list) {
   return encodeURIComponent(JSON.stringify(list)).replace(/[_~.!'()*-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
@@ -406,93 +410,4 @@ export function settingFields(to, base) {
   if (JSON.stringify(to.seqBias ?? []) !== JSON.stringify(base.seqBias ?? [])) fields.push(`sq${breakersField(to.seqBias ?? [])}`);
   if ((to.samplers ?? '') !== (base.samplers ?? '')) fields.push(`o${orderField(to.samplers ?? '') || 'default'}`);
   return fields;
-}
-
-/**
- * Parses one panel of a compare link.
- * @param {string} text  e.g. "balanced_k40_beam4"
- * @returns {{spec: PanelSpec, notices: import('../i18n/index.js').Msg[]}}
- */
-export function parsePanelSpec(text) {
-  const notices = [];
-  const [head, ...fields] = text.split('_');
-  let preset = head;
-  if (preset !== 'custom' && !PRESETS.some((p) => p.id === preset)) {
-    notices.push(msg('why.preset', { name: head, list: [...PRESETS.map((p) => p.id), 'custom'].join(', ') }));
-    preset = 'custom';
-  }
-  const spec = defaultPanelSpec(preset);
-  for (const f of fields) {
-    let m;
-    const setting = applySettingField(f, spec);
-    if (setting !== null) {
-      if (setting) notices.push(msg('why.field', { field: f, why: setting }));
-    } else if ((m = /^beam([0-9]+)$/.exec(f))) {
-      const v = Number(m[1]);
-      const why = widthError(v);
-      if (why) notices.push(msg('why.field', { field: f, why }));
-      else {
-        spec.strategy = 'beam';
-        spec.beam.width = v;
-        if (!fields.some((x) => x.startsWith('lp'))) spec.beam.lengthPenalty = LEGACY_LENGTH_PENALTY;
-      }
-    } else if ((m = /^lp([0-9]+(?:\.[0-9]+)?)$/.exec(f))) {
-      const v = Number(m[1]);
-      const why = penaltyError(v);
-      if (why) notices.push(msg('why.field', { field: f, why }));
-      else spec.beam.lengthPenalty = v;
-    } else if ((m = /^spec([0-9]+)(?:-([a-z][a-z-]*))?$/.exec(f))) {
-      const v = Number(m[1]);
-      let draft = m[2] ?? 'bigram';
-      const why = speculateError(v) || (DRAFT_MODELS.includes(draft) || draft === 'file' ? '' : msg('why.draft', { list: DRAFT_MODELS.join(', ') }));
-      if (why) notices.push(msg('why.field', { field: f, why }));
-      else {
-        if (draft === 'file') {
-          notices.push(msg('why.field', { field: f, why: msg('why.fileDraft') }));
-          draft = 'bigram';
-        }
-        spec.strategy = 'speculative';
-        spec.spec = { draft, n: v };
-      }
-    } else {
-      notices.push(msg('why.unknownField', { field: f }));
-    }
-  }
-  return { spec, notices };
-}
-
-/**
- * The shortest text of a panel (see the format above).
- * @param {PanelSpec} spec
- */
-export function serializePanelSpec(spec) {
-  let best = '';
-  let bestFields = /** @type {string[] | null} */ (null);
-  // ties go to the first: custom (the neutral settings), then the presets
-  for (const id of ['custom', ...PRESETS.map((p) => p.id)]) {
-    const base = presetParams(id);
-    const fields = PARAM_SPECS
-      .filter((s) => /** @type {any} */ (spec.params)[s.key] !== /** @type {any} */ (base)[s.key])
-      .map((s) => `${SHORT_OF[s.key]}${/** @type {any} */ (spec.params)[s.key]}`);
-    if (!bestFields || fields.length < bestFields.length) {
-      best = id;
-      bestFields = fields;
-    }
-  }
-  const out = [best, ...(bestFields ?? [])];
-  if (spec.strategy === 'beam') {
-    // the length penalty always goes with the width: "beam4" alone is an
-    // older link's, whose penalty was 0
-    out.push(`beam${spec.beam.width}`, `lp${spec.beam.lengthPenalty}`);
-  } else if (spec.strategy === 'speculative') {
-    const draft = DRAFT_MODELS.includes(spec.spec.draft) ? spec.spec.draft : 'file';
-    out.push(`spec${spec.spec.n}${draft === 'bigram' ? '' : `-${draft}`}`);
-  }
-  if (spec.bans.length) out.push(`ban${spec.bans.join('.')}`);
-  if (spec.biases?.length) out.push(`lb${biasesText(spec.biases, '~')}`);
-  if (spec.dryBreakers?.length) out.push(`sb${breakersField(spec.dryBreakers)}`);
-  if (spec.badWords?.length) out.push(`bw${breakersField(spec.badWords)}`);
-  if (spec.seqBias?.length) out.push(`sq${breakersField(spec.seqBias)}`);
-  if (spec.samplers) out.push(`o${orderField(spec.samplers)}`);
-  return out.join('_');
 }

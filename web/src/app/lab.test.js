@@ -39,6 +39,22 @@ describe('the panel format', () => {
     }
   });
 
+  it('carries diverse beam search and prompt lookup, as a single panel\'s link does', () => {
+    const beam = { ...defaultPanelSpec('greedy'), strategy: 'beam', beam: { width: 4, lengthPenalty: 1, groups: 2, diversity: 0.5 } };
+    expect(serializePanelSpec(beam)).toBe('greedy_beam4_lp1_bg2_dv0.5');
+    expect(parsePanelSpec('greedy_beam4_lp1_bg2_dv0.5')).toEqual({ spec: beam, notices: [] });
+    const lookup = { ...defaultPanelSpec('balanced'), strategy: 'speculative', spec: { draft: 'lookup', n: 3, ngram: 3 } };
+    expect(serializePanelSpec(lookup)).toBe('balanced_lng3_spec3-lookup');
+    expect(parsePanelSpec('balanced_lng3_spec3-lookup')).toEqual({ spec: lookup, notices: [] });
+    expect(parsePanelSpec('balanced_spec2-lookup').spec.spec).toEqual({ draft: 'lookup', n: 2, ngram: 2 }); // the n-gram's default
+    // what it cannot read is said, the rest kept
+    const bad = parsePanelSpec('greedy_beam4_lp1_bg3_dv9_lng7_spec9-lookup');
+    expect([bad.spec.strategy, bad.spec.beam.width, bad.spec.beam.groups, bad.spec.beam.diversity]).toEqual(['beam', 4, undefined, undefined]);
+    expect(bad.notices.map(String)).toHaveLength(4);
+    expect(bad.notices.map(String)[0]).toMatch(/^"dv9": /);
+    expect(bad.notices.map(String)[3]).toMatch(/^"bg3": .*divisors of beams=4/);
+  });
+
   it('names what it cannot read, keeping the rest', () => {
     const { spec, notices } = parsePanelSpec('balanced_k-3_beam0_lp7_spec9_ban1.x_spec2-file');
     expect(spec.params).toEqual(presetParams('balanced'));

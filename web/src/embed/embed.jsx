@@ -21,7 +21,7 @@ import embedCss from './embed.css?inline';
 import { EmbedView } from './EmbedView.jsx';
 import { watchEvents } from './events.js';
 import { acquireClient, releaseClient } from './registry.js';
-import { browserLanguage, msg, normalizeLang } from '../i18n/index.js';
+import { browserLanguage, isLoaded, msg, normalizeLang } from '../i18n/index.js';
 import './question.js'; // defines <sampler-question>
 
 export const TAG = 'sampler-playground';
@@ -133,7 +133,11 @@ export class SamplerPlayground extends HTMLElement {
     /** the page hears of tokens and settings (events.js) */
     this.unwatch = watchEvents(app, this);
     this.view.value = { controls: config.controls, transport: config.transport, parts: config.parts };
-    render(<EmbedView app={app} config={this.view} />, this.mount);
+    // the first render once its words are here (the build fetches English too, as any language)
+    const lang = normalizeLang(config.state.lang) || fallbackLanguage();
+    const show = () => { if (this.app === app) render(<EmbedView app={app} config={this.view} />, this.mount); };
+    if (isLoaded(app.language.i18n.value.lang)) show();
+    else app.language.prepare(lang).then(show, show);
     this.loading = app.init().then(() => app.load(config.state, config.notices));
     return this.loading;
   }

@@ -54,7 +54,7 @@ import { computeAnswer, kvSetup, matches, parseAsk, questionConstraint, question
 import { errorMsg } from '../app/errors.js';
 import { isHandmadeSpec } from '../app/models.js';
 import { MAX_TOKENS } from '../shared/limits.js';
-import { browserLanguage, createI18n, english, isMsg, loadLanguage, msg, normalizeLang } from '../i18n/index.js';
+import { browserLanguage, createI18n, english, isLoaded, isMsg, loadLanguage, msg, normalizeLang } from '../i18n/index.js';
 
 export { computeAnswer, kvSetup, matches, parseAsk, questionConstraint, questionModel, readAnswer };
 
@@ -173,6 +173,7 @@ export class SamplerQuestion extends HTMLElement {
   /** Writes the words (again, after a change of language). */
   words() {
     const i18n = this.i18n;
+    if (!isLoaded(i18n.lang)) return; // (the build fetches English as any language: its words once here)
     this.input.setAttribute('aria-label', i18n.t('question.answer'));
     this.checkButton.textContent = i18n.t('question.check');
     this.showButton.textContent = i18n.t('question.showMe');

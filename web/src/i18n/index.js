@@ -12,8 +12,10 @@
  * source of the keys param.NAME.label / .doc / .special and
  * stage.NAME.label / .doc; the other catalogues translate them by key.
  *
- * English is bundled with the page; the other catalogues are separate
- * chunks loaded when a language is chosen (loadLanguage).  The build
+ * Every catalogue, English's too, is a chunk of its own loaded when its
+ * language is chosen (loadLanguage): a page in Spanish fetches Spanish
+ * only.  (The build gives index.js an empty English, vite.config.js
+ * catalogueParts; Vitest and plain Node have the whole file at hand.)  The build
  * cuts each catalogue in two (parts.js): the words an element shows, and
  * those only the playground page shows, which the page fetches with its
  * language (withPageWords) and an element never needs.  The
@@ -58,7 +60,7 @@ const LOADERS = Object.fromEntries(Object.entries(catalogueFiles())
 /** The catalogue files, as Vite (the page, the package, Vitest) finds them; plain Node (a build script reading attrs.js) has English only. */
 function catalogueFiles() {
   try {
-    return import.meta.glob(['./catalogues/*.js', '!./catalogues/en.js'], { query: '?words=core' });
+    return import.meta.glob('./catalogues/*.js', { query: '?words=core' });
   } catch {
     return {};
   }
@@ -105,7 +107,7 @@ function languageOf(code) {
 }
 
 /** The languages on offer: English, then the catalogues' by their codes. */
-export const LANGUAGES = [SOURCE, ...Object.keys(LOADERS).sort()].map(languageOf);
+export const LANGUAGES = [SOURCE, ...Object.keys(LOADERS).filter((c) => c !== SOURCE).sort()].map(languageOf);
 /** @type {Language} */
 const PSEUDO_LANGUAGE = { code: PSEUDO, name: 'Pseudo (en-XA)', locale: 'en', dir: 'rtl' };
 
@@ -141,8 +143,10 @@ export function registryCatalogue() {
   return out;
 }
 
-/** English: en.js and the registry's words */
+/** English: en.js and the registry's words (in the build, en.js's once loadLanguage has fetched them: until then the registry's) */
 export const ENGLISH = /** @type {Catalogue} */ ({ ...EN, ...registryCatalogue() });
+/** whether en.js's words are here */
+let englishHere = Object.keys(EN).length > 0;
 
 /** @type {Map<string, Catalogue>} */
 const catalogues = new Map([[SOURCE, ENGLISH]]);
@@ -225,12 +229,12 @@ export function browserLanguage(tags = typeof navigator !== 'undefined' ? naviga
 
 /** Whether a language's catalogue is here (English and the pseudo-locale always are). @param {string} code */
 export function isLoaded(code) {
-  return code === PSEUDO || catalogues.has(code);
+  return code === PSEUDO || code === SOURCE ? englishHere : catalogues.has(code);
 }
 
 /** Whether a language's catalogue is on its way (asked for, not here yet): words shown in English now change soon. */
 export function languageComing() {
-  for (const code of loading.keys()) if (!catalogues.has(code)) return true;
+  for (const code of loading.keys()) if (!isLoaded(code)) return true;
   return false;
 }
 
@@ -248,16 +252,21 @@ export function loadLanguage(code) {
 
 /** @param {string} code @returns {Promise<Catalogue>} */
 function ownCatalogue(code) {
-  if (code === PSEUDO) return Promise.resolve(pseudoOnce());
+  if (code === PSEUDO) return ownCatalogue(SOURCE).then(pseudoOnce);
   const have = catalogues.get(code);
-  if (have) return Promise.resolve(have);
+  if (have && isLoaded(code)) return Promise.resolve(have);
   const loader = LOADERS[code];
   if (!loader) return Promise.reject(new RangeError(`no catalogue for the language "${code}"`));
   let p = loading.get(code);
   if (!p) {
     p = loader().then((m) => {
-      catalogues.set(code, m.default);
-      return m.default;
+      if (code !== SOURCE) {
+        catalogues.set(code, m.default);
+        return m.default;
+      }
+      Object.assign(ENGLISH, m.default, registryCatalogue());
+      englishHere = true;
+      return ENGLISH;
     });
     p.catch(() => loading.delete(code)); // offline: try again next time
     loading.set(code, p);
@@ -351,7 +360,7 @@ const made = new Map();
  * @returns {I18n}
  */
 export function createI18n(code) {
-  const lang = code === PSEUDO || catalogues.has(code) ? code : SOURCE;
+  const lang = code === PSEUDO ? (englishHere ? code : SOURCE) : catalogues.has(code) ? code : SOURCE;
   const have = made.get(lang);
   if (have) return have;
   const info = lang === PSEUDO ? PSEUDO_LANGUAGE : LANGUAGES.find((l) => l.code === lang) ?? LANGUAGES[0];

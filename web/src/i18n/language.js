@@ -9,7 +9,7 @@
  */
 import { signal } from '@preact/signals';
 
-import { createI18n, loadLanguage, normalizeLang } from './index.js';
+import { SOURCE, createI18n, isLoaded, loadLanguage, normalizeLang } from './index.js';
 
 /**
  * @param {() => string} fallback  the language when none is chosen
@@ -17,8 +17,9 @@ import { createI18n, loadLanguage, normalizeLang } from './index.js';
 export function createLanguage(fallback) {
   /** the language chosen ('' = the fallback's) */
   const chosen = signal('');
-  /** the words on screen */
-  const i18n = signal(createI18n('en'));
+  /** the words on screen: English, or (where English is not loaded: the build's pages fetch it like any language) the fallback's when here */
+  const first = isLoaded(SOURCE) ? SOURCE : normalizeLang(fallback()) || SOURCE;
+  const i18n = signal(createI18n(first));
   /** a catalogue that could not be fetched (offline, never cached) */
   const failed = signal('');
   let asked = 0;
@@ -43,7 +44,19 @@ export function createLanguage(fallback) {
     }
   }
 
-  return { chosen, i18n, failed, choose };
+  /**
+   * Fetches a language's words before anything is shown (an element, before
+   * its first render: never a key in place of a word); they are on screen
+   * unless a language was chosen meanwhile.
+   * @param {string} code
+   */
+  async function prepare(code) {
+    const lang = normalizeLang(code) || SOURCE;
+    await loadLanguage(lang);
+    if (!asked) i18n.value = createI18n(lang);
+  }
+
+  return { chosen, i18n, failed, choose, prepare };
 }
 
 /** @typedef {ReturnType<typeof createLanguage>} Language */
