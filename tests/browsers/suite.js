@@ -351,7 +351,8 @@ export function engineSuite(name) {
       await d.goto(`${site.url}?wasm=scalar${first.hash}`);
       await showing(GOLDEN[first.name]);
       const wasm = site.requests.filter((u) => u.endsWith('.wasm'));
-      expect(wasm[0]).toMatch(/engine-scalar-[\w-]+\.wasm$/);
+      // the playground starts on the lesson engine (the whole one comes with a GGUF file)
+      expect(wasm[0]).toMatch(/engine-lite-scalar-[\w-]+\.wasm$/);
       for (const n of names.slice(1)) {
         const c = LINK_CASES.find((l) => l.name === n);
         await d.run((h) => { location.hash = h; }, c.hash);

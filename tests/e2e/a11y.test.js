@@ -5,23 +5,11 @@
 // nucleus view have text alternatives that say the engine's numbers;
 // reduced motion and the colour scheme are followed, and the theme switch
 // (theme= in the link, the element's theme attribute) overrides the system.
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
+import { audit } from './axe.js';
 import { DIST } from './fixtures.js';
 import { skipWithoutChromium, until, useBrowser } from './harness.js';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** axe's serious and critical violations on the page (open shadow roots included) */
-async function audit(page) {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const r = await /** @type {any} */ (window).axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
-  });
-}
 
 const luminance = (page, sel, host) => page.evaluate(([s, h]) => {
   const root = h ? document.querySelector(h).shadowRoot : document;

@@ -13,20 +13,19 @@
 // the time): English at 1280 px in each chapter's own test, the other
 // languages and 390 px in sweeps that walk one page through the chapters.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { CHAPTERS, COURSE_LANGUAGES } from '../../web/src/learn/course.js';
+import { audit } from './axe.js';
 import { DIST } from './fixtures.js';
 import { skipWithoutChromium, until, useBrowser } from './harness.js';
 import { pdfText, squeeze } from '../helpers/pdftext.js';
 import { textProblems } from './layout.js';
 import { USE } from './course.widgets.js';
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
@@ -120,15 +119,6 @@ describe.skipIf(skipWithoutChromium)('the course', () => {
     return `${where} ${kib(total)}`;
   }
 
-  /** axe's serious and critical findings on a page */
-  async function audit(page) {
-    await page.addScriptTag({ path: AXE });
-    return page.evaluate(async () => {
-      const r = await /** @type {any} */ (window).axe.run(document, { resultTypes: ['violations'] });
-      return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
-    });
-  }
 
   /** Text clipped, cut short, off screen or over another (layout.js), and anything wider than the screen. */
   const layoutProblems = async (page, width) => {

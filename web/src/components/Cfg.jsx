@@ -12,7 +12,9 @@ import { useState } from 'preact/hooks';
 
 import { useI18n } from './I18n.jsx';
 import { CFG } from './cfg.texts.js';
-import './cfg.css';
+// its styles with it (as the strip's): the same in the page and in an
+// element's shadow root, whose sheet is the page's styles.css without them
+import css from './cfg.css?inline';
 
 /** @typedef {import('../app/panel.js').Panel} Panel */
 
@@ -42,6 +44,7 @@ export function CfgField({ panel, uid, onChanged }) {
   };
   return (
     <div class="spg-cfg" data-testid="cfg">
+      <style>{css}</style>
       <label for={id}>{say(lang, 'negative')}</label>
       <div class="spg-cfg-row">
         <input

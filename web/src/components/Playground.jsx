@@ -128,7 +128,6 @@ export function Playground({ panel }) {
             {/* a phone: these follow the bars, so text, bars and the strip share the screen */}
             {!narrow && <TextExtras panel={panel} />}
           </section>
-          <WatermarkSlot panel={panel} uid={uid} />
           {how === 'beam' && code && (
             <section class="spg-card spg-beam-card" aria-labelledby={`${uid}-beams-h`}>
               <div class="spg-card-head"><h2 id={`${uid}-beams-h`}>{t('beams.heading')}</h2></div>
@@ -174,6 +173,9 @@ export function Playground({ panel }) {
               <TextExtras panel={panel} />
             </section>
           )}
+          {/* after the bars: turning the watermark on, the learner sees the
+              green list's push on the bars first; detecting comes after */}
+          <WatermarkSlot panel={panel} uid={uid} />
           <div class="spg-charts">
             <MetricsCard panel={panel} uid={uid} />
             <KVCard panel={panel} uid={uid} />

@@ -10,7 +10,9 @@ import { useEffect, useState } from 'preact/hooks';
 
 import { useI18n } from './I18n.jsx';
 import { wt } from './watermarkTexts.js';
-import './watermark.css';
+// its styles with it, in the card itself: the same in the page and in an
+// element's shadow root (whose sheet is the page's styles.css, without it)
+import css from './watermark.css?inline';
 
 /** @typedef {import('../worker/watermark.js').WatermarkAnswer} WatermarkAnswer */
 
@@ -49,6 +51,7 @@ export function WatermarkCard({ panel, uid }) {
   const pOf = (/** @type {number} */ p) => (p < 1e-4 ? p.toExponential(1) : num(p, 4));
   return (
     <section class="spg-card spg-wm" aria-labelledby={`${uid}-wm-h`} data-testid="wm-card">
+      <style>{css}</style>
       <div class="spg-card-head"><h2 id={`${uid}-wm-h`}>{wt(lang, 'heading')}</h2></div>
       <p class="spg-hint">{wt(lang, 'intro')}</p>
       {score && <Marked answer={score} lang={lang} num={num} testid="wm-text" spikes={steps.map((s) => s.watermark?.spike)} />}
