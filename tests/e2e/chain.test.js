@@ -17,8 +17,18 @@ const nucleusSize = async (page) => Number(await page.getByTestId('nucleus-size'
 /** Drags a stage's handle onto another stage's upper half with the mouse (pointer events). */
 async function dragOnto(page, from, to) {
   await stage(page, to).evaluate((el) => el.scrollIntoView({ block: 'start' }));
-  const a = await handle(page, from).boundingBox();
-  const b = await stage(page, to).boundingBox();
+  // the rows where they stay: a first move fetches the teaching texts, and
+  // on a busy machine they may arrive (and the rows grow) mid-drag
+  await page.mouse.move(1, 1);
+  const boxes = async () => [await handle(page, from).boundingBox(), await stage(page, to).boundingBox()];
+  let [a, b] = await boxes();
+  await until(async () => {
+    await new Promise((r) => setTimeout(r, 150));
+    const [a2, b2] = await boxes();
+    const same = JSON.stringify([a, b]) === JSON.stringify([a2, b2]);
+    [a, b] = [a2, b2];
+    return same;
+  }, 10000);
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move(a.x + a.width / 2, b.y + 4, { steps: 6 });

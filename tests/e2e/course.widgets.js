@@ -68,7 +68,7 @@ export const USE = {
     await slider.press('ArrowRight');
     await slider.press('ArrowRight');
     expect(await page.getByTestId('logit-value').first().textContent()).toBe('3.0');
-    await until(async () => (await bars(w))[0].p.toFixed(3) === '0.844');
+    await until(async () => (await bars(w))[0]?.p.toFixed(3) === '0.844'); // (no bars for a moment while they are redrawn)
     // all three up by the same: the bars stay
     const before = (await bars(w)).map((b) => b.p.toFixed(4));
     for (const s of await page.getByTestId('logit-slider').all()) {
@@ -118,7 +118,7 @@ export const USE = {
   async temperature(page) {
     const w = widget(page, 'bars');
     await w.getByRole('slider', { name: /^Temperature/ }).fill('0.5');
-    await until(async () => (await bars(w))[0].p.toFixed(3) === '0.867');
+    await until(async () => (await bars(w))[0]?.p.toFixed(3) === '0.867');
     await w.getByRole('slider', { name: /^Temperature/ }).fill('2');
     await until(async () => (await bars(w)).map((b) => b.p.toFixed(3)).join() === '0.506,0.307,0.186');
     // the order never changes
@@ -207,7 +207,7 @@ export const USE = {
     expect(before.map((b) => b.p.toFixed(3))).toEqual(['0.665', '0.245', '0.090']);
     await step(w, 1);
     const word = await textOf(w);
-    await until(async () => (await bars(w)).find((b) => b.piece === word).p < before.find((b) => b.piece === word).p);
+    await until(async () => (await bars(w)).find((b) => b.piece === word)?.p < before.find((b) => b.piece === word).p);
   },
 
   async 'xtc-mirostat'(page) {
