@@ -3,7 +3,8 @@
 #
 #   ./build.sh            set up and build everything (build/, dist/ and the npm package)
 #   ./build.sh serve      ... then serve the playground at http://127.0.0.1:8080/ (PORT overrides)
-#   ./build.sh test       ... then run every test
+#   ./build.sh test       ... then run every test (./build.sh test c js e2e: those parts only;
+#                         parts: c fuzz types js e2e oracle browsers parity)
 #   ./build.sh bench      ... then run the benchmarks (build/bench.json)
 #   ./build.sh fuzz SECS  ... then fuzz each loader and the warp parser for SECS seconds
 #
@@ -343,16 +344,30 @@ test_fuzz_short() {
   FUZZ_SEED=${FUZZ_SEED:-20261124} tests/fuzz/run.sh "${FUZZ_SECONDS:-10}"
 }
 
-run_tests() {
-  local failed=()
-  test_c || failed+=(C)
-  test_fuzz_short || failed+=(fuzz)
-  test_types || failed+=(types)
-  test_js || failed+=(Vitest)
-  test_e2e || failed+=(e2e)
-  test_oracle || failed+=(llama.cpp)
-  test_browsers || failed+=(browsers)
-  if [ -f tests/py/test_transformer_parity.py ]; then test_python || failed+=(parity); fi
+# The test parts, in the order a whole run takes them: a name, its function
+# and what a failure is called.  `./build.sh test c js` runs only those parts.
+TEST_PARTS=(c:test_c:C fuzz:test_fuzz_short:fuzz types:test_types:types js:test_js:Vitest
+  e2e:test_e2e:e2e oracle:test_oracle:llama.cpp browsers:test_browsers:browsers parity:test_python:parity)
+
+run_tests() { # [part ...]: every part when none is named
+  local failed=() timings=() part name fn label t0 t1 status wanted=("$@")
+  if [ ${#wanted[@]} -gt 0 ]; then
+    for part in "${wanted[@]}"; do
+      printf '%s\n' "${TEST_PARTS[@]}" | grep -q "^$part:" || die "unknown test part '$part' (one of: ${TEST_PARTS[*]%%:*})"
+    done
+  fi
+  for part in "${TEST_PARTS[@]}"; do
+    name=${part%%:*} fn=${part#*:} label=${fn#*:} fn=${fn%%:*}
+    if [ ${#wanted[@]} -gt 0 ] && ! printf '%s\n' "${wanted[@]}" | grep -qx "$name"; then continue; fi
+    t0=$(date +%s)
+    status=ok
+    $fn || { failed+=("$label"); status=FAILED; }
+    t1=$(date +%s)
+    timings+=("$(printf '%-9s %5d s  %s' "$name" $((t1 - t0)) "$status")")
+  done
+  # where the time went, so the next run knows what to make faster
+  say "test timings (load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
+  printf '  %s\n' "${timings[@]}"
   if [ ${#failed[@]} -ne 0 ]; then
     die "failed: ${failed[*]}"
   fi
@@ -384,7 +399,7 @@ case "$CMD" in
     ensure_packages "${TEST_PACKAGES[@]}"
     ensure_optional "${OPTIONAL_PACKAGES[@]}"
     build_all
-    run_tests
+    run_tests "${@:2}"
     ;;
   bench)
     setup
