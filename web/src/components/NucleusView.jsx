@@ -104,8 +104,8 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
       >
         {summary && <p class="spg-sr" data-testid="nucleus-summary">{nucleusText(summary, topP, i18n)}</p>}
         <svg viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-          {(/** @type {const} */ (['kept', 'top-p', 'cut'])).map((kind) => (
-            <path key={kind} class={`spg-nb spg-nb-${kind}`} data-bars={String(bars[kind].length)} d={bars[kind].join('') || 'M0 0'} />
+          {Object.entries(bars).map(([kind, list]) => (
+            <path key={kind} class={`spg-nb spg-nb-${kind}`} data-bars={String(list.length)} d={list.join('') || 'M0 0'} />
           ))}
           {k > 0 && <polyline class="spg-curve" points={curve} vector-effect="non-scaling-stroke" />}
         </svg>
