@@ -17,7 +17,6 @@
 #include "testutil.h"
 
 static char err[SP_ERR_LEN];
-static const char *root = ".";
 
 static sp_model *checkpoint(int dim, int hidden, int layers, int heads, int kv,
                             int vocab, uint64_t seed) {
@@ -29,7 +28,7 @@ static sp_model *checkpoint(int dim, int hidden, int layers, int heads, int kv,
 
 static sp_model *shipped(const char *file) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/models/%s", root, file);
+    snprintf(path, sizeof path, "%s/models/%s", test_root, file);
     size_t size;
     uint8_t *data = read_all(path, &size);
     return data ? sp_model_load(data, size, 1, err) : NULL;
@@ -37,7 +36,7 @@ static sp_model *shipped(const char *file) {
 
 static sp_tokenizer *shipped_tokenizer(int vocab) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/models/transformer_tokenizer.bin", root);
+    snprintf(path, sizeof path, "%s/models/transformer_tokenizer.bin", test_root);
     size_t size;
     uint8_t *data = read_all(path, &size);
     sp_tokenizer *t = data ? sp_tokenizer_load(data, size, vocab, err) : NULL;
@@ -144,9 +143,8 @@ static void test_capture(const sp_model *m, const char *name) {
     CHECK_EQ_INT(sp_state_inspect(m, on, &in, err), SP_ERR_STATE);
     sp_state_free(off);
     sp_state_free(on);
-    fprintf(stderr, "%s: capture off = on (70 positions), rows sum to 1 "
-            "(worst %.2g), batched = single for sizes 1..%d\n", name, worst,
-            SP_BATCH_MAX);
+    say("%s: capture off = on (70 positions), rows sum to 1 (worst %.2g), "
+        "batched = single for sizes 1..%d", name, worst, SP_BATCH_MAX);
 }
 
 /* A session that looks inside: the step record's inspection at each
@@ -312,9 +310,8 @@ static void test_no_attention(void) {
     sp_model_free(h);
 }
 
-int main(int argc, char **argv) {
-    if (argc > 1) root = argv[1];
-    /* grouped heads (4 / 2, 6 / 3), one head, one layer, odd sizes */
+/* grouped heads (4 / 2, 6 / 3), one head, one layer, odd sizes */
+static void test_random_shapes(void) {
     const int shapes[][6] = {{16, 32, 2, 4, 2, 37}, {24, 50, 1, 1, 1, 41},
                              {48, 96, 3, 6, 3, 99}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
@@ -327,12 +324,14 @@ int main(int argc, char **argv) {
         if (m) test_capture(m, name);
         sp_model_free(m);
     }
+}
+
+static void test_shipped_capture(void) {
     sp_model *t = shipped("transformer.bin");
     CHECK(t != NULL);
     if (t) test_capture(t, "shipped transformer");
     sp_model_free(t);
-    test_session();
-    test_ahead();
-    test_no_attention();
-    CHECK_DONE();
 }
+
+TEST_SUITE(inspect, TEST(test_random_shapes), TEST(test_shipped_capture),
+           TEST(test_session), TEST(test_ahead), TEST(test_no_attention));
