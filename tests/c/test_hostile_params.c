@@ -3,7 +3,6 @@
  * CLI's JSON) and sampler parameters at and past their limits, each
  * refused with its one-line message.
  *
- * Usage: test_hostile_params [repository root]   (default: the current folder)
  * (hostile.h: what the test_hostile*.c files share.)
  */
 #include <float.h>
@@ -364,10 +363,7 @@ static void test_refusals(void) {
     }
 }
 
-int main(int argc, char **argv) {
-    if (argc > 1) root = argv[1];
-    test_requests();
-    test_params();
-    test_refusals();
-    CHECK_DONE();
-}
+TEST_SUITE(hostile_params,
+           TEST(test_requests),
+           TEST(test_params),
+           TEST(test_refusals));
