@@ -262,43 +262,55 @@ build_all() {
 SANITIZE=(-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 
 test_c() {
-  say "C tests (ASan + UBSan)"
+  say "C tests (ASan + UBSan): build/tests/c_tests"
   mkdir -p "$BUILD/tests/obj"
-  local failed=0 f o pids=() objs=()
-  # the engine, the CLI and the native host compiled once (two at a time),
-  # then linked into each test: the same objects every test got before,
-  # without compiling the engine once a test
-  for f in "${ENGINE_SRC[@]}" "${CLI_SRC[@]}" c/cli/native/host_native.c; do
+  local failed=0 f o pids=() objs=() suites=() legacy=() name
+  # A test file is a suite of named cases (tests/c/check.h: TEST_SUITE), all
+  # linked once with the engine into one runner (tests/c/runner.c).  The
+  # engine, the CLI, the native host and each test file compiled two at a
+  # time; a file not yet written as a suite (its own main) is built and run
+  # alone, as every test once was.
+  compile() { # source object
+    gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c -Ic/cli -c "$1" -o "$2"
+  }
+  for f in "${ENGINE_SRC[@]}" "${CLI_SRC[@]}" c/cli/native/host_native.c tests/c/runner.c tests/c/test_*.c; do
     o="$BUILD/tests/obj/$(echo "${f%.c}" | tr / _).o"
-    objs+=("$o")
-    gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c -Ic/cli -c "$f" -o "$o" &
+    case $f in
+      tests/c/test_*.c)
+        if ! grep -q '^TEST_SUITE(' "$f"; then legacy+=("$f"); continue; fi
+        suites+=("$(basename "$f" .c)") ;;
+      tests/c/runner.c) ;;
+      *) objs+=("$o") ;;
+    esac
+    compile "$f" "$o" &
     pids+=($!)
     if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}" || failed=1; pids=("${pids[@]:1}"); fi
   done
   for p in "${pids[@]}"; do wait "$p" || failed=1; done
-  [ $failed -eq 0 ] || { echo "FAILED: compiling the engine for the C tests"; return 1; }
-  # each test linked and run, two at a time (each output kept, then all
-  # printed in the tests' order)
-  c_test() { # tests/c/test_X.c: build/tests/test_X, its output in .log, its status in .status
-    local name status=0
-    name=$(basename "$1" .c)
-    {
-      gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c -Ic/cli "${objs[@]}" "$1" -lm -o "$BUILD/tests/$name" &&
-        ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "$BUILD/tests/$name" "$ROOT"
-    } > "$BUILD/tests/$name.log" 2>&1 || status=$?
-    echo $status > "$BUILD/tests/$name.status"
-  }
-  local t name runs=()
-  for t in tests/c/test_*.c; do runs+=("c_test $t"); done
-  rm -f "$BUILD"/tests/test_*.status
-  two_at_a_time "${runs[@]}" || failed=1
-  for t in tests/c/test_*.c; do
+  [ $failed -eq 0 ] || { echo "FAILED: compiling the C tests"; return 1; }
+  # the suites' table: test_NAME.c holds suite_NAME
+  {
+    echo '/* written by build.sh: the C test suites, one per tests/c/test_*.c */'
+    echo '#include "check.h"'
+    for name in "${suites[@]}"; do echo "extern const test_suite suite_${name#test_};"; done
+    echo 'const test_suite *const test_suites[] = {'
+    for name in "${suites[@]}"; do echo "    &suite_${name#test_},"; done
+    echo '    0};'
+  } > "$BUILD/tests/suites.c"
+  local suite_objs=()
+  for name in "${suites[@]}"; do suite_objs+=("$BUILD/tests/obj/tests_c_$name.o"); done
+  gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c "${objs[@]}" "$BUILD/tests/obj/tests_c_runner.o" "${suite_objs[@]}" \
+    "$BUILD/tests/suites.c" -lm -o "$BUILD/tests/c_tests" || { echo "FAILED: linking the C tests"; return 1; }
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+    "$BUILD/tests/c_tests" "$ROOT" || failed=1
+  local t status
+  for t in "${legacy[@]}"; do
     name=$(basename "$t" .c)
-    cat "$BUILD/tests/$name.log"
-    if [ "$(cat "$BUILD/tests/$name.status" 2>/dev/null)" != 0 ]; then
-      echo "FAILED: $name"
-      failed=1
-    fi
+    echo "== $name (its own main: not yet a TEST_SUITE, see tests/c/check.h)"
+    status=0
+    gcc "${SANITIZE[@]}" "${CFLAGS_COMMON[@]}" -Itests/c -Ic/cli "${objs[@]}" "$t" tests/c/runner_legacy.c -lm -o "$BUILD/tests/$name" &&
+      ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "$BUILD/tests/$name" "$ROOT" || status=$?
+    [ $status -eq 0 ] || { echo "FAILED: $name"; failed=1; }
   done
   return $failed
 }

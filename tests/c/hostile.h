@@ -1,6 +1,6 @@
 /*
  * hostile.h — what the hostile-input tests (test_hostile*.c) share: the
- * error buffer, the repository root, the one-line check of a message and
+ * error buffer, the one-line check of a message and
  * the loaders that expect a failure.
  */
 #ifndef SP_HOSTILE_H
@@ -16,7 +16,7 @@
 #include "internal.h"
 
 static char err[SP_ERR_LEN];
-static const char *root = ".";
+
 
 /* Every message is one line of at most SP_ERR_LEN - 1 bytes. */
 static inline void check_one_line(const char *msg) {

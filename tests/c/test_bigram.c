@@ -24,17 +24,26 @@ static void put_u32(uint8_t *p, uint32_t v) {
     p[3] = v >> 24;
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
+/* models/bigram.bin's bytes (malloc'd, *size), or NULL (a failed check). */
+static uint8_t *bigram_file(size_t *size) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/models/bigram.bin", root);
-    size_t size;
-    uint8_t *file = read_all(path, &size);
+    snprintf(path, sizeof path, "%s/models/bigram.bin", test_root);
+    uint8_t *file = read_all(path, size);
     CHECK(file != NULL);
-    if (!file) CHECK_DONE();
+    return file;
+}
 
+/* The model loaded, its tokenizer, and every row a distribution. */
+static void test_rows(void) {
+    size_t size;
+    uint8_t *file = bigram_file(&size);
+    if (!file) return;
     sp_model *m = load_copy(file, size);
     CHECK(m != NULL);
+    if (!m) {
+        free(file);
+        return;
+    }
     CHECK_EQ_INT(sp_model_kind_of(m), SP_MODEL_BIGRAM);
     int v = sp_model_vocab(m);
     CHECK(v > 27 && v < 64);
@@ -56,6 +65,21 @@ int main(int argc, char **argv) {
     CHECK(worst < 1e-5);
     sp_state_free(st);
 
+    sp_model_free(m);
+    free(file);
+}
+
+/* Generated text follows the model: chi-square per context, with the
+ * power to see a model 5% off. */
+static void test_chi_square(void) {
+    size_t size;
+    uint8_t *file = bigram_file(&size);
+    if (!file) return;
+    sp_model *m = load_copy(file, size);
+    free(file);
+    CHECK(m != NULL);
+    if (!m) return;
+    int v = sp_model_vocab(m);
     /* ---- chi-square: generated text follows the model ----------------- */
     sp_session *s = sp_session_new(m, NULL, err);
     CHECK(s != NULL);
@@ -103,6 +127,22 @@ int main(int argc, char **argv) {
     free(per_context);
     free(probs);
 
+    sp_session_free(s);
+    sp_model_free(m);
+}
+
+static void test_seeds(void) {
+    size_t size;
+    uint8_t *file = bigram_file(&size);
+    if (!file) return;
+    sp_model *m = load_copy(file, size);
+    free(file);
+    CHECK(m != NULL);
+    if (!m) return;
+    int v = sp_model_vocab(m);
+    sp_session *s = sp_session_new(m, NULL, err);
+    sp_params p;
+    sp_params_default(&p);
     /* ---- seeds reproduce; rewinding and forcing keep the uniforms ------- */
     int first[40], again[40];
     CHECK_EQ_INT(sp_session_start(s, "Ma", 7, err), SP_OK);
@@ -142,6 +182,12 @@ int main(int argc, char **argv) {
     sp_session_free(s);
     sp_model_free(m);
 
+}
+
+static void test_malformed(void) {
+    size_t size;
+    uint8_t *file = bigram_file(&size);
+    if (!file) return;
     /* ---- malformed files: one line that says what is wrong ----------- */
     struct { const char *what; size_t at; uint32_t value; size_t cut; } cases[] = {
         {"checkpoint:", 0, 0x41414141u, 0}, /* not a bigram: read as llama2.c */
@@ -177,5 +223,10 @@ int main(int argc, char **argv) {
     CHECK_STR_CONTAINS(err, "pieces 0 and 1 are the same");
     free(bad);
     free(file);
-    CHECK_DONE();
 }
+
+TEST_SUITE(bigram,
+           TEST(test_rows),
+           TEST(test_chi_square),
+           TEST(test_seeds),
+           TEST(test_malformed));

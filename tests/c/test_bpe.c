@@ -96,7 +96,7 @@ static sp_tokenizer *expect_load_fail(const uint8_t *data, size_t size,
 
 /* ---- the Llama 2 vocabulary ---------------------------------------------- */
 
-static void test_golden(const sp_tokenizer *t, const char *golden) {
+static void golden_cases(const sp_tokenizer *t, const char *golden) {
     CHECK_EQ_INT(js_number(js_get(golden, "vocab_size")), 32000);
     int n_cases = 0;
     for (const char *c = js_first(js_get(golden, "encode")); c;
@@ -122,7 +122,7 @@ static void test_golden(const sp_tokenizer *t, const char *golden) {
     CHECK_EQ_INT(n_cases, 8);
 }
 
-static void test_llama_vocab(const sp_tokenizer *t) {
+static void llama_vocab(const sp_tokenizer *t) {
     CHECK_EQ_INT(t->kind, SP_TOK_BPE);
     CHECK_EQ_INT(sp_tokenizer_vocab(t), 32000);
     CHECK_EQ_INT(sp_tokenizer_bos(t), 1);
@@ -249,7 +249,7 @@ static void test_merge_rules(void) {
 
 /* ---- malformed files ----------------------------------------------------- */
 
-static void test_malformed(const uint8_t *data, size_t size) {
+static void malformed(const uint8_t *data, size_t size) {
     expect_load_fail(data, 3, 0, "tokenizer: file has 3 bytes, shorter than "
                      "its 4-byte header");
     /* cut inside the last piece ("<0x..>"-free: the last piece of Llama's
@@ -304,7 +304,7 @@ static void test_malformed(const uint8_t *data, size_t size) {
 
 /* A tokenizer.bin chosen as the model is named as what it is (its header
  * read as a checkpoint's said "hidden_dim must be > 0 (got 0)"). */
-static void test_tokenizer_as_model(const uint8_t *data, size_t size,
+static void tokenizer_as_model(const uint8_t *data, size_t size,
                                     int pieces) {
     char err[SP_ERR_LEN] = "", want[128];
     uint8_t *copy = malloc(size);
@@ -399,19 +399,21 @@ static void test_ids_tokenizer(void) {
     sp_model_free(h);
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
-    test_merge_rules();
-    test_ids_tokenizer();
-    {
-        size_t tiny_size;
-        uint8_t *tiny = tiny_tokenizer_bin(&tiny_size);
-        test_tokenizer_as_model(tiny, tiny_size, 3);
-        free(tiny);
-    }
+/* A tokenizer.bin made here, as a model. */
+static void test_tiny_as_model(void) {
+    size_t tiny_size;
+    uint8_t *tiny = tiny_tokenizer_bin(&tiny_size);
+    tokenizer_as_model(tiny, tiny_size, 3);
+    free(tiny);
+}
 
+/* The Llama 2 tokenizer (the llama2.c fixture's tokenizer.bin) given to
+ * run(t, t0, data, size, golden): t read for 32 000 tokens, t0 for the
+ * file's own count; a skip without the fixtures. */
+static void with_llama2(void (*run)(const sp_tokenizer *, const uint8_t *,
+                                    size_t, const char *)) {
     char dir[4096], path[4200];
-    snprintf(dir, sizeof dir, "%s/../shared/fixtures/llama2c", root);
+    snprintf(dir, sizeof dir, "%s/../shared/fixtures/llama2c", test_root);
     snprintf(path, sizeof path, "%s/tokenizer.bin", dir);
     size_t size = 0;
     uint8_t *data = (uint8_t *)js_read_file(path, &size);
@@ -419,16 +421,15 @@ int main(int argc, char **argv) {
         FILE *probe = fopen(dir, "r");
         if (!probe) {
             fixtures_missing("the Llama 2 tokenizer");
-            CHECK_DONE();
+            return;
         }
         fclose(probe);
-        fprintf(stderr, "cannot read %s\n", path);
-        return 1;
+        CHECK(!"the fixtures are there, but not tokenizer.bin");
+        return;
     }
     snprintf(path, sizeof path, "%s/tokenizer.golden.json", dir);
     char *golden = js_read_file(path, NULL);
     CHECK(golden != NULL);
-
     char err[SP_ERR_LEN] = "";
     sp_tokenizer *t = sp_tokenizer_load(data, size, 32000, err);
     CHECK(t != NULL);
@@ -436,10 +437,7 @@ int main(int argc, char **argv) {
     CHECK(t0 != NULL);
     if (t && t0) {
         CHECK_EQ_INT(sp_tokenizer_vocab(t0), 32000);
-        test_llama_vocab(t);
-        if (golden) test_golden(t, golden);
-        test_malformed(data, size);
-        test_tokenizer_as_model(data, size, 32000);
+        run(t, data, size, golden);
     } else {
         fprintf(stderr, "load: %s\n", err);
     }
@@ -447,5 +445,39 @@ int main(int argc, char **argv) {
     sp_tokenizer_free(t0);
     free(data);
     free(golden);
-    CHECK_DONE();
 }
+
+static void llama_vocab_case(const sp_tokenizer *t, const uint8_t *data,
+                             size_t size, const char *golden) {
+    (void)data, (void)size, (void)golden;
+    llama_vocab(t);
+}
+static void golden_case(const sp_tokenizer *t, const uint8_t *data,
+                        size_t size, const char *golden) {
+    (void)data, (void)size;
+    if (golden) golden_cases(t, golden);
+}
+static void malformed_case(const sp_tokenizer *t, const uint8_t *data,
+                           size_t size, const char *golden) {
+    (void)t, (void)golden;
+    malformed(data, size);
+}
+static void as_model_case(const sp_tokenizer *t, const uint8_t *data,
+                          size_t size, const char *golden) {
+    (void)t, (void)golden;
+    tokenizer_as_model(data, size, 32000);
+}
+
+static void test_llama_vocab(void) { with_llama2(llama_vocab_case); }
+static void test_golden(void) { with_llama2(golden_case); }
+static void test_malformed(void) { with_llama2(malformed_case); }
+static void test_llama2_as_model(void) { with_llama2(as_model_case); }
+
+TEST_SUITE(bpe,
+           TEST(test_merge_rules),
+           TEST(test_ids_tokenizer),
+           TEST(test_tiny_as_model),
+           TEST(test_llama_vocab),
+           TEST(test_golden),
+           TEST(test_malformed),
+           TEST(test_llama2_as_model));

@@ -114,7 +114,8 @@ static int generate(sp_session *s, const char *prompt, const char *negative,
     return k;
 }
 
-static void test_session(const char *root) {
+static void test_session(void) {
+    const char *root = test_root;
     sp_model *m = NULL;
     sp_tokenizer *tok = NULL;
     sp_session *s = transformer_session(root, &m, &tok);
@@ -214,7 +215,8 @@ done:
 /* A bigram's logits depend on the previous token only: without a negative
  * prompt its unconditional run is the conditional one (the "last token"
  * is the one the text ends with), so guidance changes nothing. */
-static void test_bigram(const char *root) {
+static void test_bigram(void) {
+    const char *root = test_root;
     sp_model *m = tu_load_model(root, "bigram.bin", err);
     CHECK(m != NULL);
     if (!m) return;
@@ -233,10 +235,7 @@ static void test_bigram(const char *root) {
     sp_model_free(m);
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
-    test_worked_case();
-    test_session(root);
-    test_bigram(root);
-    CHECK_DONE();
-}
+TEST_SUITE(cfg,
+           TEST(test_worked_case),
+           TEST(test_session),
+           TEST(test_bigram));

@@ -225,12 +225,9 @@ static void test_heaps(void) {
     CHECK_EQ_INT(sp_top_ranked(v, NULL, 4, 0, out), 0);
 }
 
-int main(void) {
-    test_registry();
-    test_order();
-    test_stage_rows();
-    test_heaps();
-    test_penalty_after_temperature();
-    sp_sampler_free(sampler);
-    CHECK_DONE();
-}
+TEST_SUITE(chain,
+           TEST(test_registry),
+           TEST(test_order),
+           TEST(test_stage_rows),
+           TEST(test_heaps),
+           TEST(test_penalty_after_temperature));

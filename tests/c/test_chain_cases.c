@@ -341,16 +341,13 @@ static void test_references(void) {
 }
 
 
-int main(void) {
-    test_top_n_sigma();
-    test_xtc();
-    test_dry();
-    test_repeat_state();
-    test_dynatemp();
-    test_epsilon_eta_top_a();
-    test_no_repeat_ngram();
-    test_mirostat();
-    test_references();
-    sp_sampler_free(sampler);
-    CHECK_DONE();
-}
+TEST_SUITE(chain_cases,
+           TEST(test_top_n_sigma),
+           TEST(test_xtc),
+           TEST(test_dry),
+           TEST(test_repeat_state),
+           TEST(test_dynatemp),
+           TEST(test_epsilon_eta_top_a),
+           TEST(test_no_repeat_ngram),
+           TEST(test_mirostat),
+           TEST(test_references));

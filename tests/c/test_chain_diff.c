@@ -261,8 +261,7 @@ static int close_result(const naive *n, const double *want, const sp_step *st,
 
 /* One family of cases: `count` random chains on vocabularies up to maxv.
  * Returns the cases that fell on a line. */
-static int run_cases(const char *name, uint64_t seed, int count, int maxv,
-                     int *checked) {
+static int run_cases(const char *name, uint64_t seed, int count, int maxv) {
     static float x[MAXV];
     static uint8_t mask[MAXV];
     static int hist[MAXH];
@@ -347,10 +346,9 @@ static int run_cases(const char *name, uint64_t seed, int count, int maxv,
         sp_sampler_free(fast);
         sp_sampler_free(ref);
     }
-    printf("chain differential, %s: %d cases, %d on a line (fast = reference "
-           "only), %d fast != reference, %d != definitions, largest relative "
-           "difference of a p > 0.001: %.2g\n", name, count, lines, differ, wrong, worst);
-    *checked += count;
+    say("%s: %d cases, %d on a line (fast = reference only), %d fast != "
+        "reference, %d != definitions, largest relative difference of a "
+        "p > 0.001: %.2g", name, count, lines, differ, wrong, worst);
     return failed;
 }
 
@@ -378,12 +376,21 @@ static void test_penalty_after_temperature_case(void) {
     sp_sampler_free(s);
 }
 
-int main(void) {
-    int checked = 0;
-    test_penalty_after_temperature_case();
-    run_cases("small vocabularies", 24, 6000, 40, &checked);
-    run_cases("medium vocabularies", 2024, 3000, 400, &checked);
-    run_cases("large vocabularies", 11, 400, MAXV, &checked);
-    printf("chain differential: %d cases checked\n", checked);
-    CHECK_DONE();
+/* The three families: many small vocabularies (every stage's corner
+ * cases), fewer medium ones, a few large ones (the heaps' and groups'
+ * paths); each seeded, so a failing case is found again. */
+static void test_small_vocabularies(void) {
+    run_cases("small vocabularies", 24, 6000, 40);
 }
+static void test_medium_vocabularies(void) {
+    run_cases("medium vocabularies", 2024, 3000, 400);
+}
+static void test_large_vocabularies(void) {
+    run_cases("large vocabularies", 11, 400, MAXV);
+}
+
+TEST_SUITE(chain_diff,
+           TEST(test_penalty_after_temperature_case),
+           TEST(test_small_vocabularies),
+           TEST(test_medium_vocabularies),
+           TEST(test_large_vocabularies));

@@ -206,7 +206,8 @@ static void test_length_cases(void) {
 /* A session gives the stages its model's end-of-text tokens and its step:
  * the bigram's boundary (its end token) banned for 12 steps makes the
  * first name at least 12 characters long. */
-static void test_length_session(const char *root) {
+static void test_length_session(void) {
+    const char *root = test_root;
     char path[512];
     snprintf(path, sizeof path, "%s/models/bigram.bin", root);
     size_t size;
@@ -234,13 +235,10 @@ static void test_length_session(const char *root) {
 }
 
 
-int main(int argc, char **argv) {
-    test_top_h_case();
-    test_p_less_case();
-    test_tfs_case();
-    test_quadratic_case();
-    test_length_cases();
-    test_length_session(argc > 1 ? argv[1] : ".");
-    sp_sampler_free(sampler);
-    CHECK_DONE();
-}
+TEST_SUITE(chain_newer,
+           TEST(test_top_h_case),
+           TEST(test_p_less_case),
+           TEST(test_tfs_case),
+           TEST(test_quadratic_case),
+           TEST(test_length_cases),
+           TEST(test_length_session));

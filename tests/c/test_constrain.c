@@ -177,7 +177,8 @@ static void test_json_object(void) {
 
 /* Generation always matches: the bigram (characters) under regexes and
  * JSON; the mask in the step record, budgets, unsatisfiable patterns. */
-static void test_bigram_generation(const char *root) {
+static void test_bigram_generation(void) {
+    const char *root = test_root;
     sp_constraint *obj = sp_constraint_json_object(err);
     sp_model *m = tu_load_model(root, "bigram.bin", err);
     CHECK(m != NULL);
@@ -259,7 +260,8 @@ static void test_bigram_generation(const char *root) {
 
 /* A BPE vocabulary (the Llama 2 tokenizer, a random model): dates and
  * JSON, whatever the merges. */
-static void test_bpe_vocabulary(const char *root) {
+static void test_bpe_vocabulary(void) {
+    const char *root = test_root;
     sp_constraint *js = sp_constraint_json(err);
     char path[4096];
     size_t size;
@@ -316,13 +318,9 @@ static void test_bpe_vocabulary(const char *root) {
     sp_constraint_free(js);
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
-    test_regex_posix();
-    test_json();
-    test_json_object();
-    test_bigram_generation(root);
-    test_bpe_vocabulary(root);
-    (void)json_viable;
-    CHECK_DONE();
-}
+TEST_SUITE(constrain,
+           TEST(test_regex_posix),
+           TEST(test_json),
+           TEST(test_json_object),
+           TEST(test_bigram_generation),
+           TEST(test_bpe_vocabulary));

@@ -107,23 +107,35 @@ static void test_peek(const sp_model *m, const sp_tokenizer *tok) {
     sp_session_free(peeked);
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
-    test_metrics();
+/* models/bigram.bin, its vocabulary, the neutral settings and greedy
+ * ones: what both decoders' cases start from. */
+typedef struct {
+    sp_model *bigram;
+    int v;
+    sp_params p, greedy;
+} bigram_case;
 
-    sp_model *bigram = tu_load_model(root, "bigram.bin", err);
-    CHECK(bigram != NULL);
-    if (!bigram) CHECK_DONE();
-    int v = sp_model_vocab(bigram);
-    const sp_tokenizer *btok = sp_model_tokenizer(bigram);
-    sp_params p;
-    sp_params_default(&p);
+static int bigram_start(bigram_case *bc) {
+    bc->bigram = tu_load_model(test_root, "bigram.bin", err);
+    CHECK(bc->bigram != NULL);
+    if (!bc->bigram) return 0;
+    bc->v = sp_model_vocab(bc->bigram);
+    sp_params_default(&bc->p);
+    bc->greedy = bc->p;
+    bc->greedy.temperature = 0;
+    return 1;
+}
 
-    /* ---- beam search ---------------------------------------------------- */
+/* Beam search: width 1 is greedy, wider never scores below it, width V
+ * over two steps is brute force. */
+static void test_beam_search(void) {
+    bigram_case bc;
+    if (!bigram_start(&bc)) return;
+    sp_model *bigram = bc.bigram;
+    int v = bc.v;
+    sp_params p = bc.p, greedy = bc.greedy;
     /* width 1 is greedy decoding */
     sp_session *s = sp_session_new(bigram, NULL, err);
-    sp_params greedy = p;
-    greedy.temperature = 0;
     sp_session_start(s, "Ma", 1, err);
     for (int i = 0; i < 30; i++) sp_session_step(s, &greedy, -1, err);
     sp_beam_search *b = sp_beam_new(bigram, NULL, 1, 0, 64, err);
@@ -149,7 +161,7 @@ int main(int argc, char **argv) {
             CHECK(sp_beam_score(b, i) <= sp_beam_score(b, i - 1));
         sp_beam_free(b);
     }
-    fprintf(stderr, "beam: greedy log p %.4f, widths 2/5/8: %.4f %.4f %.4f\n",
+    say("greedy log p %.4f, widths 2/5/8: %.4f %.4f %.4f",
             greedy_lp, widths_lp[0], widths_lp[1], widths_lp[2]);
     /* width V over 2 steps is exhaustive: compare with brute force */
     b = sp_beam_new(bigram, NULL, v, 0, 16, err);
@@ -187,7 +199,20 @@ int main(int argc, char **argv) {
     CHECK(sp_beam_new(bigram, NULL, 0, 0, 8, err) == NULL);
     CHECK_STR_CONTAINS(err, "beams must be in 1..64");
 
-    /* ---- speculative sampling ------------------------------------------- */
+    sp_session_free(s);
+    sp_model_free(bigram);
+}
+
+/* Speculative sampling with a random draft: greedy at temperature 0, the
+ * target's distribution otherwise (chi-square), and the refusals. */
+static void test_speculative(void) {
+    bigram_case bc;
+    if (!bigram_start(&bc)) return;
+    sp_model *bigram = bc.bigram;
+    int v = bc.v;
+    sp_params p = bc.p, greedy = bc.greedy;
+    const sp_tokenizer *btok = sp_model_tokenizer(bigram);
+    sp_session *s = sp_session_new(bigram, NULL, err);
     /* the draft: a random transformer over the bigram's characters */
     const char *pieces[64];
     for (int i = 0; i < v; i++) {
@@ -236,9 +261,9 @@ int main(int argc, char **argv) {
         int df1, df2;
         double s1 = chi_square(c1, p1, v, runs, &df1);
         double s2 = chi_square(c2, p2, v, runs, &df2);
-        fprintf(stderr, "speculative (T %.1f, top-k %d): token 1 chi-square "
+        say("T %.1f, top-k %d): token 1 chi-square "
                 "%.1f (%d df, critical %.1f), token 2 %.1f (%d df, critical "
-                "%.1f); last rounds: %ld accepted, %ld corrected\n",
+                "%.1f); last rounds: %ld accepted, %ld corrected",
                 (double)ps->temperature, ps->top_k, s1, df1,
                 chi_square_critical(df1), s2, df2, chi_square_critical(df2),
                 acc, corrected);
@@ -264,5 +289,9 @@ int main(int argc, char **argv) {
     sp_model_free(draft);
     sp_tokenizer_free(dtok);
     sp_model_free(bigram);
-    CHECK_DONE();
 }
+
+TEST_SUITE(decoding,
+           TEST(test_metrics),
+           TEST(test_beam_search),
+           TEST(test_speculative));

@@ -125,7 +125,8 @@ static void test_logits(void) {
 
 /* The shipped transformer's context: a prompt that fills it, and a text
  * that reaches its end. */
-static void test_context(const char *root) {
+static void test_context(void) {
+    const char *root = test_root;
     sp_model *m = tu_load_model(root, "transformer.bin", err);
     CHECK(m != NULL);
     if (!m) return;
@@ -170,14 +171,11 @@ static void test_context(const char *root) {
     sp_model_free(m);
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
-    test_table();
-    test_fail_stores_the_code();
-    test_regex();
-    test_prompt();
-    test_no_token_and_finished();
-    test_logits();
-    test_context(root);
-    CHECK_DONE();
-}
+TEST_SUITE(errors,
+           TEST(test_table),
+           TEST(test_fail_stores_the_code),
+           TEST(test_regex),
+           TEST(test_prompt),
+           TEST(test_no_token_and_finished),
+           TEST(test_logits),
+           TEST(test_context));

@@ -167,10 +167,14 @@ static int same_step(const sp_step *a, const sp_step *b, int v, int raw) {
     return same;
 }
 
-int main(void) {
+enum { MAXV = 3000 };
+
+/* Random chains on random logits: the fused paths (the temperature with
+ * top-k, with the snapshot) give the bits of the plain ones, and both the
+ * reference path's, the reporting off and on. */
+static void test_fused_paths(void) {
     char err[SP_ERR_LEN];
     sp_rng_seed(&rng, 16);
-    enum { MAXV = 3000 };
     static float x[MAXV], probs[MAXV];
     static uint8_t cut[MAXV];
     static int kept[MAXV], hist[64];
@@ -248,7 +252,18 @@ int main(void) {
     CHECK_EQ_INT(differ, 0);
     CHECK_EQ_INT(differ_raw, 0);
     sp_sampler_free(ref);
+    sp_sampler_free(fast);
+    sp_sampler_free(slow);
+    say("%d fused cases", fused_cases);
+}
 
+/* The raw distribution of the same logits, warped again, comes from the
+ * cache with the bits of a fresh sampler's. */
+static void test_raw_cache(void) {
+    char err[SP_ERR_LEN];
+    static float x[MAXV];
+    sp_sampler *fast = NULL, *slow = NULL;
+    sp_rng_seed(&rng, 17);
     /* the raw distribution of the same logits, warped again */
     for (int trial = 0; trial < 200; trial++) {
         int v = 2 + (int)below(500);
@@ -283,7 +298,14 @@ int main(void) {
         }
     }
     sp_sampler_free(fast);
+}
 
+/* The intake pass's check and max against sp_find_not_below, sp_max and
+ * a scan for the argmax. */
+static void test_intake(void) {
+    char err[SP_ERR_LEN];
+    static float x[MAXV];
+    sp_rng_seed(&rng, 18);
     /* the intake pass's check and max against sp_find_not_below, sp_max
      * and a scan for the argmax */
     for (int trial = 0; trial < 500; trial++) {
@@ -314,6 +336,10 @@ int main(void) {
         }
         sp_sampler_free(s);
     }
-    test_top_k_groups();
-    CHECK_DONE();
 }
+
+TEST_SUITE(fastpaths,
+           TEST(test_fused_paths),
+           TEST(test_raw_cache),
+           TEST(test_intake),
+           TEST(test_top_k_groups));

@@ -228,12 +228,8 @@ static void test_many_keys(void) {
     bb_free(&b);
 }
 
-int main(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    test_every_type();
-    test_version2_and_alignment();
-    test_type_names();
-    test_many_keys();
-    CHECK_DONE();
-}
+TEST_SUITE(gguf,
+           TEST(test_every_type),
+           TEST(test_version2_and_alignment),
+           TEST(test_type_names),
+           TEST(test_many_keys));

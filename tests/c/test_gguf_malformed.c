@@ -321,11 +321,9 @@ static void test_bad_tensors(void) {
     bb_free(&b);
 }
 
-int main(void) {
-    test_truncations();
-    test_bad_headers();
-    test_bad_values();
-    test_bad_alignment();
-    test_bad_tensors();
-    CHECK_DONE();
-}
+TEST_SUITE(gguf_malformed,
+           TEST(test_truncations),
+           TEST(test_bad_headers),
+           TEST(test_bad_values),
+           TEST(test_bad_alignment),
+           TEST(test_bad_tensors));

@@ -13,7 +13,7 @@
  *     against single ones, bit for bit.
  * What a GGUF model refuses: test_gguf_refusals.c.
  *
- * Usage: test_gguf_model [repository root]
+ * Usage: test_gguf_model [repository test_root]
  */
 #include <math.h>
 #include <stdint.h>
@@ -29,7 +29,6 @@
 #include "testutil.h"
 
 static char err[SP_ERR_LEN];
-static const char *root = ".";
 
 static sp_model *load_bytes(const bb_bytes *b) {
     err[0] = 0;
@@ -124,7 +123,7 @@ static void test_llama2c_as_gguf(void) {
 
     char path[512];
     snprintf(path, sizeof path, "%s/../shared/fixtures/llama2c/stories260K.bin",
-             root);
+             test_root);
     size_t size;
     uint8_t *data = read_all(path, &size);
     if (!data) {
@@ -423,11 +422,8 @@ static void test_ownership_and_context(void) {
     bb_free(&b);
 }
 
-int main(int argc, char **argv) {
-    if (argc > 1) root = argv[1];
-    test_llama2c_as_gguf();
-    test_against_reference();
-    test_weight_types();
-    test_ownership_and_context();
-    CHECK_DONE();
-}
+TEST_SUITE(gguf_model,
+           TEST(test_llama2c_as_gguf),
+           TEST(test_against_reference),
+           TEST(test_weight_types),
+           TEST(test_ownership_and_context));

@@ -260,8 +260,6 @@ static void test_size_check(void) {
     CHECK_EQ_INT(sp_model_check_size(-1, err), SP_ERR_ARG);
 }
 
-int main(void) {
-    test_refusals();
-    test_size_check();
-    CHECK_DONE();
-}
+TEST_SUITE(gguf_refusals,
+           TEST(test_refusals),
+           TEST(test_size_check));

@@ -246,8 +246,10 @@ static const char *const SPM_CORPUS[] = {
     "x\x01\x02\x7f control bytes",
 };
 
-static void test_spm_llama2(const char *dir) {
-    char path[1024], err[SP_ERR_LEN];
+static void test_spm_llama2(void) {
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/../shared/fixtures/llama2c", test_root);
+    char path[1100], err[SP_ERR_LEN];
     snprintf(path, sizeof path, "%s/tokenizer.bin", dir);
     size_t size;
     uint8_t *data = read_all(path, &size);
@@ -309,17 +311,12 @@ static void test_spm_llama2(const char *dir) {
     sp_tokenizer_free(l2);
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/../shared/fixtures/llama2c", root);
-    test_unicode_classes();
-    test_utf8_as_llama_cpp();
-    test_pretok_gpt2();
-    test_pretok_llama3();
-    test_pretok_qwen2_smollm();
-    test_bpe_merges_by_rank();
-    test_bpe_specials();
-    test_spm_llama2(dir);
-    CHECK_DONE();
-}
+TEST_SUITE(gguf_tokenizer,
+           TEST(test_unicode_classes),
+           TEST(test_utf8_as_llama_cpp),
+           TEST(test_pretok_gpt2),
+           TEST(test_pretok_llama3),
+           TEST(test_pretok_qwen2_smollm),
+           TEST(test_bpe_merges_by_rank),
+           TEST(test_bpe_specials),
+           TEST(test_spm_llama2));

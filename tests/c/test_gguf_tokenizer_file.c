@@ -360,11 +360,9 @@ static void test_hostile_files(void) {
     bb_free(&file);
 }
 
-int main(void) {
-    test_gguf_file();
-    test_chat_templates();
-    test_errors();
-    test_session();
-    test_hostile_files();
-    CHECK_DONE();
-}
+TEST_SUITE(gguf_tokenizer_file,
+           TEST(test_gguf_file),
+           TEST(test_chat_templates),
+           TEST(test_errors),
+           TEST(test_session),
+           TEST(test_hostile_files));

@@ -3,7 +3,7 @@
  * edits by probability (a dragged bar's top), copies, and the bigram
  * trainer: models/bigram.bin again from the names list, byte for byte, and
  * the same bytes whatever the chunks; its errors. */
-#define _DEFAULT_SOURCE /* popen, chdir */
+#define _DEFAULT_SOURCE /* popen */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -194,7 +194,8 @@ static void test_edits(void) {
     sp_model_free(base);
 }
 
-static void test_bigram_edits(const char *root) {
+static void test_bigram_edits(void) {
+    const char *root = test_root;
     sp_model *base = tu_load_model(root, "bigram.bin", err);
     CHECK(base != NULL);
     if (!base) return;
@@ -241,17 +242,17 @@ static void test_trainer(void) {
         pclose(f);
     }
     if (size == 0) {
-        fprintf(stderr, "test_handmade: SKIP the byte-for-byte bigram: "
-                "/usr/share/dict/propernames is missing (apt-get install "
-                "miscfiles)\n");
+        skip("the byte-for-byte bigram: /usr/share/dict/propernames is "
+             "missing (apt-get install miscfiles)");
     } else {
         size_t got_size;
         int rc;
         uint8_t *model = train((const char *)names, size, 0, &got_size, &rc);
         CHECK_EQ_INT(rc, SP_OK);
         size_t want_size;
-        uint8_t *want = read_all("models/bigram.bin", &want_size);
-        if (!want) want = read_all("../models/bigram.bin", &want_size);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/models/bigram.bin", test_root);
+        uint8_t *want = read_all(path, &want_size);
         CHECK(want != NULL);
         CHECK(model && want && got_size == want_size &&
               memcmp(model, want, want_size) == 0);
@@ -340,12 +341,8 @@ static void test_trainer(void) {
     free(many);
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
-    test_specs();
-    test_edits();
-    test_bigram_edits(root);
-    if (chdir(root) != 0) CHECK(0);
-    test_trainer();
-    CHECK_DONE();
-}
+TEST_SUITE(handmade,
+           TEST(test_specs),
+           TEST(test_edits),
+           TEST(test_bigram_edits),
+           TEST(test_trainer));

@@ -13,7 +13,6 @@
  * tokens), test_hostile_cli.c (the CLI's statuses).
  * Parts that need ../shared/fixtures/llama2c skip with a message without it.
  *
- * Usage: test_hostile [repository root]   (default: the current folder)
  * (hostile.h: what the test_hostile*.c files share.)
  */
 #include <float.h>
@@ -312,7 +311,7 @@ static void test_checkpoint_files(void) {
 
 static void test_fixtures(void) {
     char dir[4096], path[4200];
-    snprintf(dir, sizeof dir, "%s/../shared/fixtures/llama2c", root);
+    snprintf(dir, sizeof dir, "%s/../shared/fixtures/llama2c", test_root);
     snprintf(path, sizeof path, "%s/stories260K.bin", dir);
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -353,10 +352,7 @@ static void test_fixtures(void) {
     free(data);
 }
 
-int main(int argc, char **argv) {
-    if (argc > 1) root = argv[1];
-    test_bigram_files();
-    test_checkpoint_files();
-    test_fixtures();
-    CHECK_DONE();
-}
+TEST_SUITE(hostile,
+           TEST(test_bigram_files),
+           TEST(test_checkpoint_files),
+           TEST(test_fixtures));

@@ -2,7 +2,6 @@
  * test_hostile_cli.c — the CLI's statuses and messages on hostile files and
  * arguments, run in process with stdout and stderr captured.
  *
- * Usage: test_hostile_cli [repository root]   (default: the current folder)
  * (hostile.h: what the test_hostile*.c files share.)
  */
 #define _DEFAULT_SOURCE /* mkdtemp, dup */
@@ -233,8 +232,5 @@ static void test_cli(void) {
     bb_free(&tb);
 }
 
-int main(int argc, char **argv) {
-    if (argc > 1) root = argv[1];
-    test_cli();
-    CHECK_DONE();
-}
+TEST_SUITE(hostile_cli,
+           TEST(test_cli));

@@ -3,7 +3,6 @@
  * CLI's JSON) and sampler parameters at and past their limits, each
  * refused with its one-line message.
  *
- * Usage: test_hostile_params [repository root]   (default: the current folder)
  * (hostile.h: what the test_hostile*.c files share.)
  */
 #include <float.h>
@@ -301,9 +300,6 @@ static void test_params(void) {
     CHECK(sp_sampler_new(-5) == NULL);
 }
 
-int main(int argc, char **argv) {
-    if (argc > 1) root = argv[1];
-    test_requests();
-    test_params();
-    CHECK_DONE();
-}
+TEST_SUITE(hostile_params,
+           TEST(test_requests),
+           TEST(test_params));

@@ -4,7 +4,6 @@
  * UTF-8, characters outside the vocabulary, very long ones): each gets its
  * one-line message, nothing crashes, nothing leaks.
  *
- * Usage: test_hostile_text [repository root]   (default: the current folder)
  * (hostile.h: what the test_hostile*.c files share.)
  */
 #include <float.h>
@@ -274,9 +273,6 @@ static void test_prompts(void) {
     sp_model_free(m);
 }
 
-int main(int argc, char **argv) {
-    if (argc > 1) root = argv[1];
-    test_tokenizer_files();
-    test_prompts();
-    CHECK_DONE();
-}
+TEST_SUITE(hostile_text,
+           TEST(test_tokenizer_files),
+           TEST(test_prompts));

@@ -104,9 +104,7 @@ static void test_json_prompt_continued(void) {
     sp_constraint_free(obj);
 }
 
-int main(void) {
-    test_json_whitespace_bounded();
-    test_json_object_has_a_member();
-    test_json_prompt_continued();
-    CHECK_DONE();
-}
+TEST_SUITE(json_mode,
+           TEST(test_json_whitespace_bounded),
+           TEST(test_json_object_has_a_member),
+           TEST(test_json_prompt_continued));

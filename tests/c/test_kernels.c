@@ -55,6 +55,7 @@ static float sequential_dot(const float *a, const float *b, int n) {
 }
 
 static void test_dot_and_matmul(void) {
+    say("vec4 backend: %s", SP_VEC4_BACKEND);
     static const int sizes[] = {0,  1,  2,  3,  5,  7,  8,  15, 16, 17, 31,
                                 32, 33, 47, 48, 63, 64, 65, 100, 288, 771};
     static const int rows[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 13};
@@ -276,11 +277,8 @@ static void test_fused_passes(void) {
     }
 }
 
-int main(void) {
-    fprintf(stderr, "vec4 backend: %s\n", SP_VEC4_BACKEND);
-    test_dot_and_matmul();
-    test_max_and_scans();
-    test_double_sums();
-    test_fused_passes();
-    CHECK_DONE();
-}
+TEST_SUITE(kernels,
+           TEST(test_dot_and_matmul),
+           TEST(test_max_and_scans),
+           TEST(test_double_sums),
+           TEST(test_fused_passes));

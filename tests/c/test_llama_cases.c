@@ -75,6 +75,15 @@ static void llama_case(const char *name, const float *probs, int n,
             if (fabs((double)step.probs[i] - expect[i]) > 1e-5) ok = 0;
         }
         CHECK(ok);
+        if (reference == 0) { /* the numbers, as test-sampling.cpp's DUMP */
+            char line[512];
+            int at = 0;
+            for (int i = 0; i < n && at < 480; i++)
+                if (step.cut[i] == SP_CUT_NONE)
+                    at += snprintf(line + at, sizeof line - (size_t)at,
+                                   " %d:%.6f", i, (double)step.probs[i]);
+            say("%-34s ->%s", name, line);
+        }
         if (!ok) {
             printf("  %s (%s path): got", name, reference ? "reference" : "fast");
             for (int i = 0; i < n; i++)
@@ -326,19 +335,13 @@ static void test_top_n_sigma(void) {
     case_top_n_sigma("test_top_n_sigma(3)", 3.0f, WANT({3, 0.4f}, {2, 0.3f}, {1, 0.2f}, {0, 0.1f}));
 }
 
-int main(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    test_temp();
-    test_top_k();
-    test_top_p();
-    test_min_p();
-    test_xtc();
-    test_typical();
-    test_penalties();
-    test_dry();
-    test_top_n_sigma();
-    printf("llama.cpp's cases (test-sampling.cpp at f0817df): %d\n", n_cases);
-    sp_sampler_free(sampler);
-    CHECK_DONE();
-}
+TEST_SUITE(llama_cases,
+           TEST(test_temp),
+           TEST(test_top_k),
+           TEST(test_top_p),
+           TEST(test_min_p),
+           TEST(test_xtc),
+           TEST(test_typical),
+           TEST(test_penalties),
+           TEST(test_dry),
+           TEST(test_top_n_sigma));

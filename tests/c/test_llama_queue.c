@@ -295,13 +295,9 @@ static void test_adaptive_p_session(void) {
     n_cases++;
 }
 
-int main(void) {
-    test_sampler_queue();
-    test_mirostat_flat_head();
-    test_probs_after_mirostat();
-    test_adaptive_p();
-    test_adaptive_p_session();
-    printf("llama.cpp's sampler queue and the differential test's cases: %d\n", n_cases);
-    sp_sampler_free(sampler);
-    CHECK_DONE();
-}
+TEST_SUITE(llama_queue,
+           TEST(test_sampler_queue),
+           TEST(test_mirostat_flat_head),
+           TEST(test_probs_after_mirostat),
+           TEST(test_adaptive_p),
+           TEST(test_adaptive_p_session));

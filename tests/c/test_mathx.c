@@ -59,7 +59,7 @@ static void test_exp_long_way(void) {
             "from the long way round\n", n, bad);
 }
 
-int main(void) {
+static void test_expf(void) {
     /* exp in float: within 2 ulp of the correctly rounded value */
     double worst = 0.0;
     for (double x = -87.0; x <= 88.0; x += 0.001) {
@@ -70,7 +70,7 @@ int main(void) {
         if (err > worst) worst = err;
     }
     CHECK(worst <= 2.0);
-    fprintf(stderr, "sp_expf: worst error %.2f ulp on [-87, 88]\n", worst);
+    say("sp_expf: worst error %.2f ulp on [-87, 88]", worst);
     CHECK(sp_expf(0.0f) == 1.0f); /* the max of a softmax has exp 1 */
     CHECK(sp_expf(-INFINITY) == 0.0f);
     CHECK(sp_expf(NAN) == 0.0f);
@@ -78,9 +78,10 @@ int main(void) {
     CHECK(sp_expf(-1000.0f) == 0.0f);
     CHECK(sp_expf(1000.0f) > 1e38f && sp_expf(1000.0f) < INFINITY);
 
-    test_exp_long_way();
     CHECK(sp_float_bits(sp_expf(-0.0f)) == sp_float_bits(sp_expf(0.0f))); /* snapshot() */
+}
 
+static void test_vector_exp(void) {
     /* the vector exp is the scalar exp, lane by lane, to the bit */
     float xs[16] = {-90.0f, -87.0f, -86.99f, -20.5f, -1.0f, -0.5f, -1e-8f, 0.0f,
                     1e-8f, 0.34657f, 0.5f, 1.0f, 10.0f, 87.9f, 88.0f, 100.0f};
@@ -90,7 +91,9 @@ int main(void) {
         for (int l = 0; l < 4; l++)
             CHECK_EQ_INT(sp_float_bits(out[l]), sp_float_bits(sp_expf(xs[i + l])));
     }
+}
 
+static void test_doubles(void) {
     /* doubles: relative error near the last bit */
     double we = 0, wl = 0, ws = 0, wc = 0;
     for (double x = -700; x < 700; x += 0.0137) {
@@ -108,8 +111,8 @@ int main(void) {
         if (es > ws) ws = es;
         if (ec > wc) wc = ec;
     }
-    fprintf(stderr, "sp_exp %.2g, sp_log %.2g (relative); sp_sin %.2g, sp_cos "
-            "%.2g (absolute)\n", we, wl, ws, wc);
+    say("sp_exp %.2g, sp_log %.2g (relative); sp_sin %.2g, sp_cos %.2g "
+        "(absolute)", we, wl, ws, wc);
     CHECK(we < 1e-14);
     CHECK(wl < 1e-14);
     CHECK(ws < 1e-10 && wc < 1e-10); /* RoPE angles: |x| up to ~1e5 */
@@ -119,7 +122,9 @@ int main(void) {
     CHECK_NEAR(sp_log(2.2250738585072014e-310), log(2.2250738585072014e-310), 1e-12);
     CHECK_NEAR(sp_pow(10000.0, 0.5), 100.0, 1e-12);
     CHECK_NEAR(sp_pow(10000.0, 30.0 / 32.0), pow(10000.0, 30.0 / 32.0), 1e-9);
+}
 
+static void test_canonical_sum(void) {
     /* the canonical sum: 16 lanes then the tail, the same in every build */
     float a[37], b[37];
     for (int i = 0; i < 37; i++) {
@@ -134,5 +139,11 @@ int main(void) {
     float expect = (q[0] + q[1]) + (q[2] + q[3]);
     for (int i = 32; i < 37; i++) expect += a[i] * b[i];
     CHECK_EQ_INT(sp_float_bits(sp_dot(a, b, 37)), sp_float_bits(expect));
-    CHECK_DONE();
 }
+
+TEST_SUITE(mathx,
+           TEST(test_expf),
+           TEST(test_exp_long_way),
+           TEST(test_vector_exp),
+           TEST(test_doubles),
+           TEST(test_canonical_sum));

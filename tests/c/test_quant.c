@@ -476,14 +476,10 @@ static void test_types(void) {
     CHECK_EQ_INT(sp_qtype_row_bytes(SP_GGML_Q5_K, 256), 0);
 }
 
-int main(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    test_halves();
-    test_types();
-    test_rows();
-    test_products();
-    test_accuracy();
-    test_finite();
-    CHECK_DONE();
-}
+TEST_SUITE(quant,
+           TEST(test_halves),
+           TEST(test_types),
+           TEST(test_rows),
+           TEST(test_products),
+           TEST(test_accuracy),
+           TEST(test_finite));

@@ -52,7 +52,7 @@ static int firsts(sp_beam_search *b, first *out) {
     return n;
 }
 
-static void test_diverse_beams(const sp_model *bigram) {
+static void diverse_beams(const sp_model *bigram) {
     sp_params p;
     sp_params_default(&p);
     double lp[64];
@@ -219,7 +219,7 @@ static int lookup_once(const sp_model *m, const char *prompt, int n, int ngram,
     return nd;
 }
 
-static void test_prompt_lookup(const sp_model *bigram) {
+static void prompt_lookup(const sp_model *bigram) {
     char out[64];
     int at, m;
     /* "xabqabzab": the last two tokens "ab" first occur after "x" (HF
@@ -324,13 +324,17 @@ static void test_prompt_lookup(const sp_model *bigram) {
     sp_session_free(plain);
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
-    sp_model *bigram = tu_load_model(root, "bigram.bin", err);
+/* A case on models/bigram.bin. */
+static void on_bigram(void (*run)(const sp_model *)) {
+    sp_model *bigram = tu_load_model(test_root, "bigram.bin", err);
     CHECK(bigram != NULL);
-    if (!bigram) CHECK_DONE();
-    test_diverse_beams(bigram);
-    test_prompt_lookup(bigram);
+    if (bigram) run(bigram);
     sp_model_free(bigram);
-    CHECK_DONE();
 }
+
+static void test_diverse_beams(void) { on_bigram(diverse_beams); }
+static void test_prompt_lookup(void) { on_bigram(prompt_lookup); }
+
+TEST_SUITE(strategies,
+           TEST(test_diverse_beams),
+           TEST(test_prompt_lookup));

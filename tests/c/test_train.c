@@ -10,16 +10,15 @@
 #include "train_util.h"
 
 static char err[SP_ERR_LEN];
-static const char *root = ".";
 
 /* An ASCII text's vocabulary is models/transformer_tokenizer.bin. */
-static void vocab_ascii_is_shipped(void) {
+static void test_vocab_ascii_is_shipped(void) {
     sp_train_config c = tu_small_config();
     sp_train *t = tu_trainer(TU_TEXT, &c, 1, err);
     CHECK(t != NULL);
     if (!t) return;
     char path[1024];
-    snprintf(path, sizeof path, "%s/models/transformer_tokenizer.bin", root);
+    snprintf(path, sizeof path, "%s/models/transformer_tokenizer.bin", test_root);
     size_t size, mine;
     uint8_t *shipped = read_all(path, &size);
     uint8_t *ours = sp_train_tokenizer_file(t, &mine, err);
@@ -39,7 +38,7 @@ static void vocab_ascii_is_shipped(void) {
 
 /* Each document's ids are what the engine's encoder (run.c's encode with
  * BOS) gives for its line, non-ASCII characters and "\r\n" included. */
-static void streams_are_encode(void) {
+static void test_streams_are_encode(void) {
     const char *text = "Caf\xc3\xa9 d\xc3\xa9j\xc3\xa0 vu\r\n\n   \n"
                        "na\xc3\xafve \xe4\xb8\xad\xe6\x96\x87 <s> </s>\r"
                        "\xf0\x9f\x99\x82 tab\there\n";
@@ -72,7 +71,7 @@ static void streams_are_encode(void) {
 }
 
 /* The schedule: linear warm-up, then a cosine to lr x lr_final. */
-static void schedule(void) {
+static void test_schedule(void) {
     sp_train_config c;
     sp_train_config_default(&c);
     c.lr = 1e-3;
@@ -85,7 +84,7 @@ static void schedule(void) {
     CHECK_NEAR(sp_tr_lr(&c, 60), 5.5e-4, 1e-15); /* halfway: the mean */
     CHECK_NEAR(sp_tr_lr(&c, 110), 1e-4, 1e-15);
     CHECK_NEAR(sp_tr_lr(&c, 500), 1e-4, 1e-15);
-    fprintf(stderr, "schedule: lr at steps 0, 9, 60, 110: %g %g %g %g\n",
+    say("schedule: lr at steps 0, 9, 60, 110: %g %g %g %g",
             sp_tr_lr(&c, 0), sp_tr_lr(&c, 9), sp_tr_lr(&c, 60),
             sp_tr_lr(&c, 110));
 }
@@ -120,15 +119,15 @@ static void forward_is_inference(int tied, int kv) {
             bad += sp_float_bits(ref[v]) != sp_float_bits(mine[pos * V + v]);
     }
     CHECK_EQ_INT(bad, 0);
-    fprintf(stderr, "forward (tied %d, kv %d): %d positions x %d logits, %d "
-            "differ from the engine's\n", tied, kv, t->T, V, bad);
+    say("forward (tied %d, kv %d): %d positions x %d logits, %d "
+            "differ from the engine's", tied, kv, t->T, V, bad);
     sp_state_free(st);
     sp_model_free(m);
     sp_train_free(t);
 }
 
-static void forward_is_inference_tied_gqa(void) { forward_is_inference(1, 2); }
-static void forward_is_inference_own_mha(void) { forward_is_inference(0, 4); }
+static void test_forward_is_inference_tied_gqa(void) { forward_is_inference(1, 2); }
+static void test_forward_is_inference_own_mha(void) { forward_is_inference(0, 4); }
 
 /* The step's mean loss over its windows (the offsets it drew), without a
  * gradient. */
@@ -146,7 +145,7 @@ static double batch_loss(sp_train *t) {
 /* Central differences, (L(w + h) - L(w - h)) / 2h, against the gradient
  * of a batch after 10 steps of training (the attention no longer uniform),
  * at the entries of each tensor whose gradient is largest. */
-static void finite_differences(void) {
+static void test_finite_differences(void) {
     sp_train_config c = tu_small_config();
     c.lr = 3e-2;
     c.steps = 40;
@@ -181,19 +180,19 @@ static void finite_differences(void) {
         double fd = (up - down) / (2 * h);
         double rel = fabs(fd - g[best]) / fabs(g[best]);
         worst = rel > worst ? rel : worst;
-        fprintf(stderr, "  %-9s [%zu]: gradient %.6g, central difference "
-                "%.6g (relative %.2g)\n", names[k], best - from, g[best], fd,
+        say("%-9s [%zu]: gradient %.6g, central difference "
+                "%.6g (relative %.2g)", names[k], best - from, g[best], fd,
                 rel);
         CHECK(fabs(fd - g[best]) <= 2e-3 * fabs(g[best]) + 1e-6);
     }
-    fprintf(stderr, "finite differences: worst relative difference %.2g\n",
+    say("finite differences: worst relative difference %.2g",
             worst);
     sp_train_free(t);
 }
 
 /* Steps run in slices of any size give the same weights as in one go;
  * the same seed the same weights, another seed others. */
-static void slices_same_bits(void) {
+static void test_slices_same_bits(void) {
     sp_train_config c = tu_small_config();
     sp_train *a = tu_trainer(TU_TEXT, &c, 11, err);
     sp_train *b = tu_trainer(TU_TEXT, &c, 11, err);
@@ -220,8 +219,8 @@ static void slices_same_bits(void) {
     CHECK_EQ_INT(done, 13);
     CHECK_EQ_INT(sp_train_run(a, 100, 0, &done, err), SP_OK);
     CHECK_EQ_INT(done, 0);
-    fprintf(stderr, "slices: 7 steps at 2 windows a call = in one call; "
-            "losses %.6f .. %.6f\n", sp_train_losses(a)[0],
+    say("slices: 7 steps at 2 windows a call = in one call; "
+            "losses %.6f .. %.6f", sp_train_losses(a)[0],
             sp_train_losses(a)[19]);
     sp_train_free(a);
     sp_train_free(b);
@@ -230,7 +229,7 @@ static void slices_same_bits(void) {
 
 /* Step 1's loss is the untrained model's, about ln V; training lowers it,
  * and the held-out loss is computed beside a bigram's. */
-static void loss_falls(void) {
+static void test_loss_falls(void) {
     sp_train_config c = tu_small_config();
     c.steps = 60;
     c.lr = 1e-2;
@@ -245,8 +244,8 @@ static void loss_falls(void) {
     double held, bigram;
     CHECK_EQ_INT(sp_train_eval(t, 0, &held, &bigram, err), SP_OK);
     CHECK(isfinite(held) && isfinite(bigram));
-    fprintf(stderr, "loss: step 1 %.4f (ln 99 = %.4f), step 60 %.4f; "
-            "held out %.4f, the bigram's %.4f\n", loss[0], log(99.0),
+    say("loss: step 1 %.4f (ln 99 = %.4f), step 60 %.4f; "
+            "held out %.4f, the bigram's %.4f", loss[0], log(99.0),
             loss[59], held, bigram);
     sp_train_free(t);
 }
@@ -254,7 +253,7 @@ static void loss_falls(void) {
 /* The checkpoint loads in the engine; the GGUF file too, with the same
  * logits, bit for bit, and its SentencePiece tokenizer gives the same ids
  * for an ASCII prompt. */
-static void exports_load(void) {
+static void test_exports_load(void) {
     sp_train_config c = tu_small_config();
     sp_train *t = tu_trainer(TU_TEXT, &c, 9, err);
     CHECK(t != NULL);
@@ -269,7 +268,7 @@ static void exports_load(void) {
     sp_model *mg = gguf ? sp_model_load(gguf, gguf_size, 1, err) : NULL;
     CHECK(mb && mg);
     if (!mb || !mg) {
-        fprintf(stderr, "exports: %s\n", err);
+        say("exports: %s", err);
         sp_model_free(mb);
         sp_model_free(mg);
         sp_train_free(t);
@@ -289,8 +288,8 @@ static void exports_load(void) {
         bad += memcmp(lb, lg, sizeof(float) * 99) != 0;
     }
     CHECK_EQ_INT(bad, 0);
-    fprintf(stderr, "exports: checkpoint %zu bytes, GGUF %zu bytes, the "
-            "same ids (%d) and logits\n", bin_size, gguf_size, nb);
+    say("exports: checkpoint %zu bytes, GGUF %zu bytes, the "
+            "same ids (%d) and logits", bin_size, gguf_size, nb);
     sp_state_free(sb);
     sp_state_free(sg);
     sp_tokenizer_free(tb);
@@ -299,19 +298,13 @@ static void exports_load(void) {
     sp_train_free(t);
 }
 
-int main(int argc, char **argv) {
-    if (argc > 1) root = argv[1];
-    static const tu_case cases[] = {
-        {"vocab_ascii_is_shipped", vocab_ascii_is_shipped},
-        {"streams_are_encode", streams_are_encode},
-        {"schedule", schedule},
-        {"forward_is_inference_tied_gqa", forward_is_inference_tied_gqa},
-        {"forward_is_inference_own_mha", forward_is_inference_own_mha},
-        {"finite_differences", finite_differences},
-        {"slices_same_bits", slices_same_bits},
-        {"loss_falls", loss_falls},
-        {"exports_load", exports_load},
-    };
-    tu_run_cases(cases, (int)(sizeof cases / sizeof cases[0]));
-    CHECK_DONE();
-}
+TEST_SUITE(train,
+           TEST(test_vocab_ascii_is_shipped),
+           TEST(test_streams_are_encode),
+           TEST(test_schedule),
+           TEST(test_forward_is_inference_tied_gqa),
+           TEST(test_forward_is_inference_own_mha),
+           TEST(test_finite_differences),
+           TEST(test_slices_same_bits),
+           TEST(test_loss_falls),
+           TEST(test_exports_load));

@@ -26,10 +26,10 @@ static void refused_text(const char *text, size_t len,
                                again);
     CHECK(t == NULL);
     CHECK(!strcmp(err, again));
-    fprintf(stderr, "  refused: %s\n", err);
+    say("refused: %s", err);
 }
 
-static void bad_texts(void) {
+static void test_bad_texts(void) {
     sp_train_config c = tu_small_config();
     refused_text("", 0, &c, SP_ERR_ARG, "the text is empty");
     refused_text(" \t\n\r\n  \n", 8, &c, SP_ERR_ARG, "the text is empty");
@@ -44,7 +44,7 @@ static void bad_texts(void) {
 
 /* 5000 different characters: more than a character vocabulary holds; 300
  * are too many for a model of dim 8 (32 a dimension). */
-static void too_many_characters(void) {
+static void test_too_many_characters(void) {
     char *text = malloc(5000 * 3 + 1);
     size_t n = 0;
     for (int i = 0; i < 5000; i++) {
@@ -64,7 +64,7 @@ static void too_many_characters(void) {
     free(text);
 }
 
-static void bad_settings(void) {
+static void test_bad_settings(void) {
     sp_train_config c;
     sp_train_config_default(&c);
     CHECK_EQ_INT(sp_train_config_set(&c, "dim", 12.5, err), SP_ERR_ARG);
@@ -99,7 +99,7 @@ static void bad_settings(void) {
 }
 
 /* A shape whose weights and activations pass the trainer's 1 GiB. */
-static void too_large_for_memory(void) {
+static void test_too_large_for_memory(void) {
     sp_train_config c;
     sp_train_config_default(&c);
     c.dim = 1024;
@@ -125,11 +125,11 @@ static void too_large_for_memory(void) {
     CHECK_EQ_INT(sp_train_plan_text((const uint8_t *)long_text, 40000, NULL,
                                     0, &c, &plan, err), SP_ERR_NOMEM);
     CHECK(plan.bytes > SP_TRAIN_MAX_MEMORY);
-    fprintf(stderr, "  refused: %s\n", err);
+    say("refused: %s", err);
     free(long_text);
 }
 
-static void bad_tokenizer(void) {
+static void test_bad_tokenizer(void) {
     sp_train_config c = tu_small_config();
     sp_train_plan plan;
     const uint8_t junk[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -137,12 +137,12 @@ static void bad_tokenizer(void) {
                                     junk, sizeof junk, &c, &plan, err),
                  SP_ERR_FORMAT);
     CHECK_STR_CONTAINS(err, "train: the tokenizer: ");
-    fprintf(stderr, "  refused: %s\n", err);
+    say("refused: %s", err);
 }
 
 /* A learning rate of 1 without clipping: the loss jumps far above ln V
  * and training stops, and stays stopped. */
-static void diverges(void) {
+static void test_diverges(void) {
     sp_train_config c = tu_small_config();
     c.lr = 1;
     c.clip = 0;
@@ -160,7 +160,7 @@ static void diverges(void) {
     CHECK_EQ_INT(sp_error_code(rc, err), SP_ERR_LOGITS);
     CHECK_STR_CONTAINS(err, "far above an untrained model's: training "
                        "diverged (learning rate 0.99");
-    fprintf(stderr, "  stopped after %d steps: %s\n", total, err);
+    say("stopped after %d steps: %s", total, err);
     size_t n;
     const float *w = sp_train_weights(t, &n);
     float *before = malloc(4 * n);
@@ -173,7 +173,7 @@ static void diverges(void) {
 }
 
 /* A weight made infinite: the loss is not finite, nothing is updated. */
-static void not_finite(void) {
+static void test_not_finite(void) {
     sp_train_config c = tu_small_config();
     sp_train *t = tu_trainer(TU_TEXT, &c, 2, err);
     CHECK(t != NULL);
@@ -185,20 +185,15 @@ static void not_finite(void) {
     CHECK_EQ_INT(sp_error_code(SP_ERR_FORMAT, err), SP_ERR_LOGITS);
     CHECK_STR_CONTAINS(err, "at step 3 is not a number: training diverged");
     CHECK_EQ_INT(sp_train_steps_done(t), 2);
-    fprintf(stderr, "  stopped: %s\n", err);
+    say("stopped: %s", err);
     sp_train_free(t);
 }
 
-int main(void) {
-    static const tu_case cases[] = {
-        {"bad_texts", bad_texts},
-        {"too_many_characters", too_many_characters},
-        {"bad_settings", bad_settings},
-        {"too_large_for_memory", too_large_for_memory},
-        {"bad_tokenizer", bad_tokenizer},
-        {"diverges", diverges},
-        {"not_finite", not_finite},
-    };
-    tu_run_cases(cases, (int)(sizeof cases / sizeof cases[0]));
-    CHECK_DONE();
-}
+TEST_SUITE(train_refusals,
+           TEST(test_bad_texts),
+           TEST(test_too_many_characters),
+           TEST(test_bad_settings),
+           TEST(test_too_large_for_memory),
+           TEST(test_bad_tokenizer),
+           TEST(test_diverges),
+           TEST(test_not_finite));

@@ -56,7 +56,7 @@ static void expect_fail(uint8_t *data, size_t size, const char *needle) {
     }
 }
 
-static void test_malformed(const uint8_t *good) {
+static void malformed(const uint8_t *good) {
     uint8_t *d = copy_of(good, 8);
 
     expect_fail(d, 20, "shorter than the 28-byte header");
@@ -128,7 +128,7 @@ static void test_malformed(const uint8_t *good) {
 /* The greedy run of the golden file (teacher-forced: the input at position
  * i is golden token i - 1) and its logits; returns the largest logit
  * difference seen. */
-static double test_golden(const sp_transformer *t, const char *golden) {
+static double golden_logits(const sp_transformer *t, const char *golden) {
     const char *tokens = js_get(golden, "greedy_next_tokens");
     const char *logits_at = js_get(golden, "logits_at_positions");
     CHECK(js_first(tokens) != NULL);
@@ -195,7 +195,7 @@ static void run3(const sp_transformer *t, float *out) {
     sp_transformer_state_free(st);
 }
 
-static void test_unshared_classifier(const uint8_t *good, const float *ref) {
+static void unshared_classifier(const uint8_t *good, const float *ref) {
     size_t emb_bytes = 512 * 64 * 4;
     uint8_t *d = copy_of(good, emb_bytes);
     memcpy(d + fixture_size, good + HEADER_BYTES, emb_bytes);
@@ -230,57 +230,79 @@ static void test_unshared_classifier(const uint8_t *good, const float *ref) {
     sp_transformer_free(m.transformer); /* frees d */
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
+/* stories260K (the llama2.c fixture) and its golden logits, read once;
+ * NULL when the fixtures are missing (a skip) or wrong (a failed check). */
+static uint8_t *fixture;
+static char *golden;
+static int fixture_read, fixture_missing;
+
+static uint8_t *stories260k(void) {
+    if (fixture_missing) fixtures_missing("stories260K");
+    if (fixture_read) return fixture;
+    fixture_read = 1;
     char dir[4096], path[4200];
-    snprintf(dir, sizeof dir, "%s/../shared/fixtures/llama2c", root);
+    snprintf(dir, sizeof dir, "%s/../shared/fixtures/llama2c", test_root);
     snprintf(path, sizeof path, "%s/stories260K.bin", dir);
-    uint8_t *data = (uint8_t *)js_read_file(path, &fixture_size);
-    if (!data) {
+    fixture = (uint8_t *)js_read_file(path, &fixture_size);
+    if (!fixture) {
         FILE *probe = fopen(dir, "r");
-        if (!probe) {
-            fixtures_missing("stories260K");
-            CHECK_DONE();
-        }
-        fclose(probe);
-        fprintf(stderr, "cannot read %s\n", path);
-        return 1;
+        CHECK(probe == NULL); /* the folder is there: the file must be */
+        if (probe) fclose(probe);
+        else fixtures_missing("stories260K");
+        fixture_missing = !probe;
+        return NULL;
     }
     snprintf(path, sizeof path, "%s/stories260K.golden.json", dir);
-    char *golden = js_read_file(path, NULL);
+    golden = js_read_file(path, NULL);
     CHECK(golden != NULL);
     CHECK_EQ_INT(fixture_size, 1056540);
     if (!golden || fixture_size != 1056540) {
-        free(data);
-        free(golden);
-        CHECK_DONE();
+        free(fixture);
+        fixture = NULL;
     }
+    return fixture;
+}
 
-    /* the model, copied (data stays ours) */
+/* The model, copied (the fixture stays ours), and the logits of three
+ * steps (run3) into ref; 0 (a skip or a failed check) when it cannot. */
+static int load_model(sp_model *m, float *ref) {
+    uint8_t *data = stories260k();
+    if (!data) return 0;
     char err[SP_ERR_LEN] = "";
-    sp_model m;
-    memset(&m, 0, sizeof m);
-    int rc = sp_transformer_load(&m, data, fixture_size, 0, err);
+    memset(m, 0, sizeof *m);
+    int rc = sp_transformer_load(m, data, fixture_size, 0, err);
     CHECK_EQ_INT(rc, SP_OK);
     if (rc != SP_OK) {
         fprintf(stderr, "load: %s\n", err);
-        free(data);
-        free(golden);
-        CHECK_DONE();
+        return 0;
     }
+    run3(m->transformer, ref);
+    return 1;
+}
+
+/* The model's logits against run.c's (stories260K.golden.json). */
+static void test_golden(void) {
+    sp_model m;
+    float ref[512];
+    if (!load_model(&m, ref)) return;
     CHECK_EQ_INT(m.kind, SP_MODEL_TRANSFORMER);
     CHECK_EQ_INT(m.vocab, 512);
     CHECK_EQ_INT(m.seq_len, 512);
     CHECK(m.tokenizer == NULL);
-    test_golden(m.transformer, golden);
-    float ref[512];
-    run3(m.transformer, ref);
+    golden_logits(m.transformer, golden);
+    sp_transformer_free(m.transformer);
+}
 
-    /* the same model read in place (owned): identical bits */
-    sp_model owned;
+/* The same model read in place (owned): identical bits; and a fresh state
+ * gives the same logits as the first one did. */
+static void test_in_place(void) {
+    sp_model m, owned;
+    float ref[512];
+    char err[SP_ERR_LEN] = "";
+    if (!load_model(&m, ref)) return;
     memset(&owned, 0, sizeof owned);
-    uint8_t *image = copy_of(data, 0);
-    rc = sp_transformer_load(&owned, image, fixture_size, 1, err);
+    uint8_t *image = copy_of(fixture, 0);
+    int rc = sp_transformer_load(&owned, image, fixture_size, 1, err);
     CHECK_EQ_INT(rc, SP_OK);
     if (rc == SP_OK) {
         float got[512];
@@ -290,17 +312,30 @@ int main(int argc, char **argv) {
     } else {
         free(image);
     }
-
-    /* a fresh state gives the same logits as the first one did */
     float again[512];
     run3(m.transformer, again);
     CHECK(memcmp(again, ref, sizeof again) == 0);
-
-    test_unshared_classifier(data, ref);
-    test_malformed(data);
-
     sp_transformer_free(m.transformer);
-    free(data);
-    free(golden);
-    CHECK_DONE();
 }
+
+static void test_unshared_classifier(void) {
+    sp_model m;
+    float ref[512];
+    if (!load_model(&m, ref)) return;
+    unshared_classifier(fixture, ref);
+    sp_transformer_free(m.transformer);
+}
+
+static void test_malformed(void) {
+    sp_model m;
+    float ref[512];
+    if (!load_model(&m, ref)) return;
+    malformed(fixture);
+    sp_transformer_free(m.transformer);
+}
+
+TEST_SUITE(transformer,
+           TEST(test_golden),
+           TEST(test_in_place),
+           TEST(test_unshared_classifier),
+           TEST(test_malformed));

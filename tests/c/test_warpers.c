@@ -85,6 +85,9 @@ static int kept_equals(const char *keep, int n) {
     return 1;
 }
 
+/* the lessons' three logits */
+static const float x3[3] = {2, 1, 0};
+
 static sp_rng rng;
 static float gauss(void) {
     /* Irwin-Hall: a cheap bell curve, enough for test logits */
@@ -93,16 +96,14 @@ static float gauss(void) {
     return (float)(s - 6.0);
 }
 
-int main(void) {
+static void test_lessons_worked_examples(void) {
     sp_params p = tu_params();
-
     /* ---- the lessons' worked examples ------------------------------- */
-    float x3[3] = {2, 1, 0};
     CHECK_EQ_INT(warp(x3, 3, NULL, 0, &p), SP_OK);
     CHECK_NEAR(step.probs[0], 0.665, 5e-4);
     CHECK_NEAR(step.probs[1], 0.245, 5e-4);
     CHECK_NEAR(step.probs[2], 0.090, 5e-4);
-    double ref[3], ref6[6];
+    double ref[3];
     softmax_ref(x3, 3, ref);
     for (int i = 0; i < 3; i++) CHECK_NEAR(step.probs[i], ref[i], 1e-7);
     CHECK_EQ_INT(step.n_kept, 3);
@@ -144,7 +145,10 @@ int main(void) {
     p.top_p = 0.5f; /* 0.50 alone reaches 0.5 */
     CHECK_EQ_INT(warp(six, 6, NULL, 0, &p), SP_OK);
     CHECK_EQ_INT(step.n_kept, 1);
+}
 
+static void test_greedy_and_temperature(void) {
+    sp_params p = tu_params();
     /* ---- greedy and temperature ------------------------------------- */
     p = tu_params();
     p.temperature = 0;
@@ -173,7 +177,10 @@ int main(void) {
         worst = fmax(worst, fabs(step.probs[i] - 0.01));
     CHECK(worst < 1e-6);
     CHECK_NEAR(step.entropy_bits, log2(100), 1e-5);
+}
 
+static void test_top_k(void) {
+    sp_params p = tu_params();
     /* ---- top-k ------------------------------------------------------- */
     float ties[5] = {3, 2, 2, 2, 1};
     p = tu_params();
@@ -191,8 +198,12 @@ int main(void) {
     CHECK_EQ_INT(warp(ties, 5, NULL, 0, &p), SP_OK);
     CHECK_EQ_INT(step.n_kept, 5);
 
-    /* ---- the argmax survives every top-k >= 1 and top-p > 0, and top-p
-     * and typical-p keep exactly what a full sort would keep ----------- */
+}
+
+/* The argmax survives every top-k >= 1 and top-p > 0, and top-p and
+ * typical-p keep exactly what a full sort would keep. */
+static void test_against_full_sorts(void) {
+    sp_params p = tu_params();
     enum { V = 2000 };
     static float big[V];
     static char keep[V];
@@ -226,7 +237,10 @@ int main(void) {
     CHECK_EQ_INT(lost_argmax, 0);
     CHECK_EQ_INT(mismatch_p, 0);
     CHECK_EQ_INT(mismatch_t, 0);
+}
 
+static void test_min_p(void) {
+    sp_params p = tu_params();
     /* ---- min-p: p >= min_p * max p ---------------------------------- */
     float mp[4];
     const double pm[4] = {0.5, 0.3, 0.15, 0.05};
@@ -251,7 +265,11 @@ int main(void) {
     CHECK_EQ_INT(warp(tl, 4, NULL, 0, &p), SP_OK);
     CHECK(step.n_kept == 2 && step.cut[1] == 0 && step.cut[2] == 0);
     CHECK_EQ_INT(step.cut[0], SP_CUT_TYPICAL_P);
+}
 
+static void test_penalties(void) {
+    double ref[3];
+    sp_params p = tu_params();
     /* ---- penalties --------------------------------------------------- */
     float pen[3] = {2, -1, 0.5f};
     int hist[3] = {0, 1, 0};
@@ -289,7 +307,10 @@ int main(void) {
     p.repetition_penalty = 1e-30f;
     CHECK_EQ_INT(warp(huge, 2, hist, 1, &p), SP_OK);
     CHECK(step.probs[0] == 1.0f);
+}
 
+static void test_logit_bias(void) {
+    sp_params p = tu_params();
     /* ---- logit bias --------------------------------------------------- */
     p = tu_params();
     p.n_bias = 2;
@@ -307,7 +328,10 @@ int main(void) {
     p.bias[1] = (sp_bias){2, -INFINITY};
     CHECK_EQ_INT(warp(x3, 3, NULL, 0, &p), SP_ERR_STATE);
     CHECK_STR_CONTAINS(err, "every token is banned");
+}
 
+static void test_masked_logits(void) {
+    sp_params p = tu_params();
     /* ---- masked logits and the report --------------------------------- */
     float masked[4] = {1, -INFINITY, 1, 0};
     p = tu_params();
@@ -321,7 +345,10 @@ int main(void) {
     CHECK_STR_CONTAINS(err, "token 1 is NaN");
     float all_masked[2] = {-INFINITY, -INFINITY};
     CHECK_EQ_INT(warp(all_masked, 2, NULL, 0, &p), SP_ERR_STATE);
+}
 
+static void test_bad_parameters(void) {
+    sp_params p = tu_params();
     /* ---- bad parameters name themselves ------------------------------- */
     struct { const char *name; sp_params p; } bads[8];
     for (int i = 0; i < 8; i++) bads[i].p = tu_params();
@@ -343,7 +370,10 @@ int main(void) {
     p.repetition_penalty = 1.1f; /* the history is read only by penalties */
     CHECK_EQ_INT(warp(x3, 3, bad_hist, 1, &p), SP_ERR_ARG);
     CHECK_STR_CONTAINS(err, "history token 9");
+}
 
+static void test_draw(void) {
+    sp_params p = tu_params();
     /* ---- the draw ------------------------------------------------------ */
     p = tu_params();
     CHECK_EQ_INT(warp(x3, 3, NULL, 0, &p), SP_OK);
@@ -384,7 +414,11 @@ int main(void) {
     /* ... and the test has power: against the uniform it fails loudly */
     stat = chi_square(count, uniform, 64, draws, &df);
     CHECK(stat > 10 * chi_square_critical(df));
+}
 
+static void test_ranked_top(void) {
+    double ref6[6];
+    sp_params p = tu_params();
     /* ---- the ranked top of the step: what the nucleus view draws -------- */
     float rank[6] = {1, 3, 2, 3, -INFINITY, 0};
     p = tu_params();
@@ -409,5 +443,17 @@ int main(void) {
     CHECK_EQ_INT(step.n_kept, prefix + 1);
 
     sp_sampler_free(sampler);
-    CHECK_DONE();
 }
+
+TEST_SUITE(warpers,
+           TEST(test_lessons_worked_examples),
+           TEST(test_greedy_and_temperature),
+           TEST(test_top_k),
+           TEST(test_against_full_sorts),
+           TEST(test_min_p),
+           TEST(test_penalties),
+           TEST(test_logit_bias),
+           TEST(test_masked_logits),
+           TEST(test_bad_parameters),
+           TEST(test_draw),
+           TEST(test_ranked_top));

@@ -276,7 +276,8 @@ static double generate_z(sp_model *m, float delta, uint64_t seed, int *green,
     return sc.z;
 }
 
-static void test_generated(const char *root) {
+static void test_generated(void) {
+    const char *root = test_root;
     char path[512];
     size_t size;
     snprintf(path, sizeof path, "%s/models/bigram.bin", root);
@@ -300,13 +301,10 @@ static void test_generated(const char *root) {
     sp_model_free(m);
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
-    test_green_list();
-    test_stage_case();
-    test_confident_step();
-    test_detect_numbers();
-    test_green_share();
-    test_generated(root);
-    CHECK_DONE();
-}
+TEST_SUITE(watermark,
+           TEST(test_green_list),
+           TEST(test_stage_case),
+           TEST(test_confident_step),
+           TEST(test_detect_numbers),
+           TEST(test_green_share),
+           TEST(test_generated));

@@ -105,7 +105,8 @@ static void test_worked(void) {
 }
 
 /* Text through the shipped models' tokenizers. */
-static void test_text(const char *root) {
+static void test_text(void) {
+    const char *root = test_root;
     sp_model *bigram = tu_load_model(root, "bigram.bin", err);
     CHECK(bigram != NULL);
     if (!bigram) return;
@@ -178,7 +179,8 @@ static int count(const char *text, const char *word) {
 
 /* Over seeds 1-20: a banned word never appears (and does without the
  * ban); a bias moves a word's frequency. */
-static void test_texts(const char *root) {
+static void test_texts(void) {
+    const char *root = test_root;
     sp_model *bigram = tu_load_model(root, "bigram.bin", err);
     sp_model *tf = tu_load_model(root, "transformer.bin", err);
     CHECK(bigram != NULL && tf != NULL);
@@ -286,11 +288,8 @@ static void test_request(void) {
     }
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : ".";
-    test_worked();
-    test_request();
-    test_text(root);
-    test_texts(root);
-    CHECK_DONE();
-}
+TEST_SUITE(words,
+           TEST(test_worked),
+           TEST(test_request),
+           TEST(test_text),
+           TEST(test_texts));

@@ -1,6 +1,6 @@
 /*
  * train_util.h — what the trainer's C tests share: a small text, settings
- * for small shapes, a trainer made from them, and the named cases' runner.
+ * for small shapes, a trainer made from them.
  */
 #ifndef SP_TRAIN_UTIL_H
 #define SP_TRAIN_UTIL_H
@@ -57,22 +57,6 @@ static inline sp_train *tu_trainer(const char *text, const sp_train_config *c,
                                    uint64_t seed, char *err) {
     return sp_train_new((const uint8_t *)text, strlen(text), NULL, 0, c, seed,
                         err);
-}
-
-/* The named cases: each runs, and says its name and how many checks
- * failed in it. */
-typedef struct {
-    const char *name;
-    void (*run)(void);
-} tu_case;
-
-static inline void tu_run_cases(const tu_case *cases, int n) {
-    for (int i = 0; i < n; i++) {
-        int before = check_failures;
-        cases[i].run();
-        fprintf(stderr, "case %s: %s\n", cases[i].name,
-                check_failures == before ? "ok" : "FAILED");
-    }
 }
 
 #endif

@@ -67,6 +67,16 @@ export async function answer(page, id, text) {
   return { correct: (await result.getAttribute('data-correct')) === 'true', value: Number(await result.getAttribute('data-value')), text: await result.textContent() };
 }
 
+/** Answers a question (by its id) with what is not of its kind: why it was not graded. */
+async function refused(page, id, text) {
+  const q = page.locator(`#${id}`);
+  const result = q.locator('[data-testid="question-result"]');
+  await q.locator('[data-testid="question-answer"]').fill(text);
+  await q.locator('[data-testid="question-check"]').click();
+  await until(async () => (await result.getAttribute('data-invalid')) !== null, 10000);
+  return result.getAttribute('data-invalid');
+}
+
 /** the ids of a chapter page's questions */
 const questionIds = (page) => page.locator('[data-testid="learn-question"]').evaluateAll((qs) => qs.map((q) => q.id));
 
@@ -229,7 +239,10 @@ describe.skipIf(skipWithoutChromium)('the course', () => {
         const wrong = await answer(page, id, '-12345');
         expect(wrong.correct, id).toBe(false);
         expect(wrong.text, id).toMatch(/^Not quite: the engine computes /);
-        const digits = Number(await page.locator(`#${id}`).getAttribute('digits') ?? 2);
+        // the kind of answer the question declares: a count refuses a fraction (told so, not graded)
+        const kind = await page.locator(`#${id} [data-testid="question-answer"]`).getAttribute('data-kind');
+        if (kind === 'whole') expect(await refused(page, id, '0.5'), id).toBe('notWhole');
+        const digits = kind === 'whole' ? 0 : Number(await page.locator(`#${id}`).getAttribute('digits') ?? 2);
         const right = await answer(page, id, wrong.value.toFixed(digits));
         expect(right.correct, `${id}: ${right.text}`).toBe(true);
         expect(right.text, id).toMatch(/^Right: the engine computes /);

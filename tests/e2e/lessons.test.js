@@ -180,16 +180,24 @@ describe.skipIf(skipWithoutChromium)('the worked-examples lesson: questions the 
     expect(await r.getAttribute('data-correct')).toBe('false');
     expect(await r.textContent()).toBe('Not quite: the engine computes 0.090.');
     expect(await (await answer(2, '86.7%')).getAttribute('data-correct')).toBe('true');
-    expect(await (await answer(4, '4')).getAttribute('data-correct')).toBe('true');
-    expect(await (await answer(5, '0.93')).getAttribute('data-correct')).toBe('true');
-    expect(await (await answer(6, '2')).getAttribute('data-correct')).toBe('true');
+    // the token question takes the token
+    expect(await (await answer(4, 'maybe')).textContent()).toBe('Not quite: the engine computes “no”.');
+    expect(await (await answer(4, 'no')).getAttribute('data-correct')).toBe('true');
+    // "how many" takes a whole number: a fraction is told so, not graded
+    await q(5).getByTestId('question-answer').fill('3.5');
+    await q(5).getByTestId('question-check').click();
+    await until(async () => (await q(5).getByTestId('question-result').getAttribute('data-invalid')) === 'notWhole');
+    expect(await q(5).getByTestId('question-answer').getAttribute('placeholder')).toBe('a whole number');
+    expect(await (await answer(5, '4')).getAttribute('data-correct')).toBe('true');
+    expect(await (await answer(6, '0.93')).getAttribute('data-correct')).toBe('true');
+    expect(await (await answer(7, '2')).getAttribute('data-correct')).toBe('true');
     const events = await page.evaluate(() => window.answered);
     expect(events[0]).toMatchObject({ ask: 'p1', answer: 0.665, correct: true, digits: 3 });
     expect(events[0].value).toBeCloseTo(0.66524, 4);
     expect(events[1]).toMatchObject({ ask: 'p3', correct: false });
     // "Show me": the top-p playground gets the question's setup
     const demo = page.locator('#top-p-demo');
-    await q(4).getByTestId('question-show').click();
+    await q(5).getByTestId('question-show').click();
     expect(await demo.getAttribute('model')).toBe('probs:0.50,0.20,0.15,0.08,0.05,0.02');
     expect(await demo.getAttribute('top-p')).toBe('0.9');
     await until(async () => (await demo.locator('[data-testid="nucleus-size"]').first().textContent()) === '4', 20000);
@@ -205,13 +213,13 @@ describe.skipIf(skipWithoutChromium)('the worked-examples lesson: questions the 
     const { page, q, answer } = await openExamples(h, newContext, watch);
     // the KV question: 64 tokens read (the prompt's too); "Show me" keeps
     // the author's prompt and its KV view shows the very number graded
-    const r = await answer(7, '32.1');
+    const r = await answer(8, '32.1');
     expect(await r.getAttribute('data-correct')).toBe('true');
     expect(await r.textContent()).toBe('Right: the engine computes 32.1.');
     const graded = (await page.evaluate(() => window.answered)).at(-1).value;
     expect(graded).toBeCloseTo(32.0802, 4);
     const kv = page.locator('sampler-playground').last();
-    await q(7).getByTestId('question-show').click();
+    await q(8).getByTestId('question-show').click();
     expect(await kv.getAttribute('prompt')).toBe('And');
     expect(await kv.getAttribute('view')).toBe('text,kv');
     // the tokens that end a text (BOS and EOS) banned, so it does not end before

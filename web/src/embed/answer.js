@@ -35,7 +35,34 @@ export function questionConstraint(get) {
   return grammar ? { grammar } : null;
 }
 
-/** @typedef {{kind: 'rank', n: number} | {kind: 'label', label: string} | {kind: 'nucleus' | 'kept-mass' | 'entropy' | 'entropy-raw' | 'kv-ratio'} | {kind: 'cut', stage: string}} Ask */
+/** @typedef {{kind: 'rank' | 'token', n: number} | {kind: 'label', label: string} | {kind: 'nucleus' | 'kept-mass' | 'entropy' | 'entropy-raw' | 'kv-ratio'} | {kind: 'cut', stage: string}} Ask */
+
+/**
+ * The kind of answer each question takes: a count is a whole number (0.5
+ * tokens is no answer to "how many"), a probability, mass, entropy or
+ * ratio a decimal to the question's digits, a token its text.
+ * @type {Record<Ask['kind'], 'whole' | 'decimal' | 'token'>}
+ */
+export const ANSWER_KIND = {
+  rank: 'decimal', label: 'decimal', 'kept-mass': 'decimal', entropy: 'decimal', 'entropy-raw': 'decimal', 'kv-ratio': 'decimal',
+  nucleus: 'whole', cut: 'whole',
+  token: 'token',
+};
+
+/** @typedef {{kind: 'whole'} | {kind: 'decimal', digits: number} | {kind: 'token'}} AnswerKind */
+
+/**
+ * The kind of answer a question takes, with its digits (a decimal's: the
+ * digits attribute, 2 by default, at most 6).
+ * @param {Ask} ask @param {string | null} digits  the attribute
+ * @returns {AnswerKind}
+ */
+export function answerKind(ask, digits) {
+  const kind = ANSWER_KIND[ask.kind];
+  if (kind !== 'decimal') return { kind };
+  const d = digits === null || digits.trim() === '' ? 2 : Math.round(Number(digits));
+  return { kind, digits: Number.isFinite(d) ? Math.max(0, Math.min(6, d)) : 2 };
+}
 
 /** @param {string} raw @returns {Ask | null} */
 export function parseAsk(raw) {
@@ -43,6 +70,8 @@ export function parseAsk(raw) {
   const a = raw.replace(/^[ \t\n\r\f]+|[ \t\n\r\f]+$/g, '');
   let m = /^p([1-9]\d*)$/.exec(a);
   if (m) return { kind: 'rank', n: Number(m[1]) };
+  m = /^t([1-9]\d*)$/.exec(a);
+  if (m) return { kind: 'token', n: Number(m[1]) };
   if (a.startsWith('p:') && a.length > 2) return { kind: 'label', label: a.slice(2) };
   if (a.startsWith('cut:') && a.length > 4) return { kind: 'cut', stage: a.slice(4).replaceAll('-', '_') };
   if (['nucleus', 'kept-mass', 'entropy', 'entropy-raw', 'kv-ratio'].includes(a)) return /** @type {Ask} */ ({ kind: a });
@@ -82,6 +111,39 @@ export function readAnswer(text) {
 }
 
 /**
+ * A typed answer read as its question's kind: the answer, or why it is
+ * none (not graded: the learner is told what kind of answer is asked for).
+ * A whole number is written without a fraction or a percent sign ("3",
+ * "3.0"); a decimal as readAnswer reads it; a token as the bars show it
+ * (an answer's outer spaces are the learner's unless the token is all
+ * spaces).
+ * @param {string} text @param {AnswerKind} kind
+ * @returns {{answer: number | string} | {invalid: 'notNumber' | 'notWhole' | 'notToken'}}
+ */
+export function readTyped(text, kind) {
+  if (kind.kind === 'token') return text === '' ? { invalid: 'notToken' } : { answer: text };
+  const v = readAnswer(text);
+  if (!Number.isFinite(v)) return { invalid: 'notNumber' };
+  if (kind.kind === 'whole' && (!Number.isInteger(v) || text.trim().endsWith('%'))) return { invalid: 'notWhole' };
+  return { answer: v };
+}
+
+/**
+ * Whether a typed answer (read by readTyped) is the engine's value, as its
+ * kind grades it: a whole number equal, a decimal to its digits, a token
+ * the same text (outer spaces aside when there is more to it).
+ * @param {number | string} answer @param {number | string} value @param {AnswerKind} kind
+ */
+export function grade(answer, value, kind) {
+  if (kind.kind === 'token') {
+    const a = String(answer), v = String(value);
+    return a === v || (a.trim() !== '' && a.trim() === v.trim());
+  }
+  if (kind.kind === 'whole') return Number(answer) === Number(value);
+  return matches(Number(answer), Number(value), kind.digits);
+}
+
+/**
  * What "Show me" needs for a KV question: how many tokens the model reads
  * for the prompt (the BOS included: the engine's count, from a session
  * started on it) and the tokens that end its text.
@@ -118,7 +180,7 @@ async function loadQuestionModel(client, model) {
  * @param {{model: string, ask: Ask, params: Record<string, number | string>, length: number, prompt: string, id: string,
  *   constraint?: {regex: string} | {grammar: string} | null}} q
  *   params: the sampler settings, and the chain's order (samplers) when not the default
- * @returns {Promise<number>}
+ * @returns {Promise<number | string>}  a token question's: the token's text
  */
 export async function computeAnswer(client, q) {
   const { modelId } = await loadQuestionModel(client, q.model);
@@ -139,6 +201,12 @@ export async function computeAnswer(client, q) {
         const finals = Array.from(s.final).sort((x, y) => y - x);
         if (ask.n > finals.length) throw said('question.rankPast', { n: ask.n, count: finals.length });
         return finals[ask.n - 1];
+      }
+      case 'token': {
+        // the token at that rank of the final distribution (ties: the lower id, as the bars list them)
+        const order = Array.from(s.final.keys()).sort((x, y) => s.final[y] - s.final[x] || x - y);
+        if (ask.n > order.length) throw said('question.rankPast', { n: ask.n, count: order.length });
+        return s.pieces[order[ask.n - 1]];
       }
       case 'label': {
         const i = s.pieces.indexOf(ask.label);

@@ -17,6 +17,7 @@
  * What to ask (ask=):
  *   p1, p2, …       the final probability of the 1st, 2nd, … likeliest token
  *   p:LABEL         the final probability of the token labelled LABEL
+ *   t1, t2, …       the 1st, 2nd, … likeliest token itself (its text)
  *   nucleus         how many tokens survive the pipeline
  *   kept-mass       the model probability of the tokens that survive
  *   entropy         the final distribution's entropy, in bits
@@ -36,8 +37,12 @@
  *                  prompt of the playground "Show me" sets up when that
  *                  playground shows the question's model (else none) — so
  *                  the number graded is the number shown.
- * digits=          the decimals an answer must match (default 2; 0 for
- *                  counts).  An answer of "87%" means 0.87.
+ * digits=          the decimals a decimal answer must match (default 2).
+ *                  An answer of "87%" means 0.87.
+ * The kind of answer follows the question (ANSWER_KIND): a count
+ * (nucleus, cut:STAGE) is a whole number — "0.5" is no answer to "how
+ * many", and is told so, not graded —, a token question's answer a token,
+ * the rest a decimal to `digits` digits.  The field says which.
  * for=             the id of the <sampler-playground> "Show me" sets up;
  *                  without it, the next one on the page (else the last
  *                  one before the question).
@@ -46,17 +51,19 @@
  *                  the browser's.
  *
  * It sends `sampler-question-answered` (bubbling, composed) with detail
- * {ask, answer, value, correct, digits} after each check.
+ * {ask, answer, value, correct, digits, kind} after each check (digits: 0
+ * for a whole number or a token).
  */
 import { DEFAULT_VIEW, parseAttributes, SLIDERS, VIEW_PARTS } from './attrs.js';
 import { acquireClient, releaseClient } from './registry.js';
-import { computeAnswer, kvSetup, matches, parseAsk, questionConstraint, questionModel, readAnswer, said } from './answer.js';
+import { answerKind, computeAnswer, grade, kvSetup, matches, parseAsk, questionConstraint, questionModel, readAnswer, readTyped, said } from './answer.js';
+import { kindHint, kindSays } from './answer.texts.js';
 import { errorMsg } from '../app/errors.js';
 import { isHandmadeSpec } from '../app/models.js';
 import { MAX_TOKENS } from '../shared/limits.js';
 import { browserLanguage, createI18n, english, isLoaded, isMsg, loadLanguage, msg, normalizeLang } from '../i18n/index.js';
 
-export { computeAnswer, kvSetup, matches, parseAsk, questionConstraint, questionModel, readAnswer };
+export { answerKind, computeAnswer, grade, kvSetup, matches, parseAsk, questionConstraint, questionModel, readAnswer, readTyped };
 
 export const QUESTION_TAG = 'sampler-question';
 export const ANSWERED_EVENT = 'sampler-question-answered';
@@ -90,12 +97,22 @@ export function viewWith(view, parts) {
   return VIEW_PARTS.filter((x) => want.has(x)).join(',');
 }
 
+/**
+ * The engine's value as the feedback writes it: a whole number, a decimal
+ * to the question's digits, a token in quotes.
+ * @param {import('../i18n/index.js').I18n} i18n @param {number | string} value @param {import('./answer.js').AnswerKind} kind
+ */
+function shown(i18n, value, kind) {
+  if (kind.kind === 'token') return `“${value}”`;
+  return kind.kind === 'whole' ? i18n.int(Number(value)) : i18n.fixed(Number(value), kind.digits);
+}
+
 const CSS = `
 :host { display: block; margin: 1em 0; font: 16px/1.4 system-ui, sans-serif; color: #1d2329; }
 .q { border: 1px solid #c9ced3; border-radius: 8px; padding: 12px 14px; background: #fbfbf8; }
 .q-text { margin: 0 0 8px; font-weight: 600; }
 .q-row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
-input { font: inherit; width: 8em; padding: 4px 6px; border: 1px solid #8a939b; border-radius: 4px; }
+input { font: inherit; width: 11em; padding: 4px 6px; border: 1px solid #8a939b; border-radius: 4px; }
 button { font: inherit; padding: 4px 12px; border: 1px solid #2a5d9f; border-radius: 4px; background: #2a5d9f; color: #fff; cursor: pointer; }
 button.secondary { background: #fff; color: #2a5d9f; }
 button:disabled { opacity: 0.5; cursor: default; }
@@ -139,7 +156,7 @@ export class SamplerQuestion extends HTMLElement {
       this.check();
     });
     this.showButton.addEventListener('click', () => this.showMe());
-    /** @type {Promise<number> | null} the engine's value, once asked */
+    /** @type {Promise<number | string> | null} the engine's value, once asked */
     this.value = null;
     this.clientKey = '';
     /** the words, in the question's language (English until its catalogue is here) */
@@ -174,7 +191,12 @@ export class SamplerQuestion extends HTMLElement {
   words() {
     const i18n = this.i18n;
     if (!isLoaded(i18n.lang)) return; // (the build fetches English as any language: its words once here)
-    this.input.setAttribute('aria-label', i18n.t('question.answer'));
+    const kind = this.kind();
+    const hint = kindHint(i18n.lang, kind);
+    this.input.setAttribute('aria-label', `${i18n.t('question.answer')} (${hint})`);
+    this.input.placeholder = hint;
+    this.input.inputMode = kind.kind === 'whole' ? 'numeric' : kind.kind === 'token' ? 'text' : 'decimal';
+    this.input.dataset.kind = kind.kind;
     this.checkButton.textContent = i18n.t('question.check');
     this.showButton.textContent = i18n.t('question.showMe');
     /** @type {HTMLElement} */ (this.root.querySelector('.q')).dir = i18n.dir;
@@ -197,6 +219,12 @@ export class SamplerQuestion extends HTMLElement {
     return this.getAttribute(name);
   }
 
+  /** the kind of answer the question takes (a decimal when it asks nothing it can) */
+  kind() {
+    const ask = parseAsk(this.attr('ask') ?? '');
+    return ask ? answerKind(ask, this.attr('digits')) : answerKind({ kind: 'rank', n: 1 }, null);
+  }
+
   /** the question as its attributes say it */
   question() {
     const get = (/** @type {string} */ n) => this.attr(n);
@@ -208,10 +236,11 @@ export class SamplerQuestion extends HTMLElement {
     for (const name of Object.keys(SLIDERS)) if (get(name) !== null) params[SLIDERS[name]] = /** @type {any} */ (state.params)[SLIDERS[name]];
     const samplers = (get('samplers') ?? '').trim();
     if (samplers) params.samplers = samplers;
-    const digits = Math.max(0, Math.min(6, Math.round(Number(get('digits') ?? (ask && ['nucleus', 'cut'].includes(ask.kind) ? 0 : 2))) || 0));
+    const kind = this.kind();
+    const digits = kind.kind === 'decimal' ? kind.digits : 0;
     const length = Math.max(1, Math.round(Number(get('length') ?? 256)) || 256);
     const model = questionModel(get);
-    return { model, ask, params, digits, length, prompt: get('prompt') ?? keptPrompt(this.target(), model), id: this.qid, constraint: questionConstraint(get) };
+    return { model, ask, params, kind, digits, length, prompt: get('prompt') ?? keptPrompt(this.target(), model), id: this.qid, constraint: questionConstraint(get) };
   }
 
   connectedCallback() {
@@ -273,13 +302,18 @@ export class SamplerQuestion extends HTMLElement {
 
   async check() {
     const q = this.question();
-    const answer = readAnswer(this.input.value);
+    const typed = readTyped(this.input.value, q.kind);
     this.error.hidden = true;
-    if (Number.isNaN(answer)) {
-      this.say('result', msg('question.notNumber'));
+    if ('invalid' in typed) {
+      // not an answer of the kind asked for: said, not graded
+      const why = typed.invalid;
+      this.say('result', why === 'notNumber' && q.kind.kind === 'decimal' ? msg('question.notNumber') : (/** @type {import('../i18n/index.js').I18n} */ i18n) => kindSays(i18n.lang, why));
       this.result.removeAttribute('data-correct');
+      this.result.dataset.invalid = why;
       return;
     }
+    delete this.result.dataset.invalid;
+    const answer = typed.answer;
     this.say('result', msg('question.computing'));
     let value;
     try {
@@ -291,13 +325,13 @@ export class SamplerQuestion extends HTMLElement {
       this.value = null;
       return;
     }
-    const correct = matches(answer, value, q.digits);
-    this.say('result', (/** @type {import('../i18n/index.js').I18n} */ i18n) => i18n.t(correct ? 'question.right' : 'question.wrong', { value: i18n.fixed(value, q.digits) }));
+    const correct = grade(answer, value, q.kind);
+    this.say('result', (/** @type {import('../i18n/index.js').I18n} */ i18n) => i18n.t(correct ? 'question.right' : 'question.wrong', { value: shown(i18n, value, q.kind) }));
     this.result.dataset.correct = String(correct);
     this.result.dataset.value = String(value);
     this.dispatchEvent(new CustomEvent(ANSWERED_EVENT, {
       bubbles: true, composed: true,
-      detail: { ask: this.attr('ask') ?? '', answer, value, correct, digits: q.digits },
+      detail: { ask: this.attr('ask') ?? '', answer, value, correct, digits: q.digits, kind: q.kind.kind },
     }));
   }
 

@@ -70,7 +70,7 @@ export function OpenInPlayground({ target, say }) {
  * @param {ChapterContext} ctx
  */
 function useFacts(facts, ctx) {
-  const values = useMemo(() => signal(/** @type {Record<string, number | Error>} */ ({})), []);
+  const values = useMemo(() => signal(/** @type {Record<string, number | string | Error>} */ ({})), []);
   const wanted = JSON.stringify(Object.entries(facts ?? {}).map(([k, a]) => [k, fillAll(a, ctx.word, ctx.examples)]));
   useEffect(() => {
     let live = true;
@@ -98,7 +98,7 @@ function useFacts(facts, ctx) {
       ? <span class="learn-fact is-pending" data-fact={name} aria-busy="true">…</span>
       : v instanceof Error
         ? <span class="learn-fact is-error" data-fact={name} title={v.message}>?</span>
-        : <span class="learn-fact" data-fact={name} data-value={String(v)}>{ctx.say.i18n.fixed(v, digits)}</span>;
+        : <span class="learn-fact" data-fact={name} data-value={String(v)}>{typeof v === 'string' ? v : ctx.say.i18n.fixed(v, digits)}</span>;
   }
   return vars;
 }

@@ -44,9 +44,9 @@ export function questionOf(attrs) {
 export const clientKey = (/** @type {string} */ model) => (/^(logits|probs):/.test(model) ? 'handmade' : model);
 
 /**
- * The engine's value for a question's attributes.
+ * The engine's value for a question's attributes (a token question's: the token).
  * @param {Attributes} attrs
- * @returns {Promise<number>}
+ * @returns {Promise<number | string>}
  */
 export function engineAnswer(attrs) {
   const q = questionOf(attrs);

@@ -774,7 +774,7 @@ export default {
   'question.wrong': 'Nicht ganz: Die Engine berechnet {value}.',
   'question.notNumber': 'Gib eine Zahl ein (z. B. 0,87, 87 % oder 3).',
   'question.noPlayground': 'Auf dieser Seite gibt es kein <sampler-playground>, um es zu zeigen.',
-  'question.badAsk': 'ask="{ask}" dieser Frage ist keines von p1, p2, …, p:LABEL, nucleus, kept-mass, entropy, entropy-raw, cut:STAGE, kv-ratio.',
+  'question.badAsk': 'ask="{ask}" dieser Frage ist keines von p1, p2, …, p:LABEL, t1, t2, …, nucleus, kept-mass, entropy, entropy-raw, cut:STAGE, kv-ratio.',
   'question.kvNeedsTransformer': 'kv-ratio braucht einen Transformer (model="transformer"): Ein Bigramm hat keinen KV-Cache.',
   'question.noDistribution': 'Die Engine hat für diese Einstellung keine Verteilung geliefert.',
   'question.rankPast': { one: 'p{n}: Das Modell hat {count} Token', other: 'p{n}: Das Modell hat {count} Tokens' },

@@ -614,7 +614,7 @@ export default {
   'question.wrong': 'Not quite: the engine computes {value}.',
   'question.notNumber': 'Type a number (e.g. 0.87, 87% or 3).',
   'question.noPlayground': 'There is no <sampler-playground> on this page to show it in.',
-  'question.badAsk': 'This question\'s ask="{ask}" is not one of p1, p2, …, p:LABEL, nucleus, kept-mass, entropy, entropy-raw, cut:STAGE, kv-ratio.',
+  'question.badAsk': 'This question\'s ask="{ask}" is not one of p1, p2, …, p:LABEL, t1, t2, …, nucleus, kept-mass, entropy, entropy-raw, cut:STAGE, kv-ratio.',
   'question.kvNeedsTransformer': 'kv-ratio needs a transformer (model="transformer"): a bigram has no KV cache.',
   'question.noDistribution': 'The engine gave no distribution for this setup.',
   'question.rankPast': { one: 'p{n}: the model has {count} token', other: 'p{n}: the model has {count} tokens' },

@@ -774,7 +774,7 @@ export default {
   'question.wrong': 'No del todo: el motor calcula {value}.',
   'question.notNumber': 'Escribe un número (p. ej. 0,87, 87 % o 3).',
   'question.noPlayground': 'No hay ningún <sampler-playground> en esta página donde mostrarlo.',
-  'question.badAsk': 'El ask="{ask}" de esta pregunta no es ninguno de p1, p2, …, p:LABEL, nucleus, kept-mass, entropy, entropy-raw, cut:STAGE, kv-ratio.',
+  'question.badAsk': 'El ask="{ask}" de esta pregunta no es ninguno de p1, p2, …, p:LABEL, t1, t2, …, nucleus, kept-mass, entropy, entropy-raw, cut:STAGE, kv-ratio.',
   'question.kvNeedsTransformer': 'kv-ratio necesita un transformer (model="transformer"): un bigrama no tiene caché KV.',
   'question.noDistribution': 'El motor no dio ninguna distribución para esta configuración.',
   'question.rankPast': { one: 'p{n}: el modelo tiene {count} token', other: 'p{n}: el modelo tiene {count} tokens' },

@@ -773,7 +773,7 @@ export default {
   'question.wrong': '不太对：引擎算得 {value}。',
   'question.notNumber': '请输入一个数（例如 0.87、87% 或 3）。',
   'question.noPlayground': '此页面上没有可用于演示的 <sampler-playground>。',
-  'question.badAsk': '此问题的 ask="{ask}" 不是 p1、p2、…、p:LABEL、nucleus、kept-mass、entropy、entropy-raw、cut:STAGE、kv-ratio 之一。',
+  'question.badAsk': '此问题的 ask="{ask}" 不是 p1、p2、…、p:LABEL、t1、t2、…、nucleus、kept-mass、entropy、entropy-raw、cut:STAGE、kv-ratio 之一。',
   'question.kvNeedsTransformer': 'kv-ratio 需要 Transformer（model="transformer"）：二元语法模型没有 KV 缓存。',
   'question.noDistribution': '引擎没有为这一设置给出分布。',
   'question.rankPast': { other: 'p{n}：模型只有 {count} 个词元' },

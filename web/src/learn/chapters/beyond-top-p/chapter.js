@@ -34,9 +34,9 @@ export default {
     playground('flat', { model: FLAT, 'min-p': 0.1, view: 'bars', controls: '' }, { note: 'flatNote' }),
     text('others'),
     text('choose'),
-    question('q1', { model: FLAT, 'top-n-sigma': 1, ask: 'nucleus', digits: 0 }),
-    question('q2', { model: FLAT, 'top-a': 0.2, ask: 'nucleus', digits: 0 }),
-    question('q3', { model: CONFIDENT, 'min-p': 0.05, ask: 'nucleus', digits: 0 }),
+    question('q1', { model: FLAT, 'top-n-sigma': 1, ask: 'nucleus' }),
+    question('q2', { model: FLAT, 'top-a': 0.2, ask: 'nucleus' }),
+    question('q3', { model: CONFIDENT, 'min-p': 0.05, ask: 'nucleus' }),
     points('points'),
   ],
 };

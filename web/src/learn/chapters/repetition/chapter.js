@@ -44,7 +44,7 @@ export default {
     // "{w0}" falls to second place behind "{w1}" (q1); "{w1}" stays second behind "{w0}" (q2)
     question('q1', { model: THREE, prompt: W0 + W0 + W0, 'frequency-penalty': 0.5, ask: 'p2', digits: 3 }),
     question('q2', { model: THREE, prompt: W0 + W1, 'repetition-penalty': 4, ask: 'p2', digits: 3 }),
-    question('q3', { model: THREE, prompt: W0 + W1 + W0, 'no-repeat-ngram-size': 2, ask: 'nucleus', digits: 0 }),
+    question('q3', { model: THREE, prompt: W0 + W1 + W0, 'no-repeat-ngram-size': 2, ask: 'nucleus' }),
     points('points'),
   ],
 };

@@ -31,9 +31,9 @@ export default {
     }),
     playground('flat', { model: FLAT, 'top-p': 0.9, view: 'bars', controls: '' }, { note: 'flatNote' }),
     text('adapts'),
-    question('q1', { model: SIX, 'top-p': 0.75, ask: 'nucleus', digits: 0 }),
+    question('q1', { model: SIX, 'top-p': 0.75, ask: 'nucleus' }),
     question('q2', { model: SIX, 'top-p': 0.9, ask: 'p1', digits: 3 }),
-    question('q3', { model: FLAT, 'top-p': 0.95, ask: 'nucleus', digits: 0 }),
+    question('q3', { model: FLAT, 'top-p': 0.95, ask: 'nucleus' }),
     points('points'),
   ],
 };

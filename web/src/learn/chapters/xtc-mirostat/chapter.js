@@ -32,8 +32,8 @@ export default {
     }),
     text('watch'),
     question('q1', { model: SIX, 'xtc-probability': 1, 'xtc-threshold': 0.18, ask: 'p1', digits: 2 }),
-    question('q2', { model: SIX, 'xtc-probability': 1, 'xtc-threshold': 0.3, ask: 'nucleus', digits: 0 }),
-    question('q3', { model: SIX, mirostat: 2, 'mirostat-tau': 1.5, ask: 'nucleus', digits: 0 }),
+    question('q2', { model: SIX, 'xtc-probability': 1, 'xtc-threshold': 0.3, ask: 'nucleus' }),
+    question('q3', { model: SIX, mirostat: 2, 'mirostat-tau': 1.5, ask: 'nucleus' }),
     points('points'),
   ],
 };
