@@ -317,10 +317,10 @@ test_c() {
 
 test_python() {
   # exit 77 = skipped (no PyTorch): says why, and is not a failure
-  say "the PyTorch reference reader against llama2.c, the engine against it, the trainer against PyTorch"
+  say "the PyTorch reference reader against llama2.c, the engine against it (logits, attention, logit lens), the trainer against PyTorch"
   local failed=0 status
   for t in tests/py/test_llama2c_ref.py "tests/py/test_transformer_parity.py $BUILD/sampler" \
-    "tests/py/test_train_torch.py $BUILD/sampler"; do
+    "tests/py/test_inspect_parity.py $BUILD/sampler" "tests/py/test_train_torch.py $BUILD/sampler"; do
     status=0
     /usr/bin/python3 $t || status=$?
     [ $status -eq 0 ] || [ $status -eq 77 ] || failed=1

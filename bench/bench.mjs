@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 
 import { benchLookup, lookupTable } from './lookup.mjs';
 import { benchCfg } from './cfg.mjs';
+import { benchInspect } from './inspect.mjs';
 import { benchSpeculative } from './spec.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -413,6 +414,8 @@ try {
   log(lookupTable(result.prompt_lookup));
   // ---- classifier-free guidance (cfg.mjs): a guided step's cost --------
   result.cfg = await benchCfg({ ROOT, rounds: QUICK ? 3 : 7, log });
+  // ---- the look inside (inspect.mjs): attention capture, logit lens ----
+  result.inspect = await benchInspect({ ROOT, rounds: QUICK ? 3 : 7, log });
 
   // ---- budgets, table -------------------------------------------------
   const budgets = {

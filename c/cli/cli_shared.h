@@ -12,6 +12,7 @@
  *   cmd_generate.c   generate: its options and the command
  *   generate_run.c   generate: sampling, beam search, speculative sampling
  *   cmd_tools.c      params, logits, encode, train-bigram
+ *   cmd_inspect.c    inspect (attention weights and the logit lens)
  *   cmd_detect.c     detect (a watermark's z-score)
  *   cmd_train.c      train (a transformer on a text)
  *
@@ -177,6 +178,7 @@ int cli_cmd_warp(args *a);
 int cli_cmd_generate(args *a);
 int cli_cmd_params(args *a);
 int cli_cmd_logits(args *a);
+int cli_cmd_inspect(args *a); /* cmd_inspect.c */
 int cli_cmd_encode(args *a);
 int cli_cmd_train_bigram(args *a);
 int cli_cmd_detect(args *a); /* cmd_detect.c: watermark detection */

@@ -290,6 +290,19 @@ float *sp_transformer_state_logits(void *state);
 float *sp_state_logits(const sp_model *m, sp_state *st);
 /* adds the work of one forward pass at pos to *c (sp_state_counters) */
 void sp_transformer_count(const sp_transformer *t, int pos, sp_counters *c);
+/* A look inside (model/inspect.c): on, every pass keeps the attention
+ * weights and the residual stream of the last position it fed (SP_OK, or
+ * SP_ERR_NOMEM: off); what it kept, [n_layers][n_heads][*pos + 1] (NULL:
+ * off), its position and token (-1: nothing yet) and a count of the
+ * passes that kept theirs; the logits of the lens after layer `layer`. */
+int sp_transformer_set_capture(const sp_transformer *t, void *state, int on);
+const float *sp_transformer_captured(const void *state, int *pos, int *token,
+                                     unsigned *serial);
+void sp_transformer_lens(const sp_transformer *t, void *state, int layer,
+                         float *logits);
+/* the passes a state's capture has kept so far (0 for a state without
+ * one): a record made from it is current while this stays the same */
+unsigned sp_state_capture_serial(const sp_state *st);
 
 /* model.c: the logits of an empty context (a hand-made model's one
  * distribution), or NULL for a model that needs a token first. */
@@ -302,6 +315,9 @@ struct sp_state {
     float *batch_logits; /* bigram: [SP_BATCH_MAX][vocab], or NULL */
     void *transformer_state;
     sp_counters counters; /* sp_state_counters */
+    /* the logit lens's logits and distribution, [vocab] each (allocated
+     * with the capture: model/inspect.c) */
+    float *lens_logits, *lens_probs;
 };
 
 /* ---- speculative decoding's hooks into a session (session*.c) ---------- */

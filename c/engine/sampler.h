@@ -248,6 +248,32 @@ typedef struct {
 
 /* ------------------------------------------------------------- step record */
 
+/* A look inside a transformer at one position (sp_state_inspect,
+ * sp_session_set_inspect): the attention weights of every layer's heads
+ * over the cached positions 0..pos -- the softmax the forward pass
+ * computed, copied as it ran, never recomputed apart -- and the logit
+ * lens: after each layer, the residual stream through the final RMSNorm
+ * and the classifier, softmaxed, its most probable tokens.  The last
+ * layer's lens is the model's own distribution, bit for bit (the pass's
+ * logits, softmaxed as the step record's probs_raw is). */
+#define SP_LENS_TOP_MAX 16
+typedef struct {
+    int pos;           /* the query's position: the token there, whose
+                        * output is the next token's logits */
+    int token;         /* the token at pos */
+    int n_layers, n_heads, n_kv_heads; /* heads h and h' share keys when
+                        * h / (n_heads / n_kv_heads) is the same */
+    int n_keys;        /* pos + 1: the cached positions it attends to */
+    const float *attention; /* [n_layers][n_heads][n_keys]: each row sums
+                             * to 1 */
+    int lens_top;      /* tokens per layer (0: no lens) */
+    const int *lens_ids;      /* [n_layers][lens_top], most probable first
+                               * (ties by id) */
+    const float *lens_p;      /* [n_layers][lens_top], their probabilities */
+    const double *lens_entropy_bits; /* [n_layers] of each whole
+                                      * distribution */
+} sp_inspection;
+
 typedef struct {
     int vocab;
     /* per token, [vocab] each; owned by the sampler, valid until its next
@@ -305,6 +331,9 @@ typedef struct {
      * chain went on with (softmax of scale (cond - uncond) + uncond, 0
      * where cut before the stage); the conditional one is probs_raw */
     const float *probs_uncond, *probs_cfg;
+    /* a look inside the model at this step's query position (NULL: not
+     * asked; set by a session's preview and peek: sp_session_set_inspect) */
+    const sp_inspection *inspect;
     /* filled by sp_sampler_draw */
     int token;              /* the chosen token, -1 before a draw */
     float p_token;          /* its final probability */

@@ -60,6 +60,20 @@ int sp_session_constrain(sp_session *s, const sp_constraint *c, int budget,
  * stays), restoring the PRNG so step n draws the same uniform as before. */
 int sp_session_rewind(sp_session *s, int n_generated, char *err);
 
+/* A look inside the model with each preview and peek (off by default):
+ * what is a mask of SP_INSPECT_ATTENTION (the attention weights) and
+ * SP_INSPECT_LENS (also the logit lens, lens_top tokens per layer, 1 ..
+ * SP_LENS_TOP_MAX); 0 turns it off.  The step record's `inspect` then
+ * holds them for the step's query position (the last token before it):
+ * a preview copies what the forward pass that computed the pending logits
+ * kept as it ran; a peek runs the pass at its position again, as it does
+ * for the logits (time travel; a preview after a batched pass that fed
+ * drafts beyond the text does so too).  A step's own record has none
+ * (peek it).  SP_ERR_ARG for a model without attention (the message says
+ * why: sp_model_no_attention) or a bad mask or count. */
+#define SP_INSPECT_ATTENTION 1
+#define SP_INSPECT_LENS 2
+int sp_session_set_inspect(sp_session *s, int what, int lens_top, char *err);
 /* The step record of the last preview or step (NULL before any). */
 const sp_step *sp_session_last_step(const sp_session *s);
 sp_sampler *sp_session_sampler(sp_session *s);

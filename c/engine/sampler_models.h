@@ -119,6 +119,40 @@ const float *sp_forward_batch(const sp_model *m, sp_state *st,
                               const int *tokens, int n, int pos,
                               int last_only);
 
+/* A look inside the forward pass (model/inspect.c; sp_inspection in
+ * sampler.h).  Off by default, and then it costs nothing: a pass copies
+ * nothing and the state holds no room for it.  On, every forward pass
+ * (single or batched: the same numbers) keeps the attention weights and
+ * the residual stream after each layer of the last position it fed.
+ * SP_ERR_ARG, with a message that says why, for a model without
+ * attention: a bigram (its only context is the previous token: the row
+ * of its table) or a hand-made model (the same distribution whatever came
+ * before); SP_ERR_NOMEM. */
+int sp_state_set_capture(const sp_model *m, sp_state *st, int on, char *err);
+/* Why a model has no attention to look at (the message above), or NULL for
+ * a transformer. */
+const char *sp_model_no_attention(const sp_model *m);
+/* What the last pass kept: its position, the model's shape and the
+ * attention weights (owned by the state, valid until its next pass); no
+ * lens (lens_top 0).  SP_ERR_STATE when the capture is off or no pass has
+ * run since it was turned on. */
+int sp_state_inspect(const sp_model *m, const sp_state *st, sp_inspection *out,
+                     char *err);
+/* The logit lens after layer `layer` (0-based; the last layer's is the
+ * model's distribution) of the position the last pass kept: the softmax
+ * of the classifier's logits, [vocab], owned by the state and valid until
+ * its next lens or pass; *logits (unless NULL) gets the logits and
+ * *entropy_bits (unless NULL) the distribution's entropy.  One classifier
+ * pass over the vocabulary each: on a large vocabulary, the lens's cost.
+ * NULL and a message when nothing is kept or layer is out of range. */
+const float *sp_state_lens(const sp_model *m, sp_state *st, int layer,
+                           const float **logits, double *entropy_bits,
+                           char *err);
+/* The k most probable tokens of probs[vocab] (descending, ties by id: one
+ * pass with a k-element heap, no sort of the vocabulary) into ids[k] and
+ * p[k]; returns their count (k, or vocab if smaller). */
+int sp_probs_top(const float *probs, int vocab, int k, int *ids, float *p);
+
 /* Work done by a state's forward passes since sp_state_new or the last
  * reset.  flops: 2 x the multiply-adds the passes did (matmuls, attention
  * scores, weighted sums of the values); flops_no_cache: what recomputing

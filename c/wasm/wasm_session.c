@@ -82,6 +82,10 @@ API("api_session_peek")
 int api_session_peek(sp_session *s, int n, const sp_params *p) {
     return sp_session_peek(s, n, p, last_error);
 }
+API("api_session_set_inspect")
+int api_session_set_inspect(sp_session *s, int what, int lens_top) {
+    return sp_session_set_inspect(s, what, lens_top, last_error);
+}
 API("api_session_rewind") int api_session_rewind(sp_session *s, int n) {
     return sp_session_rewind(s, n, last_error);
 }

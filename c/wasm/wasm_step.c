@@ -54,7 +54,23 @@
     /* classifier-free guidance: the unconditional run's distribution and \
      * the mix the chain went on with ([vocab] floats each, 0: off) */    \
     X(probs_uncond, (uintptr_t)st->probs_uncond)                         \
-    X(probs_cfg, (uintptr_t)st->probs_cfg)
+    X(probs_cfg, (uintptr_t)st->probs_cfg)                               \
+    /* a look inside the model (sp_session_set_inspect; inspect_pos -1:  \
+     * none): the query's position and token, the shape, the attention    \
+     * weights ([layers][heads][keys] floats) and the lens (lens_top per  \
+     * layer: ids, probabilities, and each layer's entropy; 0: none) */   \
+    X(inspect_pos, st->inspect ? st->inspect->pos : -1)                  \
+    X(inspect_token, st->inspect ? st->inspect->token : -1)              \
+    X(inspect_layers, st->inspect ? st->inspect->n_layers : 0)           \
+    X(inspect_heads, st->inspect ? st->inspect->n_heads : 0)             \
+    X(inspect_kv_heads, st->inspect ? st->inspect->n_kv_heads : 0)       \
+    X(inspect_keys, st->inspect ? st->inspect->n_keys : 0)               \
+    X(attention, st->inspect ? (uintptr_t)st->inspect->attention : 0)    \
+    X(lens_top, st->inspect ? st->inspect->lens_top : 0)                 \
+    X(lens_ids, st->inspect ? (uintptr_t)st->inspect->lens_ids : 0)      \
+    X(lens_p, st->inspect ? (uintptr_t)st->inspect->lens_p : 0)          \
+    X(lens_entropy_bits,                                                 \
+      st->inspect ? (uintptr_t)st->inspect->lens_entropy_bits : 0)
 
 #define STEP_NAME(name, value) #name ","
 #define STEP_VALUE(name, value) out[i++] = (double)(value);

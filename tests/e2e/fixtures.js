@@ -8,7 +8,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(here, '../..');
 export const DIST = path.join(ROOT, 'dist');
 export const MODELS = path.join(ROOT, 'models');
-export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/llama2c');
+/** the llama2.c fixtures: $LLAMA2C_FIXTURES (as the Python tests read it), else ../shared/fixtures/llama2c beside the repository */
+export const FIXTURES = process.env.LLAMA2C_FIXTURES || path.resolve(ROOT, '../shared/fixtures/llama2c');
 export const LLAMA_TOKENIZER = path.join(FIXTURES, 'tokenizer.bin');
 export const haveLlamaTokenizer = fs.existsSync(LLAMA_TOKENIZER);
 /** A CI run (CI=true): there a missing llama2.c fixture fails the tests

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../e2e/server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const FIXTURES = path.resolve(here, '../../../shared/fixtures/llama2c');
+export const FIXTURES = process.env.LLAMA2C_FIXTURES || path.resolve(here, '../../../shared/fixtures/llama2c');
 
 /** A case's arguments, with @FIXTURES replaced by the fixtures' folder. */
 export const cliArgs = (c) => c.args.map((a) => a.replace('@FIXTURES', FIXTURES));

@@ -20,7 +20,8 @@ const require = createRequire(import.meta.url);
 
 /** @typedef {import('./gguf-models.js').Vocab} Vocab */
 
-export const LLAMA2C_DIR = path.resolve(ROOT, '../shared/fixtures/llama2c');
+/** the llama2.c fixtures: $LLAMA2C_FIXTURES (as the Python tests read it), else ../shared/fixtures/llama2c beside the repository */
+export const LLAMA2C_DIR = process.env.LLAMA2C_FIXTURES || path.resolve(ROOT, '../shared/fixtures/llama2c');
 
 /** token types (llama.cpp's llama_token_type / GGUF's token_type array) */
 export const TOKEN = Object.freeze({ NORMAL: 1, UNKNOWN: 2, CONTROL: 3, USER_DEFINED: 4, UNUSED: 5, BYTE: 6 });

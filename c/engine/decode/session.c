@@ -85,6 +85,7 @@ void sp_session_free(sp_session *s) {
     free(s->ada);
     free(s->ends);
     session_cfg_free(s);
+    session_inspect_free(s);
     free(s);
 }
 

@@ -68,6 +68,19 @@ struct sp_session {
     int n_uprompt, u_ready, u_fed, u_at;
     float *ulogits;
     const float *u_now;
+    /* a look inside the model (session_inspect.c): what previews and
+     * peeks record (SP_INSPECT_*, 0: off) and the lens's tokens per layer;
+     * the record the step points to, its arrays, and what it was made
+     * from (the capture's serial and the mask: a second preview of the
+     * same pending step reuses it) */
+    int inspect, lens_top;
+    sp_inspection insp;
+    float *insp_att;
+    int *insp_ids;
+    float *insp_p;
+    double *insp_h;
+    unsigned insp_serial;
+    int insp_made;    /* with this mask (0: not made) */
 };
 
 /* The token before tokens[i], or -1 at the start of a hand-made model's
@@ -95,6 +108,13 @@ void session_cfg_reset(sp_session *s);
 /* A rewind to n_generated tokens: the rows of the tokens that stay. */
 void session_cfg_rewind(sp_session *s, int n_generated);
 void session_cfg_free(sp_session *s);
+
+/* session_inspect.c */
+/* The step record's look inside for the query at pos, when asked for
+ * (sp_session_set_inspect): from what the pass that computed the logits
+ * kept, or by running it again (the pending logits put back). */
+int session_inspect_fill(sp_session *s, int pos, char *err);
+void session_inspect_free(sp_session *s);
 
 /* session_constrain.c */
 /* Replays the generated text through the constraint; 0 if it does not fit

@@ -44,6 +44,7 @@ int sp_session_preview(sp_session *s, const sp_params *p, char *err) {
     set_state(s, s->n_tokens - s->n_prompt);
     rc = sp_sampler_warp(s->sampler, s->pending, s->tokens, s->n_tokens, p,
                          &s->step, err);
+    if (rc == SP_OK) rc = session_inspect_fill(s, s->n_tokens - 1, err);
     s->has_step = rc == SP_OK;
     s->previewed = rc == SP_OK;
     return rc;
@@ -89,6 +90,8 @@ int sp_session_peek(sp_session *s, int n, const sp_params *p, char *err) {
                                  &s->step, err);
     }
     if (s->pending) memcpy(s->pending, s->aside, bytes);
+    /* the look inside of that same pass (it kept what it computed) */
+    if (rc == SP_OK) rc = session_inspect_fill(s, pos, err);
     s->has_step = rc == SP_OK;
     return rc;
 }

@@ -109,6 +109,8 @@ void sp_state_free(sp_state *st) {
     if (!st) return;
     free(st->logits);
     free(st->batch_logits);
+    free(st->lens_logits);
+    free(st->lens_probs);
     if (st->transformer_state) sp_transformer_state_free(st->transformer_state);
     free(st);
 }

@@ -38,6 +38,13 @@ typedef struct {
     float *bx, *bxb, *bxb2, *bhb, *bhb2, *bq, *blogits, *bcos, *bsin;
     float *batch_block;
     void *bqscratch;       /* sp_qmatmul's, for SP_BATCH_MAX inputs */
+    /* a look inside (sp_transformer_set_capture; NULL: off): the softmax
+     * weights attend() computed and the residual stream after each layer,
+     * of the last position a pass fed, copied as the pass runs */
+    float *cap_att;        /* [n_layers][n_heads][cap_pos + 1] */
+    float *cap_resid;      /* [n_layers][dim] */
+    int cap_pos, cap_token; /* where they are from (-1: nothing yet) */
+    unsigned cap_serial;   /* passes captured so far */
 } tstate;
 
 /* Where one pass keeps its rows: n positions' vectors, each row after the
@@ -131,6 +138,8 @@ void sp_transformer_state_free(void *state) {
     free(s->qscratch);
     free(s->batch_block);
     free(s->bqscratch);
+    free(s->cap_att);
+    free(s->cap_resid);
     free(s);
 }
 
@@ -225,9 +234,11 @@ void sp_transformer_count(const sp_transformer *t, int pos, sp_counters *k) {
 }
 
 /* The attention of one position pos of layer l: query q against the keys
- * of positions 0..pos, the weighted sum of their values into out[dim]. */
+ * of positions 0..pos, the weighted sum of their values into out[dim].
+ * keep (NULL: none): each head's weights copied there, [n_heads][pos + 1]
+ * (a look inside: the very numbers the values are mixed by). */
 static void attend(const sp_tconfig *c, tstate *s, const float *query,
-                   float *out, size_t loff, int pos) {
+                   float *out, size_t loff, int pos, float *keep) {
     const int hs = c->head_size;
     const size_t skv = (size_t)c->kv_dim;
     const float sqrt_hs = sqrtf((float)hs);
@@ -240,6 +251,9 @@ static void attend(const sp_tconfig *c, tstate *s, const float *query,
             att[p] = sp_dot(q, kp, hs) / sqrt_hs;
         }
         softmax(att, pos + 1);
+        if (keep)
+            memcpy(keep + (size_t)h * (size_t)(pos + 1), att,
+                   sizeof(float) * (size_t)(pos + 1));
         /* weighted sum of the values, accumulated in position order */
         float *xb = out + (size_t)h * (size_t)hs;
         memset(xb, 0, sizeof(float) * (size_t)hs);
@@ -306,9 +320,13 @@ static void forward_rows(const sp_transformer *t, tstate *s, const rows *r,
             rope(r->q + (size_t)b * sdim, c->n_heads, c, fc, fs);
             rope(k + (size_t)b * skv, c->n_kv_heads, c, fc, fs);
         }
+        /* a capture keeps the last position's weights (pos + n keys) */
+        float *keep = s->cap_att ? s->cap_att + (size_t)l *
+                                       (size_t)c->n_heads * (size_t)(pos + n)
+                                 : NULL;
         for (int b = 0; b < n; b++)
             attend(c, s, r->q + (size_t)b * sdim, r->xb + (size_t)b * sdim,
-                   loff, pos + b);
+                   loff, pos + b, b == n - 1 ? keep : NULL);
         sp_qmatmul(r->xb2, r->xb, &ly->wo, n, scratch);
         for (size_t i = 0; i < (size_t)n * sdim; i++) r->x[i] += r->xb2[i];
 
@@ -325,6 +343,14 @@ static void forward_rows(const sp_transformer *t, tstate *s, const rows *r,
         }
         sp_qmatmul(r->xb, r->hb, &ly->w2, n, scratch);
         for (size_t i = 0; i < (size_t)n * sdim; i++) r->x[i] += r->xb[i];
+        if (s->cap_resid) /* the residual stream after layer l */
+            memcpy(s->cap_resid + (size_t)l * sdim,
+                   r->x + (size_t)(n - 1) * sdim, sizeof(float) * sdim);
+    }
+    if (s->cap_att) {
+        s->cap_pos = pos + n - 1;
+        s->cap_token = tokens[n - 1];
+        s->cap_serial++;
     }
 
     int first = n - n_logits;
@@ -387,4 +413,50 @@ void sp_transformer_state_copy(const sp_transformer *t, void *dst,
         memcpy(d->value_cache + l * layer, s->value_cache + l * layer, bytes);
     }
     memcpy(d->logits, s->logits, sizeof(float) * (size_t)c->vocab);
+}
+
+/* ---- a look inside (model/inspect.c) ------------------------------------ */
+
+int sp_transformer_set_capture(const sp_transformer *t, void *state, int on) {
+    tstate *s = state;
+    const sp_tconfig *c = &t->c;
+    if (!on) {
+        free(s->cap_att);
+        free(s->cap_resid);
+        s->cap_att = s->cap_resid = NULL;
+        return SP_OK;
+    }
+    if (s->cap_att) return SP_OK;
+    s->cap_att = malloc(sizeof(float) * (size_t)c->n_layers *
+                        (size_t)c->n_heads * (size_t)c->seq_len);
+    s->cap_resid = malloc(sizeof(float) * (size_t)c->n_layers *
+                          (size_t)c->dim);
+    s->cap_pos = s->cap_token = -1;
+    if (!s->cap_att || !s->cap_resid) {
+        sp_transformer_set_capture(t, state, 0);
+        return SP_ERR_NOMEM;
+    }
+    return SP_OK;
+}
+
+const float *sp_transformer_captured(const void *state, int *pos, int *token,
+                                     unsigned *serial) {
+    const tstate *s = state;
+    *pos = s->cap_att ? s->cap_pos : -1;
+    *token = s->cap_att ? s->cap_token : -1;
+    *serial = s->cap_serial;
+    return s->cap_att;
+}
+
+/* The forward pass's last steps on the residual stream after layer l: the
+ * final RMSNorm and the classifier, by the very operations the pass runs
+ * on the last layer's (so that layer's lens is the pass's logits, bit for
+ * bit).  The state's vectors are a pass's scratch: xb holds the norm. */
+void sp_transformer_lens(const sp_transformer *t, void *state, int layer,
+                         float *logits) {
+    tstate *s = state;
+    const sp_tconfig *c = &t->c;
+    rmsnorm(s->xb, s->cap_resid + (size_t)layer * (size_t)c->dim,
+            t->rms_final, c->dim, c->rms_eps);
+    sp_qmatmul(logits, s->xb, &t->cls, 1, s->qscratch);
 }

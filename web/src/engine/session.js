@@ -60,6 +60,22 @@ export class Session {
   }
 
   /**
+   * A look inside the model with each preview and peek (off by default):
+   * the attention weights of every layer and head over the cached
+   * positions (attention), and the logit lens's `top` most probable
+   * tokens after each layer (lens: one pass of the classifier per layer,
+   * the lens's cost on a large vocabulary).  The records' `inspect`.  A
+   * model without attention (a bigram, a hand-made model) is refused with
+   * the engine's message, which says why.
+   * @param {{attention?: boolean, lens?: boolean, top?: number}} what
+   */
+  setInspect({ attention = false, lens = false, top = 5 } = {}) {
+    const mask = (attention || lens ? 1 : 0) | (lens ? 2 : 0);
+    if (!Number.isInteger(top)) throw new TypeError('inspect: top must be a whole number');
+    this.engine.check(this.engine.x.api_session_set_inspect(this.handle, mask, lens ? top : 0));
+  }
+
+  /**
    * Appends token `force` as a step does (the warp, the draw, one forward
    * pass), without reading the step record: plain decoding's cost.
    * @param {import('./params.js').SamplerParams} params @param {number} force

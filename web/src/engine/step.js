@@ -50,6 +50,9 @@ export const RANK_ALL_MAX = 128;
  *   last token's alone), every token (null: off); the conditional one is probsRaw
  * @property {Float32Array | null} probsCfg  the mix the chain went on with,
  *   softmax of scale (cond - uncond) + uncond (null: off)
+ * @property {Inspection | null} inspect  a look inside the model at this
+ *   step's query position (Session.setInspect; null: not asked, or a step's
+ *   own record: peek it)
  * @property {Record<string, number>} state  the stateful stages' numbers of
  *   this step, by their STEP_FIELDS names (STATE_FIELDS, and any field
  *   named watermark_*): the page's strip of the samplers' state
@@ -57,6 +60,50 @@ export const RANK_ALL_MAX = 128;
  * @property {string} [piece]         the same, decoded (sessions)
  * @property {boolean} [end]          the token ended the text (sessions)
  */
+
+/**
+ * A look inside a transformer at one position (sp_inspection): what every
+ * layer's heads attended to, and the logit lens.
+ * @typedef {Object} Inspection
+ * @property {number} pos      the query's position (the last token before the step)
+ * @property {number} token    the token there
+ * @property {number} layers
+ * @property {number} heads
+ * @property {number} kvHeads  heads h and h' share their keys when h / (heads / kvHeads) is the same
+ * @property {number} keys     pos + 1: the cached positions attended to
+ * @property {Float32Array} attention  [layers][heads][keys]: the softmax
+ *   weights the forward pass computed (each row sums to 1)
+ * @property {{top: number, ids: Int32Array, p: Float32Array, entropyBits: Float64Array} | null} lens
+ *   after each layer, the residual stream through the final norm and the
+ *   classifier: its `top` most probable tokens ([layers][top], most
+ *   probable first) and each layer's entropy; the last layer's is the
+ *   model's raw distribution (null: not asked)
+ */
+
+/**
+ * A record's look inside, from its numbers (null when it has none).
+ * @param {import('./engine.js').Engine} e @param {Record<string, number>} f
+ * @returns {Inspection | null}
+ */
+function readInspection(e, f) {
+  if (!(f.inspect_pos >= 0)) return null;
+  const layers = f.inspect_layers, heads = f.inspect_heads, keys = f.inspect_keys, top = f.lens_top;
+  return {
+    pos: f.inspect_pos,
+    token: f.inspect_token,
+    layers,
+    heads,
+    kvHeads: f.inspect_kv_heads,
+    keys,
+    attention: e.floats(f.attention, layers * heads * keys).slice(),
+    lens: top > 0 ? {
+      top,
+      ids: e.ints(f.lens_ids, layers * top).slice(),
+      p: e.floats(f.lens_p, layers * top).slice(),
+      entropyBits: new Float64Array(/** @type {WebAssembly.Memory} */ (e.memory).buffer, f.lens_entropy_bits, layers).slice(),
+    } : null,
+  };
+}
 
 /**
  * The step record's numbers that tell the stateful stages' state
@@ -162,6 +209,7 @@ export function readStep(e, st, params = 0) {
     green: f.green_list ? e.bytes(f.green_list, vocab).slice() : null,
     probsUncond: f.probs_uncond ? e.floats(f.probs_uncond, vocab).slice() : null,
     probsCfg: f.probs_cfg ? e.floats(f.probs_cfg, vocab).slice() : null,
+    inspect: readInspection(e, f),
     state: stateOf(f),
   };
 }
