@@ -78,37 +78,49 @@ static void rope_back(float *vec, int n_heads, int hs, const float *fcr,
 }
 
 /* The attention's gradients: from dao ([T][dim]) into dq ([T][dim]), dk
- * and dv ([T][kv_dim]), all set here; heads in order, positions in order,
- * so the key and value rows a group of heads shares add up alike. */
+ * and dv ([T][kv_dim]), all set here.  Keys and values are transposed
+ * first (kt, vt: each KV head's hs rows of n positions), so that every
+ * sum over a row's earlier positions is one long vector operation: for
+ * query position b of head h (a = its attention weights, o = its output's
+ * gradient, q its query),
+ *   da[p] = sum_i o_i vt[i][p]        dvt[i][p] += o_i a[p]
+ *   ds[p] = a[p] (da[p] - sum_p' a[p'] da[p']) / sqrt(hs)   (the softmax;
+ *           the score's dot product was divided by sqrt(hs))
+ *   dq_i  = sum_p ds[p] kt[i][p]      dkt[i][p] += q_i ds[p]
+ * heads in order, positions in order, so the key and value rows a group
+ * of heads shares add up alike in every build. */
 static void attend_back(sp_train *t, const tlayer *A) {
     const int T = t->n, hs = t->hs, kv = t->kv_dim, dim = t->dim;
-    const size_t tri = (size_t)T * (size_t)(T + 1) / 2;
+    const size_t tri = (size_t)T * (size_t)(T + 1) / 2, sT = (size_t)T;
     const float sqrt_hs = sqrtf((float)hs);
-    float *da = t->datt;
-    memset(t->dq, 0, sizeof(float) * (size_t)T * (size_t)dim);
-    memset(t->dk, 0, sizeof(float) * (size_t)T * (size_t)kv);
-    memset(t->dv, 0, sizeof(float) * (size_t)T * (size_t)kv);
+    float *da = t->datt, *ds = t->ds;
+    sp_tr_transpose(t->kt, A->k, T, kv);
+    sp_tr_transpose(t->vt, A->v, T, kv);
+    memset(t->dkt, 0, sizeof(float) * (size_t)kv * sT);
+    memset(t->dvt, 0, sizeof(float) * (size_t)kv * sT);
     for (int h = 0; h < t->H; h++) {
-        const size_t kv_off = (size_t)(h / t->kv_mul) * (size_t)hs;
+        const size_t row0 = (size_t)(h / t->kv_mul) * (size_t)hs;
         for (int b = 0; b < T; b++) {
-            const float *att = A->att + (size_t)h * tri + (size_t)b * (b + 1) / 2;
-            const float *dout = t->dao + (size_t)b * dim + (size_t)h * hs;
+            const int m = b + 1;
+            const float *att = A->att + (size_t)h * tri + (size_t)b * m / 2;
+            const float *o = t->dao + (size_t)b * dim + (size_t)h * hs;
             const float *q = A->q + (size_t)b * dim + (size_t)h * hs;
             float *dq = t->dq + (size_t)b * dim + (size_t)h * hs;
-            for (int p = 0; p <= b; p++) {
-                da[p] = sp_dot(dout, A->v + (size_t)p * kv + kv_off, hs);
-                axpy(t->dv + (size_t)p * kv + kv_off, att[p], dout, hs);
+            memset(da, 0, sizeof(float) * (size_t)m);
+            for (int i = 0; i < hs; i++) {
+                axpy(da, o[i], t->vt + (row0 + (size_t)i) * sT, m);
+                axpy(t->dvt + (row0 + (size_t)i) * sT, o[i], att, m);
             }
-            /* the softmax's: ds = a (da - sum a da); the score's dot
-             * product was divided by sqrt(hs) */
-            float c = sp_dot(att, da, b + 1);
-            for (int p = 0; p <= b; p++) {
-                float ds = att[p] * (da[p] - c) / sqrt_hs;
-                axpy(dq, ds, A->k + (size_t)p * kv + kv_off, hs);
-                axpy(t->dk + (size_t)p * kv + kv_off, ds, q, hs);
+            float c = sp_dot(att, da, m);
+            for (int p = 0; p < m; p++) ds[p] = att[p] * (da[p] - c) / sqrt_hs;
+            for (int i = 0; i < hs; i++) {
+                dq[i] = sp_dot(ds, t->kt + (row0 + (size_t)i) * sT, m);
+                axpy(t->dkt + (row0 + (size_t)i) * sT, q[i], ds, m);
             }
         }
     }
+    sp_tr_transpose(t->dk, t->dkt, kv, T);
+    sp_tr_transpose(t->dv, t->dvt, kv, T);
 }
 
 /* The feed-forward half of layer l backward: t->dx holds the gradient of

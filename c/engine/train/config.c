@@ -184,7 +184,9 @@ void sp_tr_buffer_sizes(const sp_train_config *c, int vocab,
         [TR_DK] = T * kv, [TR_DV] = T * kv, [TR_DAO] = T * dim,
         [TR_DH1] = T * hidden, [TR_DH3] = T * hidden, [TR_DHG] = T * hidden,
         [TR_DYT] = widest_dy * T, [TR_XT] = widest_x * T,
-        [TR_TMPW] = matrix, [TR_VEC] = widest_x, [TR_DATT] = T};
+        [TR_TMPW] = matrix, [TR_VEC] = widest_x, [TR_DATT] = T, [TR_DS] = T,
+        [TR_KT] = kv * T, [TR_VT] = kv * T, [TR_DKT] = kv * T,
+        [TR_DVT] = kv * T};
     size_t l[TL_COUNT] = {
         [TL_S1] = T, [TL_S2] = T, [TL_XN1] = T * dim, [TL_XN2] = T * dim,
         [TL_Q] = T * dim, [TL_K] = T * kv, [TL_V] = T * kv,

@@ -93,7 +93,10 @@ struct sp_train {
     float *tmpw;             /* [the largest matrix]: a window's weight
                               * gradient */
     float *vec;              /* [max(hidden, dim)] */
-    float *datt;             /* [T] */
+    float *datt, *ds;        /* [T]: a row's attention gradients */
+    float *kt, *vt;          /* [kv_dim][T]: keys, values transposed (each
+                              * KV head's hs rows of T positions) */
+    float *dkt, *dvt;        /* [kv_dim][T]: their gradients, so */
     float *act_block;
 
     /* progress */
@@ -130,7 +133,8 @@ int sp_tr_check_sizes(const sp_train_config *c, const sp_train_plan *plan,
 enum {
     TR_ROPE_COS, TR_ROPE_SIN, TR_FREQ, TR_RES, TR_SF, TR_XNF, TR_LOGITS,
     TR_DX, TR_DXN, TR_DQ, TR_DK, TR_DV, TR_DAO, TR_DH1, TR_DH3, TR_DHG,
-    TR_DYT, TR_XT, TR_TMPW, TR_VEC, TR_DATT, TR_COUNT
+    TR_DYT, TR_XT, TR_TMPW, TR_VEC, TR_DATT, TR_DS, TR_KT, TR_VT, TR_DKT,
+    TR_DVT, TR_COUNT
 };
 enum {
     TL_S1, TL_S2, TL_XN1, TL_XN2, TL_Q, TL_K, TL_V, TL_ATT, TL_AO, TL_XM,

@@ -131,7 +131,7 @@ static int carve_activations(sp_train *t) {
         &t->rope_cos, &t->rope_sin, &t->freq, &t->res, &t->sf, &t->xnf,
         &t->logits, &t->dx, &t->dxn, &t->dq, &t->dk, &t->dv, &t->dao,
         &t->dh1, &t->dh3, &t->dhg, &t->dyt, &t->xt, &t->tmpw, &t->vec,
-        &t->datt};
+        &t->datt, &t->ds, &t->kt, &t->vt, &t->dkt, &t->dvt};
     float *at = t->act_block;
     for (int i = 0; i < TR_COUNT; i++) {
         *fixed_at[i] = at;
