@@ -74,6 +74,10 @@ int cli_cmd_params(args *a) {
                       in->flags & SP_PARAM_MAX_OPEN ? "true" : "false",
                       in->flags & SP_PARAM_IN_LINK ? "true" : "false",
                       in->flags & SP_PARAM_SWITCH ? "true" : "false");
+        char range[96];
+        sp_param_range_text(i, range, sizeof range);
+        sp_buf_puts(&b, ",");
+        put_json_text(&b, "range", range);
         sp_buf_puts(&b, ",\"neutral\":");
         sp_buf_num(&b, in->neutral);
         sp_buf_puts(&b, ",\"uiMin\":");

@@ -59,6 +59,22 @@ int sp_param_find(const char *name);
  * number for an integer parameter (the range is sp_params_check's). */
 int sp_params_set(sp_params *p, int i, double value, char *err);
 double sp_params_get(const sp_params *p, int i);
+/* Why the engine refuses value for parameter i alone, as sp_params_set
+ * stores it and sp_params_check checks it (a float holds what a C float
+ * holds: 1e308 is infinity there): SP_PARAM_TAKEN, or the reason, with
+ * the message in err.  A link's and an element's values are asked here,
+ * so what the page takes is what the engine takes. */
+enum {
+    SP_PARAM_TAKEN = 0,
+    SP_PARAM_NOT_NUMBER = 1, /* NaN */
+    SP_PARAM_FRACTION = 2,   /* not a whole number, for an integer */
+    SP_PARAM_NOT_FINITE = 3, /* infinite, or beyond what a float holds */
+    SP_PARAM_OUTSIDE = 4     /* outside the range (sp_param_range_text) */
+};
+int sp_param_refusal(int i, double value, char *err);
+/* Parameter i's range as people read it: "(0, 1]", "[0, ∞)"; an
+ * integer's open end is the largest it holds ("[0, 2147483647]"). */
+void sp_param_range_text(int i, char *out, size_t size);
 /* Whether stage's parameters turn it on. */
 int sp_stage_active(const sp_params *p, int stage);
 /* The sp_cut a stage marks the tokens it removes with (SP_CUT_NONE for

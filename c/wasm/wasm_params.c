@@ -49,6 +49,17 @@ API("api_param_numbers") void api_param_numbers(int i, double *out) {
                     in->ui_min, in->ui_max, in->ui_step, in->stage, in->ui_on};
     for (int k = 0; k < 10; k++) out[k] = v[k];
 }
+/* Why the engine refuses a value of parameter i alone (SP_PARAM_*; 0:
+ * taken), its message in api_last_error: what a link's value is asked. */
+API("api_param_refusal") int api_param_refusal(int i, double v) {
+    return sp_param_refusal(i, v, last_error);
+}
+/* Its range as people read it: "(0, 1]", "[0, ∞)". */
+API("api_param_range") const char *api_param_range(int i) {
+    static char text[96];
+    sp_param_range_text(i, text, sizeof text);
+    return text;
+}
 /* The chain's stages (those an order holds; "" past them, the terminal
  * ones included: they are asked for as stages -1, -2, ...). */
 API("api_stage_name") const char *api_stage_name(int stage) {

@@ -300,6 +300,70 @@ static void test_params(void) {
     CHECK(sp_sampler_new(-5) == NULL);
 }
 
+/* One value alone, asked as a link's is (sp_param_refusal): the reason,
+ * and the message sp_params_check gives for it; a value taken is a value
+ * sp_params_set then sp_params_check take. */
+static void refusal_is(const char *name, double v, int reason,
+                       const char *needle) {
+    int i = sp_param_find(name);
+    CHECK(i >= 0);
+    strcpy(err, "(untouched)");
+    CHECK_EQ_INT(sp_param_refusal(i, v, err), reason);
+    if (reason != SP_PARAM_TAKEN) {
+        CHECK_STR_CONTAINS(err, needle);
+        check_one_line(err);
+    }
+    sp_params p;
+    sp_params_default(&p);
+    int taken = sp_params_set(&p, i, v, NULL) == SP_OK &&
+                sp_params_check(&p, 0, NULL) == SP_OK;
+    CHECK_EQ_INT(taken, reason == SP_PARAM_TAKEN);
+}
+
+static void test_refusals(void) {
+    /* 1e308 is a finite double but infinity as the engine's float: the
+     * value a link once passed and the engine then refused at the start */
+    refusal_is("temperature", 1e308, SP_PARAM_NOT_FINITE,
+               "temperature must be a finite number >= 0 (got inf)");
+    refusal_is("temperature", INFINITY, SP_PARAM_NOT_FINITE, "temperature");
+    refusal_is("temperature", -INFINITY, SP_PARAM_NOT_FINITE, "temperature");
+    refusal_is("temperature", NAN, SP_PARAM_NOT_NUMBER,
+               "temperature must be a number (got nan)");
+    refusal_is("temperature", -0.0, SP_PARAM_TAKEN, "");
+    refusal_is("temperature", 3e38, SP_PARAM_TAKEN, "");
+    refusal_is("temperature", -1e-3, SP_PARAM_OUTSIDE, "temperature");
+    refusal_is("top_p", 7, SP_PARAM_OUTSIDE, "top-p must be in (0, 1] (got 7)");
+    /* below the smallest float: 0 as the engine holds it, outside (0, 1] */
+    refusal_is("top_p", 1e-50, SP_PARAM_OUTSIDE, "(got 0)");
+    refusal_is("top_k", -5, SP_PARAM_OUTSIDE, "top-k");
+    refusal_is("top_k", 2.5, SP_PARAM_FRACTION, "top-k must be an integer");
+    refusal_is("top_k", 1e20, SP_PARAM_OUTSIDE, "top-k");
+    refusal_is("top_k", 2147483647, SP_PARAM_TAKEN, "");
+    refusal_is("top_k", INFINITY, SP_PARAM_NOT_FINITE, "top-k");
+    refusal_is("top_k", -0.0, SP_PARAM_TAKEN, "");
+    CHECK_EQ_INT(sp_param_refusal(-1, 1, err), SP_PARAM_OUTSIDE);
+    CHECK_EQ_INT(sp_param_refusal(sp_param_count(), 1, err), SP_PARAM_OUTSIDE);
+
+    char text[96];
+    sp_param_range_text(sp_param_find("top_p"), text, sizeof text);
+    CHECK(!strcmp(text, "(0, 1]"));
+    sp_param_range_text(sp_param_find("temperature"), text, sizeof text);
+    CHECK(!strcmp(text, "[0, \xe2\x88\x9e)"));
+    sp_param_range_text(sp_param_find("top_k"), text, sizeof text);
+    CHECK(!strcmp(text, "[0, 2147483647]"));
+    sp_param_range_text(-1, text, sizeof text);
+    CHECK(!strcmp(text, ""));
+    /* every parameter: its neutral value taken, NaN refused */
+    for (int i = 0; i < sp_param_count(); i++) {
+        CHECK_EQ_INT(sp_param_refusal(i, sp_param_at(i)->neutral, err),
+                     SP_PARAM_TAKEN);
+        CHECK_EQ_INT(sp_param_refusal(i, NAN, err), SP_PARAM_NOT_NUMBER);
+        sp_param_range_text(i, text, sizeof text);
+        CHECK(strlen(text) >= 6);
+    }
+}
+
 TEST_SUITE(hostile_params,
            TEST(test_requests),
-           TEST(test_params));
+           TEST(test_params),
+           TEST(test_refusals));

@@ -21,12 +21,8 @@ export function registry() {
 
 const num = (x) => (x === null ? '∞' : String(x));
 
-/** a parameter's range in words */
-function range(p) {
-  const lo = p.min === null ? '−∞' : num(p.min);
-  const hi = p.max === null ? '∞' : num(p.max);
-  return `${p.minOpen || p.min === null ? '(' : '['}${lo}, ${hi}${p.maxOpen || p.max === null ? ')' : ']'}${p.type === 'int' ? ' whole' : ''}`;
-}
+/** a parameter's range in words: the engine's (sp_param_range_text), and whole for an integer */
+const range = (p) => `${p.range}${p.type === 'int' ? ' whole' : ''}`;
 
 /** a slider's span (top-k's end: the model's vocabulary) */
 const span = (p) => `${num(p.uiMin).replace('-', '−')} … ${p.name === 'top_k' ? 'vocabulary' : num(p.uiMax)}`;

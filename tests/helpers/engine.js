@@ -90,3 +90,41 @@ export function inProcessClients(setClientFactory) {
   });
   return { made, terminated };
 }
+
+/**
+ * A link's settings as the page opens them: parsed (hash.js), then asked
+ * of the engine (linkCheck.js, the Worker's checkParams over the engine in
+ * Node): the state the page uses and every notice, the parser's first.
+ * @param {string} hash @param {{source?: 'link' | 'element', name?: (key: string) => string}} [options]
+ */
+export async function openedLink(hash, options) {
+  const { parseHash } = await import('../../web/src/app/hash.js');
+  const { state, notices, present } = parseHash(hash, options);
+  return { ...(await engineSays(state, notices)), present };
+}
+
+/**
+ * A parsed state's settings asked of the engine (linkCheck.js): the state
+ * the page uses and the notices (those given, then the engine's).
+ * @param {import('../../web/src/app/hash.js').HashState} state @param {import('../../web/src/i18n/index.js').Msg[]} [notices]
+ */
+export async function engineSays(state, notices = []) {
+  const { engineChecked, panelChecked } = await import('../../web/src/app/linkCheck.js');
+  const { msg } = await import('../../web/src/i18n/index.js');
+  const e = await loadEngineNode('simd');
+  /** @type {import('../../web/src/app/linkCheck.js').AskEngine} */
+  const ask = async (values, samplers) => ({ refused: e.paramRefusals(values, samplers) });
+  if (state.view === 'compare') {
+    // compare mode: each panel's (compare.js load)
+    const out = [...notices];
+    const panels = [];
+    for (const [i, spec] of state.panels.entries()) {
+      const checked = await panelChecked(spec, ask);
+      for (const why of checked.whys) out.push(msg('notice.panel', { n: i + 1, why }));
+      panels.push(checked.spec);
+    }
+    return { state: { ...state, panels }, notices: out };
+  }
+  const checked = await engineChecked(state, ask);
+  return { state: checked.state, notices: [...notices, ...checked.notices] };
+}

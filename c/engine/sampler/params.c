@@ -268,6 +268,62 @@ static int in_range(const param_def *d, double v) {
     return 1;
 }
 
+/* An end of a range as its text says it: an integer's open end is the
+ * largest (smallest) number it holds, a float's infinity "∞" ("−∞"). */
+static void put_end(char *out, size_t size, const sp_param_info *in,
+                    double end) {
+    if (isfinite(end))
+        snprintf(out, size, "%g", end);
+    else if (in->type == SP_PARAM_INT)
+        snprintf(out, size, "%d", end > 0 ? 2147483647 : -2147483647 - 1);
+    else
+        snprintf(out, size, "%s",
+                 end > 0 ? "\xe2\x88\x9e" : "\xe2\x88\x92\xe2\x88\x9e");
+}
+
+void sp_param_range_text(int i, char *out, size_t size) {
+    const sp_param_info *in = sp_param_at(i);
+    if (!in || size == 0) {
+        if (size) out[0] = 0;
+        return;
+    }
+    char lo[32], hi[32];
+    put_end(lo, sizeof lo, in, in->min);
+    put_end(hi, sizeof hi, in, in->max);
+    int int_type = in->type == SP_PARAM_INT;
+    int lo_open = (in->flags & SP_PARAM_MIN_OPEN) ||
+                  (!int_type && !isfinite(in->min));
+    int hi_open = (in->flags & SP_PARAM_MAX_OPEN) ||
+                  (!int_type && !isfinite(in->max));
+    snprintf(out, size, "%c%s, %s%c", lo_open ? '(' : '[', lo, hi,
+             hi_open ? ')' : ']');
+}
+
+/* The value stored as sp_params_set stores it, then checked as
+ * sp_params_check checks it: one way to refuse, whichever asks. */
+int sp_param_refusal(int i, double value, char *err) {
+    const sp_param_info *in = sp_param_at(i);
+    if (!in) {
+        sp_fail(err, SP_ERR_ARG, "unknown sampler parameter %d", i);
+        return SP_PARAM_OUTSIDE;
+    }
+    if (value != value) {
+        sp_fail(err, SP_ERR_ARG, "%s must be a number (got nan)", in->flag);
+        return SP_PARAM_NOT_NUMBER;
+    }
+    sp_params p;
+    sp_params_default(&p);
+    if (sp_params_set(&p, i, value, err) != SP_OK)
+        return isinf(value) ? SP_PARAM_NOT_FINITE
+               : value == floor(value) ? SP_PARAM_OUTSIDE
+                                       : SP_PARAM_FRACTION;
+    double stored = sp_params_get(&p, i);
+    if (in_range(&PARAMS[i], stored)) return SP_PARAM_TAKEN;
+    range_fail(err, &PARAMS[i], stored);
+    return in->type == SP_PARAM_FLOAT && !finite((float)stored)
+               ? SP_PARAM_NOT_FINITE : SP_PARAM_OUTSIDE;
+}
+
 /* Whether the chain holds stage (the default order holds every stage). */
 static int in_order(const sp_params *p, int stage) {
     if (p->n_order == 0) return 1;

@@ -20,6 +20,8 @@ import { ORDER_LESSON, defaultPanelSpec } from './lab.js';
 import { TEXT_ID } from './models.js';
 import { createPanel } from './panel.js';
 import { createPlayer } from './loop.js';
+import { panelChecked } from './linkCheck.js';
+import { msg } from '../i18n/index.js';
 
 /** ms a panel waits after a settings change before it regenerates */
 export const RETUNE_DELAY = 200;
@@ -149,7 +151,14 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
   async function load(state, newNotices = []) {
     pause();
     if (state.speed !== undefined) speed.value = state.speed;
-    const specs = state.panels.slice(0, MAX_PANELS);
+    // each panel's settings as the engine takes them (a refused value: its default, and a notice)
+    const ask = (/** @type {Record<string, number>} */ values, /** @type {string} */ order) => client.request('checkParams', { values, samplers: order });
+    const notes = [...newNotices];
+    const specs = await Promise.all(state.panels.slice(0, MAX_PANELS).map(async (spec, i) => {
+      const checked = await panelChecked(spec, ask).catch(() => ({ spec, whys: [] }));
+      for (const why of checked.whys) notes.push(msg('notice.panel', { n: i + 1, why }));
+      return checked.spec;
+    }));
     const old = panels.value;
     const list = specs.map((spec, i) => {
       const p = old[i] ?? makePanel();
@@ -165,7 +174,7 @@ export function createCompare(client, { models, prefix = 'cmp', retuneDelay = RE
     await Promise.all(list.map((p, i) => p.init().then(() => p.load(panelState(specs[i], state.steps, state)))));
     // a constraint one panel refused was left out by all (the same engine message)
     if (list.some((p) => p.constraint.value.kind !== constraint.value.kind)) constraint.value = { kind: 'none', regex: state.constraint.regex };
-    collectNotices(newNotices);
+    collectNotices(notes);
     ready.value = true;
     if (typeof performance !== 'undefined' && performance.mark) performance.mark('spg-ready');
     return true;

@@ -17,32 +17,23 @@
  *   #view=compare&model=bigram&seed=42&panels=greedy,balanced,chaos
  * Loading the same hash generates the same text.  A bad value falls back
  * to its default with a notice that says what was wrong; an unknown key is
- * ignored with a notice.
+ * ignored with a notice.  A sampler setting is read here as a number; the
+ * engine then says whether it takes it (linkCheck.js, before the link is
+ * used: its ranges are the engine's, never restated here).  hashKeys.js
+ * reads each key.
  */
-import {
-  BEAM_WIDTH, DRAFT_MODELS, LENGTH_PENALTY, LOOKUP, LOOKUP_NGRAM, diversityError, groupsError, LEGACY_LENGTH_PENALTY, MAX_REGEX, ngramError,
-  SPECULATE, defaultPanelSpec, orderFromField, paramError, parseBadWords, parseBans, parseBiases, parseBreakers, parseSeqBias, parsePanelSpec, penaltyError,
-  speculateError, widthError,
-} from './lab.js';
+import { LEGACY_LENGTH_PENALTY, defaultPanelSpec } from './lab.js';
 import { SPEED } from './link.js';
 import { parseChanges } from './changes.js';
-import { PARAM_SPECS, STAGES, defaultParams } from './params.js';
-import { MAX_TOKENS } from '../shared/limits.js';
-import { SHIPPED } from '../shared/manifest.js';
-import { LANGUAGES, PSEUDO, msg, normalizeLang } from '../i18n/index.js';
+import { defaultParams } from './params.js';
+import { DEFAULT_PANELS, KEY_READERS } from './hashKeys.js';
+import { msg } from '../i18n/index.js';
 
 export { changesOf, parseChanges, settingsAt } from './changes.js';
 export { serializeEdits, serializeHash, SPEED } from './link.js';
-
-/** the models a hash can name: the shipped ones that are not drafts only (models/manifest.json) */
-export const HASH_MODELS = SHIPPED.filter((m) => !m.draft_of).map((m) => m.name);
-export const MAX_SEED = 18446744073709551615n;
-/** the most steps a link replays (the Worker's limit) */
-export const MAX_STEPS = MAX_TOKENS;
-export const MIN_PANELS = 2;
-export const MAX_PANELS = 4;
-/** the panels compare mode opens with */
-export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
+export {
+  BAR_SCALES, DEFAULT_PANELS, HASH_MODELS, MAX_PANELS, MAX_SEED, MAX_STEPS, MIN_PANELS, THEMES, normalizeSeed, parseEdits, randomSeed, seedError,
+} from './hashKeys.js';
 
 /**
  * @typedef {{kind: 'none' | 'regex' | 'json' | 'json_object', regex: string}} ConstraintState
@@ -86,15 +77,15 @@ export const DEFAULT_PANELS = ['greedy', 'balanced', 'chaos'];
  *   pseudo-locale en-XA); '' follows the browser (an element: its page)
  * @property {Array<[number, number, number]>} [edits]  the learner's edits of
  *   the model, in order: [row, token, p] (edits=ROW_TOKEN_P,...)
+ * @property {'element'} [source]  the settings are an element's attributes
+ *   (its notices name them top-k, not top_k); a link's otherwise
  */
 
 /** @typedef {import('./changes.js').Change} Change */
 
 /** @typedef {'linear' | 'max' | 'log'} BarScale */
-export const BAR_SCALES = /** @type {const} */ (['linear', 'max', 'log']);
 
 /** @typedef {'auto' | 'light' | 'dark'} Theme */
-export const THEMES = /** @type {const} */ (['auto', 'light', 'dark']);
 
 /** @returns {HashState} */
 export function defaultState() {
@@ -115,44 +106,19 @@ export function defaultState() {
   };
 }
 
-/** edits of a model in a link: ROW_TOKEN_P entries joined by commas */
-const EDIT_RE = /^(\d{1,4})_(\d{1,4})_(0\.\d{1,3})$/;
-
-/** @param {string} value @returns {{edits: Array<[number, number, number]>, bad: string[]}} */
-export function parseEdits(value) {
-  /** @type {Array<[number, number, number]>} */
-  const edits = [];
-  const bad = [];
-  for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const m = EDIT_RE.exec(part);
-    const p = m ? Number(m[3]) : NaN;
-    if (m && p > 0 && p < 1) edits.push([Number(m[1]), Number(m[2]), p]);
-    else bad.push(part);
-  }
-  return { edits, bad };
-}
-
 /**
- * Why a seed is not acceptable ('whole': not a whole number from 0 to
- * MAX_SEED; 'max': above MAX_SEED), or '' if it is.
- * @param {string} text
- * @returns {'whole' | 'max' | ''}
+ * What a key's reader is given: the state being built, the notices, and
+ * how to say a bad value (`bad`) or read a number checked by `check`
+ * (`option`).
+ * @typedef {Object} KeyContext
+ * @property {HashState} state
+ * @property {import('../i18n/index.js').Msg[]} notices
+ * @property {'link' | 'element'} source
+ * @property {(key: string) => string} name  how the notices spell a key
+ * @property {(key: string, value: string, why: import('../i18n/index.js').Text, def: import('../i18n/index.js').Text) => void} bad
+ * @property {(key: string, value: string, check: (v: number) => import('../i18n/index.js').Text, def: string, set: (v: number) => void) => void} option
+ * @property {string} changes  the `changes` text, read once the link's own settings are known
  */
-export function seedError(text) {
-  if (!/^[0-9]+$/.test(text)) return 'whole';
-  if (BigInt(text) > MAX_SEED) return 'max';
-  return '';
-}
-
-/** A new seed for the dice. */
-export function randomSeed() {
-  return String(Math.floor(Math.random() * 1e9));
-}
-
-/** Canonical decimal form of a valid seed ("007" -> "7"). */
-export function normalizeSeed(/** @type {string} */ text) {
-  return BigInt(text).toString();
-}
 
 /**
  * Parses a location hash (with or without '#').
@@ -178,216 +144,41 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
   } catch {
     return { state, notices: [msg('notice.unreadable')], present };
   }
-  /** @param {string} key @param {string} value @param {import('../i18n/index.js').Text} why @param {import('../i18n/index.js').Text} def */
-  const bad = (key, value, why, def) => notices.push(msg(source === 'link' ? 'notice.ignoredLink' : 'notice.ignored', {
-    name: name(key), value: JSON.stringify(value), why, def,
-  }));
-  let changes = '';
-  for (const [key, value] of search) {
-    present.add(key);
-    const spec = PARAM_SPECS.find((s) => s.key === key);
-    if (spec) {
-      const v = value.trim() === '' ? NaN : Number(value);
-      const why = paramError(key, v);
-      if (why) bad(key, value, why, String(spec.def));
-      else /** @type {any} */ (state.params)[key] = v;
-      continue;
-    }
-    /** a whole-number or decimal option checked by `check` */
-    const option = (/** @type {(v: number) => import('../i18n/index.js').Text} */ check, /** @type {string} */ def, /** @type {(v: number) => void} */ set) => {
+  /** @type {KeyContext} */
+  const ctx = {
+    state, notices, source, name, changes: '',
+    bad: (key, value, why, def) => notices.push(msg(source === 'link' ? 'notice.ignoredLink' : 'notice.ignored', {
+      name: name(key), value: JSON.stringify(value), why, def,
+    })),
+    option(key, value, check, def, set) {
       const v = value.trim() === '' ? NaN : Number(value);
       const why = check(v);
-      if (why) bad(key, value, why, def);
+      if (why) ctx.bad(key, value, why, def);
       else set(v);
-    };
-    switch (key) {
-      case 'model':
-        if (HASH_MODELS.includes(value)) state.model = value;
-        else if (/^(logits|probs):/.test(value)) state.model = value; // a hand-made model: the engine checks it
-        else if (value === 'text') state.model = value; // its text comes with train= (below)
-        else if (value === 'file') notices.push(msg('notice.fileModel'));
-        else if (value === 'url') break; // model_url says which
-        else bad(key, value, msg('why.model', { list: HASH_MODELS.join(', ') }), 'bigram');
-        break;
-      case 'train':
-        state.trainText = value;
-        break;
-      case 'model_url':
-        if (value.trim()) state.modelUrl = value.trim();
-        break;
-      case 'edits': {
-        const { edits, bad: wrong } = parseEdits(value);
-        state.edits = edits;
-        if (wrong.length) {
-          notices.push(msg(source === 'link' ? 'notice.editsLink' : 'notice.edits', { name: name(key), list: wrong.map((w) => JSON.stringify(w)).join(', ') }));
-        }
-        break;
-      }
-      case 'seed': {
-        const why = seedError(value);
-        if (why) bad(key, value, msg(why === 'max' ? 'why.seedMax' : 'why.seedWhole', { max: String(MAX_SEED) }), state.seed);
-        else state.seed = normalizeSeed(value);
-        break;
-      }
-      case 'prompt':
-        state.prompt = value;
-        break;
-      case 'negative_prompt':
-        state.negativePrompt = value;
-        break;
-      case 'chat':
-        if (value === '1' || value === '0') state.chat = value === '1';
-        else bad(key, value, msg('why.range', { name: key, range: '0, 1' }), '0');
-        break;
-      case 'steps': {
-        const v = Number(value);
-        if (!/^[0-9]+$/.test(value) || v > MAX_STEPS) bad(key, value, msg('why.steps', { max: MAX_STEPS }), '0');
-        else state.steps = v;
-        break;
-      }
-      case 'forced': {
-        const pairs = [];
-        let ok = true;
-        for (const part of value.split(',').filter(Boolean)) {
-          const m = /^([0-9]+)\.([0-9]+)$/.exec(part);
-          if (!m) { ok = false; break; }
-          pairs.push(/** @type {[number, number]} */ ([Number(m[1]), Number(m[2])]));
-        }
-        if (ok) state.forced = pairs.sort((a, b) => a[0] - b[0]);
-        else bad(key, value, msg('why.forced'), msg('def.none'));
-        break;
-      }
-      case 'speed':
-        option((v) => (Number.isInteger(v) && v >= SPEED.min && v <= SPEED.max ? '' : msg('why.speed', { min: SPEED.min, max: SPEED.max })),
-          String(SPEED.def), (v) => { state.speed = v; });
-        break;
-      case 'lang': {
-        const code = normalizeLang(value);
-        if (code) state.lang = code;
-        else bad(key, value, msg('why.lang', { list: [...LANGUAGES.map((l) => l.code), PSEUDO].join(', ') }), msg('def.browser'));
-        break;
-      }
-      case 'theme':
-        if (THEMES.includes(/** @type {any} */ (value))) state.theme = /** @type {Theme} */ (value);
-        else bad(key, value, msg('why.theme'), 'auto');
-        break;
-      case 'samplers': {
-        const order = orderFromField(value.split(',').map((x) => x.trim().replaceAll('_', '-')).join('.'));
-        if (order === null) bad(key, value, msg('why.samplers', { list: STAGES.map((s) => s.name).join(', ') }), msg('def.order'));
-        else state.samplers = order;
-        break;
-      }
-      case 'scale':
-        if (BAR_SCALES.includes(/** @type {any} */ (value))) state.barScale = /** @type {BarScale} */ (value);
-        else bad(key, value, msg('why.scale'), 'linear');
-        break;
-      case 'changes':
-        changes = value; // read once the link's own settings are known
-        break;
-      case 'click':
-        if (value === 'ban' || value === 'force' || value === 'none') state.barAction = value;
-        else bad(key, value, msg('why.click'), source === 'element' ? 'none' : 'ban');
-        break;
-      case 'view':
-        if (value === 'compare' || value === 'single') state.view = value;
-        else bad(key, value, msg('why.view'), 'single');
-        break;
-      case 'strategy':
-        if (value === 'sample' || value === 'beam' || value === 'speculative') state.strategy = value;
-        else bad(key, value, msg('why.strategy'), 'sample');
-        break;
-      case 'beams':
-        option(widthError, String(BEAM_WIDTH.def), (v) => { state.beam.width = v; });
-        break;
-      case 'length_penalty':
-        option(penaltyError, String(LENGTH_PENALTY.def), (v) => { state.beam.lengthPenalty = v; });
-        break;
-      case 'speculate':
-        option(speculateError, String(SPECULATE.def), (v) => { state.spec.n = v; });
-        break;
-      case 'num_beam_groups':
-        option(groupsError, '1', (v) => { state.beam.groups = v; });
-        break;
-      case 'diversity_penalty':
-        option(diversityError, '0', (v) => { state.beam.diversity = v; });
-        break;
-      case 'prompt_lookup': // speculative decoding drafted by the text itself
-        option(speculateError, String(SPECULATE.def), (v) => { state.spec = { ...state.spec, draft: LOOKUP, n: v }; });
-        break;
-      case 'prompt_lookup_ngram':
-        option(ngramError, String(LOOKUP_NGRAM.def), (v) => { state.spec.ngram = v; });
-        break;
-      case 'draft':
-        if (DRAFT_MODELS.includes(value)) state.spec.draft = value;
-        else if (value === 'file') notices.push(msg('notice.fileDraft'));
-        else bad(key, value, msg('why.draft', { list: DRAFT_MODELS.join(', ') }), 'bigram');
-        break;
-      case 'regex':
-        if (value.length > MAX_REGEX) bad(key, value.slice(0, 40), msg('why.regex', { count: MAX_REGEX }), msg('def.noConstraint'));
-        else state.constraint = { kind: 'regex', regex: value };
-        break;
-      case 'grammar':
-        if (value === 'json') state.constraint = { kind: 'json', regex: state.constraint.regex };
-        else if (value === 'json_object') state.constraint = { kind: 'json_object', regex: state.constraint.regex };
-        else bad(key, value, msg('why.grammar'), msg('def.noConstraint'));
-        break;
-      case 'ban': {
-        const bans = parseBans(value, ',');
-        if (bans) state.bans = [...new Set([...state.bans, ...bans])].sort((a, b) => a - b); // (logit_bias may ban too)
-        else bad(key, value, msg('why.ban'), msg('def.none'));
-        break;
-      }
-      case 'logit_bias': {
-        const read = parseBiases(value, ',');
-        if (!read) bad(key, value, msg('why.logitBias'), msg('def.none'));
-        else {
-          state.biases = read.biases;
-          state.bans = [...new Set([...state.bans, ...read.bans])].sort((a, b) => a - b);
-        }
-        break;
-      }
-      case 'dry_sequence_breakers': {
-        const list = parseBreakers(value);
-        if (list) state.dryBreakers = list;
-        else bad(key, value, msg('why.breakers'), msg('def.none'));
-        break;
-      }
-      case 'bad_words': {
-        const list = parseBadWords(value);
-        if (list) state.badWords = list;
-        else bad(key, value, msg('why.badWords', { max: 32 }), msg('def.none'));
-        break;
-      }
-      case 'sequence_bias': {
-        const list = parseSeqBias(value);
-        if (list) state.seqBias = list;
-        else bad(key, value, msg('why.seqBias', { max: 32 }), msg('def.none'));
-        break;
-      }
-      case 'panels': {
-        const parts = value.split(',');
-        const panels = [];
-        parts.slice(0, MAX_PANELS).forEach((part, i) => {
-          const { spec: panel, notices: why } = parsePanelSpec(part);
-          why.forEach((w) => notices.push(msg('notice.panel', { n: i + 1, why: w })));
-          panels.push(panel);
-        });
-        if (parts.length > MAX_PANELS) notices.push(msg('notice.tooManyPanels', { count: parts.length, max: MAX_PANELS }));
-        while (panels.length < MIN_PANELS) {
-          // (the preset as a link names it)
-          notices.push(msg('notice.fewPanels', { min: MIN_PANELS, preset: DEFAULT_PANELS[panels.length] }));
-          panels.push(defaultPanelSpec(DEFAULT_PANELS[panels.length]));
-        }
-        state.panels = panels;
-        break;
-      }
-      default:
-        notices.push(msg('notice.unknown', { key }));
-    }
+    },
+  };
+  for (const [key, value] of search) {
+    present.add(key);
+    const read = Object.hasOwn(KEY_READERS, key) ? KEY_READERS[key] : null;
+    if (read) read(value, ctx, key);
+    else notices.push(msg('notice.unknown', { key }));
   }
+  settle(ctx, present);
+  if (source === 'element') state.source = 'element';
+  return { state, notices, present };
+}
+
+/**
+ * What the keys mean together, once all are read: groups that do not
+ * divide the beams, a trained bigram without its text, an older link's
+ * length penalty, the changes against the link's own settings.
+ * @param {KeyContext} ctx @param {Set<string>} present
+ */
+function settle(ctx, present) {
+  const { state, notices } = ctx;
   // the groups split the beams evenly (else plain beam search)
   if (state.beam.groups && state.beam.width % state.beam.groups !== 0) {
-    bad('num_beam_groups', String(state.beam.groups), msg('why.range', { name: 'num_beam_groups', range: `divisors of beams=${state.beam.width}` }), '1');
+    ctx.bad('num_beam_groups', String(state.beam.groups), msg('why.range', { name: 'num_beam_groups', range: `divisors of beams=${state.beam.width}` }), '1');
     delete state.beam.groups;
   }
   // a trained bigram: its text, or (a text too long for a link) the names bigram and a word why
@@ -400,10 +191,9 @@ export function parseHash(hash, { source = 'link', name = (k) => k } = {}) {
   if ((state.strategy === 'beam' || present.has('beams')) && !present.has('length_penalty')) {
     state.beam.lengthPenalty = LEGACY_LENGTH_PENALTY;
   }
-  if (changes) {
-    const { list, why } = parseChanges(changes, state);
-    if (why) bad('changes', changes, why, msg('def.changes'));
+  if (ctx.changes) {
+    const { list, why } = parseChanges(ctx.changes, state);
+    if (why) ctx.bad('changes', ctx.changes, why, msg('def.changes'));
     else state.changes = list;
   }
-  return { state, notices, present };
 }

@@ -2,10 +2,16 @@
 import { describe, expect, it } from 'vitest';
 
 import { defaultState, parseHash as parse, serializeHash } from './hash.js';
+import { openedLink } from '../../../tests/helpers/engine.js';
 
 /** parseHash, with its notices in English */
 const parseHash = (/** @type {string} */ hash) => {
   const r = parse(hash);
+  return { ...r, notices: r.notices.map(String) };
+};
+/** a link as the page opens it: parsed, then its settings asked of the engine; the notices in English */
+const opened = async (/** @type {string} */ hash) => {
+  const r = await openedLink(hash);
   return { ...r, notices: r.notices.map(String) };
 };
 import { PARAM_SPECS, SPEC, clampParam, defaultParams } from './params.js';
@@ -26,13 +32,15 @@ describe('parseHash', () => {
     expect(parseHash('#').state).toEqual(defaultState());
   });
 
-  it('falls back to the default for each bad value and says why', () => {
-    const { state, notices } = parseHash('#temperature=hot&top_k=2.5&top_p=0&min_p=-1&repetition_penalty=0&seed=-3&model=gpt5&steps=x&forced=1-2&top_p=0.5');
+  it('falls back to the default for each bad value and says why (a setting\'s range: the engine\'s)', async () => {
+    const { state, notices } = await opened('#temperature=hot&top_k=2.5&top_p=0&min_p=-1&repetition_penalty=0&seed=-3&model=gpt5&steps=x&forced=1-2');
     expect(state.params.temperature).toBe(1);
     expect(state.params.top_k).toBe(0);
     expect(state.params.min_p).toBe(0);
     expect(state.params.repetition_penalty).toBe(1);
-    expect(state.params.top_p).toBe(0.5); // the later, good value wins
+    expect(state.params.top_p).toBe(1);
+    // the later value wins: the earlier is no setting of the link's
+    expect(await opened('#top_p=0&top_p=0.5')).toMatchObject({ state: { params: { top_p: 0.5 } }, notices: [] });
     expect(state.seed).toBe('42');
     expect(state.model).toBe('bigram');
     expect(state.steps).toBe(0);
@@ -46,23 +54,23 @@ describe('parseHash', () => {
     expect(notices.find((n) => n.includes('model='))).toMatch(/one of bigram, transformer/);
   });
 
-  it('takes a whole number for every int parameter of the registry: mirostat=1.5 is refused with a notice, not passed on', () => {
+  it('takes a whole number for every int parameter of the registry: mirostat=1.5 is refused with a notice, not passed on', async () => {
     const ints = PARAM_SPECS.filter((p) => p.type === 'int');
     expect(ints.map((p) => p.key)).toEqual(expect.arrayContaining(['top_k', 'mirostat', 'penalty_last_n', 'no_repeat_ngram_size']));
     for (const p of ints) {
-      const { state, notices } = parseHash(`#${p.key}=1.5`);
+      const { state, notices } = await opened(`#${p.key}=1.5`);
       expect(state.params[p.key]).toBe(p.def);
       expect(notices).toEqual([`Ignored ${p.key}="1.5" from the link: ${p.label} must be a whole number; using ${p.def}.`]);
     }
     expect(parseHash('#mirostat=2').state.params.mirostat).toBe(2);
   });
 
-  it('one range per parameter, the engine\'s: a value outside the slider\'s span but inside the range is taken', () => {
+  it('one range per parameter, the engine\'s: a value outside the slider\'s span but inside the range is taken', async () => {
     // epsilon's range is [0, 1) while its slider spans 0 to 0.1; temperature's is [0, ∞)
-    expect(parseHash('#epsilon_cutoff=0.15').state.params.epsilon_cutoff).toBe(0.15);
-    expect(parseHash('#temperature=5').state.params.temperature).toBe(5);
-    expect(parseHash('#dry_multiplier=4').state.params.dry_multiplier).toBe(4);
-    const { state, notices } = parseHash('#epsilon_cutoff=1&mirostat=3');
+    expect((await opened('#epsilon_cutoff=0.15')).state.params.epsilon_cutoff).toBe(0.15);
+    expect((await opened('#temperature=5')).state.params.temperature).toBe(5);
+    expect((await opened('#dry_multiplier=4')).state.params.dry_multiplier).toBe(4);
+    const { state, notices } = await opened('#epsilon_cutoff=1&mirostat=3');
     expect(state.params.epsilon_cutoff).toBe(0);
     expect(state.params.mirostat).toBe(0);
     expect(notices).toEqual([
@@ -282,14 +290,14 @@ describe('the decoding lab in the hash', () => {
     expect(serializeHash(state)).toBe(hash);
   });
 
-  it('keeps compare mode between 2 and 4 panels, with notices', () => {
+  it('keeps compare mode between 2 and 4 panels, with notices', async () => {
     const few = parseHash('#view=compare&panels=factual');
     expect(few.state.panels).toHaveLength(2);
     expect(few.notices).toEqual(['Compare mode needs at least 2 panels; added a balanced panel.']);
     const many = parseHash('#view=compare&panels=greedy,greedy,greedy,greedy,chaos');
     expect(many.state.panels).toHaveLength(4);
     expect(many.notices[0]).toMatch(/5 panels; compare mode shows at most 4/);
-    const bad = parseHash('#view=compare&panels=greedy_q1,wild_t-1');
+    const bad = await opened('#view=compare&panels=greedy_q1,wild_t-1');
     expect(bad.notices).toEqual([
       'Panel 1 of the link: unknown field "q1".',
       'Panel 2 of the link: unknown preset "wild" (one of greedy, factual, balanced, creative, chaos, custom); using custom.',

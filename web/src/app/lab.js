@@ -18,7 +18,7 @@
  *   banned token ids.  (panelLink.js reads and writes it.)
  * The shortest form is written: the preset that needs the fewest fields.
  */
-import { PARAM_SPECS, SPEC, STAGES, defaultParams, inRange, rangeText } from './params.js';
+import { PARAM_SPECS, STAGES, defaultParams } from './params.js';
 import { english, msg } from '../i18n/index.js';
 import { DEFAULT_MODEL, SHIPPED } from '../shared/manifest.js';
 
@@ -168,18 +168,14 @@ const SHORT = /** @type {Record<string, string>} */ (Object.fromEntries(PARAM_SP
 export const SHORT_OF = /** @type {Record<string, string>} */ (Object.fromEntries(PARAM_SPECS.map((s) => [s.key, s.code])));
 
 /**
- * Checks a sampler setting from a link or an attribute against the
- * engine's range (the one range: what the engine would refuse is refused
- * here, with the range named); '' when it is fine, else why not.
+ * A sampler setting from a link, a panel's field or an attribute, read:
+ * '' when it is a number, else why not.  Whether the engine takes the
+ * number is the engine's to say (linkCheck.js asks it before the setting
+ * is used): its ranges are not restated here.
  * @param {string} key @param {number} v
  */
-export function paramError(key, v) {
-  const spec = SPEC[key];
-  const name = msg(`param.${key}.label`);
-  if (!Number.isFinite(v)) return msg('why.number', { name });
-  if (spec.type === 'int' && !Number.isInteger(v)) return msg('why.whole', { name });
-  if (!inRange(spec, v)) return msg('why.range', { name, range: rangeText(spec) });
-  return '';
+export function numberError(key, v) {
+  return typeof v === 'number' && !Number.isNaN(v) ? '' : msg('why.number', { name: msg(`param.${key}.label`) });
 }
 
 /** Why a width is not acceptable, or ''. @param {number} v */
@@ -316,7 +312,7 @@ export function applySettingField(f, into) {
   if ((m = /^([a-z]+)(-?[0-9]+(?:\.[0-9]+)?)$/.exec(f)) && Object.hasOwn(SHORT, m[1])) {
     const key = SHORT[m[1]];
     const v = Number(m[2]);
-    const why = paramError(key, v);
+    const why = numberError(key, v);
     if (!why) /** @type {any} */ (into.params)[key] = v;
     return why;
   }

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { english } from '../i18n/index.js';
 import { PRESETS, defaultPanelSpec, matchPreset, parseBans, parsePanelSpec, presetParams, serializePanelSpec } from './lab.js';
 import { defaultParams } from './params.js';
+import { panelChecked } from './linkCheck.js';
+import { loadEngineNode } from '../engine/node.js';
 
 describe('presets', () => {
   it('are the issue\'s five, over the neutral settings', () => {
@@ -55,13 +57,16 @@ describe('the panel format', () => {
     expect(bad.notices.map(String)[3]).toMatch(/^"bg3": .*divisors of beams=4/);
   });
 
-  it('names what it cannot read, keeping the rest', () => {
-    const { spec, notices } = parsePanelSpec('balanced_k-3_beam0_lp7_spec9_ban1.x_spec2-file');
+  it('names what it cannot read, keeping the rest; the engine says which settings it refuses', async () => {
+    const { spec: read, notices } = parsePanelSpec('balanced_k-3_beam0_lp7_spec9_ban1.x_spec2-file');
+    expect(read.params).toEqual({ ...presetParams('balanced'), top_k: -3 });
+    const e = await loadEngineNode('simd');
+    const { spec, whys } = await panelChecked(read, async (values, samplers) => ({ refused: e.paramRefusals(values, samplers) }));
+    expect(whys.map(String)).toEqual(['"k-3": Top-k must be in [0, 2147483647]']);
     expect(spec.params).toEqual(presetParams('balanced'));
     expect(spec.strategy).toBe('speculative');
     expect(spec.spec).toEqual({ draft: 'bigram', n: 2 });
     expect(notices.map(String)).toEqual([
-      '"k-3": Top-k must be in [0, ∞)',
       '"beam0": the beam width must be a whole number from 1 to 8',
       '"lp7": the length penalty must be between 0 and 2',
       '"spec9": the draft length must be a whole number from 1 to 8',

@@ -5,9 +5,9 @@
  * in c/engine/sampler/params.c; build.sh writes it to
  * shared/registry.gen.js): each parameter's key, label, one line of doc,
  * its slider's range and grid, its neutral value and its stage; and the
- * chain's stages in their default order.  A value is checked against the
- * engine's range (inRange: the one range, the same for links, attributes
- * and the engine); a slider's span is only what it can be dragged across.
+ * chain's stages in their default order.  Whether a value is taken is the
+ * engine's to say (a link's and an element's values are asked of it:
+ * linkCheck.js); a slider's span is only what it can be dragged across.
  */
 import registry from '../shared/registry.gen.js';
 import { english, specialOf } from '../i18n/index.js';
@@ -28,9 +28,8 @@ import { english, specialOf } from '../i18n/index.js';
  * @property {boolean} inLink a link always states it
  * @property {boolean} isSwitch away from its neutral value it turns its stage on
  * @property {number} on      its value when a learner turns its stage on
- * @property {{min: number, max: number, minOpen: boolean, maxOpen: boolean}} range  the engine's
- *   range, THE range: a link, an attribute and the engine take a value in it
- *   (and a whole number for an int); the slider's span (min, max) may be narrower
+ * @property {string} range  the engine's range as the engine writes it ("(0, 1]", "[0, ∞)"):
+ *   what a notice names when the engine refuses a value; the slider's span (min, max) may be narrower
  * @property {(v: number, vocab?: number, i18n?: import('../i18n/index.js').I18n) => string} format
  *   the value as the slider says it, in a language (English by default)
  */
@@ -77,7 +76,7 @@ export const PARAM_SPECS = registry.params.map((p) => ({
   inLink: p.inLink,
   isSwitch: p.switch,
   on: p.uiOn,
-  range: { min: p.min ?? -Infinity, max: p.max ?? Infinity, minOpen: p.minOpen, maxOpen: p.maxOpen },
+  range: p.range,
   format: formatter(p),
 }));
 
@@ -148,29 +147,6 @@ export function clampParam(spec, value, max = spec.max) {
   const v = Math.min(max, Math.max(spec.min, value));
   const snapped = spec.min + Math.round((v - spec.min) / spec.step) * spec.step;
   return Number(Math.min(max, Math.max(spec.min, snapped)).toFixed(decimals(spec.step)));
-}
-
-/**
- * Whether the engine takes a value of a parameter: in its range, and a
- * whole number for an int.
- * @param {ParamSpec} spec @param {number} v
- */
-export function inRange(spec, v) {
-  const { min, max, minOpen, maxOpen } = spec.range;
-  if (!Number.isFinite(v) || (spec.type === 'int' && !Number.isInteger(v))) return false;
-  return (minOpen ? v > min : v >= min) && (maxOpen ? v < max : v <= max);
-}
-
-/**
- * A parameter's range as the engine and docs/samplers.md write it:
- * "(0, 1]", "[0, 1)", "[0, ∞)".
- * @param {ParamSpec} spec
- */
-export function rangeText(spec) {
-  const { min, max, minOpen, maxOpen } = spec.range;
-  const lo = Number.isFinite(min) ? `${minOpen ? '(' : '['}${min}` : '(-∞';
-  const hi = Number.isFinite(max) ? `${max}${maxOpen ? ')' : ']'}` : '∞)';
-  return `${lo}, ${hi}`;
 }
 
 /** The upper end of a slider for a vocabulary. */

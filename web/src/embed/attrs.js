@@ -36,7 +36,7 @@
  * says so in a notice in the element, naming the range.
  */
 import { defaultState, parseHash, serializeHash } from '../app/hash.js';
-import { paramError } from '../app/lab.js';
+import { numberError } from '../app/lab.js';
 import { PARAM_SPECS, SPEC } from '../app/params.js';
 import { BUILTIN_MODELS, HANDMADE_ID, isHandmadeSpec } from '../app/models.js';
 import { msg } from '../i18n/index.js';
@@ -95,16 +95,18 @@ export function parseAttributes(get, base) {
   // a click on a bar does nothing unless the author asks (click="ban" or "force")
   if (state.barAction !== 'force' && get('click') !== 'ban') state.barAction = 'none';
 
-  // the sliders: as a link's (a value the engine would refuse falls back to
-  // the default, with a notice naming the range)
+  // the sliders: as a link's, numbers here; a value the engine refuses
+  // falls back to the default before it is used, with a notice naming the
+  // engine's range (linkCheck.js)
   for (const [name, key] of Object.entries(SLIDERS)) {
     const raw = get(name);
     if (raw === null) continue;
     const v = raw.trim() === '' ? NaN : Number(raw);
-    const why = paramError(key, v);
+    const why = numberError(key, v);
     if (why) notices.push(msg('notice.ignored', { name, value: JSON.stringify(raw), why, def: String(SPEC[key].def) }));
     else /** @type {any} */ (state.params)[key] = v;
   }
+  state.source = 'element';
 
   // the model: a shipped one, or a file's URL (resolved against the page);
   // model-url: a model file loaded in the page (progress, Cancel, asked over

@@ -8,6 +8,7 @@ import { defaultPanelSpec } from '../app/lab.js';
 import { PARAM_SPECS, defaultParams } from '../app/params.js';
 import { LANGUAGES } from '../i18n/index.js';
 import { ATTRIBUTES, DEFAULT_CONTROLS, DEFAULT_VIEW, embedCode, parseAttributes } from './attrs.js';
+import { engineSays, openedLink } from '../../../tests/helpers/engine.js';
 
 const PAGE = 'https://lessons.example/course/temp.html';
 /** parses a tag's attributes given as an object */
@@ -30,7 +31,7 @@ describe('parseAttributes', () => {
   it('no attributes: the bigram, the defaults, text and bars, Step / Play / Reset and no sliders', () => {
     const c = parse({});
     // (a click on a bar does nothing unless the author asks: click="ban" or "force")
-    expect(c.state).toEqual({ ...defaultState(), barAction: 'none' });
+    expect(c.state).toEqual({ ...defaultState(), barAction: 'none', source: 'element' });
     expect(c.model).toEqual({ id: 'bigram', key: 'bigram', entry: null });
     expect(c.controls).toEqual(DEFAULT_CONTROLS);
     expect(DEFAULT_CONTROLS).toEqual([]);
@@ -59,8 +60,11 @@ describe('parseAttributes', () => {
     expect(embedCode({ ...defaultState(), lang: 'de' }, 'https://site.example/playground/embed.js').code).toContain(' lang="de"');
   });
 
-  it('takes a sampler setting in the engine\'s range (past the slider\'s span too); a bad one falls back to its default with a notice naming the range', () => {
-    const c = parse({ temperature: '9', 'top-k': '2.6', 'top-p': '0', 'min-p': 'lots', 'repetition-penalty': '', seed: '-1', steps: '1e9' });
+  it('takes a sampler setting in the engine\'s range (past the slider\'s span too); a bad one falls back to its default with a notice naming the range', async () => {
+    const read = parse({ temperature: '9', 'top-k': '2.6', 'top-p': '0', 'min-p': 'lots', 'repetition-penalty': '', seed: '-1', steps: '1e9' });
+    // the values as the engine takes them (the element's load asks it)
+    const c = { ...read, ...(await engineSays(read.state, read.notices)) };
+    c.notices = c.notices.map(String);
     expect(c.state.params).toEqual({ ...defaultParams(), temperature: 9 });
     expect(c.state.seed).toBe('42');
     expect(c.state.steps).toBe(0);
@@ -72,11 +76,12 @@ describe('parseAttributes', () => {
     expect(c.notices.join(' ')).not.toContain('link');
   });
 
-  it('an attribute and a link give the same value and the same notice for the same setting (one range)', () => {
-    for (const [key, value] of [['epsilon_cutoff', '0.15'], ['epsilon_cutoff', '1'], ['mirostat', '1.5'], ['top_k', '-2'], ['dry_multiplier', '4'], ['typical_p', '0']]) {
+  it('an attribute and a link give the same value and the same notice for the same setting (one range)', async () => {
+    for (const [key, value] of [['epsilon_cutoff', '0.15'], ['epsilon_cutoff', '1'], ['mirostat', '1.5'], ['top_k', '-2'], ['dry_multiplier', '4'], ['typical_p', '0'], ['temperature', '1e308']]) {
       const name = key.replaceAll('_', '-');
-      const attr = parse({ [name]: value });
-      const link = parseHash(`#${key}=${value}`);
+      const read = parse({ [name]: value });
+      const attr = await engineSays(read.state, read.notices);
+      const link = await openedLink(`#${key}=${value}`);
       expect(attr.state.params[key]).toBe(link.state.params[key]);
       expect(attr.notices.map(String)).toEqual(link.notices.map((n) => String(n).replace(`Ignored ${key}=`, `Ignored ${name}=`).replace(' from the link', '')));
     }
@@ -156,7 +161,7 @@ describe('embedCode', () => {
       const back = parse(attrsOf(code));
       expect(back.notices, link).toEqual([]);
       // the page's clicks ban by default; an element's do nothing unless its code says force
-      expect(back.state, link).toEqual({ ...state, barAction: state.barAction === 'force' ? 'force' : 'none' });
+      expect(back.state, link).toEqual({ ...state, barAction: state.barAction === 'force' ? 'force' : 'none', source: 'element' });
     }
   });
 

@@ -61,7 +61,7 @@ describe('<sampler-playground>', () => {
     expect(made.slice(before)).toEqual(['bigram']);
     const notice = $(b, '[data-testid="notice"]').textContent;
     expect(notice).toContain('Ignored temperature="hot": Temperature must be a number; using 1.');
-    expect(notice).toContain('Ignored top-k="-4": Top-k must be in [0, ∞); using 0.');
+    expect(notice).toContain('Ignored top-k="-4": Top-k must be in [0, 2147483647]; using 0.'); // (the engine's range: the most an int holds)
     expect(notice).toContain('Ignored view="pie"');
     const gone = terminated.length;
     a.remove();

@@ -17,7 +17,7 @@
 import { BeamSearch } from './beam.js';
 import { EngineError, engineError, readErrors } from './errors.js';
 import { Model } from './model.js';
-import { activeStages } from './params.js';
+import { activeStages, paramRefusals } from './params.js';
 import { readRegistry } from './registry.js';
 import { Sampler } from './sampler.js';
 import { Session } from './session.js';
@@ -123,6 +123,19 @@ export class Engine extends WasmModule {
    */
   activeStages(params, { vocab = 0, tokenizer = null } = {}) {
     return activeStages(this, params, vocab, tokenizer);
+  }
+
+  /**
+   * The values of a setup the engine refuses, and why (params.js
+   * paramRefusals): each value alone as the engine stores and checks it
+   * (1e308 is infinity in its float), then together in the registry's
+   * order.  What a link's or an element's settings are asked.
+   * @param {Record<string, number>} values  parameters by name
+   * @param {string} [samplers]  the chain's order
+   * @returns {import('./params.js').Refusal[]}
+   */
+  paramRefusals(values, samplers = '') {
+    return paramRefusals(this, values, samplers);
   }
 
   // ---- objects ------------------------------------------------------

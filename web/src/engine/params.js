@@ -156,3 +156,68 @@ export function activeStages(e, params, vocab = 0, tokenizer = null) {
     e.x.api_params_free(ptr);
   }
 }
+
+/** why the engine refuses a value (sampler_params.h SP_PARAM_*), by its number: '' it takes it */
+const REFUSAL_REASONS = /** @type {const} */ (['', 'number', 'whole', 'finite', 'range']);
+
+/**
+ * @typedef {Object} Refusal  why the engine refuses a setting's value
+ * @property {string} key   the parameter's name
+ * @property {'number' | 'whole' | 'finite' | 'range' | 'together'} reason  not a number; a fraction
+ *   for a whole-number parameter; infinite or past what the engine's float holds (1e308);
+ *   outside its range; refused with the settings before it (mirostat with adaptive-p)
+ * @property {string} message  the engine's line
+ * @property {string} range    the parameter's range as the engine writes it ("(0, 1]")
+ */
+
+/**
+ * Why the engine refuses one value of a parameter alone (as it stores and
+ * checks it: sp_param_refusal), or null when it takes it.
+ * @param {import('./engine.js').Engine} e @param {string} key @param {number} value
+ * @returns {Refusal | null}
+ */
+export function paramRefusal(e, key, value) {
+  const i = e.paramIndex.get(key);
+  if (i === undefined) throw new TypeError(`unknown sampler parameter "${key}"`);
+  const why = REFUSAL_REASONS[e.x.api_param_refusal(i, typeof value === 'number' ? value : NaN)];
+  if (!why) return null;
+  return { key, reason: why, message: e.lastError(), range: e.cstring(e.x.api_param_range(i)) };
+}
+
+/**
+ * The values of a setup the engine refuses: each alone (paramRefusal),
+ * then together, in the registry's order — a value refused with the ones
+ * taken before it (mirostat's mode with adaptive-p's target; a stage the
+ * order leaves out) is refused 'together', with the engine's line.
+ * @param {import('./engine.js').Engine} e
+ * @param {Record<string, number>} values  parameters by name
+ * @param {string} [samplers]  the chain's order ('' the default)
+ * @returns {Refusal[]}
+ */
+export function paramRefusals(e, values, samplers = '') {
+  /** @type {Refusal[]} */
+  const refused = [];
+  const ptr = e.x.api_params_new();
+  if (!ptr) throw new Error('engine: out of memory');
+  try {
+    if (samplers) e.withString(samplers, 'samplers', (at) => e.check(e.x.api_params_set_order(ptr, at)));
+    e.params.forEach((p, i) => {
+      if (!Object.hasOwn(values, p.name)) return;
+      const v = values[p.name];
+      const alone = paramRefusal(e, p.name, v);
+      if (alone) {
+        refused.push(alone);
+        return;
+      }
+      if (v === p.neutral) return;
+      e.check(e.x.api_params_set(ptr, i, v));
+      if (e.x.api_params_check(ptr, 0) !== 0) {
+        refused.push({ key: p.name, reason: 'together', message: e.lastError(), range: e.cstring(e.x.api_param_range(i)) });
+        e.check(e.x.api_params_set(ptr, i, p.neutral));
+      }
+    });
+  } finally {
+    e.x.api_params_free(ptr);
+  }
+  return refused;
+}

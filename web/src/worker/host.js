@@ -104,6 +104,12 @@ export class EngineHost {
         return this.get(args.session).session.tokenizer.chatWrap(args.prompt);
       }
       case 'stages': return stagesOn(this, args);
+      case 'checkParams': {
+        // a link's or an element's settings, asked of the engine before they are used
+        const values = args.values ?? {};
+        if (typeof values !== 'object') throw new TypeError('checkParams: values must be parameters by name');
+        return { refused: (await this.enginePromise).paramRefusals(values, typeof args.samplers === 'string' ? args.samplers : '') };
+      }
       case 'watermark': return later(watermarkCode, 'watermark')(this, args, {});
       default: {
         // a decoding strategy's request (sample.js, beam.js, speculative.js)

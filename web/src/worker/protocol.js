@@ -35,6 +35,11 @@
  *   stages {session?, params}              -> {on: stage names}: the stages
  *                                             the settings turn on, as the
  *                                             engine decides (and 'mirostat')
+ *   checkParams {values, samplers?}      -> {refused: Refusal[]} (engine/params.js):
+ *                                             the values the engine refuses, and
+ *                                             why (alone, then together in the
+ *                                             registry's order): a link's settings
+ *                                             are asked before they are used
  *   freeModel {model}
  *   openSession {session, model}           -> {session, model}
  *   closeSession {session}

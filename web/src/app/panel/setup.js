@@ -6,6 +6,7 @@
 import { batch } from '@preact/signals';
 import { MAX_SEED, defaultState, normalizeSeed, randomSeed, seedError } from '../hash.js';
 import { BUILTIN_MODELS, HANDMADE_ID, TEXT_ID, isHandmadeSpec, modelLabel } from '../models.js';
+import { engineChecked } from '../linkCheck.js';
 import { msg } from '../../i18n/index.js';
 
 /**
@@ -56,14 +57,20 @@ export function createSetup(p) {
   // ---- the whole setup (from a link) -----------------------------------
 
   /**
-   * Applies a parsed hash: model, settings, seed, prompt, then generates
-   * its steps (with its forced tokens).
+   * Applies a parsed hash: model, settings (those the engine refuses at
+   * their defaults, with a notice), seed, prompt, then generates its
+   * steps (with its forced tokens).
    * @param {import('../hash.js').HashState} state @param {import('../../i18n/index.js').Text[]} [newNotices]
    */
   async function load(state, newNotices = []) {
     pause();
     const fallback = defaultState();
-    const notes = [...newNotices];
+    // the link's sampler settings as the engine takes them: a value it
+    // refuses is said and replaced by its default, the rest of the link kept
+    const checked = await engineChecked(state, (values, order) => client.request('checkParams', { values, samplers: order }))
+      .catch(() => ({ state, notices: [] })); // (an engine that did not start says so itself)
+    state = checked.state;
+    const notes = [...newNotices, ...checked.notices];
     batch(() => {
       params.value = { ...state.params };
       seed.value = state.seed;

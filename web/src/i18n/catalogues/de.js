@@ -466,6 +466,8 @@ export default {
   'why.number': '{name} muss eine Zahl sein',
   'why.whole': '{name} muss eine ganze Zahl sein',
   'why.range': '{name} muss in {range} liegen',
+  'why.finite': '{name} muss eine endliche Zahl sein, die die Engine halten kann (höchstens etwa 3,4e38)',
+  'why.together': 'die Engine lehnt den Wert zusammen mit den anderen Einstellungen ab',
   'why.beams': 'die Beam-Breite muss eine ganze Zahl von {min} bis {max} sein',
   'why.lengthPenalty': 'die Längenstrafe muss zwischen {min} und {max} liegen',
   'why.speculate': 'die Entwurfslänge muss eine ganze Zahl von {min} bis {max} sein',

@@ -469,6 +469,8 @@ export default {
   'why.number': '{name} must be a number',
   'why.whole': '{name} must be a whole number',
   'why.range': '{name} must be in {range}',
+  'why.finite': '{name} must be a finite number the engine can hold (at most about 3.4e38)',
+  'why.together': 'the engine refuses it together with the other settings',
   'why.beams': 'the beam width must be a whole number from {min} to {max}',
   'why.lengthPenalty': 'the length penalty must be between {min} and {max}',
   'why.speculate': 'the draft length must be a whole number from {min} to {max}',

@@ -466,6 +466,8 @@ export default {
   'why.number': '{name} debe ser un número',
   'why.whole': '{name} debe ser un número entero',
   'why.range': '{name} debe estar en {range}',
+  'why.finite': '{name} debe ser un número finito que el motor pueda guardar (como mucho unos 3,4e38)',
+  'why.together': 'el motor lo rechaza junto con los demás ajustes',
   'why.beams': 'la anchura del haz debe ser un entero de {min} a {max}',
   'why.lengthPenalty': 'la penalización por longitud debe estar entre {min} y {max}',
   'why.speculate': 'la longitud del borrador debe ser un entero de {min} a {max}',

@@ -465,6 +465,8 @@ export default {
   'why.number': '{name}必须是数字',
   'why.whole': '{name}必须是整数',
   'why.range': '{name}必须在 {range} 之内',
+  'why.finite': '{name}必须是引擎能容纳的有限数（最大约 3.4e38）',
+  'why.together': '与其他设置一起使用时，引擎拒绝此值',
   'why.beams': '束宽必须是 {min} 到 {max} 之间的整数',
   'why.lengthPenalty': '长度惩罚必须在 {min} 到 {max} 之间',
   'why.speculate': '草稿长度必须是 {min} 到 {max} 之间的整数',
