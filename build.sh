@@ -82,17 +82,25 @@ setup() {
 # The C sources, by folder: the engine, the command line, the
 # command line's native and WASM hosts, the engine's WASM exports.
 ENGINE_SRC=(c/engine/*.c c/engine/*/*.c)
+# The page's engines (engine-*.wasm, engine-lite-*.wasm) leave out the
+# trainer (c/engine/train): it comes with the training engine
+# (engine-train-*.wasm), which the page loads when its Train card opens.
+PAGE_ENGINE_SRC=()
+for f in "${ENGINE_SRC[@]}"; do
+  case $f in c/engine/train/*) ;; *) PAGE_ENGINE_SRC+=("$f") ;; esac
+done
 CLI_SRC=(c/cli/*.c)
 CLI_NATIVE_SRC=(c/cli/native/*.c)
 CLI_WASM_SRC=(c/cli/wasm/*.c)
 WASM_API_SRC=(c/wasm/*.c)
+WASM_TRAIN_SRC=(c/wasm/train/*.c)
 # The lesson engine (engine-lite-*.wasm, what course chapters and embeds
 # load): the engine without the GGUF reader, quantized kernels, byte-level
 # BPE, pre-tokenizers, chat templates and Unicode tables; c/lite stands in
 # for them (a GGUF file is refused with a message; weights are F32).  The
 # rest is the same code, so the same seed gives the same text.
 ENGINE_LITE_SRC=()
-for f in "${ENGINE_SRC[@]}"; do
+for f in "${PAGE_ENGINE_SRC[@]}"; do
   case $f in
     c/engine/model/gguf*.c | c/engine/model/unicode*.c | c/engine/model/pretok.c | \
     c/engine/model/bytebpe.c | c/engine/model/spm.c | c/engine/model/chat.c | \
@@ -119,14 +127,19 @@ build_native() {
 WASM_IMPORTS_ENGINE="env.emscripten_notify_memory_growth"
 WASM_IMPORTS_CLI="$WASM_IMPORTS_ENGINE env.host_write env.host_file_size env.host_file_read env.host_file_write"
 
-build_wasm() { # engine|engine-lite|cli simd|scalar
+build_wasm() { # engine|engine-lite|engine-train|cli simd|scalar
   local what=$1 flavor=$2 simd=() src=() allowed
   [ "$flavor" = simd ] && simd=(-msimd128)
   if [ "$what" = engine ]; then
-    src=("${ENGINE_SRC[@]}" "${WASM_API_SRC[@]}")
+    src=("${PAGE_ENGINE_SRC[@]}" "${WASM_API_SRC[@]}")
     allowed=$WASM_IMPORTS_ENGINE
   elif [ "$what" = engine-lite ]; then
     src=("${ENGINE_LITE_SRC[@]}" "${WASM_API_SRC[@]}")
+    allowed=$WASM_IMPORTS_ENGINE
+  elif [ "$what" = engine-train ]; then
+    # the whole engine and the trainer's exports: the training Worker's (it
+    # samples from the model it trains, too)
+    src=("${ENGINE_SRC[@]}" "${WASM_API_SRC[@]}" "${WASM_TRAIN_SRC[@]}")
     allowed=$WASM_IMPORTS_ENGINE
   else
     src=("${ENGINE_SRC[@]}" "${CLI_SRC[@]}" "${CLI_WASM_SRC[@]}")
@@ -157,6 +170,8 @@ build_wasm() { # engine|engine-lite|cli simd|scalar
         engine:c/engine/kernels/matmul.c) level=-O3 ;;
         engine-lite:c/engine/kernels/matmul.c) level=-O2 ;;
         engine:c/engine/kernels/* | engine:c/engine/model/transformer.c | engine:c/engine/model/gguf_model.c) level=-O3 ;;
+        # (the trainer runs its passes for minutes: speed)
+        engine-train:c/engine/kernels/* | engine-train:c/engine/model/transformer.c | engine-train:c/engine/train/*) level=-O3 ;;
         *) level=-Oz ;;
       esac
       o="$out.obj/$(echo "$f" | tr / _).o"
@@ -234,6 +249,7 @@ two_at_a_time() {
 build_all() {
   # the longest first
   two_at_a_time "build_wasm engine simd" "build_wasm engine scalar" "build_wasm cli simd" "build_wasm cli scalar" \
+    "build_wasm engine-train simd" "build_wasm engine-train scalar" \
     "build_wasm engine-lite simd" "build_wasm engine-lite scalar" build_native || die "the build failed (see above)"
   build_registry
   build_cli_wrapper
@@ -301,10 +317,10 @@ test_c() {
 
 test_python() {
   # exit 77 = skipped (no PyTorch): says why, and is not a failure
-  say "the PyTorch reference reader against llama2.c, and the engine against it (logits, attention, logit lens)"
+  say "the PyTorch reference reader against llama2.c, the engine against it (logits, attention, logit lens), the trainer against PyTorch"
   local failed=0 status
   for t in tests/py/test_llama2c_ref.py "tests/py/test_transformer_parity.py $BUILD/sampler" \
-    "tests/py/test_inspect_parity.py $BUILD/sampler"; do
+    "tests/py/test_inspect_parity.py $BUILD/sampler" "tests/py/test_train_torch.py $BUILD/sampler"; do
     status=0
     /usr/bin/python3 $t || status=$?
     [ $status -eq 0 ] || [ $status -eq 77 ] || failed=1

@@ -43,7 +43,9 @@ int sp_cli_main(int argc, char **argv) {
     if (!strcmp(cmd, "encode")) return cli_cmd_encode(&a);
     if (!strcmp(cmd, "params")) return cli_cmd_params(&a);
     if (!strcmp(cmd, "train-bigram")) return cli_cmd_train_bigram(&a);
+    if (!strcmp(cmd, "train")) return cli_cmd_train(&a);
     if (!strcmp(cmd, "detect")) return cli_cmd_detect(&a);
     return cli_say_error(EXIT_BAD_ARG, "unknown command '%s' (warp, generate, "
-                     "logits, inspect, encode or params)", cmd);
+                     "logits, inspect, encode, params, train, train-bigram or "
+                     "detect)", cmd);
 }

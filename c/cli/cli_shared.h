@@ -14,6 +14,7 @@
  *   cmd_tools.c      params, logits, encode, train-bigram
  *   cmd_inspect.c    inspect (attention weights and the logit lens)
  *   cmd_detect.c     detect (a watermark's z-score)
+ *   cmd_train.c      train (a transformer on a text)
  *
  * Exit status: 0 done, 1 a bad or missing file / a runtime failure, 2 a bad
  * argument.  Every error is one line on stderr that names what is wrong.
@@ -181,5 +182,8 @@ int cli_cmd_inspect(args *a); /* cmd_inspect.c */
 int cli_cmd_encode(args *a);
 int cli_cmd_train_bigram(args *a);
 int cli_cmd_detect(args *a); /* cmd_detect.c: watermark detection */
+int cli_cmd_train(args *a);  /* cmd_train.c: a transformer on a text */
+/* cmd_train.c: the train command's options, for --help */
+void cli_put_train_help(sp_buf *b);
 
 #endif /* SP_CLI_SHARED_H */

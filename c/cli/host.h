@@ -15,7 +15,8 @@ void sp_host_write(int fd, const char *bytes, int len);
 /* Reads a whole file ("-" = standard input) into malloc'd memory; returns
  * NULL and a message in err (SP_ERR_LEN bytes) when it cannot. */
 uint8_t *sp_host_read_file(const char *path, size_t *size, char *err);
-/* Writes a whole file (replacing it); 0, or -1 and a message in err. */
+/* Writes a whole file (replacing it, only once every byte is written: a
+ * temporary file renamed); 0, or -1 and a message in err. */
 int sp_host_write_file(const char *path, const uint8_t *bytes, size_t size,
                        char *err);
 /* Where the shipped models live ("models"-directory path, no trailing

@@ -72,6 +72,16 @@ static const char USAGE[] =
     "  sampler train-bigram --text FILE -o OUT [--alpha A]\n"
     "      trains a character bigram on FILE (UTF-8; one word per line) as\n"
     "      models/train_bigram.py does, byte for byte (alpha 0.1)\n"
+    "  sampler train --text FILE -o PREFIX [--steps N] [--seed S]\n"
+    "      [--preset tiny|small|shipped] [TRAIN OPTIONS] [--tokenizer PATH]\n"
+    "      [--log-every K] [--eval-windows W] [--gguf FILE] [--grads FILE]\n"
+    "      trains a transformer on FILE (UTF-8; each line a document) and\n"
+    "      writes PREFIX.bin and PREFIX.tokenizer.bin (llama2.c formats;\n"
+    "      --gguf also a GGUF F32 file; --grads the last step's gradients,\n"
+    "      float32 in the checkpoint's order); prints one JSON line: the\n"
+    "      plan, then each K-th step's {\"step\", \"loss\", ...} (default\n"
+    "      10; step 1 always), then the held-out loss of W windows (default\n"
+    "      64; 0: all) beside a bigram's; same seed, same files everywhere\n"
     "  sampler detect --model PATH|NAME --text FILE [--prompt TEXT]\n"
     "      [--watermark-gamma G] [--watermark-key K]\n"
     "      tokenizes the prompt and FILE's text as a generation's tokens\n"
@@ -174,6 +184,7 @@ void cli_print_help(void) {
         }
     }
     put_usage(&b, USAGE_END);
+    cli_put_train_help(&b);
     if (b.len) sp_host_write(1, b.data, (int)b.len);
     sp_buf_free(&b);
 }

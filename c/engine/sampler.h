@@ -14,13 +14,14 @@
  *   sp_session   model + state + tokenizer + sampler + history + PRNG:
  *                what the CLI, the WASM API and the tests drive.
  *
- * This header is the whole API a front-end includes; it includes five
+ * This header is the whole API a front-end includes; it includes six
  * parts of it where they belong: sampler_rows.h (the cut codes' and the
  * stages' rows, SP_CUT_ROWS and SP_STAGE_ROWS), sampler_params.h (the
  * settings' registry, the chain's order, checks and setters),
  * sampler_watermark.h (green lists, detection), sampler_models.h (models,
- * tokenizers, constraints) and sampler_decode.h (the session, beam search,
- * speculative decoding, metrics).
+ * tokenizers, constraints), sampler_decode.h (the session, beam search,
+ * speculative decoding, metrics) and sampler_train.h (training a
+ * transformer on a text).
  *
  * The sampler chain: an ordered list of stages (sp_stage), each one
  * function of the candidates and the parameters (masking writes -INFINITY;
@@ -445,6 +446,11 @@ int sp_sampler_draw(sp_step *step, double u);
 
 /* The session, beam search, speculative decoding, metrics: sampler_decode.h. */
 #include "sampler_decode.h"
+
+/* Training a transformer on a text: sampler_train.h (c/engine/train/; in
+ * the native and WASM command lines and build/engine-train-*.wasm, not in
+ * the page's first engine). */
+#include "sampler_train.h"
 
 #ifdef __cplusplus
 }

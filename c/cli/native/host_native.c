@@ -60,17 +60,26 @@ uint8_t *sp_host_read_file(const char *path, size_t *size, char *err) {
     return data;
 }
 
+/* Written to PATH.tmp, then renamed over PATH: a write that fails half
+ * way (a full disk) leaves the file that was there as it was. */
 int sp_host_write_file(const char *path, const uint8_t *bytes, size_t size,
                        char *err) {
-    FILE *f = fopen(path, "wb");
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        snprintf(err, SP_ERR_LEN, "%s: the path is too long", path);
+        return -1;
+    }
+    FILE *f = fopen(tmp, "wb");
     if (!f) {
         snprintf(err, SP_ERR_LEN, "%s: %s", path, strerror(errno));
         return -1;
     }
     int failed = fwrite(bytes, 1, size, f) != size;
     failed |= fclose(f) != 0;
-    if (failed) {
-        snprintf(err, SP_ERR_LEN, "%s: write error", path);
+    if (failed || rename(tmp, path) != 0) {
+        snprintf(err, SP_ERR_LEN, "%s: %s", path,
+                 failed ? "write error" : strerror(errno));
+        remove(tmp);
         return -1;
     }
     return 0;

@@ -17,7 +17,7 @@ import { instantiate, WasmModule } from './wasm.js';
  * @property {(fd: number, bytes: Uint8Array) => void} write
  * @property {(path: string) => Uint8Array | null} readFile  null: no such file
  * @property {string} modelsDir
- * @property {(path: string, bytes: Uint8Array) => void} [writeFile]  (train-bigram -o); without it writing fails
+ * @property {(path: string, bytes: Uint8Array) => void} [writeFile]  (train-bigram -o, train -o); without it writing fails
  */
 
 /**

@@ -21,7 +21,7 @@ export const MODELS_DIR = process.env.SAMPLER_MODELS || path.join(ROOT, 'models'
 /**
  * The bytes of build/NAME-{simd,scalar}.wasm.  flavor "auto" picks SIMD
  * where the JS engine has it (env SAMPLER_WASM=simd|scalar overrides).
- * @param {'engine' | 'cli'} name
+ * @param {'engine' | 'engine-train' | 'cli'} name
  * @param {'auto' | 'simd' | 'scalar'} flavor
  */
 function readWasm(name, flavor) {
@@ -41,6 +41,15 @@ const defaultFlavor = () => /** @type {any} */ (process.env.SAMPLER_WASM || 'aut
  */
 export async function loadEngineNode(flavor = defaultFlavor()) {
   return loadEngine(readWasm('engine', flavor));
+}
+
+/**
+ * Loads the training engine from build/ (engine-train-*.wasm: the engine
+ * and the trainer, trainer.js).
+ * @param {'auto' | 'simd' | 'scalar'} [flavor]
+ */
+export async function loadTrainEngineNode(flavor = defaultFlavor()) {
+  return loadEngine(readWasm('engine-train', flavor));
 }
 
 /**
@@ -78,7 +87,18 @@ export const nodeHost = {
       throw err;
     }
   },
-  writeFile: (file, bytes) => fs.writeFileSync(file, bytes),
+  // written whole to FILE.tmp, then renamed: a failed write never leaves
+  // half a file in place of a good one
+  writeFile(file, bytes) {
+    const tmp = `${file}.tmp`;
+    try {
+      fs.writeFileSync(tmp, bytes);
+      fs.renameSync(tmp, file);
+    } catch (err) {
+      fs.rmSync(tmp, { force: true });
+      throw err;
+    }
+  },
   modelsDir: MODELS_DIR,
 };
 
