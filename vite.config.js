@@ -262,13 +262,22 @@ const ON_DEMAND = /^components\/((CompareView|Decoders|Tour|Words|Watermark|Cfg)
  * (200 KiB gzipped, tests/e2e/offline.test.js and course.test.js).
  */
 const CHUNKS = [
+  // the engine Worker's client and what boot.js needs to load the page's
+  // code: boot.js starts the Worker before that code loads (the engine's
+  // download and compilation then run beside it), which it cannot do while
+  // its imports wait for the app's chunk
+  {
+    name: 'client',
+    test: (/** @type {string} */ id) => /^worker\/(client|switch|models|protocol)\.js$/.test(inSrc(id)) || id.includes('vite/preload-helper'),
+    priority: 7,
+  },
   // (the offline cache's registration: the course's pages too)
   { name: 'register', test: (/** @type {string} */ id) => inSrc(id) === 'sw/register.js', priority: 5 },
   { name: 'preact', test: /node_modules[\\/](preact|@preact)[\\/]/, priority: 4 },
   { name: 'i18n', test: (/** @type {string} */ id) => !id.endsWith('?words=page') && /^(i18n\/(index|pseudo|language)\.js|shared\/registry\.gen\.js)$/.test(inSrc(id)), priority: 3 },
   {
     name: 'app',
-    test: (/** @type {string} */ id) => /^(app|components|shared)\/|^worker\/client\.js$/.test(inSrc(id))
+    test: (/** @type {string} */ id) => /^(app|components|shared)\//.test(inSrc(id))
       && !ON_DEMAND.test(inSrc(id)) && !PAGE_ONLY.test(inSrc(id)),
     priority: 2,
   },

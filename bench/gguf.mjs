@@ -1,6 +1,5 @@
-// gguf.mjs — GGUF models: the forward pass on weights of each type, the
-// quantized kernels' weight bandwidth, and our engine against llama.cpp
-// compiled to WebAssembly (@wllama/wllama, a devDependency), in one run.
+// gguf.mjs — GGUF models: the forward pass on weights of each type and the
+// quantized kernels' weight bandwidth, in one run.
 //
 // The model: the bench's stories15M-shaped random model with the 32 000-token
 // vocabulary (build/bench/model32k.bin, written by bench-native) as GGUF
@@ -19,21 +18,15 @@
 //    does per matrix) on a random matrix of each type, 1024 inputs, sized to
 //    0.5 MB (in the caches: the kernel's arithmetic) and 64 MB (twice the
 //    L3: memory); the weight bytes it reads per second.
-// 3. wllama: greedy decoding of GEN tokens after BOS, one thread each,
-//    same Chromium, same files: wllama's own count
-//    (timings.predicted_per_second, the prompt's pass excluded; its defaults:
-//    F16 KV cache, flash attention as it chooses) against our session's
-//    steps in the page's engine (build/engine-simd.wasm: the forward pass,
-//    the warp and the draw, each step's token forced so that the end-of-text
-//    token cannot stop it; no raw distribution).
+// (Our engine against llama.cpp in WebAssembly, wllama, is bench/wllama.mjs.)
 //
-// Budgets (goals: a miss prints MISS): our WASM SIMD forward pass on Q8_0 at
+// Budget (a goal: a miss prints MISS): our WASM SIMD forward pass on Q8_0 at
 // least 1.5 times its rate on F32 (a round's ratio, the median of the
-// rounds); our Q8_0 generation at least 2.5 times wllama's Q8_0.
+// rounds).
 //
 // bench/run.sh runs it after page.mjs; it adds a "gguf" section to
 // build/bench.json and prints its rows.
-//   node bench/gguf.mjs   (BENCH_QUICK=1: fewer rounds; GGUF_PARTS=forward,kernels,wllama: some parts only)
+//   node bench/gguf.mjs   (BENCH_QUICK=1: fewer rounds; GGUF_PARTS=forward,kernels: some parts only)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,12 +44,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'build/bench');
 const CHROMIUM = '/usr/bin/chromium';
 const QUICK = process.env.BENCH_QUICK === '1';
-const PARTS = (process.env.GGUF_PARTS ?? 'forward,kernels,wllama').split(',');
+const PARTS = (process.env.GGUF_PARTS ?? 'forward,kernels').split(',');
 const ROUNDS = QUICK ? 1 : 5; // forward, kernels
-const WLLAMA_ROUNDS = QUICK ? 1 : 3;
 const N = 256; // forward: positions per run (the model's whole context)
-const GEN = 200; // wllama: tokens generated
-export const GGUF_BUDGET = { q8_0_over_f32: 1.5, ours_q8_0_over_wllama_q8_0: 2.5 };
+export const GGUF_BUDGET = { q8_0_over_f32: 1.5 };
 
 const TYPES = /** @type {const} */ (['f32', 'q8_0', 'q4_0', 'q4_k']);
 /** the kernels: ggml's type ids (model/gguf.h) */
@@ -75,11 +66,8 @@ const log = (/** @type {any[]} */ ...a) => process.stderr.write(`  gguf: ${a.joi
 const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <script type="module">
-import { Wllama } from '/wllama/esm/index.js';
-import { loadEngine } from '/web/src/engine/engine.js';
-const quiet = { debug() {}, log() {}, warn() {}, error: (...a) => console.error(...a) };
 const bytesOf = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
-let engine = null, h = null, w = null, model = null, session = null;
+let h = null;
 window.bench = {
   // the bench's WASM SIMD module (bench_core.c): the forward pass alone, the kernels
   async harness() {
@@ -107,37 +95,6 @@ window.bench = {
     const t0 = performance.now();
     const r = h.bench_qmat_run(n);
     return { ns: (performance.now() - t0) * 1e6, r };
-  },
-  async wllamaLoad(url) {
-    w = new Wllama({ default: '/wllama/esm/wasm/wllama.wasm' }, { logger: quiet, suppressNativeLog: true });
-    await w.loadModel([await (await fetch(url)).blob()], { n_threads: 1, n_gpu_layers: 0, n_ctx: 512 });
-    return true;
-  },
-  async wllamaGen(n) {
-    const r = await w.createCompletion({ prompt: '', max_tokens: n, temperature: 0, top_k: 1, ignore_eos: true, cache_prompt: false });
-    await w.exit();
-    w = null;
-    return { tok_s: r.timings.predicted_per_second, n: r.timings.predicted_n };
-  },
-  async oursLoad(url) {
-    engine ??= await loadEngine(fetch('/build/engine-simd.wasm'));
-    try { model = engine.loadModel(await bytesOf(url)); } catch (e) { return { error: String(e.message || e) }; }
-    session = engine.createSession(model, null); // a GGUF carries its tokenizer
-    session.setRaw(false);
-    session.start('', 1);
-    // each step forced to a token (the forward pass, the warp and the draw
-    // run as in generation; the end-of-text token never stops it, as
-    // wllama's ignore_eos)
-    session.advance({ temperature: 0 }, 100); // warm-up: the first step
-    return {};
-  },
-  oursGen(n) {
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) session.advance({ temperature: 0 }, 101 + i);
-    const ms = performance.now() - t0;
-    session.free();
-    model.free?.();
-    return { tok_s: n / (ms / 1000), n };
   },
 };
 window.benchReady = true;
@@ -214,8 +171,6 @@ export function weightBytes(file) {
 /** Why the run cannot happen ('' when it can). */
 export function ggufBenchMissing() {
   if (!fs.existsSync(CHROMIUM)) return `${CHROMIUM} is missing`;
-  if (!fs.existsSync(path.join(ROOT, 'node_modules/@wllama/wllama/esm/wasm/wllama.wasm'))) return '@wllama/wllama is missing (npm ci)';
-  if (!fs.existsSync(path.join(ROOT, 'build/engine-simd.wasm'))) return 'build/engine-simd.wasm is missing (./build.sh)';
   for (const f of ['bench-simd.wasm', 'bench-native']) if (!fs.existsSync(path.join(OUT, f))) return `build/bench/${f} is missing (bench/run.sh builds it)`;
   for (const t of TYPES) {
     const why = ggufMissing(`bench32k-${t}`);
@@ -240,7 +195,7 @@ export async function runGgufBench() {
   const files = Object.fromEntries(TYPES.map((t) => [t, ggufPath(`bench32k-${t}`)]));
   const rel = (/** @type {string} */ f) => `/${path.relative(ROOT, f)}`;
   const server = await serveStatic(null, {
-    mounts: { '/wllama/': path.join(ROOT, 'node_modules/@wllama/wllama'), '/web/': path.join(ROOT, 'web'), '/build/': path.join(ROOT, 'build') },
+    mounts: { '/build/': path.join(ROOT, 'build') },
     files: { '/bench.html': PAGE },
     headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp', 'cross-origin-resource-policy': 'same-origin' },
   });
@@ -314,6 +269,8 @@ export async function runGgufBench() {
         weight_mb_per_token: Object.fromEntries(TYPES.map((t) => [t, round(weights[t].bytes / 1e6)])),
         matrices: Object.fromEntries(TYPES.map((t) => [t, weights[t].matrices])),
         weight_gb_s_cpu: Object.fromEntries(TYPES.map((t) => [t, Object.fromEntries(BUILDS.map((b) => [b, round((/** @type {number} */ (tokS[t].cpu[b]) * weights[t].bytes) / 1e9)]))])),
+        weight_gb_s_wall: Object.fromEntries(TYPES.map((t) => [t, Object.fromEntries(BUILDS.map((b) => [b, round((/** @type {number} */ (tokS[t].wall[b]) * weights[t].bytes) / 1e9)]))])),
+        spread_tok_s_wall: Object.fromEntries(TYPES.map((t) => [t, Object.fromEntries(BUILDS.map((b) => [b, spread(rates[t].wall[b])]))])),
         spread_tok_s_cpu: Object.fromEntries(TYPES.map((t) => [t, Object.fromEntries(BUILDS.map((b) => [b, spread(rates[t].cpu[b])]))])),
         identical_native_wasm_simd: TYPES.every((t) => hashes[t].native === hashes[t].wasm_simd && /** @type {number} */ (hashes[t].native) >= 0),
       };
@@ -361,44 +318,6 @@ export async function runGgufBench() {
       };
     }
 
-    // ---- 3. ours against wllama --------------------------------------------
-    if (PARTS.includes('wllama')) {
-      const KEYS = ['wllama_f32', 'wllama_q8_0', 'ours_f32', 'ours_q8_0'];
-      /** @type {Record<string, {own: number[], cpu: number[]}>} */
-      const rates = Object.fromEntries(KEYS.map((k) => [k, { own: [], cpu: [] }]));
-      /** @type {string | null} */
-      let oursError = null;
-      for (let r = 0; r < WLLAMA_ROUNDS; r++) {
-        for (const key of KEYS) {
-          const [who, ...type] = key.split('_');
-          if (who === 'ours' && oursError) continue;
-          const loaded = await inPage(`${who}Load`, rel(files[type.join('_')]));
-          if (loaded.error) {
-            oursError = loaded.error;
-            log(`${key}: ${loaded.error}`);
-            continue;
-          }
-          const g = await inPageTimed(`${who}Gen`, GEN);
-          rates[key].own.push(g.r.tok_s);
-          rates[key].cpu.push(g.r.n / g.cpu);
-          log(`${key} round ${r + 1}: ${g.r.tok_s.toFixed(1)} tok/s (its own clock), ${(g.r.n / g.cpu).toFixed(1)} by CPU time`);
-        }
-      }
-      const m = (/** @type {'own' | 'cpu'} */ c) => Object.fromEntries(KEYS.map((k) => [k, round(median(rates[k][c]))]));
-      const own = m('own'), cpu = m('cpu');
-      const ratio = (/** @type {any} */ x, /** @type {string} */ a, /** @type {string} */ b) => (oursError ? null : round(x[a] / x[b]));
-      out.wllama = {
-        what: `greedy decoding of ${GEN} tokens after BOS, one thread, in Chromium, the same GGUF files; medians of ${WLLAMA_ROUNDS} interleaved rounds; own: the tokens per second each measures (wllama: timings.predicted_per_second; ours: performance.now around the steps), cpu: per second of the Chromium processes' CPU time during the generation`,
-        tok_s: own,
-        tok_s_cpu: cpu,
-        spread_tok_s: Object.fromEntries(KEYS.map((k) => [k, spread(rates[k].own)])),
-        spread_tok_s_cpu: Object.fromEntries(KEYS.map((k) => [k, spread(rates[k].cpu)])),
-        ours_f32_over_wllama_f32: ratio(cpu, 'ours_f32', 'wllama_f32'),
-        ours_q8_0_over_wllama_q8_0: ratio(cpu, 'ours_q8_0', 'wllama_q8_0'),
-        own_clock: { ours_f32_over_wllama_f32: ratio(own, 'ours_f32', 'wllama_f32'), ours_q8_0_over_wllama_q8_0: ratio(own, 'ours_q8_0', 'wllama_q8_0') },
-        ours_error: oursError,
-      };
-    }
   } finally {
     native.close();
     await browser.close();
@@ -416,8 +335,6 @@ export function ggufBudgets(g) {
   if (g.skipped) return b;
   const q8 = g.forward?.over_f32?.q8_0?.cpu?.wasm_simd;
   if (q8 != null) b.gguf_q8_0_over_f32_wasm_simd = { value: q8, min: GGUF_BUDGET.q8_0_over_f32, pass: q8 >= GGUF_BUDGET.q8_0_over_f32 };
-  const w = g.wllama?.ours_q8_0_over_wllama_q8_0;
-  if (w != null) b.gguf_ours_q8_0_over_wllama_q8_0 = { value: w, min: GGUF_BUDGET.ours_q8_0_over_wllama_q8_0, pass: w >= GGUF_BUDGET.ours_q8_0_over_wllama_q8_0 };
   return b;
 }
 
@@ -430,11 +347,11 @@ export function ggufTable(g) {
   const b = ggufBudgets(g);
   if (g.forward) {
     const f = g.forward;
-    lines.push('GGUF, the 32 000-token model, forward pass, tokens/s by CPU time (wall)    native            WASM SIMD     / F32 (WASM)  MB/token  GB/s (WASM)');
+    lines.push('GGUF, the 32 000-token model, forward pass, tokens/s by CPU time (wall)    native            WASM SIMD     / F32 (WASM)  MB/token  GB/s (WASM, wall)');
     for (const t of TYPES) {
       const kinds = Object.entries(f.matrices[t]).map(([k, v]) => `${v} ${k}`).join(', ');
       const c = f.tok_s[t].cpu, w = f.tok_s[t].wall;
-      lines.push(`  ${t.toUpperCase().padEnd(5)} (${kinds})`.padEnd(72) + `${pad(c.native, 6)} (${pad(w.native, 5)})  ${pad(c.wasm_simd, 9)} (${pad(w.wasm_simd, 5)})  ${pad(`${f.over_f32[t].cpu.wasm_simd}×`, 13)}  ${pad(f.weight_mb_per_token[t], 8)}  ${pad(f.weight_gb_s_cpu[t].wasm_simd, 11)}`);
+      lines.push(`  ${t.toUpperCase().padEnd(5)} (${kinds})`.padEnd(72) + `${pad(c.native, 6)} (${pad(w.native, 5)})  ${pad(c.wasm_simd, 9)} (${pad(w.wasm_simd, 5)})  ${pad(`${f.over_f32[t].cpu.wasm_simd}×`, 13)}  ${pad(f.weight_mb_per_token[t], 8)}  ${pad(f.weight_gb_s_cpu[t].wasm_simd, 5)} (${pad(f.weight_gb_s_wall[t].wasm_simd, 4)})`);
     }
     const q = b.gguf_q8_0_over_f32_wasm_simd;
     if (q) lines.push(`  Q8_0 / F32, WASM SIMD (median of the rounds' ratios, CPU time): ${q.value}× (wall ${f.over_f32.q8_0.wall.wasm_simd}×; native ${f.over_f32.q8_0.cpu.native}×)   budget ≥ ${q.min}×  ${pf(q.pass)}`);
@@ -449,14 +366,6 @@ export function ggufTable(g) {
     }
     lines.push(`  outputs identical native = WASM SIMD: ${g.kernels.identical_native_wasm_simd ? 'yes' : 'NO'}`);
   }
-  if (g.wllama) {
-    const w = g.wllama, t = w.tok_s_cpu, o = w.tok_s, q = b.gguf_ours_q8_0_over_wllama_q8_0;
-    if (lines.length) lines.push('');
-    lines.push('Ours against wllama (llama.cpp in WebAssembly), Chromium, one thread, generation tokens/s by CPU time (own clock)');
-    if (w.ours_error) lines.push(`  ours: not measured — ${w.ours_error}`);
-    lines.push(`  F32:   wllama ${t.wllama_f32} (${o.wllama_f32})   ours ${t.ours_f32} (${o.ours_f32})   ours/wllama ${w.ours_f32_over_wllama_f32} (${w.own_clock.ours_f32_over_wllama_f32})`);
-    lines.push(`  Q8_0:  wllama ${t.wllama_q8_0} (${o.wllama_q8_0})   ours ${t.ours_q8_0} (${o.ours_q8_0})   ours/wllama ${w.ours_q8_0_over_wllama_q8_0} (${w.own_clock.ours_q8_0_over_wllama_q8_0})` + (q ? `   budget ≥ ${q.min}×  ${pf(q.pass)}` : ''));
-  }
   lines.push(`  Chromium ${g.chromium}; load average ${g.load_average.join(' ')} before, ${g.load_average_after.join(' ')} after`);
   return lines.join('\n');
 }
@@ -466,9 +375,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const g = await runGgufBench();
   const file = path.join(ROOT, 'build/bench.json');
   const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
-  delete result.wllama; // this section's name until 2026-11-28
   result.gguf = g;
-  result.budgets = { ...Object.fromEntries(Object.entries(result.budgets ?? {}).filter(([k]) => !k.startsWith('wllama_') && !k.startsWith('gguf_'))), ...ggufBudgets(g) };
+  result.budgets = { ...Object.fromEntries(Object.entries(result.budgets ?? {}).filter(([k]) => !k.startsWith('gguf_') || k.includes('wllama'))), ...ggufBudgets(g) };
   result.budgets_met = Object.values(result.budgets).every((/** @type {any} */ x) => x.pass);
   fs.writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
   console.log('');

@@ -39,13 +39,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { serveStatic } from '../tests/e2e/server.js';
+import { LLAMA2C_DIR } from '../tests/helpers/vocab.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
 const OUT = path.join(ROOT, 'build/bench');
 const QUICK = process.env.BENCH_QUICK === '1';
 const CHROMIUM = '/usr/bin/chromium';
-const LLAMA_TOKENIZER = path.resolve(ROOT, '../shared/fixtures/llama2c/tokenizer.bin');
+const LLAMA_TOKENIZER = path.join(LLAMA2C_DIR, 'tokenizer.bin'); // ../shared's, or $LLAMA2C_FIXTURES's
 const MODEL_32K = path.join(OUT, 'model32k.bin');
 /** the shipped transformer is in this build (its hashed name under assets/) */
 const haveTransformer = () => fs.existsSync(path.join(DIST, 'assets')) && fs.readdirSync(path.join(DIST, 'assets')).some((f) => /^transformer-.*\.bin$/.test(f));

@@ -5,10 +5,10 @@
 # then the page in Chromium (bench/page.mjs, on the built dist/): Play at
 # 60 tokens/s, slider -> bars, first load, the transformer from the service
 # worker's cache; then our engine against wllama (llama.cpp in WebAssembly)
-# in the same Chromium (bench/gguf.mjs, with the forward pass on each GGUF type and the
-# quantized kernels, native and WASM SIMD); and the trainer (bench/train.mjs:
-# training tokens/s against PyTorch, what a learner gets in 60 s in
-# Chromium).  Prints a table and writes build/bench.json.  Budgets are goals, not tests:
+# in the same Chromium (bench/wllama.mjs; before it bench/gguf.mjs, the forward
+# pass on each GGUF type and the quantized kernels, native and WASM SIMD); and
+# the trainer (bench/train.mjs: training tokens/s against PyTorch, what a
+# learner gets in 60 s in Chromium).  Prints a table and writes build/bench.json.  Budgets are goals, not tests:
 # a missed one prints MISS and the script still exits 0.
 #
 # The harnesses are compiled from the engine's sources with build.sh's own
@@ -79,5 +79,8 @@ node bench/page.mjs
 say "bench: training: tokens/s against PyTorch, 60 s in Chromium (bench/train.mjs)"
 node bench/train.mjs
 
-say "bench: GGUF models: each type's forward pass, the kernels, ours against wllama (llama.cpp in WebAssembly) in Chromium (bench/gguf.mjs)"
+say "bench: GGUF models: each type's forward pass, the kernels, native and in Chromium (bench/gguf.mjs)"
 node bench/gguf.mjs
+
+say "bench: ours against wllama (llama.cpp in WebAssembly) in Chromium, each by its own clock (bench/wllama.mjs)"
+node bench/wllama.mjs

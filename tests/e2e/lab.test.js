@@ -111,7 +111,12 @@ describe.skipIf(skipWithoutChromium)('the decoding lab in Chromium', () => {
     expect(await page.getByTestId('step-chart').getAttribute('data-steps')).toBe('5');
     await page.getByTestId('speed').fill('60');
     await page.getByTestId('play').click();
-    await until(async () => Number(await metrics.getAttribute('data-tokens')) >= 40, 10000);
+    await until(async () => (await tokensOf(page).count()) >= 20, 10000);
+    // out of sight while Play runs, the card keeps what it showed (sight.js);
+    // in sight it follows the text again
+    await metrics.scrollIntoViewIfNeeded();
+    await until(async () => Number(await metrics.getAttribute('data-tokens')) >= 20, 10000);
+    await until(async () => (await tokensOf(page).count()) >= 40, 10000);
     await page.getByTestId('play').click();
     await until(async () => (await page.getByTestId('play').textContent()) === 'Play');
     await page.waitForTimeout(100);
@@ -133,6 +138,24 @@ describe.skipIf(skipWithoutChromium)('the decoding lab in Chromium', () => {
     expect(await page.getByTestId('metric-perplexity').locator('..').getAttribute('title')).toMatch(/surprised/);
     await page.getByText('What these measure').click();
     expect(await page.locator('.spg-explain').textContent()).toContain('Different pairs of consecutive tokens');
+  });
+
+  it('while Play runs, a card out of sight keeps what it showed; in sight or at Pause it shows the text\'s numbers', async () => {
+    const page = await open({ hash: '#seed=4' });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    const metrics = page.getByTestId('metrics');
+    const below = await metrics.evaluate((el) => el.getBoundingClientRect().top > window.innerHeight + 200);
+    expect(below).toBe(true); // (the text metrics start below the screen at 1280x720)
+    await page.getByTestId('speed').fill('60');
+    await page.getByTestId('play').click();
+    await until(async () => (await tokensOf(page).count()) >= 30, 10000);
+    expect(await metrics.getAttribute('data-tokens')).toBe('0'); // held: not redrawn at each token
+    await page.getByTestId('play').click();
+    await until(async () => (await page.getByTestId('play').textContent()) === 'Play');
+    const n = await tokensOf(page).count();
+    await until(async () => Number(await metrics.getAttribute('data-tokens')) === n);
+    const want = await engineMetrics({ seed: 4, params: {}, steps: n });
+    expect(Number(await page.getByTestId('metric-perplexity').getAttribute('data-value'))).toBe(want.perplexity);
   });
 
   it('beam view: width 1 is the greedy text; wider beams list their log-probabilities and scores', async () => {

@@ -16,6 +16,7 @@
  *   tiny-gpt2-f32, tiny-smollm-f32   random weights, GPT-2's vocabulary with the gpt-2 / smollm pre-tokenizer
  *   ids-{spm,llama-bpe,gpt-2,smollm,qwen2}   the token-id models (llama.cpp's tokenizer, read back; idModel)
  *   bench32k-{f32,q8_0,q4_0,q4_k}   the bench's stories15M-shaped model (build/bench/model32k.bin), as GGUF
+ *   bench512-{f32,q8_0}   the same shape with a 512-token vocabulary (build/bench/model.bin), as GGUF
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,7 +55,7 @@ export function llama3RopeFactors(headDim, base, { factor = 32, low = 1, high = 
 /**
  * What each name is, and how to make it: `needs` says which fixture it
  * needs (a test without it says so), `make` returns the file's bytes.
- * @type {Record<string, {what: string, needs?: 'llama2c' | 'bench', make: () => Uint8Array}>}
+ * @type {Record<string, {what: string, needs?: 'llama2c' | 'bench' | 'bench512', make: () => Uint8Array}>}
  */
 export const GGUF_FILES = {};
 
@@ -173,6 +174,14 @@ for (const t of ['f32', 'q8_0', 'q4_0', 'q4_k']) {
   };
 }
 
+for (const t of ['f32', 'q8_0']) {
+  GGUF_FILES[`bench512-${t}`] = {
+    what: `the bench's stories15M-shaped model with a 512-token vocabulary (build/bench/model.bin), ${t.toUpperCase()}`,
+    needs: 'bench512',
+    make: () => fromLlama2cFile(path.join(ROOT, 'build/bench/model.bin'), `bench512-${t}`, TYPE(t), null),
+  };
+}
+
 /**
  * A llama2.c checkpoint as a `llama` GGUF: 2-D weights in `type` (or its
  * fallback where the rows do not fit its blocks: stories260K's FFN is 172
@@ -206,6 +215,7 @@ export function ggufMissing(name) {
   if (!f) throw new Error(`no test GGUF named ${name}`);
   if (f.needs === 'llama2c' && !fs.existsSync(path.join(LLAMA2C_DIR, 'stories260K.bin'))) return `${LLAMA2C_DIR} is missing`;
   if (f.needs === 'bench' && !fs.existsSync(path.join(ROOT, 'build/bench/model32k.bin'))) return 'build/bench/model32k.bin is missing (bench/run.sh writes it)';
+  if (f.needs === 'bench512' && !fs.existsSync(path.join(ROOT, 'build/bench/model.bin'))) return 'build/bench/model.bin is missing (bench/run.sh writes it)';
   return '';
 }
 

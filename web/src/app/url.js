@@ -35,7 +35,31 @@ export function bindHash(panel, win, { delay = 150, playingDelay = 1000 } = {}) 
   let written = false;
   /** links being loaded from an edited hash */
   const loading = signal(0);
+  /**
+   * While Play runs: the link of the moment, once every playingDelay ms.
+   * The link is not even written out at each token then (its list of
+   * changed settings is as long as the text: Play's frames have no time for
+   * it), so the effect below does not read the setup while Play runs.
+   */
+  const writePlaying = () => {
+    timer = null;
+    if (!panel.ready.peek() || loading.peek()) return;
+    wanted = serializeHash(panel.hashState.peek());
+    write();
+    if (panel.playing?.peek()) {
+      timerDelay = playingDelay;
+      timer = setTimeout(writePlaying, playingDelay);
+    }
+  };
   const stop = effect(() => {
+    const playing = !!panel.playing?.value;
+    if (playing && written && !loading.value) {
+      if (!timer) {
+        timerDelay = playingDelay;
+        timer = setTimeout(writePlaying, playingDelay);
+      }
+      return;
+    }
     const hash = serializeHash(panel.hashState.value);
     if (!panel.ready.value || loading.value) return; // the link being loaded stays as it is
     wanted = hash;
@@ -47,7 +71,6 @@ export function bindHash(panel, win, { delay = 150, playingDelay = 1000 } = {}) 
       write();
       return;
     }
-    const playing = !!panel.playing?.value;
     if (timer && !playing && timerDelay > delay) {
       // Play stopped: the link is written soon
       clearTimeout(timer);

@@ -2,7 +2,7 @@
 // as the page is ready, later changes at most every `delay` ms (while Play
 // runs, every `playingDelay` ms, and at once the usual way when it stops),
 // and an edited hash is loaded.
-import { signal } from '@preact/signals';
+import { computed, signal } from '@preact/signals';
 import { describe, expect, it, vi } from 'vitest';
 
 import { defaultState } from './hash.js';
@@ -121,6 +121,32 @@ describe('bindHash', () => {
     expect(win.location.hash).not.toContain('steps=51');
     vi.advanceTimersByTime(1);
     expect(win.location.hash).toContain('steps=51');
+    bound.dispose();
+    vi.useRealTimers();
+  });
+
+  it('while Play runs the setup is not written out at each token (only for the once-a-second write)', async () => {
+    vi.useFakeTimers();
+    const win = fakeWindow('#seed=5');
+    const base = fakeTarget();
+    const setup = signal(base.hashState.value);
+    let reads = 0;
+    // the page's hashState is computed (its list of changes grows with the text): count its computations
+    const t = { ...base, hashState: computed(() => { reads++; return setup.value; }), playing: signal(false) };
+    const bound = bindHash(t, win, { delay: 150, playingDelay: 1000 });
+    await bound.loaded;
+    t.playing.value = true;
+    reads = 0;
+    for (let step = 1; step <= 60; step++) {
+      setup.value = { ...setup.value, steps: String(step) }; // a token every 20 ms
+      vi.advanceTimersByTime(20);
+    }
+    // 1.2 s of Play, 60 tokens: one computation, for the write at 1000 ms
+    expect(reads).toBe(1);
+    expect(win.location.hash).toMatch(/steps=(49|50)\b/);
+    t.playing.value = false;
+    vi.advanceTimersByTime(150);
+    expect(win.location.hash).toContain('steps=60');
     bound.dispose();
     vi.useRealTimers();
   });

@@ -8,6 +8,8 @@
 import { modelName, useI18n } from './I18n.jsx';
 import { Metrics } from './LabViews.jsx';
 import { NucleusView, Readouts } from './NucleusView.jsx';
+import { useHeldOutOfSight } from './sight.js';
+import { useRef } from 'preact/hooks';
 
 /** @typedef {import('../app/panel.js').Panel} Panel */
 
@@ -29,12 +31,17 @@ export function Nucleus({ panel, uid }) {
   );
 }
 
-/** @param {{panel: Pick<Panel, 'lab' | 'model' | 'strategy' | 'text'>, uid: string}} props */
-export function MetricsCard({ panel, uid }) {
+/**
+ * The text metrics (out of sight while Play runs: not redrawn at every token, sight.js).
+ * @param {{panel: Pick<Panel, 'lab' | 'model' | 'strategy' | 'text'> & Partial<Pick<Panel, 'playing'>>, uid: string}} props
+ */
+export function MetricsCard({ panel: live, uid }) {
   const { t } = useI18n();
+  const ref = useRef(/** @type {HTMLElement | null} */ (null));
+  const panel = useHeldOutOfSight(ref, live, ['lab', 'text']);
   const how = panel.strategy.value;
   return (
-    <section class="spg-card spg-metrics-card" aria-labelledby={`${uid}-metrics-h`}>
+    <section class="spg-card spg-metrics-card" aria-labelledby={`${uid}-metrics-h`} ref={ref}>
       <div class="spg-card-head">
         <h2 id={`${uid}-metrics-h`}>{t('metrics.heading')}</h2>
       </div>

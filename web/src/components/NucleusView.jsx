@@ -70,21 +70,19 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
   // p-line share the 0..1 axis
   const tallest = summary && k > 0 ? summary.tempered[0] : 1;
   const scale = tallest > 0 ? Math.max(1, 0.7 / tallest) : 1;
-  const bars = [];
+  // the bars as one path per kind (kept, cut by top-p, cut by another
+  // stage): a new step rewrites three attributes instead of two for each of
+  // up to 128 rectangles (each one an SVG layout of its own: Play redraws
+  // this many times a second)
+  /** @type {Record<'kept' | 'top-p' | 'cut', string[]>} */
+  const bars = { kept: [], 'top-p': [], cut: [] };
+  const r3 = (/** @type {number} */ x) => Math.round(x * 1000) / 1000;
+  const bw = r3(w * 0.76);
   let curve = '0,100';
   for (let i = 0; i < k && summary; i++) {
-    const t = summary.tempered[i] * scale;
+    const h = r3(summary.tempered[i] * scale * 100);
     const cut = summary.cut[i];
-    bars.push(
-      <rect
-        key={i /* by rank: a new step moves no node */}
-        class={`spg-nb spg-nb-${cut === 'kept' ? 'kept' : cut === 'top_p' ? 'top-p' : 'cut'}`}
-        x={i * w + w * 0.12}
-        y={100 - t * 100}
-        width={w * 0.76}
-        height={t * 100}
-      />,
-    );
+    bars[cut === 'kept' ? 'kept' : cut === 'top_p' ? 'top-p' : 'cut'].push(`M${r3(i * w + w * 0.12)} ${r3(100 - h)}h${bw}v${h}h${-bw}z`);
     curve += ` ${(i + 1) * w},${100 - summary.cum[i] * 100}`;
   }
   const more = summary ? summary.vocab - k : 0;
@@ -106,7 +104,9 @@ export function NucleusView({ summary, topP, onTopP, disabled = false, uid = 'sp
       >
         {summary && <p class="spg-sr" data-testid="nucleus-summary">{nucleusText(summary, topP, i18n)}</p>}
         <svg viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-          <g>{bars}</g>
+          {Object.entries(bars).map(([kind, list]) => (
+            <path key={kind} class={`spg-nb spg-nb-${kind}`} data-bars={String(list.length)} d={list.join('') || 'M0 0'} />
+          ))}
           {k > 0 && <polyline class="spg-curve" points={curve} vector-effect="non-scaling-stroke" />}
         </svg>
         <div

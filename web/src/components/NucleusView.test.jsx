@@ -22,11 +22,19 @@ afterEach(cleanup);
 describe('NucleusView', () => {
   it('draws a bar per ranked token and the cumulative curve from top.cum', () => {
     const { container } = render(<NucleusView summary={summary} topP={0.9} onTopP={() => {}} />);
-    const rects = container.querySelectorAll('rect');
-    expect(rects).toHaveLength(6);
-    expect([...rects].map((r) => r.getAttribute('class'))).toEqual([
-      'spg-nb spg-nb-kept', 'spg-nb spg-nb-kept', 'spg-nb spg-nb-kept', 'spg-nb spg-nb-kept', 'spg-nb spg-nb-top-p', 'spg-nb spg-nb-top-p',
-    ]);
+    // one path per kind of bar, a rectangle (M x y h w v h h -w z) per ranked token
+    const paths = Object.fromEntries([...container.querySelectorAll('path.spg-nb')].map((p) => [p.getAttribute('class'), p.getAttribute('d')]));
+    const rects = (/** @type {string} */ d) => [...d.matchAll(/M([\d.]+) ([\d.]+)h([\d.]+)v([\d.]+)h-[\d.]+z/g)].map((m) => m.slice(1).map(Number));
+    const kept = rects(paths['spg-nb spg-nb-kept']), topP = rects(paths['spg-nb spg-nb-top-p']);
+    expect(kept).toHaveLength(4);
+    expect(topP).toHaveLength(2);
+    expect(paths['spg-nb spg-nb-cut']).toBe('M0 0');
+    // ranks left to right, the tallest (0.5) at 70 % of the height, each bar's top + height = 100
+    expect(kept.map((r) => r[0])).toEqual([2, 18.667, 35.333, 52]);
+    expect(topP.map((r) => r[0])).toEqual([68.667, 85.333]);
+    expect(kept[0][3]).toBeCloseTo(70, 2);
+    expect(topP[1][3]).toBeCloseTo(70 * 0.02 / 0.5, 2);
+    for (const r of [...kept, ...topP]) expect(r[1] + r[3]).toBeCloseTo(100, 2);
     const points = container.querySelector('polyline').getAttribute('points').split(' ').map((p) => p.split(',').map(Number));
     expect(points).toHaveLength(7);
     expect(points[3][1]).toBeCloseTo(100 - 85, 4); // cum after 3 tokens = 0.85

@@ -18,16 +18,22 @@ import { KVView } from './LabViews.jsx';
 import { Notices, Output, StatusLine, StripSlot, TextExtras, WatermarkSlot } from './TextCard.jsx';
 import { NARROW, PhoneStrip, Transport, useMedia } from './Transport.jsx';
 import { teachOnFirstMove } from '../teach/teach.js';
+import { useHeldOutOfSight } from './sight.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 
 /** @typedef {import('../app/panel.js').Panel} Panel */
 
-/** @param {{panel: Pick<Panel, 'lab' | 'model' | 'playing' | 'status' | 'step' | 'strategy'>, uid: string}} props */
-function KVCard({ panel, uid }) {
+/**
+ * The KV cache (out of sight while Play runs: not redrawn at every token, sight.js).
+ * @param {{panel: Pick<Panel, 'lab' | 'model' | 'playing' | 'status' | 'step' | 'strategy'>, uid: string}} props
+ */
+function KVCard({ panel: live, uid }) {
   const { t } = useI18n();
+  const ref = useRef(/** @type {HTMLElement | null} */ (null));
+  const panel = useHeldOutOfSight(ref, live, ['lab', 'status']);
   return (
-    <section class="spg-card spg-kv-card" aria-labelledby={`${uid}-kv-h`}>
+    <section class="spg-card spg-kv-card" aria-labelledby={`${uid}-kv-h`} ref={ref}>
       <div class="spg-card-head">
         <h2 id={`${uid}-kv-h`}>{t('kv.heading')}</h2>
       </div>

@@ -93,14 +93,18 @@ export function ProbBars({ summary, samples = null, onPick, pickHint = '', label
   /** rows drawn last time, and whether the focus is on one of them (then none of them goes: the focused button would fall to the page) */
   const drawnBefore = useRef(0);
   const focusInside = useRef(false);
-  /** the rows the scroll window reaches, and a screenful more (read where the layout is fresh: a scroll, a first draw) */
+  /**
+   * the rows the scroll window reaches, and a quarter of a window more (a
+   * scroll redraws at once; each row more is redrawn at every token while
+   * Play runs) — read where the layout is fresh: a scroll, a first draw
+   */
   const measureReach = () => {
     const list = listRef.current;
     const row = /** @type {HTMLElement | null | undefined} */ (list?.querySelector('.spg-bar'));
     if (!list || !row) return;
     if (!rowHeight.current) rowHeight.current = row.offsetHeight;
     const h = rowHeight.current || 24;
-    const rows = Math.ceil((list.scrollTop + 2 * list.clientHeight) / h);
+    const rows = Math.ceil((list.scrollTop + 1.25 * list.clientHeight) / h);
     if (rows !== reach) setReach(rows);
   };
   useLayoutEffect(() => { if (windowed && !rowHeight.current) measureReach(); }, [windowed, summary === null]);
