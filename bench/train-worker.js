@@ -1,15 +1,15 @@
-// train-worker.js — bench/train-page.mjs's Worker in Chromium: what a
+// train-worker.js — bench/train-learner.mjs's Worker in Chromium: what a
 // learner gets from the training engine in a time budget, as the page's
 // training Worker would run it (web/src/engine/trainer.js, the engine from
 // build/engine-train-*.wasm).  Served from the repository's root.
 //
 // Message in: {textUrl, preset, settings, seconds, checkpoints, seed,
 // prompts, samples, evalWindows}.  The steps of the schedule are
-// settings.steps, or set from the speed of a first, short trainer (5 steps: so that
-// the cosine ends near the budget); the trainer runs in slices of one step; at each checkpoint
-// (seconds of training: the clock stops for the checkpoint's own work) the
-// held-out loss, the bigram's, and samples from the model so far
-// (temperature 0.8, top-p 0.9).  Message out: {ok, result} or {ok: false,
+// settings.steps, or set from the speed of a first, short trainer (5
+// steps: so that the cosine ends near the budget); the trainer runs in
+// slices of one step; at each checkpoint (seconds of training: the clock
+// stops for the checkpoint's own work) the held-out loss, the bigram's,
+// and samples from the model so far (temperature 0.8, top-p 0.9).  Message out: {ok, result} or {ok: false,
 // error}.
 import { loadTrainEngineBrowser } from '../web/src/engine/train-browser.js';
 import { createTrainer } from '../web/src/engine/trainer.js';
@@ -50,8 +50,8 @@ self.onmessage = async ({ data: job }) => {
     const engine = await loadTrainEngineBrowser('simd');
     const text = new Uint8Array(await (await fetch(job.textUrl)).arrayBuffer());
     const options = { preset: job.preset, seed: job.seed };
-    // the steps: given, or the budget at the speed of 3 steps of a first
-    // trainer (2 steps to warm up, 5 timed)
+    // the steps: given, or the budget at the speed of a first trainer
+    // (2 steps to warm up, 5 timed)
     let t0, rate = null, steps = job.settings.steps;
     if (!steps) {
       const probe = createTrainer(engine, text, { ...options, settings: { ...job.settings, steps: 1000 } });

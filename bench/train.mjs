@@ -15,7 +15,7 @@
 //    clock, the same steps, in rounds that take the runners in turn; the
 //    medians of the rounds with their spread, and the ratio within each
 //    round.  The budget: WASM SIMD at least 2x PyTorch, each shape.
-// 2. What a learner gets in 60 seconds in Chromium (bench/train-page.mjs).
+// 2. What a learner gets in 60 seconds in Chromium (bench/train-learner.mjs).
 //
 //   node bench/train.mjs        (BENCH_QUICK=1: 3 rounds, fewer steps)
 import { spawnSync } from 'node:child_process';
@@ -96,10 +96,12 @@ async function wasmRunner(flavor, text, shapes) {
   return {
     run(shape) {
       const t = trainers[shape.preset];
-      const t0 = performance.now();
+      const t0 = performance.now(), c0 = process.cpuUsage();
       const done = t.run({ steps: shape.steps });
       const seconds = (performance.now() - t0) / 1000;
-      return (done * t.plan.tokensPerStep) / seconds;
+      const c = process.cpuUsage(c0);
+      const tokens = done * t.plan.tokensPerStep;
+      return { wall: tokens / seconds, cpu: tokens / ((c.user + c.system) / 1e6) };
     },
     free: () => Object.values(trainers).forEach((t) => t.free()),
   };
@@ -108,7 +110,8 @@ async function wasmRunner(flavor, text, shapes) {
 function nativeRun(text, shape) {
   const r = spawnSync(path.join(OUT, 'bench-train-native'), [text, shape.preset, '1', String(shape.steps)], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`bench-train-native: ${r.stderr}`);
-  return JSON.parse(r.stdout).tokens_per_s;
+  const j = JSON.parse(r.stdout);
+  return { wall: j.tokens_per_s, cpu: j.tokens_per_cpu_s };
 }
 
 /** PyTorch on one thread; lib: a folder holding another libblas.so.3 */
@@ -147,27 +150,31 @@ export async function benchTrainSpeed({ log = console.log } = {}) {
   if (!torch) out.torch_skipped = 'PyTorch is missing (apt-get install python3-torch)';
   for (const shape of SHAPES) {
     const settings = presetSettings(engine, shape.preset);
-    const rows = { simd: [], scalar: [], native: [], torch: [], torch_openblas: [], ratio: [], ratio_openblas: [] };
+    // each runner's tokens/s by its own wall clock, and by its CPU time
+    // (the machine is shared: CPU time says what the code does, wall time
+    // what a learner waits); the ratios within each round
+    const rows = { simd: [], scalar: [], native: [], torch: [], torch_openblas: [], ratio: [], ratio_openblas: [],
+      simd_cpu: [], torch_cpu: [], torch_openblas_cpu: [], ratio_cpu: [], ratio_openblas_cpu: [] };
     let blas = {};
     log(`train ${shape.preset}: ${ROUNDS} rounds (WASM SIMD${shape.scalar ? ', scalar' : ''}, native${torch ? ', PyTorch' : ''}${openblas ? ', PyTorch + OpenBLAS' : ''})`);
     for (let r = 0; r < ROUNDS; r++) {
       const s = simd.run(shape);
-      rows.simd.push(s);
-      if (shape.scalar) rows.scalar.push(scalar.run(shape));
-      rows.native.push(nativeRun(text, shape));
-      if (torch) {
-        const t = torchRun(text, settings, shape.torchSteps);
-        blas.system = t.blas;
+      rows.simd.push(s.wall);
+      rows.simd_cpu.push(s.cpu);
+      if (shape.scalar) rows.scalar.push(scalar.run(shape).wall);
+      rows.native.push(nativeRun(text, shape).wall);
+      const versus = (/** @type {string} */ key, /** @type {string | undefined} */ lib) => {
+        const t = torchRun(text, settings, shape.torchSteps, lib);
+        blas[lib ? 'openblas' : 'system'] = t.blas;
         out.torch_version = t.torch;
-        rows.torch.push(t.tokens_per_s);
-        rows.ratio.push(s / t.tokens_per_s);
-      }
-      if (openblas) {
-        const t = torchRun(text, settings, shape.torchSteps, openblas);
-        blas.openblas = t.blas;
-        rows.torch_openblas.push(t.tokens_per_s);
-        rows.ratio_openblas.push(s / t.tokens_per_s);
-      }
+        rows[key].push(t.tokens_per_s);
+        rows[`${key}_cpu`].push(t.tokens_per_cpu_s);
+        const ratio = key === 'torch' ? 'ratio' : 'ratio_openblas';
+        rows[ratio].push(s.wall / t.tokens_per_s);
+        rows[`${ratio}_cpu`].push(s.cpu / t.tokens_per_cpu_s);
+      };
+      if (torch) versus('torch');
+      if (openblas) versus('torch_openblas', openblas);
     }
     const row = { settings: Object.fromEntries(['dim', 'hidden', 'layers', 'heads', 'kv-heads', 'context', 'batch'].map((k) => [k, settings[k]])) };
     for (const [k, xs] of Object.entries(rows)) {
@@ -178,9 +185,9 @@ export async function benchTrainSpeed({ log = console.log } = {}) {
     }
     row.blas = blas;
     out.shapes[shape.preset] = row;
-    log(`  tokens/s: WASM SIMD ${row.simd}${row.scalar ? `, scalar ${row.scalar}` : ''}, native ${row.native}` +
-      (row.torch ? `, PyTorch ${row.torch} (${blas.system}; ours ${row.ratio}x)` : '') +
-      (row.torch_openblas ? `, PyTorch + OpenBLAS ${row.torch_openblas} (ours ${row.ratio_openblas}x)` : ''));
+    log(`  tokens/s (wall): WASM SIMD ${row.simd}${row.scalar ? `, scalar ${row.scalar}` : ''}, native ${row.native}` +
+      (row.torch ? `, PyTorch ${row.torch} (${blas.system}; ours ${row.ratio}x, by CPU time ${row.ratio_cpu}x)` : '') +
+      (row.torch_openblas ? `, PyTorch + OpenBLAS ${row.torch_openblas} (ours ${row.ratio_openblas}x, by CPU time ${row.ratio_openblas_cpu}x)` : ''));
   }
   simd.free();
   scalar.free();
@@ -197,8 +204,8 @@ export async function benchTrainSpeed({ log = console.log } = {}) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const speed = await benchTrainSpeed();
-  const { benchTrainPage } = await import('./train-page.mjs');
-  const learner = await benchTrainPage({ texts: benchTexts() });
+  const { benchTrainLearner } = await import('./train-learner.mjs');
+  const learner = await benchTrainLearner({ texts: benchTexts() });
   const file = path.join(ROOT, 'build/bench.json');
   const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
   result.train = { speed, learner };

@@ -11,8 +11,9 @@ on the matrices), on `--threads` threads (1: torch.set_num_threads(1)).
       --layers 1 --heads 4 --kv-heads 2 --context 128 --batch 16 \\
       --warmup 1 --steps 5
 
-prints one JSON line: {"seconds", "steps", "tokens", "tokens_per_s",
-"blas", "torch", "threads"}, the steps timed by time.perf_counter().
+prints one JSON line: {"seconds", "cpu_seconds", "steps", "tokens",
+"tokens_per_s", "tokens_per_cpu_s", "blas", "torch", "threads"}, the steps
+timed by time.perf_counter() and time.process_time().
 """
 
 import argparse
@@ -76,13 +77,16 @@ def main():
 
     for _ in range(args.warmup):
         step()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for _ in range(args.steps):
         step()
     seconds = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     tokens = args.steps * B * T
-    print(json.dumps({"seconds": round(seconds, 6), "steps": args.steps, "tokens": tokens,
+    print(json.dumps({"seconds": round(seconds, 6), "cpu_seconds": round(cpu, 6),
+                      "steps": args.steps, "tokens": tokens,
                       "tokens_per_s": round(tokens / seconds, 1),
+                      "tokens_per_cpu_s": round(tokens / cpu, 1),
                       "blas": ", ".join("/".join(lib.split("/")[-2:])
                                         for lib in tl.blas_library(torch).split(", ")),
                       "torch": torch.__version__, "threads": torch.get_num_threads()}))
