@@ -65,7 +65,9 @@ compile_engine() { # dir extra-flags...
   local dir=$1; shift
   local pids=() objs=()
   for src in "${ENGINE[@]}"; do
-    local obj="$dir/$(basename "$src" .c).o"
+    # named by path: two folders may each have a kernels.c or a step.c
+    local rel=${src%.c}
+    local obj="$dir/${rel//\//_}.o"
     objs+=("$obj")
     if newer_than "$obj" "$src" "${HEADERS[@]}"; then
       "$CC" "${FLAGS[@]}" "$@" -c "$src" -o "$obj" &
