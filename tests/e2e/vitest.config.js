@@ -19,5 +19,9 @@ export default defineConfig({
     sequence: { concurrent: false },
     testTimeout: 60000,
     hookTimeout: 120000,
+    // a real browser on a shared 2-core machine: a test that fails is run
+    // once more (vitest prints the retry), so one slow frame under load
+    // does not sink the run; a test that fails twice fails
+    retry: 1,
   },
 });
