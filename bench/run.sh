@@ -6,7 +6,9 @@
 # 60 tokens/s, slider -> bars, first load, the transformer from the service
 # worker's cache; then our engine against wllama (llama.cpp in WebAssembly)
 # in the same Chromium (bench/wllama.mjs; before it bench/gguf.mjs, the forward
-# pass on each GGUF type and the quantized kernels, native and WASM SIMD).  Prints a table and writes build/bench.json.  Budgets are goals, not tests:
+# pass on each GGUF type and the quantized kernels, native and WASM SIMD); and
+# the trainer (bench/train.mjs: training tokens/s against PyTorch, what a
+# learner gets in 60 s in Chromium).  Prints a table and writes build/bench.json.  Budgets are goals, not tests:
 # a missed one prints MISS and the script still exits 0.
 #
 # The harnesses are compiled from the engine's sources with build.sh's own
@@ -36,6 +38,10 @@ say "bench: native harness ($OUT/bench-native)"
 gcc -O2 "${CFLAGS_COMMON[@]}" -Wmissing-prototypes -Werror -Ibench \
   "${ENGINE_SRC[@]}" "${BENCH_SRC[@]}" bench/bench_native.c \
   -lm -o "$OUT/bench-native"
+
+say "bench: the trainer's native harness ($OUT/bench-train-native)"
+gcc -O2 "${CFLAGS_COMMON[@]}" -Wmissing-prototypes -Werror \
+  "${ENGINE_SRC[@]}" bench/bench_train_native.c -lm -o "$OUT/bench-train-native"
 
 build_wasm() { # simd|scalar — build_wasm's flags, the bench's exports
   local flavor=$1 simd=()
@@ -69,6 +75,9 @@ node bench/bench.mjs
 
 say "bench: the page in Chromium (bench/page.mjs)"
 node bench/page.mjs
+
+say "bench: training: tokens/s against PyTorch, 60 s in Chromium (bench/train.mjs)"
+node bench/train.mjs
 
 say "bench: GGUF models: each type's forward pass, the kernels, native and in Chromium (bench/gguf.mjs)"
 node bench/gguf.mjs

@@ -65,7 +65,7 @@ describe('sampler train is byte-identical in every build', () => {
     expect(lines.at(-1)).toHaveProperty('heldout_loss');
   });
 
-  it('refuses bad input alike, and writes nothing', async () => {
+  it('refuses bad input alike, and writes nothing: a good model at the prefix is kept', async () => {
     const empty = path.join(dir, 'empty.txt');
     fs.writeFileSync(empty, '\n \n');
     const binary = path.join(dir, 'binary.txt');
@@ -77,8 +77,12 @@ describe('sampler train is byte-identical in every build', () => {
       [['--text', TEXT_FILE, '--dim', '2000'], 2, '--dim: dim must be a whole number in 8..1024'],
       [['--text', TEXT_FILE, '--lr', '1', '--clip', '0', '--warmup', '0', '--context', '16', '--batch', '4', '--steps', '30'], 1, 'training diverged'],
     ];
+    // a model trained before at the prefix: no refusal or stop may touch it
+    const prefix = path.join(dir, 'refused');
+    const good = files(path.join(dir, 'tiny-tied-native')).slice(0, 2);
+    fs.writeFileSync(`${prefix}.bin`, good[0]);
+    fs.writeFileSync(`${prefix}.tokenizer.bin`, good[1]);
     for (const [args, status, message] of cases) {
-      const prefix = path.join(dir, 'refused');
       const all = ['train', ...args, '-o', prefix];
       const native = runNative(all);
       expect(native.status).toBe(status);
@@ -88,7 +92,9 @@ describe('sampler train is byte-identical in every build', () => {
         expect(wasm.status).toBe(status);
         expect(wasm.stderr).toBe(native.stderr);
       }
-      expect(fs.existsSync(`${prefix}.bin`)).toBe(false);
+      expect(fs.readFileSync(`${prefix}.bin`).equals(good[0])).toBe(true);
+      expect(fs.readFileSync(`${prefix}.tokenizer.bin`).equals(good[1])).toBe(true);
+      expect(fs.readdirSync(dir).filter((f) => f.startsWith('refused') && !/^refused\.(tokenizer\.)?bin$/.test(f))).toEqual([]);
     }
   });
 });

@@ -12,7 +12,9 @@ engine's is): every weight's gradient must be within 1e-4 of the engine's
 (the largest difference in a tensor, relative to its largest gradient).
 Then 50 steps of torch.optim.AdamW with the engine's schedule and clipping
 (torch.nn.utils.clip_grad_norm_): every step's loss within 1e-4 of the
-engine's.  The text: the names list (/usr/share/dict/propernames(.gz),
+engine's; and the model those steps made, read by tests/py/llama2c_ref.py
+(run.c's forward pass re-implemented), gives the engine's logits within
+1e-4.  The text: the names list (/usr/share/dict/propernames(.gz),
 package miscfiles) when present, else models/MODELS.md.
 
 Exit status: 0 pass, 1 mismatch or failure, 77 skipped (no torch, no CLI).
@@ -245,6 +247,30 @@ def check_steps(torch, tl, sampler, text_path, text, tmp, shape, seed, steps, la
     return ok
 
 
+def check_reference(sampler, tmp, label):
+    """The model check_steps trained, read by tests/py/llama2c_ref.py (a
+    plain re-implementation of llama2.c's run.c forward pass): its logits
+    are the engine's (`sampler logits`) within 1e-4."""
+    import json
+    sys.path.insert(0, HERE)
+    import llama2c_ref
+    path = os.path.join(tmp, "trained.bin")
+    ckpt = llama2c_ref.Llama2cCheckpoint(path)
+    vocab = ckpt.config["vocab_size"]
+    tokens = [1, 4] + [(7 * i + 5) % (vocab - 5) + 5 for i in range(22)]
+    proc = subprocess.run([sampler, "logits", "--model", path, "--tokens",
+                           ",".join(map(str, tokens))], stdout=subprocess.PIPE, check=True)
+    import torch
+    ours = torch.tensor(json.loads(proc.stdout)["logits"], dtype=torch.float64)
+    ref = llama2c_ref.logits_for_tokens(ckpt, tokens).double()
+    worst = (ours - ref).abs().max().item()
+    ok = worst <= TOL
+    print(f"{label}: the trained checkpoint read by llama2c_ref.py (run.c's forward pass): "
+          f"{len(tokens)} positions, max |logit difference| {worst:.2g} (tolerance {TOL:g}) "
+          f"-> {'ok' if ok else 'MISMATCH'}")
+    return ok
+
+
 def main(argv):
     sampler = argv[0] if argv else os.environ.get("SAMPLER") or os.path.join(REPO, "build", "sampler")
     try:
@@ -281,6 +307,7 @@ def main(argv):
                                         "gradients (tied, 1 layer, MHA)"))
         results.append(check_steps(torch, tl, sampler, text_path, text, tmp,
                                    {**small, "tied": 1}, 9, 50, "AdamW"))
+        results.append(check_reference(sampler, tmp, "reference forward pass"))
     passed = sum(results)
     print(f"{passed} passed, {len(results) - passed} failed")
     return 0 if all(results) else 1

@@ -118,9 +118,9 @@ typedef struct {
 
 static const preset PRESETS[] = {
     {"tiny", "the shipped draft's shape: dim 64, 1 layer (~56 K weights "
-     "with 99 tokens)", 64, 192, 1, 4, 2, 128, 16, 30, 5e-3},
+     "with 99 tokens)", 64, 192, 1, 4, 2, 64, 8, 30, 1e-2},
     {"small", "2 layers of dim 128 (~0.41 M weights with 99 tokens)", 128,
-     384, 2, 4, 2, 128, 16, 30, 3e-3},
+     384, 2, 4, 2, 64, 8, 30, 5e-3},
     {"shipped", "the shipped transformer's shape: 4 layers of dim 128, "
      "context 256 (0.80 M weights with 99 tokens)", 128, 384, 4, 4, 2, 256,
      16, 100, 3e-3},
