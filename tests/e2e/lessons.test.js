@@ -222,7 +222,10 @@ describe.skipIf(skipWithoutChromium)('the worked-examples lesson: questions the 
     await q(8).getByTestId('question-show').click();
     expect(await kv.getAttribute('prompt')).toBe('And');
     expect(await kv.getAttribute('view')).toBe('text,kv');
-    // the tokens that end a text (BOS and EOS) banned, so it does not end before
+    // the tokens that end a text (BOS and EOS) banned, so it does not end
+    // before: set once the engine has said which they are (an await in
+    // "Show me", after the prompt is set)
+    await until(async () => (await kv.getAttribute('ban')) !== null, 20000);
     expect(await kv.getAttribute('ban')).toBe('1,2');
     const pic = kv.getByTestId('kv-picture');
     await until(async () => (await pic.getAttribute('data-positions')) === '64', 30000);
