@@ -19,15 +19,6 @@
 
 #include "train/train.h"
 
-/* y[j] += a * x[j] */
-static void axpy(float *y, float a, const float *x, int n) {
-    vec4 av = v4_splat(a);
-    int j = 0;
-    for (; j + 4 <= n; j += 4)
-        v4_store(y + j, v4_add(v4_load(y + j), v4_mul(av, v4_load(x + j))));
-    for (; j < n; j++) y[j] += a * x[j];
-}
-
 /* dw ([d][n]) += the gradient of y = x w^T with respect to w, given dy
  * ([T][d]) and x ([T][n]): sum over positions b of dy[b][i] x[b][j]. */
 static void weight_grad(sp_train *t, float *dw, const float *dy,
@@ -108,14 +99,14 @@ static void attend_back(sp_train *t, const tlayer *A) {
             float *dq = t->dq + (size_t)b * dim + (size_t)h * hs;
             memset(da, 0, sizeof(float) * (size_t)m);
             for (int i = 0; i < hs; i++) {
-                axpy(da, o[i], t->vt + (row0 + (size_t)i) * sT, m);
-                axpy(t->dvt + (row0 + (size_t)i) * sT, o[i], att, m);
+                sp_tr_axpy(da, o[i], t->vt + (row0 + (size_t)i) * sT, m);
+                sp_tr_axpy(t->dvt + (row0 + (size_t)i) * sT, o[i], att, m);
             }
             float c = sp_dot(att, da, m);
             for (int p = 0; p < m; p++) ds[p] = att[p] * (da[p] - c) / sqrt_hs;
             for (int i = 0; i < hs; i++) {
                 dq[i] = sp_dot(ds, t->kt + (row0 + (size_t)i) * sT, m);
-                axpy(t->dkt + (row0 + (size_t)i) * sT, q[i], ds, m);
+                sp_tr_axpy(t->dkt + (row0 + (size_t)i) * sT, q[i], ds, m);
             }
         }
     }

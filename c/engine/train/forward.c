@@ -42,15 +42,6 @@ static void rope(float *vec, int n_heads, int hs, const float *fcr,
     }
 }
 
-/* y[j] += a * x[j] (each lane its own sum: the same bits as the loop) */
-static void axpy(float *y, float a, const float *x, int n) {
-    vec4 av = v4_splat(a);
-    int j = 0;
-    for (; j + 4 <= n; j += 4)
-        v4_store(y + j, v4_add(v4_load(y + j), v4_mul(av, v4_load(x + j))));
-    for (; j < n; j++) y[j] += a * x[j];
-}
-
 /* The attention of every position of layer A: weights into A->att, the
  * heads' outputs into A->ao. */
 static void attend(const sp_train *t, tlayer *A) {
@@ -71,7 +62,7 @@ static void attend(const sp_train *t, tlayer *A) {
             float *out = A->ao + (size_t)b * dim + (size_t)h * hs;
             memset(out, 0, sizeof(float) * (size_t)hs);
             for (int p = 0; p <= b; p++)
-                axpy(out, att[p], A->v + (size_t)p * kv + kv_off, hs);
+                sp_tr_axpy(out, att[p], A->v + (size_t)p * kv + kv_off, hs);
         }
     }
 }

@@ -40,3 +40,12 @@ void sp_tr_add(float *y, const float *x, size_t n) {
         v4_store(y + i, v4_add(v4_load(y + i), v4_load(x + i)));
     for (; i < n; i++) y[i] += x[i];
 }
+
+/* y[j] += a * x[j] (each lane its own sum: the same bits as the loop) */
+void sp_tr_axpy(float *y, float a, const float *x, int n) {
+    vec4 av = v4_splat(a);
+    int j = 0;
+    for (; j + 4 <= n; j += 4)
+        v4_store(y + j, v4_add(v4_load(y + j), v4_mul(av, v4_load(x + j))));
+    for (; j < n; j++) y[j] += a * x[j];
+}

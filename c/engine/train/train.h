@@ -171,6 +171,8 @@ void sp_tr_matmul(float *y, const float *x, const float *w, int n, int d,
 void sp_tr_transpose(float *out, const float *in, int rows, int cols);
 /* y[i] += x[i] */
 void sp_tr_add(float *y, const float *x, size_t n);
+/* y[j] += a * x[j] */
+void sp_tr_axpy(float *y, float a, const float *x, int n);
 
 /* ---- forward.c, backward.c */
 
